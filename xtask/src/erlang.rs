@@ -1,0 +1,80 @@
+//! Making sure `erl` and `erlc` are on `PATH`, installing them through apt-get
+//! when running as root (as CI does on a clean machine).
+
+use crate::process::{self, which};
+use crate::{Error, Result};
+use std::process::Command;
+
+/// The Debian/Ubuntu packages that provide `erl`, `erlc`, and the parts of
+/// OTP the tests use (`dbg` from runtime_tools, `eunit`).
+pub const APT_PACKAGES: [&str; 3] = ["erlang-base", "erlang-runtime-tools", "erlang-eunit"];
+
+const TOOLS: [&str; 2] = ["erl", "erlc"];
+
+fn missing_tools() -> Vec<&'static str> {
+    TOOLS.into_iter().filter(|t| which(t).is_none()).collect()
+}
+
+/// Ensures `erl` and `erlc` exist, installing Erlang with apt-get if they do
+/// not and this process is root; prints the OTP release found.
+pub fn ensure() -> Result<()> {
+    let missing = missing_tools();
+    if !missing.is_empty() {
+        install(&missing)?;
+    }
+    let version = otp_version().ok_or_else(|| {
+        Error::new("`erl` is on PATH but `erl -noshell -eval ...` did not run; check the Erlang installation")
+    })?;
+    println!("erlang: {version}");
+    Ok(())
+}
+
+fn install(missing: &[&str]) -> Result<()> {
+    let packages = APT_PACKAGES.join(" ");
+    let missing = missing.join(" and ");
+    if !process::is_root() {
+        return Err(Error::new(format!(
+            "{missing} not found on PATH. Install Erlang/OTP (25 or later), e.g. on \
+             Debian/Ubuntu:\n    sudo apt-get install -y {packages}\n\
+             (as root, `cargo xtask test-all` installs it itself)"
+        )));
+    }
+    if which("apt-get").is_none() {
+        return Err(Error::new(format!(
+            "{missing} not found on PATH and there is no apt-get to install it with; \
+             install Erlang/OTP (25 or later) so that `erl` and `erlc` are on PATH \
+             (on Debian/Ubuntu the packages are: {packages})"
+        )));
+    }
+    println!("erlang: {missing} not found; installing {packages} with apt-get");
+    process::run(
+        Command::new("apt-get")
+            .arg("update")
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )?;
+    process::run(
+        Command::new("apt-get")
+            .args(["install", "-y"])
+            .args(APT_PACKAGES)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+    )?;
+    let still_missing = missing_tools();
+    if still_missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "installed {packages}, but {} still not on PATH",
+            still_missing.join(" and ")
+        )))
+    }
+}
+
+/// `Erlang/OTP <release> (erts-<version>)`, asked of `erl` itself.
+fn otp_version() -> Option<String> {
+    process::output(Command::new("erl").args([
+        "-noshell",
+        "-eval",
+        "io:format(\"Erlang/OTP ~s (erts-~s)~n\", \
+         [erlang:system_info(otp_release), erlang:system_info(version)]), halt().",
+    ]))
+}

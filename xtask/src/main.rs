@@ -1,0 +1,154 @@
+//! xtask: project automation, run as `cargo xtask <subcommand>`.
+//!
+//! Std only, so that building it costs nothing next to the workspace.
+//! `main` parses the command line and dispatches; each subcommand lives in its
+//! own module:
+//!
+//! - `test-all` ([`test_all`]): the one test command (Erlang check, fixtures,
+//!   fmt, clippy, tests). `.ci/run` calls it.
+//! - `fixtures` ([`fixtures`]): compile `tests/erlang/*.erl` with `erlc`.
+//! - `bench`: not implemented yet.
+#![forbid(unsafe_code)]
+
+mod erlang;
+mod fixtures;
+mod process;
+mod test_all;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <subcommand>
+
+subcommands:
+  test-all   install Erlang if missing (as root, via apt-get), compile the
+             Erlang fixtures, then run cargo fmt --check, cargo clippy
+             -D warnings and cargo test, stopping at the first failure
+  fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
+  bench      run the benchmarks against the BEAM (not implemented yet)
+  help       print this message";
+
+/// A parsed command line.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    TestAll,
+    Fixtures,
+    Bench,
+    Help,
+}
+
+/// A failure to report to the user; its text is printed as is.
+#[derive(Debug)]
+pub struct Error(String);
+
+impl Error {
+    pub fn new(msg: impl Into<String>) -> Self {
+        Error(msg.into())
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn parse(args: &[OsString]) -> Result<Command> {
+    let Some((sub, rest)) = args.split_first() else {
+        return Err(Error::new("no subcommand given"));
+    };
+    let Some(sub) = sub.to_str() else {
+        return Err(Error::new(format!("unknown subcommand {sub:?}")));
+    };
+    let command = match sub {
+        "test-all" => Command::TestAll,
+        "fixtures" => Command::Fixtures,
+        "bench" => Command::Bench,
+        "help" | "-h" | "--help" => return Ok(Command::Help),
+        other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
+    };
+    if let Some(extra) = rest.first() {
+        return Err(Error::new(format!(
+            "`{sub}` takes no arguments (got {:?})",
+            extra.to_string_lossy()
+        )));
+    }
+    Ok(command)
+}
+
+/// The workspace root: the parent of this crate's directory.
+fn project_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root")
+        .to_path_buf()
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let command = match parse(&args) {
+        Ok(command) => command,
+        Err(err) => {
+            eprintln!("xtask: error: {err}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let root = project_root();
+    let result = match command {
+        Command::Help => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Command::TestAll => test_all::run(&root),
+        Command::Fixtures => erlang::ensure()
+            .and_then(|()| fixtures::build(&root))
+            .map(|built| built.print_env_hint()),
+        Command::Bench => Err(Error::new(
+            "`cargo xtask bench` is not implemented yet (it will run ../shared/bench \
+             on beamr and on the BEAM and print each ratio)",
+        )),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("xtask: error: {err}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        list.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn parses_known_subcommands() {
+        assert_eq!(parse(&args(&["test-all"])).unwrap(), Command::TestAll);
+        assert_eq!(parse(&args(&["fixtures"])).unwrap(), Command::Fixtures);
+        assert_eq!(parse(&args(&["bench"])).unwrap(), Command::Bench);
+        assert_eq!(parse(&args(&["--help"])).unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn rejects_unknown_missing_and_extra() {
+        let err = parse(&args(&["bogus"])).unwrap_err();
+        assert_eq!(err.to_string(), "unknown subcommand `bogus`");
+        assert!(parse(&args(&[])).is_err());
+        let err = parse(&args(&["test-all", "--release"])).unwrap_err();
+        assert!(err.to_string().contains("takes no arguments"), "{err}");
+    }
+
+    #[test]
+    fn project_root_is_the_workspace() {
+        assert!(project_root().join("Cargo.toml").is_file());
+        assert!(project_root().join("xtask").is_dir());
+    }
+}
