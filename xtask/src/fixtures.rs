@@ -30,6 +30,7 @@ pub const ENV_VAR: &str = "BEAMR_FIXTURES_DIR";
 
 /// Where fixtures come from and go, relative to the workspace root.
 struct Layout {
+    root: PathBuf,
     sources: PathBuf,
     out: PathBuf,
     beam: PathBuf,
@@ -40,6 +41,7 @@ impl Layout {
     fn new(root: &Path) -> Self {
         let out = root.join("target").join("fixtures");
         Layout {
+            root: root.to_path_buf(),
             sources: root.join("tests").join("erlang"),
             beam: out.join("beam"),
             asm: out.join("asm"),
@@ -107,14 +109,24 @@ pub fn build(root: &Path) -> Result<Built> {
 }
 
 /// One `erlc` run over several sources (one VM start instead of one per file).
+///
+/// It runs in the workspace root with paths relative to it, so the file names
+/// erlc records (the `Line` chunk, `{location,...}` in `.S`) are
+/// `tests/erlang/NAME.erl` wherever `cargo xtask` was started.
 fn erlc(layout: &Layout, out_dir: &Path, flags: &[&str], sources: &[PathBuf]) -> Result<()> {
+    let relative = |path: &Path| {
+        path.strip_prefix(&layout.root)
+            .unwrap_or(path)
+            .to_path_buf()
+    };
     let mut cmd = Command::new("erlc");
-    cmd.args(flags)
+    cmd.current_dir(&layout.root)
+        .args(flags)
         .arg("-I")
-        .arg(&layout.sources)
+        .arg(relative(&layout.sources))
         .arg("-o")
-        .arg(out_dir)
-        .args(sources);
+        .arg(relative(out_dir))
+        .args(sources.iter().map(|src| relative(src)));
     process::run(&mut cmd).map_err(|err| {
         Error::new(format!(
             "compiling Erlang fixtures failed (erlc's errors are above): {err}"
