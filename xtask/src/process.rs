@@ -5,9 +5,12 @@ use crate::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// How a command is shown to the user: program and arguments, space separated.
+/// How a command is shown to the user: the program's file name (`cargo`, not
+/// the toolchain path `$CARGO` names) and the arguments, space separated.
 pub fn display(cmd: &Command) -> String {
-    let mut shown = cmd.get_program().to_string_lossy().into_owned();
+    let program = Path::new(cmd.get_program());
+    let name = program.file_name().unwrap_or(program.as_os_str());
+    let mut shown = name.to_string_lossy().into_owned();
     for arg in cmd.get_args() {
         shown.push(' ');
         shown.push_str(&arg.to_string_lossy());
@@ -71,7 +74,7 @@ mod tests {
 
     #[test]
     fn display_joins_program_and_args() {
-        let mut cmd = Command::new("cargo");
+        let mut cmd = Command::new("/opt/toolchain/bin/cargo");
         cmd.args(["clippy", "--", "-D", "warnings"]);
         assert_eq!(display(&cmd), "cargo clippy -- -D warnings");
     }

@@ -90,7 +90,7 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
     cmd.args(*args).current_dir(root).env(ENV_VAR, fixtures_dir);
     let result = process::run(&mut cmd);
     if result.is_err() && step == "fmt" {
-        eprintln!("xtask: hint: `cargo fmt --all` fixes the formatting");
+        eprintln!("xtask: hint: if the diff above is formatting, `cargo fmt --all` fixes it");
     }
     result
 }
