@@ -1,0 +1,184 @@
+//! [`Atom`] and the table behind it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{LazyLock, RwLock};
+
+use super::known::KNOWN_ATOMS;
+
+/// The BEAM's default limit on the number of atoms.
+pub const MAX_ATOMS: usize = 1_048_576;
+
+/// The longest atom name Erlang accepts, in characters.
+pub const MAX_ATOM_CHARS: usize = 255;
+
+/// An interned atom: an index into the global atom table.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Atom(u32);
+
+/// Why an atom could not be created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AtomError {
+    /// The table already holds [`MAX_ATOMS`] atoms (Erlang's `system_limit`).
+    #[error("system_limit: the atom table is full ({MAX_ATOMS} atoms)")]
+    SystemLimit,
+    /// The name is longer than [`MAX_ATOM_CHARS`] characters.
+    #[error("system_limit: atom name of {0} characters exceeds {MAX_ATOM_CHARS}")]
+    TooLong(usize),
+}
+
+struct Table {
+    /// Index to name; appended under `by_name`'s write lock, read without locks.
+    names: boxcar::Vec<&'static str>,
+    /// Name to index.
+    by_name: RwLock<HashMap<&'static str, Atom>>,
+}
+
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
+    let table = Table {
+        names: boxcar::Vec::with_capacity(4096),
+        by_name: RwLock::new(HashMap::with_capacity(4096)),
+    };
+    {
+        let mut by_name = table.by_name.write().unwrap_or_else(|e| e.into_inner());
+        for (i, name) in KNOWN_ATOMS.iter().enumerate() {
+            let index = table.names.push(name);
+            debug_assert_eq!(index, i, "known atoms are interned first, in order");
+            by_name.insert(name, Atom(i as u32));
+        }
+    }
+    table
+});
+
+impl Atom {
+    /// Interns `name`, returning its atom. Fails past [`MAX_ATOMS`] atoms or
+    /// for a name longer than [`MAX_ATOM_CHARS`] characters.
+    pub fn new(name: &str) -> Result<Atom, AtomError> {
+        if let Some(atom) = Atom::existing(name) {
+            return Ok(atom);
+        }
+        let chars = name.chars().count();
+        if chars > MAX_ATOM_CHARS {
+            return Err(AtomError::TooLong(chars));
+        }
+        let table = &*TABLE;
+        let mut by_name = table.by_name.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(&atom) = by_name.get(name) {
+            return Ok(atom);
+        }
+        if table.names.count() >= MAX_ATOMS {
+            return Err(AtomError::SystemLimit);
+        }
+        let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+        let index = table.names.push(leaked);
+        let atom = Atom(index as u32);
+        by_name.insert(leaked, atom);
+        Ok(atom)
+    }
+
+    /// The atom named `name`, if it already exists (`list_to_existing_atom`).
+    pub fn existing(name: &str) -> Option<Atom> {
+        let by_name = TABLE.by_name.read().unwrap_or_else(|e| e.into_inner());
+        by_name.get(name).copied()
+    }
+
+    /// The atom's name. Lock-free.
+    #[inline]
+    pub fn name(self) -> &'static str {
+        // Atoms are only created by `new` (after the push) or from the known
+        // list, so the index is always present.
+        TABLE.names[self.0 as usize]
+    }
+
+    /// The atom's index in the table.
+    #[inline]
+    pub const fn index(self) -> u32 {
+        self.0
+    }
+
+    /// The atom at `index`, if one exists there.
+    pub fn from_index(index: u32) -> Option<Atom> {
+        TABLE.names.get(index as usize).map(|_| Atom(index))
+    }
+
+    /// Builds an atom from an index without checking it; only for indices
+    /// read back from a term that was built from a valid atom.
+    #[inline]
+    pub(crate) const fn from_index_unchecked(index: u32) -> Atom {
+        Atom(index)
+    }
+
+    /// Number of atoms in the table.
+    pub fn count() -> usize {
+        TABLE.names.count()
+    }
+
+    /// `true` or `false` as an atom.
+    #[inline]
+    pub const fn from_bool(b: bool) -> Atom {
+        if b {
+            Atom::TRUE
+        } else {
+            Atom::FALSE
+        }
+    }
+}
+
+impl fmt::Debug for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Atom({:?})", self.name())
+    }
+}
+
+impl fmt::Display for Atom {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_is_idempotent_and_names_round_trip() {
+        let a = Atom::new("beamr_test_atom").unwrap();
+        let b = Atom::new("beamr_test_atom").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.name(), "beamr_test_atom");
+        assert_eq!(Atom::existing("beamr_test_atom"), Some(a));
+        assert_eq!(Atom::from_index(a.index()), Some(a));
+    }
+
+    #[test]
+    fn known_atoms_have_fixed_indices() {
+        assert_eq!(Atom::OK.name(), "ok");
+        assert_eq!(Atom::ERROR.name(), "error");
+        assert_eq!(Atom::TRUE.name(), "true");
+        assert_eq!(Atom::new("undefined").unwrap(), Atom::UNDEFINED);
+    }
+
+    #[test]
+    fn names_longer_than_255_characters_are_refused() {
+        let long = "é".repeat(256);
+        assert_eq!(Atom::new(&long), Err(AtomError::TooLong(256)));
+        assert!(Atom::new(&"é".repeat(255)).is_ok());
+    }
+
+    #[test]
+    fn concurrent_interning_agrees() {
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                std::thread::spawn(|| {
+                    (0..500)
+                        .map(|i| Atom::new(&format!("conc_{i}")).unwrap())
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        for r in &results[1..] {
+            assert_eq!(r, &results[0]);
+        }
+    }
+}

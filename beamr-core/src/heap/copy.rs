@@ -1,0 +1,86 @@
+//! Copying terms from anywhere (another heap, a literal area) onto a heap.
+
+use super::process_heap::Heap;
+use crate::term::tag::{PRIMARY_BOXED, PRIMARY_LIST, PRIMARY_MASK};
+use crate::term::{OffHeapBinary, Subtag, Term};
+
+/// Words a deep copy of `term` takes (no sharing is preserved, as the BEAM's
+/// `size_object`).
+pub fn size_of_term(term: Term) -> usize {
+    let mut total = 0;
+    let mut stack = vec![term];
+    while let Some(t) = stack.pop() {
+        if let Some((head, tail)) = t.as_cons() {
+            total += 2;
+            stack.push(tail);
+            stack.push(head);
+        } else if let Some(header) = t.header() {
+            let arity = header.arity();
+            total += 1 + arity;
+            let words = t.boxed_words();
+            for &w in &words[header.subtag().raw_prefix(arity)..] {
+                stack.push(Term::from_raw(w));
+            }
+        }
+    }
+    total
+}
+
+impl Heap {
+    /// A deep copy of `term` on this heap. Off-heap binaries are shared (their
+    /// reference counts go up), not copied.
+    pub fn copy_term(&mut self, term: Term) -> Term {
+        if term.is_immediate() {
+            return term;
+        }
+        // Copy the root, then fix up the copy's pointer words breadth-first
+        // through an explicit work list, so deep lists do not recurse.
+        let mut root = term;
+        let mut work: Vec<*mut u64> = vec![&mut root as *mut Term as *mut u64];
+        while let Some(slot) = work.pop() {
+            // SAFETY: every slot on the work list is a term word of the root
+            // variable or of an object this function allocated on this heap.
+            let t = Term::from_raw(unsafe { *slot });
+            let new = match t.raw() & PRIMARY_MASK {
+                PRIMARY_LIST => {
+                    let (head, tail) = t.as_cons().expect("list term");
+                    let cell = self.alloc(2);
+                    // SAFETY: two fresh words.
+                    unsafe {
+                        cell.write(head.raw());
+                        cell.add(1).write(tail.raw());
+                    }
+                    work.push(cell);
+                    // SAFETY: cell has two words.
+                    work.push(unsafe { cell.add(1) });
+                    Term::from_raw(cell as u64 | PRIMARY_LIST)
+                }
+                PRIMARY_BOXED => {
+                    let header = t.header().expect("boxed term");
+                    let arity = header.arity();
+                    let p = self.alloc(1 + arity);
+                    // SAFETY: p has 1 + arity fresh words; the source object
+                    // has as many live words.
+                    unsafe { std::ptr::copy_nonoverlapping(t.ptr() as *const u64, p, 1 + arity) };
+                    let subtag = header.subtag();
+                    if subtag == Subtag::RefcBin {
+                        // SAFETY: a refc-binary object's third word is a live binary.
+                        let bin = unsafe { *p.add(2) } as *const OffHeapBinary;
+                        // SAFETY: the source object holds a reference, so it is alive.
+                        unsafe { (*bin).retain() };
+                        self.register_bin(p);
+                    }
+                    for i in 1 + subtag.raw_prefix(arity)..1 + arity {
+                        // SAFETY: i <= arity.
+                        work.push(unsafe { p.add(i) });
+                    }
+                    Term::from_raw(p as u64 | PRIMARY_BOXED)
+                }
+                _ => t,
+            };
+            // SAFETY: as above.
+            unsafe { *slot = new.raw() };
+        }
+        root
+    }
+}

@@ -1,0 +1,345 @@
+//! The generational copying collector (Cheney's algorithm with forwarding
+//! pointers written in place).
+//!
+//! # Protocol
+//!
+//! 1. Choose: a *minor* collection copies live young objects, promoting those
+//!    below the high-water mark (they already survived one collection) to the
+//!    old generation; a *major* one copies everything live, young and old,
+//!    into a fresh young generation. Major happens when asked, after
+//!    `fullsweep_after` minors, or when the old generation cannot take the
+//!    promotions.
+//! 2. Evacuate the roots: each pointer into from-space is replaced by the
+//!    address of a copy. Copying a boxed object overwrites its header with a
+//!    BOXED pointer to the copy; copying a cons cell writes NON_VALUE in its
+//!    head and a LIST pointer in its tail. Seeing either again returns the copy.
+//! 3. Scan the copies (in the new young block and in the promoted part of the
+//!    old block) word by word, evacuating every term word they contain, until
+//!    both scan pointers reach their block's top. A header's raw words are
+//!    skipped ([`Subtag::raw_prefix`]).
+//! 4. Off-heap binaries: each refc-binary object recorded in the collected
+//!    generations either was forwarded (it lives on, recorded at its new
+//!    address) or was not (its reference is released).
+//! 5. Free from-space: fragments, the old young block, and for a major
+//!    collection the old block.
+//!
+//! Pointers outside from-space (literals, another generation in a minor
+//! collection) are left alone: they are never copied.
+
+use super::block::Block;
+use super::process_heap::{refc_bin_target, Heap, MIN_HEAP_WORDS};
+use crate::term::tag::{PRIMARY_BOXED, PRIMARY_LIST, PRIMARY_MASK};
+use crate::term::{Header, OffHeapBinary, Subtag, Term};
+
+/// Counters of one heap's collections.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GcStats {
+    /// Minor collections done.
+    pub minor_collections: u64,
+    /// Major collections done.
+    pub major_collections: u64,
+    /// Words copied in all.
+    pub words_copied: u64,
+    /// Words reclaimed in all.
+    pub words_reclaimed: u64,
+}
+
+/// The address ranges being collected, and where survivors go.
+struct FromSpace {
+    /// `[start, end)` address ranges, young first.
+    ranges: Vec<(usize, usize)>,
+    /// Objects below this address in the young block go to the old
+    /// generation (minor collection only; 0 otherwise).
+    mature_start: usize,
+    mature_end: usize,
+}
+
+impl FromSpace {
+    #[inline]
+    fn contains(&self, p: usize) -> bool {
+        self.ranges.iter().any(|&(s, e)| p >= s && p < e)
+    }
+
+    #[inline]
+    fn is_mature(&self, p: usize) -> bool {
+        p >= self.mature_start && p < self.mature_end
+    }
+}
+
+/// Where copies are written during one collection.
+struct ToSpace<'a> {
+    young: &'a mut Block,
+    old: &'a mut Block,
+    copied: u64,
+}
+
+impl ToSpace<'_> {
+    /// Copies `words` words from `src` into the young or old block.
+    #[inline]
+    fn copy(&mut self, src: *const u64, words: usize, to_old: bool) -> *mut u64 {
+        let dest = if to_old {
+            self.old.alloc(words)
+        } else {
+            self.young.alloc(words)
+        };
+        let dest = dest.expect("to-space was sized for every live word");
+        // SAFETY: src holds `words` live words of from-space; dest was just
+        // allocated with room for them; the two never overlap.
+        unsafe { std::ptr::copy_nonoverlapping(src, dest, words) };
+        self.copied += words as u64;
+        dest
+    }
+}
+
+/// Returns the new location of `term`, copying it first if it lives in
+/// from-space and has not been copied yet.
+#[inline]
+fn evacuate(term: Term, from: &FromSpace, to: &mut ToSpace<'_>) -> Term {
+    let word = term.raw();
+    match word & PRIMARY_MASK {
+        PRIMARY_LIST => {
+            let p = (word & !PRIMARY_MASK) as *mut u64;
+            if !from.contains(p as usize) {
+                return term;
+            }
+            // SAFETY: p points to a cons cell in from-space, still allocated.
+            let head = unsafe { *p };
+            if head == Term::NON_VALUE.raw() {
+                // Already moved: the tail holds the new list pointer.
+                // SAFETY: as above.
+                return Term::from_raw(unsafe { *p.add(1) });
+            }
+            let new = to.copy(p, 2, from.is_mature(p as usize));
+            let new_term = Term::from_raw(new as u64 | PRIMARY_LIST);
+            // SAFETY: p is a from-space cons cell; writing the forwarding marks.
+            unsafe {
+                *p = Term::NON_VALUE.raw();
+                *p.add(1) = new_term.raw();
+            }
+            new_term
+        }
+        PRIMARY_BOXED => {
+            let p = (word & !PRIMARY_MASK) as *mut u64;
+            if !from.contains(p as usize) {
+                return term;
+            }
+            // SAFETY: p points to a boxed object in from-space.
+            let header = unsafe { *p };
+            if !Header::is_header(header) {
+                // Already moved: the header word is the forwarding pointer.
+                return Term::from_raw(header);
+            }
+            let words = 1 + Header(header).arity();
+            let new = to.copy(p, words, from.is_mature(p as usize));
+            let new_term = Term::from_raw(new as u64 | PRIMARY_BOXED);
+            // SAFETY: p is a from-space object header; overwrite with the forward.
+            unsafe { *p = new_term.raw() };
+            new_term
+        }
+        _ => term,
+    }
+}
+
+/// Evacuates every term word in `block` from word index `scan` to its top
+/// (which grows as copies are made); returns the new scan index.
+fn scan_block(select_old: bool, mut scan: usize, from: &FromSpace, to: &mut ToSpace<'_>) -> usize {
+    loop {
+        let block = if select_old { &*to.old } else { &*to.young };
+        if scan >= block.used() {
+            return scan;
+        }
+        let base = block.start();
+        // SAFETY: scan < used, so the word is initialised and in bounds.
+        let word = unsafe { *base.add(scan) };
+        if Header::is_header(word) {
+            let header = Header(word);
+            let arity = header.arity();
+            let first_term = scan + 1 + header.subtag().raw_prefix(arity);
+            let end = scan + 1 + arity;
+            for i in first_term..end {
+                // Re-read the base: copying into this block never reallocates it.
+                // SAFETY: i < end <= used.
+                let slot = unsafe { base.add(i) };
+                // SAFETY: slot is a term word of a copied object.
+                let moved = evacuate(Term::from_raw(unsafe { *slot }), from, to);
+                // SAFETY: as above.
+                unsafe { *slot = moved.raw() };
+            }
+            scan = end;
+        } else {
+            // A word of a cons cell: a term.
+            // SAFETY: scan < used.
+            let slot = unsafe { base.add(scan) };
+            // SAFETY: slot is a term word of a copied cons cell.
+            let moved = evacuate(Term::from_raw(unsafe { *slot }), from, to);
+            // SAFETY: as above.
+            unsafe { *slot = moved.raw() };
+            scan += 1;
+        }
+    }
+}
+
+/// The next young-generation size at least `words`: grows by half each
+/// step from the minimum, as the BEAM's heap-size sequence grows.
+fn size_class(words: usize) -> usize {
+    let mut size = MIN_HEAP_WORDS;
+    while size < words {
+        size += size / 2;
+    }
+    size
+}
+
+impl Heap {
+    /// Collects garbage, keeping everything reachable from `roots` (which are
+    /// updated in place to the new locations), and leaves room for at least
+    /// `need` more words in the young generation.
+    ///
+    /// Every pointer term into this heap that the caller keeps must be among
+    /// the roots: any other becomes dangling.
+    pub fn collect(&mut self, need: usize, roots: &mut [&mut [Term]]) {
+        let major = self.fullsweep_after == 0
+            || self.minors_since_major >= self.fullsweep_after
+            || (self.old.capacity() > 0 && self.old.free() < self.high_water);
+        if major {
+            self.collect_major(need, roots);
+        } else {
+            self.collect_minor(need, roots);
+        }
+    }
+
+    /// Collects everything (a full sweep), as [`Heap::collect`].
+    pub fn collect_major(&mut self, need: usize, roots: &mut [&mut [Term]]) {
+        let before = self.used_words();
+        let mut from = FromSpace {
+            ranges: Vec::with_capacity(2 + self.fragments.len()),
+            mature_start: 0,
+            mature_end: 0,
+        };
+        self.push_young_ranges(&mut from);
+        from.ranges.push(range(&self.old));
+
+        let mut new_young = Block::new(size_class(before + need));
+        let mut unused_old = Block::empty();
+        let mut to = ToSpace {
+            young: &mut new_young,
+            old: &mut unused_old,
+            copied: 0,
+        };
+        evacuate_roots(roots, &from, &mut to);
+        scan_block(false, 0, &from, &mut to);
+        let copied = to.copied;
+
+        let mut bins = std::mem::take(&mut self.young_bins);
+        bins.append(&mut self.old_bins);
+        let (young_bins, _) = sweep_bins(&bins, &new_young, &unused_old);
+
+        self.young = new_young;
+        self.high_water = self.young.used();
+        self.old = Block::empty();
+        self.fragments.clear();
+        self.young_bins = young_bins;
+        self.minors_since_major = 0;
+        self.stats.major_collections += 1;
+        self.stats.words_copied += copied;
+        self.stats.words_reclaimed += (before as u64).saturating_sub(copied);
+    }
+
+    fn collect_minor(&mut self, need: usize, roots: &mut [&mut [Term]]) {
+        let before = self.used_words();
+        let young_used = self.young.used() + self.fragments.iter().map(Block::used).sum::<usize>();
+        let mut from = FromSpace {
+            ranges: Vec::with_capacity(1 + self.fragments.len()),
+            mature_start: 0,
+            mature_end: 0,
+        };
+        self.push_young_ranges(&mut from);
+        let young_start = self.young.start() as usize;
+        from.mature_start = young_start;
+        from.mature_end = young_start + self.high_water * 8;
+
+        // The old generation must take every mature word; grow it by copying
+        // it to a larger block only when it is empty (nothing points into an
+        // empty block), otherwise `collect` chose a major collection.
+        if self.old.capacity() == 0 && self.high_water > 0 {
+            self.old = Block::new(size_class(self.high_water * 2));
+        }
+        let old_scan_start = self.old.used();
+        let mut new_young = Block::new(size_class(young_used - self.high_water + need));
+        let mut to = ToSpace {
+            young: &mut new_young,
+            old: &mut self.old,
+            copied: 0,
+        };
+        evacuate_roots(roots, &from, &mut to);
+        let (mut young_scan, mut old_scan) = (0, old_scan_start);
+        loop {
+            young_scan = scan_block(false, young_scan, &from, &mut to);
+            old_scan = scan_block(true, old_scan, &from, &mut to);
+            if young_scan >= to.young.used() && old_scan >= to.old.used() {
+                break;
+            }
+        }
+        let copied = to.copied;
+
+        let bins = std::mem::take(&mut self.young_bins);
+        let (young_bins, mut promoted) = sweep_bins(&bins, &new_young, &self.old);
+        self.old_bins.append(&mut promoted);
+
+        self.young = new_young;
+        self.high_water = self.young.used();
+        self.fragments.clear();
+        self.young_bins = young_bins;
+        self.minors_since_major += 1;
+        self.stats.minor_collections += 1;
+        self.stats.words_copied += copied;
+        self.stats.words_reclaimed += (before as u64).saturating_sub(self.used_words() as u64);
+    }
+
+    fn push_young_ranges(&self, from: &mut FromSpace) {
+        from.ranges.push(range(&self.young));
+        from.ranges.extend(self.fragments.iter().map(range));
+    }
+}
+
+fn range(block: &Block) -> (usize, usize) {
+    (block.start() as usize, block.end_used() as usize)
+}
+
+fn evacuate_roots(roots: &mut [&mut [Term]], from: &FromSpace, to: &mut ToSpace<'_>) {
+    for slice in roots.iter_mut() {
+        for root in slice.iter_mut() {
+            *root = evacuate(*root, from, to);
+        }
+    }
+}
+
+/// Sorts the recorded refc-binary objects of the collected generations into
+/// survivors (at their new address, young or old) and the dead, whose
+/// references are released.
+fn sweep_bins(
+    bins: &[*const u64],
+    young: &Block,
+    old: &Block,
+) -> (Vec<*const u64>, Vec<*const u64>) {
+    let mut young_bins = Vec::new();
+    let mut old_bins = Vec::new();
+    for &object in bins {
+        // SAFETY: a recorded object lives in from-space, not yet freed.
+        let word = unsafe { *object };
+        if Header::is_header(word) {
+            debug_assert_eq!(Header(word).subtag(), Subtag::RefcBin);
+            // Not forwarded: unreachable. SAFETY: the object is intact and
+            // owns one reference, released exactly once here.
+            unsafe { OffHeapBinary::release(refc_bin_target(object)) };
+        } else {
+            let new = (word & !PRIMARY_MASK) as *const u64;
+            if old.contains(new) {
+                old_bins.push(new);
+            } else {
+                debug_assert!(young.contains(new));
+                young_bins.push(new);
+            }
+        }
+    }
+    (young_bins, old_bins)
+}

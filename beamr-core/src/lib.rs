@@ -1,0 +1,17 @@
+//! beamr-core: the data layer every other beamr crate stands on.
+//!
+//! - [`term`]: the 64-bit tagged [`Term`] word and the boxed objects it points to.
+//! - [`atom`]: the global append-only atom table.
+//! - [`heap`]: process heaps, bump allocation and the generational copying collector.
+//! - [`etf`]: the External Term Format (`term_to_binary` / `binary_to_term`).
+//! - [`beam`]: `.beam` file parsing into plain data and generic instructions.
+//! - [`order`]: Erlang's term order and equality (`<`, `==`, `=:=`).
+//! - [`format`]: printing terms as Erlang's `~w` and `~p` do.
+
+pub mod atom;
+pub mod beam;
+pub mod etf;
+pub mod format;
+pub mod heap;
+pub mod order;
+pub mod term;

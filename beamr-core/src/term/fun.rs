@@ -1,0 +1,144 @@
+//! Funs: closures and export funs, and the global tables of the entries
+//! they point to.
+//!
+//! Fun entries and exports are interned once and never freed (as the BEAM's
+//! export table), so a closure or export object can hold a `&'static`
+//! reference to one. The runtime stores the current code address of each in
+//! its `code` slot.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{LazyLock, Mutex};
+
+use super::header::Subtag;
+use super::word::Term;
+use crate::atom::Atom;
+
+/// What the BEAM knows about one `fun` expression of a module (a FunT entry).
+#[derive(Debug)]
+pub struct FunEntry {
+    /// The defining module.
+    pub module: Atom,
+    /// The local function implementing the fun (`'-main/0-fun-0-'`).
+    pub function: Atom,
+    /// Arity of the fun as called (without free variables).
+    pub arity: u32,
+    /// Number of free variables captured.
+    pub num_free: u32,
+    /// Index of the fun in the module's fun table.
+    pub index: u32,
+    /// MD5 of the module's code, identifying its version.
+    pub uniq: [u8; 16],
+    /// Old-style index (the same as `index` in modern code).
+    pub old_index: u32,
+    /// Old-style hash of the fun's code.
+    pub old_uniq: u32,
+    /// Address of the code for the runtime (0 while not loaded).
+    pub code: AtomicUsize,
+}
+
+/// An exported function `M:F/A`: the target of `fun M:F/A` and of
+/// external calls.
+#[derive(Debug)]
+pub struct Export {
+    /// Module.
+    pub module: Atom,
+    /// Function name.
+    pub function: Atom,
+    /// Arity.
+    pub arity: u32,
+    /// Address of the code for the runtime (0 while not loaded).
+    pub code: AtomicUsize,
+}
+
+type FunKey = (Atom, [u8; 16], u32, u32);
+static FUN_ENTRIES: LazyLock<Mutex<HashMap<FunKey, &'static FunEntry>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+static EXPORTS: LazyLock<Mutex<HashMap<(Atom, Atom, u32), &'static Export>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+impl FunEntry {
+    /// The interned entry for this fun, created on first use. Entries are
+    /// identified by module, uniq, index and old_uniq.
+    pub fn intern(entry: FunEntry) -> &'static FunEntry {
+        let key = (entry.module, entry.uniq, entry.index, entry.old_uniq);
+        let mut table = FUN_ENTRIES.lock().unwrap_or_else(|e| e.into_inner());
+        table
+            .entry(key)
+            .or_insert_with(|| Box::leak(Box::new(entry)))
+    }
+}
+
+impl Export {
+    /// The interned export entry for `M:F/A`, created on first use.
+    pub fn intern(module: Atom, function: Atom, arity: u32) -> &'static Export {
+        let mut table = EXPORTS.lock().unwrap_or_else(|e| e.into_inner());
+        table.entry((module, function, arity)).or_insert_with(|| {
+            Box::leak(Box::new(Export {
+                module,
+                function,
+                arity,
+                code: AtomicUsize::new(0),
+            }))
+        })
+    }
+
+    /// The export entry for `M:F/A`, if one was ever interned.
+    pub fn lookup(module: Atom, function: Atom, arity: u32) -> Option<&'static Export> {
+        let table = EXPORTS.lock().unwrap_or_else(|e| e.into_inner());
+        table.get(&(module, function, arity)).copied()
+    }
+
+    /// The current code address (0 while not loaded).
+    pub fn code(&self) -> usize {
+        self.code.load(Ordering::Acquire)
+    }
+}
+
+/// A read-only view of a closure.
+#[derive(Copy, Clone, Debug)]
+pub struct ClosureView {
+    /// The fun's entry.
+    pub entry: &'static FunEntry,
+    /// The process that created the closure.
+    pub creator: Term,
+    /// The captured free variables.
+    pub free: &'static [Term],
+}
+
+impl Term {
+    /// A view of a closure.
+    pub fn as_closure(self) -> Option<ClosureView> {
+        if !self.is_boxed_with(Subtag::Fun) {
+            return None;
+        }
+        let words = self.boxed_words();
+        // SAFETY: a closure's first word is a `&'static FunEntry` written by
+        // the allocator from an interned entry.
+        let entry = unsafe { &*(words[0] as *const FunEntry) };
+        // SAFETY: the words after the entry are terms (raw prefix 1).
+        let terms = unsafe {
+            std::slice::from_raw_parts(words.as_ptr().add(1) as *const Term, words.len() - 1)
+        };
+        Some(ClosureView {
+            entry,
+            creator: terms[0],
+            free: &terms[1..],
+        })
+    }
+
+    /// The export entry of an export fun.
+    pub fn as_export(self) -> Option<&'static Export> {
+        if !self.is_boxed_with(Subtag::Export) {
+            return None;
+        }
+        // SAFETY: an export object's only word is a `&'static Export`.
+        Some(unsafe { &*(self.boxed_words()[0] as *const Export) })
+    }
+
+    /// True for a closure or export fun.
+    #[inline]
+    pub fn is_fun(self) -> bool {
+        matches!(self.subtag(), Some(Subtag::Fun | Subtag::Export))
+    }
+}
