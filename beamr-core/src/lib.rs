@@ -5,6 +5,7 @@
 //! - [`heap`]: process heaps, bump allocation and the generational copying collector.
 //! - [`etf`]: the External Term Format (`term_to_binary` / `binary_to_term`).
 //! - [`beam`]: `.beam` file parsing into plain data and generic instructions.
+//! - [`map`]: map operations: flat maps and hash array mapped tries, as the BEAM's.
 //! - [`order`]: Erlang's term order and equality (`<`, `==`, `=:=`).
 //! - [`format`]: printing terms as Erlang's `~w` and `~p` do.
 
@@ -13,5 +14,6 @@ pub mod beam;
 pub mod etf;
 pub mod format;
 pub mod heap;
+pub mod map;
 pub mod order;
 pub mod term;
