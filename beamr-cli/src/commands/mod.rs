@@ -1,0 +1,3 @@
+//! One module per `beamr` subcommand.
+
+pub mod disasm;
