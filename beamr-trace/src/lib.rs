@@ -3,4 +3,28 @@
 //! Trace tags, tracees, decisions, trace events and the [`Tracer`] trait. The
 //! runtime (beamr-sched) fires probes through this crate; backends
 //! (beamr-ringbuf, beamr-otel, the message backend) implement [`Tracer`].
+//!
+//! - [`tag`]: [`TraceTag`], every tag of `erlang:trace/3`, `erl_tracer` and
+//!   `seq_trace`, with the atom each one is.
+//! - [`flags`]: [`TraceFlags`], the flags of `erlang:trace/3`.
+//! - [`tracee`]: [`Tracee`], the process or port a probe fired in.
+//! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
+//! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
+//!   protocol a probe site follows.
+//! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
+//!   is given, for tests.
 #![forbid(unsafe_code)]
+
+pub mod event;
+pub mod flags;
+pub mod recording;
+pub mod tag;
+pub mod tracee;
+pub mod tracer;
+
+pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
+pub use flags::TraceFlags;
+pub use recording::RecordingTracer;
+pub use tag::TraceTag;
+pub use tracee::{Tracee, TraceeId};
+pub use tracer::{fire, Decision, Tracer};

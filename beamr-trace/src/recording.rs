@@ -1,0 +1,216 @@
+//! [`RecordingTracer`]: a backend that keeps a copy of every event it is
+//! given, for tests of probe sites and of other backends.
+//!
+//! It is also the reference for "a backend copies what it keeps": every term
+//! of an event is deep-copied onto the recorder's own [`Heap`] before the
+//! event is stored, so the recorded events stay valid after the tracee's heap
+//! is collected or dropped.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+use crate::event::{CallArgs, Payload, TraceEvent};
+use crate::tag::TraceTag;
+use crate::tracee::Tracee;
+use crate::tracer::{Decision, Tracer};
+
+/// The filter a [`RecordingTracer`] answers [`Tracer::enabled`] with.
+pub type Filter = Box<dyn Fn(TraceTag, Tracee) -> Decision + Send + Sync>;
+
+struct Inner {
+    /// Holds the copies of every recorded term. Never collected: a recorder
+    /// lives as long as a test.
+    heap: Heap,
+    /// Events whose terms all point into `heap` (or are immediates).
+    events: Vec<TraceEvent<'static>>,
+}
+
+/// A tracer that records copies of the events it is given.
+pub struct RecordingTracer {
+    filter: Filter,
+    inner: Mutex<Inner>,
+    enabled_calls: AtomicU64,
+    unasked: AtomicU64,
+}
+
+impl Default for RecordingTracer {
+    fn default() -> RecordingTracer {
+        RecordingTracer::new()
+    }
+}
+
+impl RecordingTracer {
+    /// A recorder that wants every event.
+    pub fn new() -> RecordingTracer {
+        RecordingTracer::with_filter(|_, _| Decision::Trace)
+    }
+
+    /// A recorder that answers [`Tracer::enabled`] with `filter`.
+    pub fn with_filter(
+        filter: impl Fn(TraceTag, Tracee) -> Decision + Send + Sync + 'static,
+    ) -> RecordingTracer {
+        RecordingTracer {
+            filter: Box::new(filter),
+            inner: Mutex::new(Inner {
+                heap: Heap::new(),
+                events: Vec::new(),
+            }),
+            enabled_calls: AtomicU64::new(0),
+            unasked: AtomicU64::new(0),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many events were recorded.
+    pub fn len(&self) -> usize {
+        self.lock().events.len()
+    }
+
+    /// True if nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tags of the recorded events, in order.
+    pub fn tags(&self) -> Vec<TraceTag> {
+        self.lock().events.iter().map(|e| e.tag).collect()
+    }
+
+    /// Calls `f` with the recorded events. Their terms live on the
+    /// recorder's heap and are valid during the call.
+    pub fn with_events<R>(&self, f: impl FnOnce(&[TraceEvent<'_>]) -> R) -> R {
+        f(&self.lock().events)
+    }
+
+    /// How many times [`Tracer::enabled`] was called.
+    pub fn enabled_calls(&self) -> u64 {
+        self.enabled_calls.load(Ordering::Relaxed)
+    }
+
+    /// How many events reached [`Tracer::trace`] although the filter does not
+    /// answer [`Decision::Trace`] for them: probe sites that skipped the
+    /// `enabled` question. Zero in a correct runtime.
+    pub fn unasked(&self) -> u64 {
+        self.unasked.load(Ordering::Relaxed)
+    }
+
+    /// Forgets every recorded event.
+    pub fn clear(&self) {
+        let mut inner = self.lock();
+        inner.events.clear();
+        inner.heap = Heap::new();
+    }
+}
+
+/// Deep-copies every term of `payload` onto `heap`.
+fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> Payload<'static> {
+    let mut copy = |t: Term| heap.copy_term(t);
+    match *payload {
+        Payload::Message { message, peer } => Payload::Message {
+            message: copy(message),
+            peer: peer.map(&mut copy),
+        },
+        Payload::Call {
+            mfa,
+            args,
+            match_spec_result,
+        } => {
+            let args = match args {
+                CallArgs::Args(args) => {
+                    let copied: Vec<Term> = args.iter().map(|&t| copy(t)).collect();
+                    CallArgs::Args(copy_slice(heap, &copied))
+                }
+                CallArgs::Arity(n) => CallArgs::Arity(n),
+            };
+            Payload::Call {
+                mfa,
+                args,
+                match_spec_result: match_spec_result.map(|t| heap.copy_term(t)),
+            }
+        }
+        Payload::ReturnTo { mfa } => Payload::ReturnTo { mfa },
+        Payload::Return { mfa, value } => Payload::Return {
+            mfa,
+            value: copy(value),
+        },
+        Payload::Exception { mfa, class, reason } => Payload::Exception {
+            mfa,
+            class,
+            reason: copy(reason),
+        },
+        Payload::Spawn { other, mfa, args } => {
+            let other = copy(other);
+            let copied: Vec<Term> = args.iter().map(|&t| copy(t)).collect();
+            Payload::Spawn {
+                other,
+                mfa,
+                args: copy_slice(heap, &copied),
+            }
+        }
+        Payload::Exit { reason } => Payload::Exit {
+            reason: copy(reason),
+        },
+        Payload::Link { peer } => Payload::Link { peer: copy(peer) },
+        Payload::Register { name } => Payload::Register { name },
+        Payload::PortOpen { parent, driver } => Payload::PortOpen {
+            parent: copy(parent),
+            driver,
+        },
+        Payload::PortClosed { reason } => Payload::PortClosed {
+            reason: copy(reason),
+        },
+        Payload::Running { mfa } => Payload::Running { mfa },
+        Payload::Gc(info) => Payload::Gc(info),
+        Payload::SeqTrace {
+            label,
+            serial,
+            from,
+            to,
+            info,
+        } => Payload::SeqTrace {
+            label: copy(label),
+            serial,
+            from: copy(from),
+            to: to.map(&mut copy),
+            info: copy(info),
+        },
+    }
+}
+
+/// Stores `terms` (already on `heap`) as a tuple on `heap` and returns its
+/// elements, which live as long as the heap's memory.
+fn copy_slice(heap: &mut Heap, terms: &[Term]) -> &'static [Term] {
+    if terms.is_empty() {
+        return &[];
+    }
+    heap.tuple(terms).as_tuple().unwrap_or(&[])
+}
+
+impl Tracer for RecordingTracer {
+    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
+        self.enabled_calls.fetch_add(1, Ordering::Relaxed);
+        (self.filter)(tag, tracee)
+    }
+
+    fn trace(&self, event: &TraceEvent<'_>) {
+        if (self.filter)(event.tag, event.tracee) != Decision::Trace {
+            self.unasked.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let mut inner = self.lock();
+        let payload = copy_payload(&mut inner.heap, &event.payload);
+        inner.events.push(TraceEvent {
+            tag: event.tag,
+            tracee: event.tracee,
+            timestamp_ns: event.timestamp_ns,
+            scheduler_id: event.scheduler_id,
+            payload,
+        });
+    }
+}

@@ -1,0 +1,95 @@
+//! The [`Tracer`] trait every trace backend implements, its [`Decision`], and
+//! [`fire`], the protocol a probe site follows.
+//!
+//! # Protocol
+//!
+//! 1. The probe site checks its flag word (one load and a branch); when
+//!    nothing traces the tracee it stops there and no tracer is called.
+//! 2. It calls [`Tracer::enabled`] with the tag and tracee, before building
+//!    anything.
+//!    - [`Decision::Discard`]: nothing more happens for this event.
+//!    - [`Decision::Remove`]: nothing more happens, and the runtime takes
+//!      this tracer off the tracee (clears its flags for this tracer).
+//!    - [`Decision::Trace`]: go on.
+//! 3. It builds a [`TraceEvent`] that borrows the tracee's terms and calls
+//!    [`Tracer::trace`] with it, then drops the event.
+//!
+//! # Contract for implementors
+//!
+//! - Both methods are called on the tracee's scheduler thread, in the middle
+//!   of running it (or of a BIF, or of a collection). They must not block:
+//!   no waiting on locks another thread holds for long, no I/O that can
+//!   stall, no waiting for a reader. A backend that cannot keep up drops the
+//!   event and counts it.
+//! - They may be called from every scheduler thread at once, hence
+//!   `Send + Sync`.
+//! - [`TraceEvent`]'s terms live on the tracee's heap and are valid only
+//!   during the call. A backend copies what it keeps (onto a heap of its own,
+//!   into a ring buffer, into a string) and never stores a borrowed
+//!   [`Term`](beamr_core::term::Term).
+//! - They must not send to, link to or otherwise signal the tracee (as
+//!   `erl_tracer` forbids), which could recurse into the probe.
+
+use crate::event::TraceEvent;
+use crate::tag::TraceTag;
+use crate::tracee::Tracee;
+
+/// What a tracer wants done with an event it was asked about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Build the event and call [`Tracer::trace`].
+    Trace,
+    /// Skip this event.
+    Discard,
+    /// Skip this event and take this tracer off the tracee.
+    Remove,
+}
+
+/// A trace backend, as `erl_tracer` is in the BEAM.
+pub trait Tracer: Send + Sync {
+    /// Called first, before any event is built: Trace, Discard or Remove
+    /// (Remove takes this tracer off the tracee).
+    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision;
+    /// Called in the context of the traced process, on its scheduler thread.
+    fn trace(&self, event: &TraceEvent<'_>);
+}
+
+/// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it
+/// wants `tag` from `tracee` and, if it does, builds the event with `build`
+/// and hands it over. Returns the tracer's decision, so the caller can act on
+/// [`Decision::Remove`].
+#[inline]
+pub fn fire<'a, T, F>(tracer: &T, tag: TraceTag, tracee: Tracee, build: F) -> Decision
+where
+    T: Tracer + ?Sized,
+    F: FnOnce() -> TraceEvent<'a>,
+{
+    let decision = tracer.enabled(tag, tracee);
+    if decision == Decision::Trace {
+        let event = build();
+        debug_assert_eq!(
+            event.tag, tag,
+            "a probe must build the event it asked about"
+        );
+        tracer.trace(&event);
+    }
+    decision
+}
+
+impl<T: Tracer + ?Sized> Tracer for std::sync::Arc<T> {
+    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
+        (**self).enabled(tag, tracee)
+    }
+    fn trace(&self, event: &TraceEvent<'_>) {
+        (**self).trace(event)
+    }
+}
+
+impl<T: Tracer + ?Sized> Tracer for Box<T> {
+    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
+        (**self).enabled(tag, tracee)
+    }
+    fn trace(&self, event: &TraceEvent<'_>) {
+        (**self).trace(event)
+    }
+}
