@@ -342,11 +342,11 @@ impl<'a> Disassembler<'a> {
     /// `{name,Arg,...}`, or the bare name for no operands.
     fn write_plain(&self, out: &mut String, name: &str, args: &[Operand], flags: Option<usize>) {
         if args.is_empty() {
-            out.push_str(name);
+            write_atom(out, name);
             return;
         }
         out.push('{');
-        out.push_str(name);
+        write_atom(out, name);
         out.push(',');
         self.write_args(out, args, flags);
         out.push('}');
