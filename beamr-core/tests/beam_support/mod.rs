@@ -6,8 +6,8 @@
 //! `<workspace>/target/fixtures`, which `cargo xtask fixtures` fills). When
 //! a fixture is missing or older than its source, the test compiles it
 //! itself with `erlc`, the way the xtask does (from the workspace root with
-//! relative paths, so recorded file names agree), into a private temporary
-//! directory.
+//! relative paths, so recorded file names agree), into Cargo's temporary
+//! directory for integration tests.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,7 +50,7 @@ pub fn fixtures() -> Vec<Fixture> {
     let shared = std::env::var_os("BEAMR_FIXTURES_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target").join("fixtures"));
-    let private = std::env::temp_dir().join(format!("beamr-beam-fixtures-{}", std::process::id()));
+    let private = Path::new(env!("CARGO_TARGET_TMPDIR")).join("beam-fixtures");
     let mut out = Vec::new();
     let mut stale = Vec::new();
     for src in &sources {

@@ -13,6 +13,9 @@
 %%   chunk, and the assembler drops types it cannot encode.
 %% - {field_flags,Flags} keeps only the flags that set a bit (big, unsigned
 %%   and {anno,_} encode as 0), in bit order: that is all the .beam holds.
+%% - a line instruction keeps only its {location,File,Line}: the Line chunk
+%%   holds nothing else (annotations such as {scope,_} are dropped by the
+%%   assembler).
 %% - the exports list is sorted.
 %% Everything is written as ~w writes it, except the file name of a
 %% {location,File,Line}, which is written as a string.
@@ -45,6 +48,7 @@ keep({attributes, _}) -> false;
 keep(_) -> true.
 
 norm({exports, L}) -> {exports, lists:sort(L)};
+norm({line, L}) -> {line, [E || {location, _, _} = E <- L]};
 norm({tr, R, _}) -> norm(R);
 norm({field_flags, L}) when is_list(L) ->
     {field_flags, [F || F <- [aligned, little, signed, exact, native], lists:member(F, L)]};
