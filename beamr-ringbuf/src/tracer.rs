@@ -1,0 +1,105 @@
+//! [`RingTracer`]: beamr-trace's [`Tracer`] writing every event into the
+//! ring of the scheduler that produced it.
+//!
+//! Ring `s` belongs to scheduler `s` (schedulers are numbered from 1), so a
+//! file for `N` schedulers has `N + 1` rings. Ring 0 takes events from
+//! threads that are not schedulers (`scheduler_id` 0) and from scheduler ids
+//! past the last ring; since several such threads may write at once, it is
+//! guarded by a spin lock (an uncontended compare-and-swap; no system call).
+//!
+//! The scheduler rings rely on the runtime's promise that only scheduler `s`
+//! reports `scheduler_id == s`; that is what makes them single-writer.
+//!
+//! Event layouts are in [`crate::codec`].
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use beamr_trace::{Decision, TraceEvent, TraceTag, Tracee, Tracer};
+
+use crate::codec::{self, MAX_TRACE_PAYLOAD};
+use crate::layout::Category;
+use crate::recorder::Recorder;
+
+/// A [`Tracer`] that records into a [`Recorder`]'s rings.
+pub struct RingTracer {
+    recorder: Recorder,
+    shared_lock: AtomicBool,
+    /// One bit per `TraceTag` number: 1 = record.
+    tag_mask: AtomicU32,
+}
+
+impl RingTracer {
+    /// A tracer over `recorder`, recording every tag.
+    pub fn new(recorder: Recorder) -> RingTracer {
+        RingTracer {
+            recorder,
+            shared_lock: AtomicBool::new(false),
+            tag_mask: AtomicU32::new(u32::MAX),
+        }
+    }
+
+    /// The recorder (pause/resume, path, string table).
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// Takes the recorder back.
+    pub fn into_recorder(self) -> Recorder {
+        self.recorder
+    }
+
+    /// Records only the tags in `tags` from now on.
+    pub fn set_tags(&self, tags: &[TraceTag]) {
+        let mask = tags.iter().fold(0u32, |m, &t| m | 1 << (t as u16));
+        self.tag_mask.store(mask, Ordering::Relaxed);
+    }
+
+    /// Writes `event` to the ring for its scheduler. Returns false when
+    /// nothing was written (paused).
+    pub fn record(&self, event: &TraceEvent<'_>) -> bool {
+        if self.recorder.is_paused() {
+            return false;
+        }
+        let mut words = [0u64; MAX_TRACE_PAYLOAD];
+        let n = codec::encode(event, &mut words, |a| self.recorder.intern_atom(a));
+        let s = event.scheduler_id as usize;
+        let payload = &words[..n];
+        let kind = event.tag as u16;
+        if s >= 1 && s < self.recorder.ring_count() {
+            self.recorder
+                .ring(s)
+                .write(Category::Trace, kind, event.timestamp_ns, payload)
+        } else {
+            while self
+                .shared_lock
+                .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_err()
+            {
+                std::hint::spin_loop();
+            }
+            let ok =
+                self.recorder
+                    .ring(0)
+                    .write(Category::Trace, kind, event.timestamp_ns, payload);
+            self.shared_lock.store(false, Ordering::Release);
+            ok
+        }
+    }
+}
+
+impl Tracer for RingTracer {
+    #[inline]
+    fn enabled(&self, tag: TraceTag, _tracee: Tracee) -> Decision {
+        if self.recorder.is_paused()
+            || self.tag_mask.load(Ordering::Relaxed) & 1 << (tag as u16) == 0
+        {
+            Decision::Discard
+        } else {
+            Decision::Trace
+        }
+    }
+
+    fn trace(&self, event: &TraceEvent<'_>) {
+        self.record(event);
+    }
+}

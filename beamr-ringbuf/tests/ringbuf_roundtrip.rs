@@ -1,0 +1,325 @@
+//! Every trace tag written by `RingTracer` comes back from a `Cursor` with
+//! its fields, and atoms resolve through the string table.
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+use beamr_ringbuf::{
+    Body, Callbacks, Cursor, Event, Options, Proc, Recorder, RingTracer, StringTable, SummaryKind,
+    TraceRecord,
+};
+use beamr_trace::{
+    fire, CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent, TraceTag, Tracee, Tracer,
+};
+
+#[derive(Default)]
+struct Collect {
+    events: Vec<(usize, u64, u64, TraceRecord)>,
+    names: Vec<String>,
+    lost: u64,
+}
+
+impl Callbacks for Collect {
+    fn event(&mut self, e: &Event<'_>, strings: &StringTable) {
+        let rec = e.trace().expect("trace category").expect("decodes");
+        if let Body::Call { mfa } = rec.body {
+            self.names.push(format!(
+                "{}:{}/{}",
+                strings.atom(mfa.module).unwrap(),
+                strings.atom(mfa.function).unwrap(),
+                mfa.arity
+            ));
+        }
+        self.events.push((e.ring, e.seq, e.timestamp_ns, rec));
+    }
+    fn lost(&mut self, _: usize, n: u64) {
+        self.lost += n;
+    }
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("beamr-rt-{}-{name}.trace", std::process::id()))
+}
+
+fn mfa(m: &str, f: &str, a: u32) -> Mfa {
+    Mfa {
+        module: Atom::new(m).unwrap(),
+        function: Atom::new(f).unwrap(),
+        arity: a,
+    }
+}
+
+#[test]
+fn every_tag_round_trips() {
+    let path = tmp("all");
+    let tracer = RingTracer::new(Recorder::create(Options::new(3).path(&path)).unwrap());
+    let mut heap = Heap::new();
+    let msg = heap.tuple(&[Term::atom(Atom::new("ping").unwrap()), Term::pid(7)]);
+    let args = [Term::small_unchecked(1), Term::NIL];
+    let m = mfa("lists", "seq", 2);
+    let gc = GcInfo::from_values(std::array::from_fn(|i| 100 + i as u64));
+    let p = |t, payload| (t, payload);
+    let cases: Vec<(TraceTag, Payload<'_>)> = vec![
+        p(
+            TraceTag::Send,
+            Payload::Message {
+                message: msg,
+                peer: Some(Term::pid(9)),
+            },
+        ),
+        p(
+            TraceTag::SendToNonExistingProcess,
+            Payload::Message {
+                message: msg,
+                peer: Some(Term::pid(99)),
+            },
+        ),
+        p(
+            TraceTag::Receive,
+            Payload::Message {
+                message: msg,
+                peer: None,
+            },
+        ),
+        p(
+            TraceTag::Call,
+            Payload::Call {
+                mfa: m,
+                args: CallArgs::Args(&args),
+                match_spec_result: None,
+            },
+        ),
+        p(TraceTag::ReturnTo, Payload::ReturnTo { mfa: Some(m) }),
+        p(
+            TraceTag::ReturnFrom,
+            Payload::Return {
+                mfa: m,
+                value: Term::small_unchecked(-5),
+            },
+        ),
+        p(
+            TraceTag::ExceptionFrom,
+            Payload::Exception {
+                mfa: m,
+                class: Atom::ERROR,
+                reason: Term::atom(Atom::BADARG),
+            },
+        ),
+        p(
+            TraceTag::Spawn,
+            Payload::Spawn {
+                other: Term::pid(10),
+                mfa: m,
+                args: &args,
+            },
+        ),
+        p(
+            TraceTag::Spawned,
+            Payload::Spawn {
+                other: Term::pid(1),
+                mfa: m,
+                args: &args,
+            },
+        ),
+        p(
+            TraceTag::Exit,
+            Payload::Exit {
+                reason: Term::atom(Atom::NORMAL),
+            },
+        ),
+        p(TraceTag::Link, Payload::Link { peer: Term::pid(3) }),
+        p(TraceTag::Unlink, Payload::Link { peer: Term::pid(3) }),
+        p(
+            TraceTag::GettingLinked,
+            Payload::Link {
+                peer: Term::port(4),
+            },
+        ),
+        p(
+            TraceTag::GettingUnlinked,
+            Payload::Link {
+                peer: Term::port(4),
+            },
+        ),
+        p(
+            TraceTag::Register,
+            Payload::Register {
+                name: Atom::new("srv").unwrap(),
+            },
+        ),
+        p(
+            TraceTag::Unregister,
+            Payload::Register {
+                name: Atom::new("srv").unwrap(),
+            },
+        ),
+        p(
+            TraceTag::Open,
+            Payload::PortOpen {
+                parent: Term::pid(2),
+                driver: Atom::new("spawn").unwrap(),
+            },
+        ),
+        p(
+            TraceTag::Closed,
+            Payload::PortClosed {
+                reason: Term::atom(Atom::NORMAL),
+            },
+        ),
+        p(TraceTag::In, Payload::Running { mfa: Some(m) }),
+        p(TraceTag::Out, Payload::Running { mfa: None }),
+        p(TraceTag::InExiting, Payload::Running { mfa: None }),
+        p(TraceTag::OutExiting, Payload::Running { mfa: None }),
+        p(TraceTag::OutExited, Payload::Running { mfa: None }),
+        p(TraceTag::GcMinorStart, Payload::Gc(gc)),
+        p(TraceTag::GcMinorEnd, Payload::Gc(gc)),
+        p(TraceTag::GcMajorStart, Payload::Gc(gc)),
+        p(TraceTag::GcMajorEnd, Payload::Gc(gc)),
+        p(
+            TraceTag::SeqTraceSend,
+            Payload::SeqTrace {
+                label: Term::small_unchecked(17),
+                serial: SeqSerial {
+                    previous: 3,
+                    current: 4,
+                },
+                from: Term::pid(1),
+                to: Some(Term::pid(2)),
+                info: msg,
+            },
+        ),
+        p(
+            TraceTag::SeqTraceReceive,
+            Payload::SeqTrace {
+                label: Term::small_unchecked(17),
+                serial: SeqSerial {
+                    previous: 4,
+                    current: 5,
+                },
+                from: Term::pid(1),
+                to: Some(Term::pid(2)),
+                info: msg,
+            },
+        ),
+        p(
+            TraceTag::SeqTracePrint,
+            Payload::SeqTrace {
+                label: Term::small_unchecked(17),
+                serial: SeqSerial {
+                    previous: 5,
+                    current: 6,
+                },
+                from: Term::pid(2),
+                to: None,
+                info: Term::NIL,
+            },
+        ),
+    ];
+    assert_eq!(cases.len(), TraceTag::ALL.len(), "one case per tag");
+    for (i, (tag, payload)) in cases.iter().enumerate() {
+        let sched = (i % 3) as u32; // rings 0 (non-scheduler), 1 and 2
+        let d = fire(&tracer, *tag, Tracee::pid(1), || {
+            TraceEvent::new(*tag, Tracee::pid(1), 1_000 + i as u64, sched, *payload)
+        });
+        assert_eq!(d, beamr_trace::Decision::Trace);
+    }
+    let mut c = Collect::default();
+    let mut cursor = Cursor::open(&path).unwrap();
+    assert_eq!(cursor.poll_merged(&mut c), cases.len());
+    assert_eq!(c.lost, 0);
+    let strings = cursor.strings().clone();
+    for (i, ((ring, _, ts, rec), (tag, _))) in c.events.iter().zip(&cases).enumerate() {
+        assert_eq!(rec.tag, *tag, "merged order is timestamp order");
+        assert_eq!(*ts, 1_000 + i as u64);
+        assert_eq!(*ring, i % 3);
+        assert_eq!(rec.tracee, Proc::Pid(1));
+    }
+    let by_tag = |t: TraceTag| c.events.iter().find(|e| e.3.tag == t).unwrap().3.body;
+    match by_tag(TraceTag::Send) {
+        Body::Message { peer, message } => {
+            assert_eq!(peer, Proc::Pid(9));
+            assert_eq!(
+                (message.kind, message.count, message.size_words),
+                (SummaryKind::Tuple, 2, 3)
+            );
+            assert_eq!(strings.atom(message.detail), Some("ping"));
+            assert_eq!(message.render(&strings), "{ping,...}/2 (3 words)");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(c.names, vec!["lists:seq/2"]);
+    match by_tag(TraceTag::ExceptionFrom) {
+        Body::Exception { class, reason, .. } => {
+            assert_eq!(strings.atom(class), Some("error"));
+            assert_eq!(strings.atom(reason.detail), Some("badarg"));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(by_tag(TraceTag::GcMajorEnd), Body::Gc(gc));
+    assert_eq!(by_tag(TraceTag::Out), Body::At { mfa: None });
+    assert_eq!(
+        by_tag(TraceTag::GettingLinked),
+        Body::Link {
+            peer: Proc::Port(4)
+        }
+    );
+    match by_tag(TraceTag::SeqTracePrint) {
+        Body::SeqTrace {
+            serial, to, label, ..
+        } => {
+            assert_eq!(
+                serial,
+                SeqSerial {
+                    previous: 5,
+                    current: 6
+                }
+            );
+            assert_eq!(to, Proc::None);
+            assert_eq!(label.detail as i32, 17);
+        }
+        other => panic!("{other:?}"),
+    }
+    match by_tag(TraceTag::Register) {
+        Body::Register { name } => assert_eq!(strings.atom(name), Some("srv")),
+        other => panic!("{other:?}"),
+    }
+    drop(tracer);
+    assert!(!path.exists(), "not preserved: removed on drop");
+}
+
+#[test]
+fn pause_and_tag_filter_stop_events_at_enabled() {
+    let path = tmp("pause");
+    let tracer = RingTracer::new(Recorder::create(Options::new(2).path(&path)).unwrap());
+    let ev = |ts| {
+        TraceEvent::new(
+            TraceTag::Exit,
+            Tracee::pid(1),
+            ts,
+            1,
+            Payload::Exit { reason: Term::NIL },
+        )
+    };
+    tracer.recorder().pause();
+    assert_eq!(
+        tracer.enabled(TraceTag::Exit, Tracee::pid(1)),
+        beamr_trace::Decision::Discard
+    );
+    assert!(!tracer.record(&ev(1)));
+    tracer.recorder().resume();
+    assert!(tracer.record(&ev(2)));
+    tracer.set_tags(&[TraceTag::Send]);
+    assert_eq!(
+        tracer.enabled(TraceTag::Exit, Tracee::pid(1)),
+        beamr_trace::Decision::Discard
+    );
+    assert_eq!(
+        tracer.enabled(TraceTag::Send, Tracee::pid(1)),
+        beamr_trace::Decision::Trace
+    );
+    let mut c = Collect::default();
+    Cursor::open(&path).unwrap().finish(&mut c);
+    assert_eq!(c.events.len(), 1);
+    assert_eq!(c.events[0].2, 2);
+    assert_eq!(c.lost, 0);
+}
