@@ -36,7 +36,10 @@ fn alloc_and_collect(c: &mut Criterion) {
                 let mut roots = [Term::NIL];
                 for i in 0..1_000_000 {
                     let keep = i % 16 == 0;
-                    let cell = heap.cons(Term::small_unchecked(i), if keep { roots[0] } else { Term::NIL });
+                    let cell = heap.cons(
+                        Term::small_unchecked(i),
+                        if keep { roots[0] } else { Term::NIL },
+                    );
                     if keep {
                         roots[0] = cell;
                     }

@@ -1,4 +1,16 @@
 //! beamr-sched: the runtime. Code loading, the interpreter, BIFs, processes,
 //! mailboxes, signals, links and monitors, timers and schedulers.
 //!
-//! Not yet implemented: this crate is the subject of a later issue.
+//! - [`loader`]: generic instructions to executable code.
+//! - [`code`]: the code server (loaded modules, the code path).
+//! - [`interp`]: the dispatch loop and its slow paths.
+//! - [`bif`]: native BIFs.
+//! - [`process`]: a process's registers, stack and heap.
+//! - [`runtime`]: state shared by every process.
+
+pub mod bif;
+pub mod code;
+pub mod interp;
+pub mod loader;
+pub mod process;
+pub mod runtime;

@@ -52,10 +52,10 @@ pub struct Export {
 }
 
 type FunKey = (Atom, [u8; 16], u32, u32);
-static FUN_ENTRIES: LazyLock<Mutex<HashMap<FunKey, &'static FunEntry>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
-static EXPORTS: LazyLock<Mutex<HashMap<(Atom, Atom, u32), &'static Export>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
+type ExportKey = (Atom, Atom, u32);
+type Interned<K, V> = LazyLock<Mutex<HashMap<K, &'static V>>>;
+static FUN_ENTRIES: Interned<FunKey, FunEntry> = LazyLock::new(|| Mutex::new(HashMap::new()));
+static EXPORTS: Interned<ExportKey, Export> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
 impl FunEntry {
     /// The interned entry for this fun, created on first use. Entries are

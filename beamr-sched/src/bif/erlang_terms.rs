@@ -1,0 +1,240 @@
+//! `erlang` BIFs on terms: tuples, lists, type tests, conversions,
+//! exceptions, and the process's own identity and clock.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::table::BifRow;
+use crate::process::{Class, Exception, Process};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "element", 2, element),
+    ("erlang", "setelement", 3, setelement),
+    ("erlang", "tuple_size", 1, tuple_size),
+    ("erlang", "size", 1, tuple_size),
+    ("erlang", "make_tuple", 2, make_tuple),
+    ("erlang", "tuple_to_list", 1, tuple_to_list),
+    ("erlang", "list_to_tuple", 1, list_to_tuple),
+    ("erlang", "length", 1, length),
+    ("erlang", "hd", 1, hd),
+    ("erlang", "tl", 1, tl),
+    ("erlang", "++", 2, append),
+    ("erlang", "is_atom", 1, is_atom),
+    ("erlang", "is_integer", 1, is_integer),
+    ("erlang", "is_float", 1, is_float),
+    ("erlang", "is_number", 1, is_number),
+    ("erlang", "is_list", 1, is_list),
+    ("erlang", "is_tuple", 1, is_tuple),
+    ("erlang", "is_pid", 1, is_pid),
+    ("erlang", "is_binary", 1, is_binary),
+    ("erlang", "is_map", 1, is_map),
+    ("erlang", "is_function", 1, is_function),
+    ("erlang", "is_boolean", 1, is_boolean),
+    ("erlang", "atom_to_list", 1, atom_to_list),
+    ("erlang", "integer_to_list", 1, integer_to_list),
+    ("erlang", "error", 1, error1),
+    ("erlang", "error", 2, error2),
+    ("erlang", "exit", 1, exit1),
+    ("erlang", "throw", 1, throw),
+    ("erlang", "raise", 3, raise),
+    ("erlang", "self", 0, self_),
+    ("erlang", "monotonic_time", 0, monotonic_time0),
+    ("erlang", "monotonic_time", 1, monotonic_time1),
+];
+
+fn element(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (Some(i), Some(t)) = (a[0].as_small(), a[1].as_tuple()) else {
+        return Err(Exception::badarg());
+    };
+    usize::try_from(i)
+        .ok()
+        .and_then(|i| i.checked_sub(1))
+        .and_then(|i| t.get(i).copied())
+        .ok_or_else(Exception::badarg)
+}
+
+fn setelement(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (Some(i), Some(t)) = (a[0].as_small(), a[1].as_tuple()) else {
+        return Err(Exception::badarg());
+    };
+    let i = usize::try_from(i)
+        .ok()
+        .and_then(|i| i.checked_sub(1))
+        .filter(|&i| i < t.len())
+        .ok_or_else(Exception::badarg)?;
+    let mut elements = t.to_vec();
+    elements[i] = a[2];
+    Ok(p.heap.tuple(&elements))
+}
+
+fn tuple_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    a[0].as_tuple()
+        .map(|t| Term::small_unchecked(t.len() as i64))
+        .ok_or_else(Exception::badarg)
+}
+
+fn make_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let n = a[0]
+        .as_small()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(Exception::badarg)?;
+    if n > (1 << 24) {
+        return Err(Exception::system_limit());
+    }
+    Ok(p.heap.tuple(&vec![a[1]; n]))
+}
+
+fn tuple_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let t = a[0].as_tuple().ok_or_else(Exception::badarg)?;
+    Ok(p.heap.list(t))
+}
+
+fn list_to_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    Ok(p.heap.tuple(&items))
+}
+
+fn length(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    a[0].list_len()
+        .map(|n| Term::small_unchecked(n as i64))
+        .ok_or_else(Exception::badarg)
+}
+
+fn hd(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    a[0].as_cons().map(|(h, _)| h).ok_or_else(Exception::badarg)
+}
+
+fn tl(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    a[0].as_cons().map(|(_, t)| t).ok_or_else(Exception::badarg)
+}
+
+fn append(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    Ok(p.heap.list_with_tail(&items, a[1]))
+}
+
+fn test(pred: fn(Term) -> bool, t: Term) -> Result<Term, Exception> {
+    Ok(Term::bool(pred(t)))
+}
+
+fn is_atom(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_atom, a[0])
+}
+
+fn is_integer(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_integer, a[0])
+}
+
+fn is_float(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_float, a[0])
+}
+
+fn is_number(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_number, a[0])
+}
+
+fn is_list(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_list, a[0])
+}
+
+fn is_tuple(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_tuple, a[0])
+}
+
+fn is_pid(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_pid, a[0])
+}
+
+fn is_binary(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(|t| t.as_binary().is_some_and(|b| b.is_binary()), a[0])
+}
+
+fn is_map(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_map, a[0])
+}
+
+fn is_function(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_fun, a[0])
+}
+
+fn is_boolean(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(|t| t == Term::TRUE || t == Term::FALSE, a[0])
+}
+
+fn atom_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let atom = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    Ok(p.heap.string(atom.name()))
+}
+
+fn integer_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let i = a[0].as_integer().ok_or_else(Exception::badarg)?;
+    Ok(p.heap.string(&i.to_bigint().to_string()))
+}
+
+fn error1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Err(Exception::error(a[0]))
+}
+
+fn error2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut e = Exception::error(a[0]);
+    e.args = a[1];
+    Err(e)
+}
+
+fn exit1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Err(Exception::exit(a[0]))
+}
+
+fn throw(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Err(Exception::throw(a[0]))
+}
+
+fn raise(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let class = a[0]
+        .as_atom()
+        .and_then(Class::from_atom)
+        .ok_or_else(Exception::badarg)?;
+    if !a[2].is_list() {
+        return Err(Exception::badarg());
+    }
+    Err(Exception {
+        class,
+        reason: a[1],
+        args: Term::NON_VALUE,
+        trace: a[2],
+        mfa: None,
+    })
+}
+
+fn self_(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.pid)
+}
+
+fn monotonic_nanos() -> i64 {
+    static ORIGIN: std::sync::LazyLock<std::time::Instant> =
+        std::sync::LazyLock::new(std::time::Instant::now);
+    ORIGIN.elapsed().as_nanos() as i64
+}
+
+fn monotonic_time0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.heap.int(monotonic_nanos()))
+}
+
+fn monotonic_time1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let divisor = match a[0].as_atom().map(Atom::name) {
+        Some("second" | "seconds") => 1_000_000_000,
+        Some("millisecond" | "milli_seconds") => 1_000_000,
+        Some("microsecond" | "micro_seconds") => 1_000,
+        Some("nanosecond" | "nano_seconds" | "native") => 1,
+        _ => match a[0].as_small() {
+            Some(per_second) if per_second > 0 => {
+                return Ok(p
+                    .heap
+                    .int(monotonic_nanos() / (1_000_000_000 / per_second.min(1_000_000_000))))
+            }
+            _ => return Err(Exception::badarg()),
+        },
+    };
+    Ok(p.heap.int(monotonic_nanos() / divisor))
+}

@@ -1,0 +1,9 @@
+//! The code server: which modules are loaded (a current and an old version
+//! of each), where to find modules not loaded yet, and which module an
+//! instruction address belongs to.
+
+mod path;
+mod registry;
+
+pub use path::{otp_lib_dirs, CodePath};
+pub use registry::{CodeServer, LoadOutcome};

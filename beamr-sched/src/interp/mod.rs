@@ -1,0 +1,10 @@
+//! The interpreter: one dispatch loop over executable instructions, with a
+//! reduction budget, and the slow paths it calls out to (exceptions, stack
+//! traces, calls that must load code).
+
+mod exceptions;
+mod run;
+mod stacktrace;
+
+pub use run::{run, Outcome};
+pub use stacktrace::build_stacktrace;

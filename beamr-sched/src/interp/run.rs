@@ -1,0 +1,677 @@
+//! The dispatch loop.
+
+use std::sync::atomic::Ordering;
+
+use beamr_core::atom::Atom;
+use beamr_core::order;
+use beamr_core::term::{Export, Term};
+
+use super::exceptions::{self, FunTarget, Unwound};
+use crate::code::LoadOutcome;
+use crate::loader::{Compare, Dst, FloatOp, Instr, Src, Target, TypeTest};
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// Why [`run`] returned.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The process's initial call returned; its value is in x0.
+    Returned,
+    /// The reduction budget ran out; call [`run`] again to continue.
+    Yielded,
+    /// An exception was not caught: the process dies with it. `trace` is the
+    /// stack trace as a list term on the process heap.
+    Crashed {
+        /// The exception.
+        exception: Exception,
+        /// Its stack trace.
+        trace: Term,
+    },
+}
+
+#[inline(always)]
+fn get(p: &Process, s: Src) -> Term {
+    if !s.is_register() {
+        s.term()
+    } else if s.is_x() {
+        p.x[s.index()]
+    } else {
+        p.stack[p.stack.len() - 1 - s.index()]
+    }
+}
+
+#[inline(always)]
+fn put(p: &mut Process, d: Dst, v: Term) {
+    if d.is_y() {
+        let len = p.stack.len();
+        p.stack[len - 1 - d.index()] = v;
+    } else {
+        p.x[d.index()] = v;
+    }
+}
+
+#[inline(always)]
+fn offset(ip: *const Instr, t: Target) -> *const Instr {
+    // SAFETY: targets are resolved at load time to instructions of the same
+    // module's code array.
+    unsafe { ip.offset(t.0 as isize) }
+}
+
+/// A code pointer stored on the stack as a word (8-aligned: reads as a header).
+#[inline(always)]
+fn cp_word(cp: *const Instr) -> Term {
+    Term::from_raw(cp as u64)
+}
+
+/// Runs `p` from `p.ip` for at most `budget` reductions.
+pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
+    let mut reds = budget as i64;
+    let mut ip = p.ip;
+    macro_rules! next {
+        () => {{
+            // SAFETY: every instruction but the last (int_code_end, never
+            // executed) has a successor in the same code array.
+            ip = unsafe { ip.add(1) };
+            continue;
+        }};
+    }
+    macro_rules! jump {
+        ($t:expr) => {{
+            ip = offset(ip, $t);
+            continue;
+        }};
+    }
+    macro_rules! raise {
+        ($e:expr) => {{
+            let e: Exception = $e;
+            match exceptions::unwind(rt, p, e, ip) {
+                Unwound::Caught(handler) => {
+                    ip = handler;
+                    continue;
+                }
+                Unwound::Uncaught(exception, trace) => {
+                    p.ip = ip;
+                    return Outcome::Crashed { exception, trace };
+                }
+            }
+        }};
+    }
+    macro_rules! call_code {
+        ($addr:expr) => {{
+            reds -= 1;
+            ip = $addr;
+            if reds <= 0 {
+                p.ip = ip;
+                p.reductions += budget as u64;
+                return Outcome::Yielded;
+            }
+            continue;
+        }};
+    }
+    loop {
+        // SAFETY: ip points into loaded code, which is never freed.
+        let ins = unsafe { &*ip };
+        match ins {
+            Instr::Move { src, dst } => {
+                let v = get(p, *src);
+                put(p, *dst, v);
+                next!()
+            }
+            Instr::Call { target } => {
+                // SAFETY: the successor exists (see next!).
+                p.cp = unsafe { ip.add(1) };
+                call_code!(offset(ip, *target))
+            }
+            Instr::CallOnly { target } => call_code!(offset(ip, *target)),
+            Instr::CallLast { target, dealloc } => {
+                p.cp = pop_frame(p, *dealloc);
+                call_code!(offset(ip, *target))
+            }
+            Instr::CallExt { export } => {
+                let code = resolve(rt, export);
+                if code.is_null() {
+                    raise!(undef(p, export))
+                }
+                // SAFETY: see next!.
+                p.cp = unsafe { ip.add(1) };
+                call_code!(code)
+            }
+            Instr::CallExtOnly { export } => {
+                let code = resolve(rt, export);
+                if code.is_null() {
+                    raise!(undef(p, export))
+                }
+                call_code!(code)
+            }
+            Instr::CallExtLast { export, dealloc } => {
+                let code = resolve(rt, export);
+                if code.is_null() {
+                    raise!(undef(p, export))
+                }
+                p.cp = pop_frame(p, *dealloc);
+                call_code!(code)
+            }
+            Instr::CallBif { bif, export }
+            | Instr::CallBifOnly { bif, export }
+            | Instr::CallBifLast { bif, export, .. } => {
+                reds -= 1;
+                let arity = export.arity as usize;
+                let args: [Term; 8] =
+                    std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
+                let result = if arity <= 8 {
+                    bif(p, &args[..arity])
+                } else {
+                    let args: Vec<Term> = p.x[..arity].to_vec();
+                    bif(p, &args)
+                };
+                match result {
+                    Ok(v) => p.x[0] = v,
+                    Err(e) => {
+                        let args = p.x[..arity].to_vec();
+                        raise!(exceptions::bif_error(
+                            p,
+                            e,
+                            export.module,
+                            export.function,
+                            &args
+                        ))
+                    }
+                }
+                match ins {
+                    Instr::CallBif { .. } => next!(),
+                    Instr::CallBifLast { dealloc, .. } => {
+                        p.cp = pop_frame(p, *dealloc);
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                    _ => {
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                }
+            }
+            Instr::Bif(call) => {
+                let args: [Term; 4] =
+                    std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
+                match (call.bif)(p, &args[..call.args.len()]) {
+                    Ok(v) => {
+                        put(p, call.dst, v);
+                        next!()
+                    }
+                    Err(e) => {
+                        if call.fail.is_some() {
+                            jump!(call.fail)
+                        }
+                        raise!(exceptions::bif_error(
+                            p,
+                            e,
+                            call.mfa.0,
+                            call.mfa.1,
+                            &args[..call.args.len()]
+                        ))
+                    }
+                }
+            }
+            Instr::Return => {
+                if let Some(done) = do_return(p, &mut ip) {
+                    return done;
+                }
+                continue;
+            }
+            Instr::Allocate { slots, heap, live } => {
+                p.stack.push(cp_word(p.cp));
+                let len = p.stack.len();
+                p.stack.resize(len + *slots as usize, Term::NIL);
+                if *heap > 0 && (!p.heap.has_room(*heap as usize) || p.heap.needs_gc()) {
+                    p.collect(*heap as usize, *live as usize);
+                }
+                next!()
+            }
+            Instr::TestHeap { heap, live } => {
+                if !p.heap.has_room(*heap as usize) || p.heap.needs_gc() {
+                    p.collect(*heap as usize, *live as usize);
+                }
+                next!()
+            }
+            Instr::Deallocate { slots } => {
+                p.cp = pop_frame(p, *slots);
+                next!()
+            }
+            Instr::Trim { n } => {
+                let len = p.stack.len();
+                p.stack.truncate(len - *n as usize);
+                next!()
+            }
+            Instr::InitYregs(ys) => {
+                for &y in ys.iter() {
+                    put(p, Dst::y(y as usize), Term::NIL);
+                }
+                next!()
+            }
+            Instr::Compare { op, fail, a, b } => {
+                let (a, b) = (get(p, *a), get(p, *b));
+                let holds = match op {
+                    Compare::EqExact => a == b || (!a.is_immediate() && order::exact_eq(a, b)),
+                    Compare::NeExact => !(a == b || (!a.is_immediate() && order::exact_eq(a, b))),
+                    Compare::Eq => order::eq(a, b),
+                    Compare::Ne => !order::eq(a, b),
+                    Compare::Lt => small_or(a, b, |x, y| x < y, || order::compare(a, b).is_lt()),
+                    Compare::Ge => small_or(a, b, |x, y| x >= y, || order::compare(a, b).is_ge()),
+                };
+                if holds {
+                    next!()
+                }
+                jump!(*fail)
+            }
+            Instr::TypeTest { test, fail, arg } => {
+                let v = get(p, *arg);
+                if type_test(*test, v) {
+                    next!()
+                }
+                jump!(*fail)
+            }
+            Instr::TestArity { fail, arg, arity } => match get(p, *arg).as_tuple() {
+                Some(t) if t.len() == *arity as usize => next!(),
+                _ => jump!(*fail),
+            },
+            Instr::IsTaggedTuple {
+                fail,
+                arg,
+                arity,
+                tag,
+            } => match get(p, *arg).as_tuple() {
+                Some(t) if t.len() == *arity as usize && t[0] == Term::atom(*tag) => next!(),
+                _ => jump!(*fail),
+            },
+            Instr::IsFunction2 { fail, arg, arity } => {
+                let (f, a) = (get(p, *arg), get(p, *arity));
+                if fun_arity(f).is_some_and(|n| Some(n as i64) == a.as_small()) {
+                    next!()
+                }
+                jump!(*fail)
+            }
+            Instr::SelectVal(sel) => {
+                let v = get(p, sel.arg);
+                jump!(select(sel, v))
+            }
+            Instr::SelectTupleArity(sel) => {
+                let v = get(p, sel.arg);
+                match v.as_tuple() {
+                    Some(t) => jump!(select(sel, Term::small_unchecked(t.len() as i64))),
+                    None => jump!(sel.fail),
+                }
+            }
+            Instr::Jump { target } => jump!(*target),
+            Instr::GetList { src, head, tail } => {
+                let (h, t) = get(p, *src).as_cons().expect("get_list on a verified cons");
+                put(p, *head, h);
+                put(p, *tail, t);
+                next!()
+            }
+            Instr::GetHd { src, dst } => {
+                let (h, _) = get(p, *src).as_cons().expect("get_hd on a verified cons");
+                put(p, *dst, h);
+                next!()
+            }
+            Instr::GetTl { src, dst } => {
+                let (_, t) = get(p, *src).as_cons().expect("get_tl on a verified cons");
+                put(p, *dst, t);
+                next!()
+            }
+            Instr::GetTupleElement { src, index, dst } => {
+                let v = get(p, *src)
+                    .as_tuple()
+                    .expect("get_tuple_element on a verified tuple")[*index as usize];
+                put(p, *dst, v);
+                next!()
+            }
+            Instr::SetTupleElement {
+                value,
+                tuple,
+                index,
+            } => {
+                let (v, t) = (get(p, *value), get(p, *tuple));
+                exceptions::set_tuple_element(t, *index as usize, v);
+                next!()
+            }
+            Instr::PutList { head, tail, dst } => {
+                let (h, t) = (get(p, *head), get(p, *tail));
+                let cell = p.heap.cons(h, t);
+                put(p, *dst, cell);
+                next!()
+            }
+            Instr::PutTuple2 { dst, elements } => {
+                let (tuple, body) = p.heap.tuple_uninit(elements.len());
+                for (i, &s) in elements.iter().enumerate() {
+                    let v = get(p, s);
+                    // SAFETY: body has elements.len() slots, just allocated.
+                    unsafe { body.add(i).write(v) };
+                }
+                put(p, *dst, tuple);
+                next!()
+            }
+            Instr::Swap { a, b } => {
+                let (va, vb) = (get(p, a.as_src()), get(p, b.as_src()));
+                put(p, *a, vb);
+                put(p, *b, va);
+                next!()
+            }
+            Instr::FuncInfo {
+                module,
+                function,
+                arity,
+            } => {
+                let args = p.x[..*arity as usize].to_vec();
+                raise!(exceptions::function_clause(p, *module, *function, &args))
+            }
+            Instr::Badmatch { arg } => {
+                let v = get(p, *arg);
+                raise!(exceptions::tagged_error(p, Atom::BADMATCH, v))
+            }
+            Instr::CaseEnd { arg } => {
+                let v = get(p, *arg);
+                raise!(exceptions::tagged_error(p, Atom::CASE_CLAUSE, v))
+            }
+            Instr::TryCaseEnd { arg } => {
+                let v = get(p, *arg);
+                raise!(exceptions::tagged_error(p, Atom::TRY_CLAUSE, v))
+            }
+            Instr::Badrecord { arg } => {
+                let v = get(p, *arg);
+                raise!(exceptions::tagged_error(p, Atom::BADRECORD, v))
+            }
+            Instr::IfEnd => raise!(Exception::error(Term::atom(Atom::IF_CLAUSE))),
+            Instr::Catch { y, handler } => {
+                put(
+                    p,
+                    Dst::y(*y as usize),
+                    exceptions::catch_marker(offset(ip, *handler), *y),
+                );
+                next!()
+            }
+            Instr::CatchEnd { y } => {
+                put(p, Dst::y(*y as usize), Term::NIL);
+                if p.x[0].is_non_value() {
+                    exceptions::catch_value(p);
+                }
+                next!()
+            }
+            Instr::TryEnd { y } => {
+                put(p, Dst::y(*y as usize), Term::NIL);
+                next!()
+            }
+            Instr::TryCase { y } => {
+                put(p, Dst::y(*y as usize), Term::NIL);
+                p.x[0] = p.x[1];
+                p.x[1] = p.x[2];
+                p.x[2] = p.x[3];
+                next!()
+            }
+            Instr::BuildStacktrace => {
+                // x0 holds the stack trace that TryCase put there already.
+                next!()
+            }
+            Instr::RawRaise => {
+                let (class, reason, trace) = (p.x[0], p.x[1], p.x[2]);
+                match class.as_atom().and_then(crate::process::Class::from_atom) {
+                    Some(class) => raise!(Exception {
+                        class,
+                        reason,
+                        args: Term::NON_VALUE,
+                        trace,
+                        mfa: None
+                    }),
+                    None => {
+                        p.x[0] = Term::atom(Atom::BADARG);
+                        next!()
+                    }
+                }
+            }
+            Instr::Raise { trace, value } => {
+                let (trace, value) = (get(p, *trace), get(p, *value));
+                let class = p
+                    .last_exception
+                    .map_or(crate::process::Class::Error, |e| e.class);
+                raise!(Exception {
+                    class,
+                    reason: value,
+                    args: Term::NON_VALUE,
+                    trace,
+                    mfa: None
+                })
+            }
+            Instr::MakeFun(mf) => {
+                let free: Vec<Term> = mf.free.iter().map(|&s| get(p, s)).collect();
+                let pid = p.pid;
+                let f = p.heap.closure(mf.entry, pid, &free);
+                put(p, mf.dst, f);
+                next!()
+            }
+            Instr::CallFun { arity } | Instr::CallFun2 { arity, .. } => {
+                let f = match ins {
+                    Instr::CallFun2 { func, .. } => get(p, *func),
+                    _ => p.x[*arity as usize],
+                };
+                match exceptions::fun_target(rt, p, f, *arity) {
+                    Ok(FunTarget::Code(code)) => {
+                        // SAFETY: see next!.
+                        p.cp = unsafe { ip.add(1) };
+                        call_code!(code)
+                    }
+                    Ok(FunTarget::Bif(bif, export)) => {
+                        let args = p.x[..*arity as usize].to_vec();
+                        match bif(p, &args) {
+                            Ok(v) => p.x[0] = v,
+                            Err(e) => raise!(exceptions::bif_error(
+                                p,
+                                e,
+                                export.module,
+                                export.function,
+                                &args
+                            )),
+                        }
+                        next!()
+                    }
+                    Err(e) => raise!(e),
+                }
+            }
+            Instr::Apply { arity } | Instr::ApplyLast { arity, .. } => {
+                let (m, f) = (p.x[*arity as usize], p.x[*arity as usize + 1]);
+                let target = match (m.as_atom(), f.as_atom()) {
+                    (Some(m), Some(f)) => Ok(Export::intern(m, f, *arity)),
+                    _ => Err(Exception::badarg()),
+                };
+                let export = match target {
+                    Ok(e) => e,
+                    Err(e) => raise!(e),
+                };
+                if let Some(bif) = crate::bif::lookup(export.module, export.function, *arity as u8)
+                {
+                    let args: Vec<Term> = p.x[..*arity as usize].to_vec();
+                    match bif(p, &args) {
+                        Ok(v) => p.x[0] = v,
+                        Err(e) => raise!(exceptions::bif_error(
+                            p,
+                            e,
+                            export.module,
+                            export.function,
+                            &args
+                        )),
+                    }
+                    if let Instr::ApplyLast { dealloc, .. } = ins {
+                        p.cp = pop_frame(p, *dealloc);
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                    next!()
+                }
+                let code = resolve(rt, export);
+                if code.is_null() {
+                    raise!(undef(p, export))
+                }
+                match ins {
+                    Instr::ApplyLast { dealloc, .. } => p.cp = pop_frame(p, *dealloc),
+                    // SAFETY: see next!.
+                    _ => p.cp = unsafe { ip.add(1) },
+                }
+                call_code!(code)
+            }
+            Instr::FLoad { src, fr } => {
+                p.fr[*fr as usize] = get(p, *src).as_float().unwrap_or(0.0);
+                next!()
+            }
+            Instr::FStore { fr, dst } => {
+                let f = p.heap.float(p.fr[*fr as usize]);
+                put(p, *dst, f);
+                next!()
+            }
+            Instr::FMove { from, to } => {
+                p.fr[*to as usize] = p.fr[*from as usize];
+                next!()
+            }
+            Instr::FConv { src, fr } => {
+                let v = get(p, *src);
+                let f = if let Some(i) = v.as_small() {
+                    Some(i as f64)
+                } else if let Some(f) = v.as_float() {
+                    Some(f)
+                } else {
+                    v.as_big()
+                        .and_then(|b| num_traits::ToPrimitive::to_f64(&b.to_bigint()))
+                        .filter(|f| f.is_finite())
+                };
+                match f {
+                    Some(f) => p.fr[*fr as usize] = f,
+                    None => raise!(Exception::badarith()),
+                }
+                next!()
+            }
+            Instr::FArith { op, a, b, dst } => {
+                let (x, y) = (p.fr[*a as usize], p.fr[*b as usize]);
+                let r = match op {
+                    FloatOp::Add => x + y,
+                    FloatOp::Sub => x - y,
+                    FloatOp::Mul => x * y,
+                    FloatOp::Div => x / y,
+                    FloatOp::Negate => -x,
+                };
+                if !r.is_finite() {
+                    raise!(Exception::badarith())
+                }
+                p.fr[*dst as usize] = r;
+                next!()
+            }
+            Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
+        }
+    }
+}
+
+/// Returns to CP; `Some(Returned)` when the initial call is done.
+#[inline(always)]
+fn do_return(p: &mut Process, ip: &mut *const Instr) -> Option<Outcome> {
+    if p.cp.is_null() {
+        p.ip = *ip;
+        return Some(Outcome::Returned);
+    }
+    *ip = p.cp;
+    p.cp = std::ptr::null();
+    None
+}
+
+/// Drops a frame of `slots` Y slots and returns the saved CP.
+#[inline(always)]
+fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
+    let len = p.stack.len() - slots as usize;
+    p.stack.truncate(len);
+    p.stack
+        .pop()
+        .map_or(std::ptr::null(), |w| w.raw() as *const Instr)
+}
+
+/// The code address of an export, loading its module on first use; null if undefined.
+fn resolve(rt: &Runtime, export: &'static Export) -> *const Instr {
+    let code = export.code.load(Ordering::Acquire);
+    if code != 0 {
+        return code as *const Instr;
+    }
+    resolve_slow(rt, export)
+}
+
+#[cold]
+fn resolve_slow(rt: &Runtime, export: &'static Export) -> *const Instr {
+    if let Ok(LoadOutcome::Loaded(_)) = rt.code.ensure_loaded(export.module) {
+        return export.code.load(Ordering::Acquire) as *const Instr;
+    }
+    std::ptr::null()
+}
+
+#[cold]
+fn undef(p: &mut Process, export: &'static Export) -> Exception {
+    let args = p.x[..export.arity as usize].to_vec();
+    exceptions::bif_error(
+        p,
+        Exception::error(Term::atom(Atom::UNDEF)),
+        export.module,
+        export.function,
+        &args,
+    )
+}
+
+#[inline(always)]
+fn small_or(a: Term, b: Term, fast: impl Fn(i64, i64) -> bool, slow: impl Fn() -> bool) -> bool {
+    match (a.as_small(), b.as_small()) {
+        (Some(x), Some(y)) => fast(x, y),
+        _ => slow(),
+    }
+}
+
+fn select(sel: &crate::loader::Select, v: Term) -> Target {
+    if sel.immediates {
+        if !v.is_immediate() {
+            return sel.fail;
+        }
+        match sel.cases.binary_search_by_key(&v.raw(), |(c, _)| c.raw()) {
+            Ok(i) => sel.cases[i].1,
+            Err(_) => sel.fail,
+        }
+    } else {
+        sel.cases
+            .iter()
+            .find(|(c, _)| order::exact_eq(*c, v))
+            .map_or(sel.fail, |(_, t)| *t)
+    }
+}
+
+fn fun_arity(f: Term) -> Option<u32> {
+    if let Some(c) = f.as_closure() {
+        return Some(c.entry.arity);
+    }
+    f.as_export().map(|e| e.arity)
+}
+
+fn type_test(test: TypeTest, v: Term) -> bool {
+    match test {
+        TypeTest::Integer => v.is_integer(),
+        TypeTest::Float => v.is_float(),
+        TypeTest::Number => v.is_number(),
+        TypeTest::Atom => v.is_atom(),
+        TypeTest::Pid => v.is_pid(),
+        TypeTest::Reference => v.is_reference(),
+        TypeTest::Port => v.is_port(),
+        TypeTest::Nil => v.is_nil(),
+        TypeTest::Binary => v.as_binary().is_some_and(|b| b.is_binary()),
+        TypeTest::Bitstring => v.is_bitstring(),
+        TypeTest::List => v.is_list(),
+        TypeTest::NonemptyList => v.is_cons(),
+        TypeTest::Tuple => v.is_tuple(),
+        TypeTest::Function => v.is_fun(),
+        TypeTest::Boolean => v == Term::TRUE || v == Term::FALSE,
+        TypeTest::Map => v.is_map(),
+    }
+}

@@ -1,0 +1,502 @@
+//! The executable instruction set: what the loader produces from generic
+//! instructions and the interpreter dispatches on.
+//!
+//! Operands are pre-decoded ([`Src`], [`Dst`], [`Target`]); imports are
+//! resolved to export entries or native BIFs; literals point into the
+//! module's literal area. Payloads of rare or variable-size instructions are
+//! boxed so that every instruction stays within 32 bytes (checked by a test).
+
+use beamr_core::atom::Atom;
+use beamr_core::term::{Export, FunEntry, Term};
+
+use super::operand::{Dst, Src, Target};
+use crate::bif::BifFn;
+
+/// Type tests that take one argument and a fail label.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TypeTest {
+    /// `is_integer`
+    Integer,
+    /// `is_float`
+    Float,
+    /// `is_number`
+    Number,
+    /// `is_atom`
+    Atom,
+    /// `is_pid`
+    Pid,
+    /// `is_reference`
+    Reference,
+    /// `is_port`
+    Port,
+    /// `is_nil`
+    Nil,
+    /// `is_binary`
+    Binary,
+    /// `is_bitstr`
+    Bitstring,
+    /// `is_list`
+    List,
+    /// `is_nonempty_list`
+    NonemptyList,
+    /// `is_tuple`
+    Tuple,
+    /// `is_function`
+    Function,
+    /// `is_boolean`
+    Boolean,
+    /// `is_map`
+    Map,
+}
+
+/// Comparison tests.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Compare {
+    /// `is_lt`: a < b
+    Lt,
+    /// `is_ge`: a >= b
+    Ge,
+    /// `is_eq`: a == b
+    Eq,
+    /// `is_ne`: a /= b
+    Ne,
+    /// `is_eq_exact`: a =:= b
+    EqExact,
+    /// `is_ne_exact`: a =/= b
+    NeExact,
+}
+
+/// A call to a native BIF with operands from registers or constants.
+#[derive(Debug)]
+pub struct BifCall {
+    /// The function.
+    pub bif: BifFn,
+    /// `{M, F, A}` for error reports.
+    pub mfa: (Atom, Atom, u8),
+    /// Where to jump when the BIF fails; NONE raises instead.
+    pub fail: Target,
+    /// Arguments.
+    pub args: Box<[Src]>,
+    /// Result register.
+    pub dst: Dst,
+}
+
+/// A jump table on a value (`select_val`) or a tuple's arity
+/// (`select_tuple_arity`).
+#[derive(Debug)]
+pub struct Select {
+    /// The value examined.
+    pub arg: Src,
+    /// Where to go when nothing matches.
+    pub fail: Target,
+    /// Values (or arities as small integers) and their targets, sorted by
+    /// value's raw word when all are immediates, for binary search.
+    pub cases: Box<[(Term, Target)]>,
+    /// True when every value is an immediate (compare raw words).
+    pub immediates: bool,
+}
+
+/// A closure creation.
+#[derive(Debug)]
+pub struct MakeFun {
+    /// The fun's interned entry.
+    pub entry: &'static FunEntry,
+    /// The captured values.
+    pub free: Box<[Src]>,
+    /// The result register.
+    pub dst: Dst,
+}
+
+/// One executable instruction.
+#[derive(Debug)]
+pub enum Instr {
+    // ----- functions and calls -----------------------------------------
+    /// Function header: reached only when no clause matched; raises `function_clause`.
+    FuncInfo {
+        /// Module.
+        module: Atom,
+        /// Function.
+        function: Atom,
+        /// Arity.
+        arity: u8,
+    },
+    /// End of the module's code; never executed.
+    IntCodeEnd,
+    /// Local call; the return address goes to CP.
+    Call {
+        /// Target function entry.
+        target: Target,
+    },
+    /// Local tail call after dropping a frame of `dealloc` slots.
+    CallLast {
+        /// Target function entry.
+        target: Target,
+        /// Frame size to drop.
+        dealloc: u32,
+    },
+    /// Local tail call without a frame.
+    CallOnly {
+        /// Target function entry.
+        target: Target,
+    },
+    /// External call through an export entry.
+    CallExt {
+        /// The callee.
+        export: &'static Export,
+    },
+    /// External tail call after dropping a frame.
+    CallExtLast {
+        /// The callee.
+        export: &'static Export,
+        /// Frame size to drop.
+        dealloc: u32,
+    },
+    /// External tail call without a frame.
+    CallExtOnly {
+        /// The callee.
+        export: &'static Export,
+    },
+    /// A call to a native BIF with arguments in x0..; the result goes to x0.
+    CallBif {
+        /// The function.
+        bif: BifFn,
+        /// The callee's export entry, for errors.
+        export: &'static Export,
+    },
+    /// `call_ext_last` to a BIF: call, drop the frame, return.
+    CallBifLast {
+        /// The function.
+        bif: BifFn,
+        /// The callee's export entry, for errors.
+        export: &'static Export,
+        /// Frame size to drop.
+        dealloc: u32,
+    },
+    /// `call_ext_only` to a BIF: call, then return.
+    CallBifOnly {
+        /// The function.
+        bif: BifFn,
+        /// The callee's export entry, for errors.
+        export: &'static Export,
+    },
+    /// A BIF call in a guard or body (`bif0..2`, `gc_bif1..3`).
+    Bif(Box<BifCall>),
+    /// `apply/3` with arity args in x0.., module and function after them.
+    Apply {
+        /// Number of arguments.
+        arity: u32,
+    },
+    /// `apply_last`.
+    ApplyLast {
+        /// Number of arguments.
+        arity: u32,
+        /// Frame size to drop.
+        dealloc: u32,
+    },
+    /// Calls the fun in x(arity) with args in x0...
+    CallFun {
+        /// Number of arguments.
+        arity: u32,
+    },
+    /// Calls the fun `func` with args in x0.. (`call_fun2`).
+    CallFun2 {
+        /// The fun.
+        func: Src,
+        /// Number of arguments.
+        arity: u32,
+    },
+    /// Creates a closure.
+    MakeFun(Box<MakeFun>),
+
+    // ----- stack frames and heap ----------------------------------------
+    /// Pushes CP and a frame of `slots` words; ensures `heap` free words.
+    Allocate {
+        /// Frame slots.
+        slots: u32,
+        /// Heap words needed.
+        heap: u32,
+        /// Live X registers (GC roots).
+        live: u32,
+    },
+    /// Ensures `heap` free heap words, collecting with `live` X registers as roots.
+    TestHeap {
+        /// Heap words needed.
+        heap: u32,
+        /// Live X registers.
+        live: u32,
+    },
+    /// Pops a frame of `slots` words and restores CP.
+    Deallocate {
+        /// Frame slots.
+        slots: u32,
+    },
+    /// Returns to CP.
+    Return,
+    /// Drops the `n` innermost slots of the frame, keeping `remaining`.
+    Trim {
+        /// Slots dropped.
+        n: u32,
+    },
+    /// Sets Y registers to `[]`.
+    InitYregs(Box<[u32]>),
+
+    // ----- tests and jumps -------------------------------------------------
+    /// Jumps to `fail` unless the comparison holds.
+    Compare {
+        /// Which comparison.
+        op: Compare,
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+    },
+    /// Jumps to `fail` unless `arg` has the type.
+    TypeTest {
+        /// Which test.
+        test: TypeTest,
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+    },
+    /// Jumps to `fail` unless `arg` is a fun of the given arity.
+    IsFunction2 {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+        /// The arity.
+        arity: Src,
+    },
+    /// Jumps to `fail` unless `arg` is a tuple of `arity` elements.
+    TestArity {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+        /// The arity.
+        arity: u32,
+    },
+    /// Jumps to `fail` unless `arg` is a tuple of `arity` whose first element is `tag`.
+    IsTaggedTuple {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+        /// The arity.
+        arity: u32,
+        /// The first element.
+        tag: Atom,
+    },
+    /// Jump table on a value.
+    SelectVal(Box<Select>),
+    /// Jump table on a tuple's arity.
+    SelectTupleArity(Box<Select>),
+    /// Unconditional jump.
+    Jump {
+        /// Where.
+        target: Target,
+    },
+
+    // ----- data ------------------------------------------------------------
+    /// `dst = src`.
+    Move {
+        /// Source.
+        src: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// Splits a cons cell.
+    GetList {
+        /// The list.
+        src: Src,
+        /// Head destination.
+        head: Dst,
+        /// Tail destination.
+        tail: Dst,
+    },
+    /// The head of a cons cell.
+    GetHd {
+        /// The list.
+        src: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// The tail of a cons cell.
+    GetTl {
+        /// The list.
+        src: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// The element at 0-based `index` of a tuple.
+    GetTupleElement {
+        /// The tuple.
+        src: Src,
+        /// 0-based index.
+        index: u32,
+        /// Destination.
+        dst: Dst,
+    },
+    /// Destructively sets element `index` of a tuple just built.
+    SetTupleElement {
+        /// The new element.
+        value: Src,
+        /// The tuple.
+        tuple: Src,
+        /// 0-based index.
+        index: u32,
+    },
+    /// Builds `[head | tail]`.
+    PutList {
+        /// Head.
+        head: Src,
+        /// Tail.
+        tail: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// Builds a tuple.
+    PutTuple2 {
+        /// Destination.
+        dst: Dst,
+        /// Elements.
+        elements: Box<[Src]>,
+    },
+    /// Exchanges two registers.
+    Swap {
+        /// One register.
+        a: Dst,
+        /// The other.
+        b: Dst,
+    },
+
+    // ----- errors and exceptions ---------------------------------------------
+    /// Raises `{badmatch, arg}`.
+    Badmatch {
+        /// The value that did not match.
+        arg: Src,
+    },
+    /// Raises `if_clause`.
+    IfEnd,
+    /// Raises `{case_clause, arg}`.
+    CaseEnd {
+        /// The value.
+        arg: Src,
+    },
+    /// Raises `{try_clause, arg}`.
+    TryCaseEnd {
+        /// The value.
+        arg: Src,
+    },
+    /// Raises `{badrecord, arg}`.
+    Badrecord {
+        /// The value.
+        arg: Src,
+    },
+    /// Installs a catch (`catch` or `try`) in Y register `y` with its handler.
+    Catch {
+        /// The Y register holding the catch.
+        y: u32,
+        /// The handler.
+        handler: Target,
+    },
+    /// Leaves a `catch`: x0 becomes the caught value's `catch` form.
+    CatchEnd {
+        /// The Y register holding the catch.
+        y: u32,
+    },
+    /// Leaves a `try` normally.
+    TryEnd {
+        /// The Y register holding the catch.
+        y: u32,
+    },
+    /// Enters a `try`'s handler: x0..x2 become class, reason, stacktrace.
+    TryCase {
+        /// The Y register holding the catch.
+        y: u32,
+    },
+    /// `erlang:raise/3`-like re-raise of a caught exception (old form).
+    Raise {
+        /// The stacktrace.
+        trace: Src,
+        /// The reason.
+        value: Src,
+    },
+    /// x0 = the stacktrace of the exception in x0 (as a list).
+    BuildStacktrace,
+    /// Raises x0:x1 with stacktrace x2 (class, reason, trace).
+    RawRaise,
+
+    // ----- floats ----------------------------------------------------------
+    /// Loads a float term into a float register.
+    FLoad {
+        /// The float term.
+        src: Src,
+        /// Float register.
+        fr: u32,
+    },
+    /// Boxes a float register into a term register.
+    FStore {
+        /// Float register.
+        fr: u32,
+        /// Destination.
+        dst: Dst,
+    },
+    /// Copies one float register to another.
+    FMove {
+        /// Source float register.
+        from: u32,
+        /// Destination float register.
+        to: u32,
+    },
+    /// Converts a number to a float register (`badarith` for a non-number).
+    FConv {
+        /// The number.
+        src: Src,
+        /// Float register.
+        fr: u32,
+    },
+    /// Float arithmetic; `badarith` when the result is not finite.
+    FArith {
+        /// Which operation.
+        op: FloatOp,
+        /// Left operand register.
+        a: u32,
+        /// Right operand register (ignored for negation).
+        b: u32,
+        /// Result register.
+        dst: u32,
+    },
+}
+
+/// Float register operations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FloatOp {
+    /// `fadd`
+    Add,
+    /// `fsub`
+    Sub,
+    /// `fmul`
+    Mul,
+    /// `fdiv`
+    Div,
+    /// `fnegate`
+    Negate,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_are_at_most_32_bytes() {
+        assert!(
+            std::mem::size_of::<Instr>() <= 32,
+            "{}",
+            std::mem::size_of::<Instr>()
+        );
+    }
+}

@@ -1,0 +1,731 @@
+//! Lowering: generic instructions of a [`BeamFile`] to executable [`Instr`]s.
+//!
+//! Two passes over the generic code: the first gives every label the index
+//! of the executable instruction that follows it (labels and `line`
+//! instructions produce no executable instruction); the second translates
+//! each instruction with jump targets made relative to their instruction.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use beamr_core::atom::Atom;
+use beamr_core::beam::{BeamFile, Instruction, Integer, Opcode, Operand};
+use beamr_core::heap::Heap;
+use beamr_core::term::{Export, FunEntry, Term};
+
+use super::error::LoadError;
+use super::instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, TypeTest};
+use super::module::{FunctionInfo, Module};
+use super::operand::{Dst, Src, Target};
+use crate::bif;
+
+/// Loads a parsed `.beam` file into an executable module.
+pub fn load(file: &BeamFile) -> Result<Module, LoadError> {
+    Lowering::new(file)?.run()
+}
+
+struct Lowering<'f> {
+    file: &'f BeamFile,
+    module: Atom,
+    atoms: Vec<Atom>,
+    literals: Vec<Term>,
+    literal_heap: Heap,
+    imports: Vec<&'static Export>,
+    funs: Vec<&'static FunEntry>,
+    /// Label number to executable instruction index.
+    labels: HashMap<u32, usize>,
+}
+
+fn atom(name: &str, module: &str) -> Result<Atom, LoadError> {
+    Atom::new(name).map_err(|e| LoadError::Atom {
+        module: module.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+impl<'f> Lowering<'f> {
+    fn new(file: &'f BeamFile) -> Result<Lowering<'f>, LoadError> {
+        let name = file.module_name();
+        let atoms = file
+            .atoms
+            .names()
+            .iter()
+            .map(|n| atom(n, name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let module = atoms.first().copied().ok_or_else(|| LoadError::Atom {
+            module: String::new(),
+            reason: "the atom table is empty".into(),
+        })?;
+        let mut literal_heap = Heap::new();
+        let mut literals = Vec::with_capacity(file.literals.len());
+        for (index, bytes) in file.literals.literals.iter().enumerate() {
+            let term = beamr_core::etf::decode(bytes, &mut literal_heap).map_err(|e| {
+                LoadError::Literal {
+                    module: name.to_string(),
+                    index,
+                    reason: e.to_string(),
+                }
+            })?;
+            literals.push(term);
+        }
+        let at = |i: u32| {
+            atoms
+                .get(i as usize - 1)
+                .copied()
+                .unwrap_or(Atom::UNDEFINED)
+        };
+        let imports = file
+            .imports
+            .iter()
+            .map(|imp| Export::intern(at(imp.module), at(imp.function), imp.arity))
+            .collect();
+        let funs = file
+            .funs
+            .iter()
+            .map(|lambda| {
+                FunEntry::intern(FunEntry {
+                    module,
+                    function: at(lambda.function),
+                    arity: lambda.arity - lambda.num_free,
+                    num_free: lambda.num_free,
+                    index: lambda.index,
+                    uniq: [0; 16],
+                    old_index: lambda.index,
+                    old_uniq: lambda.old_uniq,
+                    code: AtomicUsize::new(0),
+                })
+            })
+            .collect();
+        Ok(Lowering {
+            file,
+            module,
+            atoms,
+            literals,
+            literal_heap,
+            imports,
+            funs,
+            labels: HashMap::new(),
+        })
+    }
+
+    fn run(mut self) -> Result<Module, LoadError> {
+        // Pass 1: label positions.
+        let mut count = 0;
+        for ins in &self.file.instructions {
+            match ins.opcode {
+                Opcode::Label => {
+                    let n = self.unsigned(ins, 0)? as u32;
+                    self.labels.insert(n, count);
+                }
+                op if !emits(op) => {}
+                _ => count += 1,
+            }
+        }
+        // Pass 2: translation.
+        let mut code = Vec::with_capacity(count);
+        let mut lines = Vec::new();
+        let mut functions = Vec::new();
+        for ins in &self.file.instructions {
+            match ins.opcode {
+                Opcode::Label => continue,
+                Opcode::Line => {
+                    let index = self.unsigned(ins, 0)?;
+                    if let Some(item) = index
+                        .checked_sub(1)
+                        .and_then(|i| self.file.lines.items.get(i as usize))
+                    {
+                        lines.push((code.len(), *item));
+                    }
+                    continue;
+                }
+                op if !emits(op) => continue,
+                Opcode::FuncInfo => functions.push(FunctionInfo {
+                    name: self.atom_operand(ins, 1)?,
+                    arity: self.unsigned(ins, 2)? as u32,
+                    start: code.len(),
+                }),
+                _ => {}
+            }
+            let here = code.len();
+            code.push(self.lower(ins, here)?);
+        }
+        let code = code.into_boxed_slice();
+        let mut exports = Vec::new();
+        for e in &self.file.exports {
+            let name = self.atom_at(e.function);
+            exports.push((name, e.arity, self.label(e.label, None)?));
+        }
+        for (entry, lambda) in self.funs.iter().zip(&self.file.funs) {
+            let index = self.label(lambda.label, None)?;
+            entry
+                .code
+                .store(&code[index] as *const Instr as usize, Ordering::Release);
+        }
+        let mut files = vec![format!("{}.erl", self.module.name())];
+        files.extend(self.file.lines.names.iter().cloned());
+        Ok(Module {
+            name: self.module,
+            code,
+            exports,
+            functions,
+            lines,
+            files,
+            funs: self.funs,
+            literals: self.literal_heap,
+        })
+    }
+
+    // ----- operand helpers ------------------------------------------------
+
+    fn err(&self, ins: &Instruction, what: impl Into<String>) -> LoadError {
+        LoadError::Malformed {
+            module: self.module.name().to_string(),
+            opcode: ins.opcode.name(),
+            offset: ins.offset,
+            what: what.into(),
+        }
+    }
+
+    fn arg<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a Operand, LoadError> {
+        ins.args
+            .get(i)
+            .ok_or_else(|| self.err(ins, format!("missing operand {i}")))
+    }
+
+    fn unsigned(&self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::Unsigned(n) => Ok(*n),
+            Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as u64),
+            other => Err(self.err(
+                ins,
+                format!("operand {i} should be a number, found {other:?}"),
+            )),
+        }
+    }
+
+    fn atom_at(&self, index: u32) -> Atom {
+        self.atoms
+            .get(index as usize - 1)
+            .copied()
+            .unwrap_or(Atom::UNDEFINED)
+    }
+
+    fn atom_operand(&self, ins: &Instruction, i: usize) -> Result<Atom, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::Atom(n) => Ok(self.atom_at(*n)),
+            other => Err(self.err(
+                ins,
+                format!("operand {i} should be an atom, found {other:?}"),
+            )),
+        }
+    }
+
+    fn label(&self, n: u32, ins: Option<&Instruction>) -> Result<usize, LoadError> {
+        self.labels.get(&n).copied().ok_or_else(|| match ins {
+            Some(ins) => self.err(ins, format!("undefined label {n}")),
+            None => LoadError::Malformed {
+                module: self.module.name().to_string(),
+                opcode: "export",
+                offset: 0,
+                what: format!("undefined label {n}"),
+            },
+        })
+    }
+
+    fn target_of(&self, ins: &Instruction, op: &Operand, here: usize) -> Result<Target, LoadError> {
+        match op {
+            Operand::Label(0) => Ok(Target::NONE),
+            Operand::Label(n) => {
+                let to = self.label(*n, Some(ins))?;
+                Ok(Target(to as i32 - here as i32))
+            }
+            other => Err(self.err(ins, format!("expected a label, found {other:?}"))),
+        }
+    }
+
+    fn target(&self, ins: &Instruction, i: usize, here: usize) -> Result<Target, LoadError> {
+        self.target_of(ins, self.arg(ins, i)?, here)
+    }
+
+    fn src_of(&mut self, ins: &Instruction, op: &Operand) -> Result<Src, LoadError> {
+        Ok(match op {
+            Operand::X(n) => Src::x(*n as usize),
+            Operand::Y(n) => Src::y(*n as usize),
+            Operand::TypedReg { reg, .. } => match reg {
+                beamr_core::beam::Register::X(n) => Src::x(*n as usize),
+                beamr_core::beam::Register::Y(n) => Src::y(*n as usize),
+            },
+            Operand::FloatReg(n) => Src::fr(*n as usize),
+            Operand::Atom(n) => Src::constant(Term::atom(self.atom_at(*n))),
+            Operand::Nil => Src::constant(Term::NIL),
+            Operand::Integer(Integer::Small(v)) => Src::constant(self.literal_heap.int(*v)),
+            Operand::Integer(Integer::Big(b)) => Src::constant(self.literal_heap.bigint(b)),
+            Operand::Char(c) => Src::constant(Term::small_unchecked(*c as i64)),
+            Operand::Float(f) => Src::constant(self.literal_heap.float(*f)),
+            Operand::Literal(i) => Src::constant(
+                *self
+                    .literals
+                    .get(*i as usize)
+                    .ok_or_else(|| self.err(ins, format!("literal {i} out of range")))?,
+            ),
+            Operand::Unsigned(n) => Src::constant(self.literal_heap.int(*n as i64)),
+            other => return Err(self.err(ins, format!("expected a value, found {other:?}"))),
+        })
+    }
+
+    fn src(&mut self, ins: &Instruction, i: usize) -> Result<Src, LoadError> {
+        let op = self.arg(ins, i)?.clone();
+        self.src_of(ins, &op)
+    }
+
+    fn dst_of(&self, ins: &Instruction, op: &Operand) -> Result<Dst, LoadError> {
+        match op.register() {
+            Some(beamr_core::beam::Register::X(n)) => Ok(Dst::x(n as usize)),
+            Some(beamr_core::beam::Register::Y(n)) => Ok(Dst::y(n as usize)),
+            None => Err(self.err(ins, format!("expected a register, found {op:?}"))),
+        }
+    }
+
+    fn dst(&self, ins: &Instruction, i: usize) -> Result<Dst, LoadError> {
+        self.dst_of(ins, self.arg(ins, i)?)
+    }
+
+    fn y(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+        match self.arg(ins, i)?.register() {
+            Some(beamr_core::beam::Register::Y(n)) => Ok(n),
+            _ => Err(self.err(ins, format!("operand {i} should be a Y register"))),
+        }
+    }
+
+    fn fr(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::FloatReg(n) if *n < 256 => Ok(*n),
+            other => Err(self.err(
+                ins,
+                format!("operand {i} should be a float register, found {other:?}"),
+            )),
+        }
+    }
+
+    fn list<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a [Operand], LoadError> {
+        match self.arg(ins, i)? {
+            Operand::List(items) => Ok(items),
+            other => Err(self.err(
+                ins,
+                format!("operand {i} should be a list, found {other:?}"),
+            )),
+        }
+    }
+
+    fn import(&self, ins: &Instruction, i: usize) -> Result<&'static Export, LoadError> {
+        let n = self.unsigned(ins, i)? as usize;
+        self.imports
+            .get(n)
+            .copied()
+            .ok_or_else(|| self.err(ins, format!("import {n} out of range")))
+    }
+
+    fn heap_need(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::AllocList(items) => Ok(items
+                .iter()
+                .map(|(kind, n)| match kind {
+                    beamr_core::beam::AllocKind::Words => *n,
+                    beamr_core::beam::AllocKind::Floats => *n * 2,
+                    beamr_core::beam::AllocKind::Funs => *n * 4,
+                })
+                .sum::<u64>() as u32),
+            _ => Ok(self.unsigned(ins, i)? as u32),
+        }
+    }
+
+    /// A `bif`/`gc_bif` instruction: operand indices of the fail label (if
+    /// any), the import, the arguments and the destination.
+    fn bif_call(
+        &mut self,
+        ins: &Instruction,
+        here: usize,
+        fail: Option<usize>,
+        import: usize,
+        args: &[usize],
+        dst: usize,
+    ) -> Result<Instr, LoadError> {
+        let export = self.import(ins, import)?;
+        let bif =
+            bif::lookup(export.module, export.function, export.arity as u8).ok_or_else(|| {
+                LoadError::UnknownBif {
+                    module: self.module.name().to_string(),
+                    bif: format!("{}:{}/{}", export.module, export.function, export.arity),
+                    offset: ins.offset,
+                }
+            })?;
+        let args = args
+            .iter()
+            .map(|&i| self.src(ins, i))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_boxed_slice();
+        Ok(Instr::Bif(Box::new(BifCall {
+            bif,
+            mfa: (export.module, export.function, export.arity as u8),
+            fail: match fail {
+                Some(i) => self.target(ins, i, here)?,
+                None => Target::NONE,
+            },
+            args,
+            dst: self.dst(ins, dst)?,
+        })))
+    }
+
+    fn select(
+        &mut self,
+        ins: &Instruction,
+        here: usize,
+        arity_table: bool,
+    ) -> Result<Box<Select>, LoadError> {
+        let arg = self.src(ins, 0)?;
+        let fail = self.target(ins, 1, here)?;
+        let items = self.list(ins, 2)?.to_vec();
+        if items.len() % 2 != 0 {
+            return Err(self.err(ins, "odd jump table"));
+        }
+        let mut cases = Vec::with_capacity(items.len() / 2);
+        for pair in items.chunks(2) {
+            let value = if arity_table {
+                match &pair[0] {
+                    Operand::Unsigned(n) => Term::small_unchecked(*n as i64),
+                    Operand::Integer(Integer::Small(n)) => Term::small_unchecked(*n),
+                    other => return Err(self.err(ins, format!("bad arity {other:?}"))),
+                }
+            } else {
+                self.src_of(ins, &pair[0])?.term()
+            };
+            cases.push((value, self.target_of(ins, &pair[1], here)?));
+        }
+        let immediates = cases.iter().all(|(v, _)| v.is_immediate());
+        if immediates {
+            cases.sort_by_key(|(v, _)| v.raw());
+        }
+        Ok(Box::new(Select {
+            arg,
+            fail,
+            cases: cases.into_boxed_slice(),
+            immediates,
+        }))
+    }
+
+    fn call_ext(&self, export: &'static Export, dealloc: Option<u32>, only: bool) -> Instr {
+        match bif::lookup(export.module, export.function, export.arity as u8) {
+            Some(bif) => match (dealloc, only) {
+                (Some(dealloc), _) => Instr::CallBifLast {
+                    bif,
+                    export,
+                    dealloc,
+                },
+                (None, true) => Instr::CallBifOnly { bif, export },
+                (None, false) => Instr::CallBif { bif, export },
+            },
+            None => match (dealloc, only) {
+                (Some(dealloc), _) => Instr::CallExtLast { export, dealloc },
+                (None, true) => Instr::CallExtOnly { export },
+                (None, false) => Instr::CallExt { export },
+            },
+        }
+    }
+
+    // ----- the translation --------------------------------------------------
+
+    fn lower(&mut self, ins: &Instruction, here: usize) -> Result<Instr, LoadError> {
+        use Opcode as O;
+        Ok(match ins.opcode {
+            O::FuncInfo => Instr::FuncInfo {
+                module: self.atom_operand(ins, 0)?,
+                function: self.atom_operand(ins, 1)?,
+                arity: self.unsigned(ins, 2)? as u8,
+            },
+            O::IntCodeEnd => Instr::IntCodeEnd,
+            O::Call => Instr::Call {
+                target: self.target(ins, 1, here)?,
+            },
+            O::CallLast => Instr::CallLast {
+                target: self.target(ins, 1, here)?,
+                dealloc: self.unsigned(ins, 2)? as u32,
+            },
+            O::CallOnly => Instr::CallOnly {
+                target: self.target(ins, 1, here)?,
+            },
+            O::CallExt => self.call_ext(self.import(ins, 1)?, None, false),
+            O::CallExtLast => self.call_ext(
+                self.import(ins, 1)?,
+                Some(self.unsigned(ins, 2)? as u32),
+                false,
+            ),
+            O::CallExtOnly => self.call_ext(self.import(ins, 1)?, None, true),
+            O::Bif0 => self.bif_call(ins, here, None, 0, &[], 1)?,
+            O::Bif1 => self.bif_call(ins, here, Some(0), 1, &[2], 3)?,
+            O::Bif2 => self.bif_call(ins, here, Some(0), 1, &[2, 3], 4)?,
+            O::GcBif1 => self.bif_call(ins, here, Some(0), 2, &[3], 4)?,
+            O::GcBif2 => self.bif_call(ins, here, Some(0), 2, &[3, 4], 5)?,
+            O::GcBif3 => self.bif_call(ins, here, Some(0), 2, &[3, 4, 5], 6)?,
+            O::Allocate | O::AllocateZero => Instr::Allocate {
+                slots: self.unsigned(ins, 0)? as u32,
+                heap: 0,
+                live: self.unsigned(ins, 1)? as u32,
+            },
+            O::AllocateHeap | O::AllocateHeapZero => Instr::Allocate {
+                slots: self.unsigned(ins, 0)? as u32,
+                heap: self.heap_need(ins, 1)?,
+                live: self.unsigned(ins, 2)? as u32,
+            },
+            O::TestHeap => Instr::TestHeap {
+                heap: self.heap_need(ins, 0)?,
+                live: self.unsigned(ins, 1)? as u32,
+            },
+            O::Deallocate => Instr::Deallocate {
+                slots: self.unsigned(ins, 0)? as u32,
+            },
+            O::Return => Instr::Return,
+            O::Trim => Instr::Trim {
+                n: self.unsigned(ins, 0)? as u32,
+            },
+            O::InitYregs => {
+                let regs = self.list(ins, 0)?.to_vec();
+                let ys = regs
+                    .iter()
+                    .map(|op| match op.register() {
+                        Some(beamr_core::beam::Register::Y(n)) => Ok(n),
+                        _ => Err(self.err(ins, "init_yregs takes Y registers")),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Instr::InitYregs(ys.into_boxed_slice())
+            }
+            O::IsLt | O::IsGe | O::IsEq | O::IsNe | O::IsEqExact | O::IsNeExact => Instr::Compare {
+                op: match ins.opcode {
+                    O::IsLt => Compare::Lt,
+                    O::IsGe => Compare::Ge,
+                    O::IsEq => Compare::Eq,
+                    O::IsNe => Compare::Ne,
+                    O::IsEqExact => Compare::EqExact,
+                    _ => Compare::NeExact,
+                },
+                fail: self.target(ins, 0, here)?,
+                a: self.src(ins, 1)?,
+                b: self.src(ins, 2)?,
+            },
+            O::IsInteger
+            | O::IsFloat
+            | O::IsNumber
+            | O::IsAtom
+            | O::IsPid
+            | O::IsReference
+            | O::IsPort
+            | O::IsNil
+            | O::IsBinary
+            | O::IsBitstr
+            | O::IsList
+            | O::IsNonemptyList
+            | O::IsTuple
+            | O::IsFunction
+            | O::IsBoolean
+            | O::IsMap => Instr::TypeTest {
+                test: match ins.opcode {
+                    O::IsInteger => TypeTest::Integer,
+                    O::IsFloat => TypeTest::Float,
+                    O::IsNumber => TypeTest::Number,
+                    O::IsAtom => TypeTest::Atom,
+                    O::IsPid => TypeTest::Pid,
+                    O::IsReference => TypeTest::Reference,
+                    O::IsPort => TypeTest::Port,
+                    O::IsNil => TypeTest::Nil,
+                    O::IsBinary => TypeTest::Binary,
+                    O::IsBitstr => TypeTest::Bitstring,
+                    O::IsList => TypeTest::List,
+                    O::IsNonemptyList => TypeTest::NonemptyList,
+                    O::IsTuple => TypeTest::Tuple,
+                    O::IsFunction => TypeTest::Function,
+                    O::IsBoolean => TypeTest::Boolean,
+                    _ => TypeTest::Map,
+                },
+                fail: self.target(ins, 0, here)?,
+                arg: self.src(ins, 1)?,
+            },
+            O::IsFunction2 => Instr::IsFunction2 {
+                fail: self.target(ins, 0, here)?,
+                arg: self.src(ins, 1)?,
+                arity: self.src(ins, 2)?,
+            },
+            O::TestArity => Instr::TestArity {
+                fail: self.target(ins, 0, here)?,
+                arg: self.src(ins, 1)?,
+                arity: self.unsigned(ins, 2)? as u32,
+            },
+            O::IsTaggedTuple => Instr::IsTaggedTuple {
+                fail: self.target(ins, 0, here)?,
+                arg: self.src(ins, 1)?,
+                arity: self.unsigned(ins, 2)? as u32,
+                tag: self.atom_operand(ins, 3)?,
+            },
+            O::SelectVal => Instr::SelectVal(self.select(ins, here, false)?),
+            O::SelectTupleArity => Instr::SelectTupleArity(self.select(ins, here, true)?),
+            O::Jump => Instr::Jump {
+                target: self.target(ins, 0, here)?,
+            },
+            O::Move => Instr::Move {
+                src: self.src(ins, 0)?,
+                dst: self.dst(ins, 1)?,
+            },
+            O::GetList => Instr::GetList {
+                src: self.src(ins, 0)?,
+                head: self.dst(ins, 1)?,
+                tail: self.dst(ins, 2)?,
+            },
+            O::GetHd => Instr::GetHd {
+                src: self.src(ins, 0)?,
+                dst: self.dst(ins, 1)?,
+            },
+            O::GetTl => Instr::GetTl {
+                src: self.src(ins, 0)?,
+                dst: self.dst(ins, 1)?,
+            },
+            O::GetTupleElement => Instr::GetTupleElement {
+                src: self.src(ins, 0)?,
+                index: self.unsigned(ins, 1)? as u32,
+                dst: self.dst(ins, 2)?,
+            },
+            O::SetTupleElement => Instr::SetTupleElement {
+                value: self.src(ins, 0)?,
+                tuple: self.src(ins, 1)?,
+                index: self.unsigned(ins, 2)? as u32,
+            },
+            O::PutList => Instr::PutList {
+                head: self.src(ins, 0)?,
+                tail: self.src(ins, 1)?,
+                dst: self.dst(ins, 2)?,
+            },
+            O::PutTuple2 => {
+                let items = self.list(ins, 1)?.to_vec();
+                let elements = items
+                    .iter()
+                    .map(|op| self.src_of(ins, op))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Instr::PutTuple2 {
+                    dst: self.dst(ins, 0)?,
+                    elements: elements.into_boxed_slice(),
+                }
+            }
+            O::Swap => Instr::Swap {
+                a: self.dst(ins, 0)?,
+                b: self.dst(ins, 1)?,
+            },
+            O::Badmatch => Instr::Badmatch {
+                arg: self.src(ins, 0)?,
+            },
+            O::IfEnd => Instr::IfEnd,
+            O::CaseEnd => Instr::CaseEnd {
+                arg: self.src(ins, 0)?,
+            },
+            O::TryCaseEnd => Instr::TryCaseEnd {
+                arg: self.src(ins, 0)?,
+            },
+            O::Badrecord => Instr::Badrecord {
+                arg: self.src(ins, 0)?,
+            },
+            O::Catch | O::Try => Instr::Catch {
+                y: self.y(ins, 0)?,
+                handler: self.target(ins, 1, here)?,
+            },
+            O::CatchEnd => Instr::CatchEnd { y: self.y(ins, 0)? },
+            O::TryEnd => Instr::TryEnd { y: self.y(ins, 0)? },
+            O::TryCase => Instr::TryCase { y: self.y(ins, 0)? },
+            O::Raise => Instr::Raise {
+                trace: self.src(ins, 0)?,
+                value: self.src(ins, 1)?,
+            },
+            O::BuildStacktrace => Instr::BuildStacktrace,
+            O::RawRaise => Instr::RawRaise,
+            O::Apply => Instr::Apply {
+                arity: self.unsigned(ins, 0)? as u32,
+            },
+            O::ApplyLast => Instr::ApplyLast {
+                arity: self.unsigned(ins, 0)? as u32,
+                dealloc: self.unsigned(ins, 1)? as u32,
+            },
+            O::CallFun => Instr::CallFun {
+                arity: self.unsigned(ins, 0)? as u32,
+            },
+            O::CallFun2 => Instr::CallFun2 {
+                func: self.src(ins, 2)?,
+                arity: self.unsigned(ins, 1)? as u32,
+            },
+            O::MakeFun3 => {
+                let index = self.unsigned(ins, 0)? as usize;
+                let entry = *self
+                    .funs
+                    .get(index)
+                    .ok_or_else(|| self.err(ins, format!("fun {index} out of range")))?;
+                let items = self.list(ins, 2)?.to_vec();
+                let free = items
+                    .iter()
+                    .map(|op| self.src_of(ins, op))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Instr::MakeFun(Box::new(MakeFun {
+                    entry,
+                    free: free.into_boxed_slice(),
+                    dst: self.dst(ins, 1)?,
+                }))
+            }
+            O::Fmove => {
+                let (from, to) = (self.arg(ins, 0)?.clone(), self.arg(ins, 1)?.clone());
+                match (from, to) {
+                    (Operand::FloatReg(a), Operand::FloatReg(b)) => Instr::FMove { from: a, to: b },
+                    (Operand::FloatReg(a), to) => Instr::FStore {
+                        fr: a,
+                        dst: self.dst_of(ins, &to)?,
+                    },
+                    (from, Operand::FloatReg(b)) => Instr::FLoad {
+                        src: self.src_of(ins, &from)?,
+                        fr: b,
+                    },
+                    _ => return Err(self.err(ins, "fmove needs a float register")),
+                }
+            }
+            O::Fconv => Instr::FConv {
+                src: self.src(ins, 0)?,
+                fr: self.fr(ins, 1)?,
+            },
+            O::Fadd | O::Fsub | O::Fmul | O::Fdiv => Instr::FArith {
+                op: match ins.opcode {
+                    O::Fadd => FloatOp::Add,
+                    O::Fsub => FloatOp::Sub,
+                    O::Fmul => FloatOp::Mul,
+                    _ => FloatOp::Div,
+                },
+                a: self.fr(ins, 1)?,
+                b: self.fr(ins, 2)?,
+                dst: self.fr(ins, 3)?,
+            },
+            O::Fnegate => Instr::FArith {
+                op: FloatOp::Negate,
+                a: self.fr(ins, 1)?,
+                b: 0,
+                dst: self.fr(ins, 2)?,
+            },
+            _ => {
+                return Err(LoadError::Unsupported {
+                    module: self.module.name().to_string(),
+                    opcode: ins.opcode.name(),
+                    offset: ins.offset,
+                })
+            }
+        })
+    }
+}
+
+/// False for generic instructions that produce no executable instruction:
+/// labels, line markers, and float error checks (beamr checks every float
+/// operation as it happens, as the BEAM does today).
+fn emits(op: Opcode) -> bool {
+    !matches!(
+        op,
+        Opcode::Label | Opcode::Line | Opcode::Fclearerror | Opcode::Fcheckerror
+    )
+}

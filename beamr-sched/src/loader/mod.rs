@@ -1,0 +1,16 @@
+//! Code loading: generic instructions from a parsed `.beam` file become a
+//! [`Module`] of executable [`Instr`]uctions, with labels resolved to
+//! relative offsets, imports bound to exports or native BIFs, and literals
+//! in the module's own literal area.
+
+mod error;
+mod instr;
+mod lower;
+mod module;
+mod operand;
+
+pub use error::LoadError;
+pub use instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, TypeTest};
+pub use lower::load;
+pub use module::{FunctionInfo, Module};
+pub use operand::{Dst, Src, SrcKind, Target};

@@ -1,0 +1,82 @@
+//! [`Module`]: one loaded version of a module's code.
+
+use beamr_core::atom::Atom;
+use beamr_core::beam::LineItem;
+use beamr_core::heap::Heap;
+use beamr_core::term::FunEntry;
+
+use super::instr::Instr;
+
+/// Where a function starts, for stack traces and `current_function`.
+#[derive(Clone, Debug)]
+pub struct FunctionInfo {
+    /// Name.
+    pub name: Atom,
+    /// Arity.
+    pub arity: u32,
+    /// Index of its `FuncInfo` instruction.
+    pub start: usize,
+}
+
+/// A loaded module version. Its code never moves once loaded: instruction
+/// addresses are used as code pointers.
+pub struct Module {
+    /// The module's name.
+    pub name: Atom,
+    /// The executable code.
+    pub code: Box<[Instr]>,
+    /// Exported functions: name, arity, entry index into `code`.
+    pub exports: Vec<(Atom, u32, usize)>,
+    /// Every function, sorted by `start`.
+    pub functions: Vec<FunctionInfo>,
+    /// Source locations: (first instruction index, location), sorted.
+    pub lines: Vec<(usize, LineItem)>,
+    /// Source file names (index 0 is the module's own file).
+    pub files: Vec<String>,
+    /// The module's funs.
+    pub funs: Vec<&'static FunEntry>,
+    /// Literals live here; it is never collected.
+    pub literals: Heap,
+}
+
+// SAFETY: a module is immutable after loading; the literal heap's terms are
+// only read, from any thread.
+unsafe impl Sync for Module {}
+// SAFETY: as above; ownership moves only while loading.
+unsafe impl Send for Module {}
+
+impl Module {
+    /// True if `ip` points into this module's code.
+    pub fn contains(&self, ip: *const Instr) -> bool {
+        let start = self.code.as_ptr() as usize;
+        let end = start + self.code.len() * std::mem::size_of::<Instr>();
+        (start..end).contains(&(ip as usize))
+    }
+
+    /// The index of the instruction at `ip`, which must be in this module.
+    pub fn index_of(&self, ip: *const Instr) -> usize {
+        (ip as usize - self.code.as_ptr() as usize) / std::mem::size_of::<Instr>()
+    }
+
+    /// The function containing instruction `index`.
+    pub fn function_at(&self, index: usize) -> Option<&FunctionInfo> {
+        let i = self.functions.partition_point(|f| f.start <= index);
+        i.checked_sub(1).map(|i| &self.functions[i])
+    }
+
+    /// The source location in effect at instruction `index`.
+    pub fn line_at(&self, index: usize) -> Option<(&str, u32)> {
+        let i = self.lines.partition_point(|(start, _)| *start <= index);
+        let (_, item) = self.lines.get(i.checked_sub(1)?)?;
+        let file = self.files.get(item.file as usize)?;
+        Some((file, item.line))
+    }
+
+    /// The entry index of exported `name/arity`.
+    pub fn export_index(&self, name: Atom, arity: u32) -> Option<usize> {
+        self.exports
+            .iter()
+            .find(|(n, a, _)| *n == name && *a == arity)
+            .map(|e| e.2)
+    }
+}

@@ -1,0 +1,92 @@
+//! [`Process`]: everything one Erlang process owns while it runs.
+//!
+//! The stack is a `Vec<Term>` growing upward. A frame is the saved
+//! continuation pointer followed by its Y slots, so Y register `n` is
+//! `stack[len - 1 - n]` and the saved CP sits just below the frame's slots.
+//! Saved continuation pointers are code addresses, 8-byte aligned, which
+//! read as header-tagged words: the collector leaves them alone. Catch
+//! markers are catch immediates.
+
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+use super::exception::Exception;
+use crate::loader::Instr;
+
+/// Number of X registers (the BEAM's 1024).
+pub const MAX_X_REGS: usize = 1024;
+
+/// One Erlang process.
+pub struct Process {
+    /// Its pid.
+    pub pid: Term,
+    /// X registers.
+    pub x: Box<[Term; MAX_X_REGS]>,
+    /// Float registers.
+    pub fr: Box<[f64; 256]>,
+    /// The stack: frames of Y slots, saved CPs, catch markers.
+    pub stack: Vec<Term>,
+    /// The heap.
+    pub heap: Heap,
+    /// The next instruction to run (null before the first call).
+    pub ip: *const Instr,
+    /// The continuation pointer: where `return` goes (null: the process is done).
+    pub cp: *const Instr,
+    /// Reductions done in all.
+    pub reductions: u64,
+    /// The exception most recently caught, for `build_stacktrace` and `raw_raise`.
+    pub last_exception: Option<Exception>,
+    /// Stack trace of `last_exception`, as a list term on the heap.
+    pub last_trace: Term,
+}
+
+// SAFETY: the raw instruction pointers point into loaded code, which is
+// never freed while any process exists; everything else is owned.
+unsafe impl Send for Process {}
+
+impl Process {
+    /// A process with empty registers and stack.
+    pub fn new(pid: Term) -> Process {
+        Process {
+            pid,
+            x: Box::new([Term::NIL; MAX_X_REGS]),
+            fr: Box::new([0.0; 256]),
+            stack: Vec::with_capacity(64),
+            heap: Heap::new(),
+            ip: std::ptr::null(),
+            cp: std::ptr::null(),
+            reductions: 0,
+            last_exception: None,
+            last_trace: Term::NIL,
+        }
+    }
+
+    /// Collects garbage with X registers `0..live`, the stack and the
+    /// process's other terms as roots, leaving room for `need` words.
+    pub fn collect(&mut self, need: usize, live: usize) {
+        let mut extra = [
+            self.last_trace,
+            self.last_exception.map_or(Term::NIL, |e| e.reason),
+            self.last_exception.map_or(Term::NIL, |e| e.args),
+            self.last_exception.map_or(Term::NIL, |e| e.trace),
+        ];
+        let (x, stack) = (&mut self.x[..live], &mut self.stack[..]);
+        self.heap.collect(need, &mut [x, stack, &mut extra]);
+        self.last_trace = extra[0];
+        if let Some(e) = self.last_exception.as_mut() {
+            e.reason = extra[1];
+            e.args = extra[2];
+            e.trace = extra[3];
+        }
+    }
+}
+
+impl Process {
+    /// Prepares the process to call the code at `entry` with `args`; the
+    /// call's return ends the process's run ([`Outcome::Returned`](crate::interp::Outcome)).
+    pub fn prepare_call(&mut self, entry: *const Instr, args: &[Term]) {
+        self.x[..args.len()].copy_from_slice(args);
+        self.ip = entry;
+        self.cp = std::ptr::null();
+    }
+}
