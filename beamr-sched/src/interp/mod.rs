@@ -3,6 +3,7 @@
 //! traces, calls that must load code).
 
 mod exceptions;
+pub mod ops;
 mod run;
 mod stacktrace;
 

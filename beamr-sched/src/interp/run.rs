@@ -7,8 +7,9 @@ use beamr_core::order;
 use beamr_core::term::{Export, Term};
 
 use super::exceptions::{self, FunTarget, Unwound};
+use super::ops::{self, get, put, Flow};
 use crate::code::LoadOutcome;
-use crate::loader::{Compare, Dst, FloatOp, Instr, Src, Target, TypeTest};
+use crate::loader::{Compare, Dst, FloatOp, Instr, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -19,6 +20,8 @@ pub enum Outcome {
     Returned,
     /// The reduction budget ran out; call [`run`] again to continue.
     Yielded,
+    /// The process waits for a message (or a timeout); run it again when one arrives.
+    Waiting,
     /// An exception was not caught: the process dies with it. `trace` is the
     /// stack trace as a list term on the process heap.
     Crashed {
@@ -27,27 +30,6 @@ pub enum Outcome {
         /// Its stack trace.
         trace: Term,
     },
-}
-
-#[inline(always)]
-fn get(p: &Process, s: Src) -> Term {
-    if !s.is_register() {
-        s.term()
-    } else if s.is_x() {
-        p.x[s.index()]
-    } else {
-        p.stack[p.stack.len() - 1 - s.index()]
-    }
-}
-
-#[inline(always)]
-fn put(p: &mut Process, d: Dst, v: Term) {
-    if d.is_y() {
-        let len = p.stack.len();
-        p.stack[len - 1 - d.index()] = v;
-    } else {
-        p.x[d.index()] = v;
-    }
 }
 
 #[inline(always)]
@@ -106,6 +88,25 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 return Outcome::Yielded;
             }
             continue;
+        }};
+    }
+    macro_rules! flow {
+        ($f:expr) => {{
+            match $f {
+                Flow::Next => next!(),
+                Flow::Jump(t) => jump!(t),
+                Flow::Raise(e) => raise!(e),
+                Flow::Wait => {
+                    p.ip = ip;
+                    p.reductions += (budget as i64 - reds).max(0) as u64;
+                    return Outcome::Waiting;
+                }
+                Flow::Yield => {
+                    p.ip = ip;
+                    p.reductions += budget as u64;
+                    return Outcome::Yielded;
+                }
+            }
         }};
     }
     loop {
@@ -567,6 +568,9 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 p.fr[*dst as usize] = r;
                 next!()
             }
+            Instr::Bs(op) => flow!(ops::bs::exec(rt, p, op)),
+            Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
+            Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         }
     }

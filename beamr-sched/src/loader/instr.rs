@@ -459,6 +459,12 @@ pub enum Instr {
         /// Float register.
         fr: u32,
     },
+    /// A binary construction or matching instruction (see [`bs`](super::bs)).
+    Bs(Box<super::bs::BsInstr>),
+    /// A map instruction (see [`maps`](super::maps)).
+    Map(Box<super::maps::MapInstr>),
+    /// A message-passing instruction (see [`recv`](super::recv)).
+    Recv(super::recv::RecvInstr),
     /// Float arithmetic; `badarith` when the result is not finite.
     FArith {
         /// Which operation.

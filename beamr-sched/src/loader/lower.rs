@@ -24,12 +24,12 @@ pub fn load(file: &BeamFile) -> Result<Module, LoadError> {
     Lowering::new(file)?.run()
 }
 
-struct Lowering<'f> {
+pub(super) struct Lowering<'f> {
     file: &'f BeamFile,
-    module: Atom,
+    pub(super) module: Atom,
     atoms: Vec<Atom>,
     literals: Vec<Term>,
-    literal_heap: Heap,
+    pub(super) literal_heap: Heap,
     imports: Vec<&'static Export>,
     funs: Vec<&'static FunEntry>,
     /// Label number to executable instruction index.
@@ -177,7 +177,7 @@ impl<'f> Lowering<'f> {
 
     // ----- operand helpers ------------------------------------------------
 
-    fn err(&self, ins: &Instruction, what: impl Into<String>) -> LoadError {
+    pub(super) fn err(&self, ins: &Instruction, what: impl Into<String>) -> LoadError {
         LoadError::Malformed {
             module: self.module.name().to_string(),
             opcode: ins.opcode.name(),
@@ -186,13 +186,13 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn arg<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a Operand, LoadError> {
+    pub(super) fn arg<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a Operand, LoadError> {
         ins.args
             .get(i)
             .ok_or_else(|| self.err(ins, format!("missing operand {i}")))
     }
 
-    fn unsigned(&self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
+    pub(super) fn unsigned(&self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
         match self.arg(ins, i)? {
             Operand::Unsigned(n) => Ok(*n),
             Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as u64),
@@ -203,14 +203,14 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn atom_at(&self, index: u32) -> Atom {
+    pub(super) fn atom_at(&self, index: u32) -> Atom {
         self.atoms
             .get(index as usize - 1)
             .copied()
             .unwrap_or(Atom::UNDEFINED)
     }
 
-    fn atom_operand(&self, ins: &Instruction, i: usize) -> Result<Atom, LoadError> {
+    pub(super) fn atom_operand(&self, ins: &Instruction, i: usize) -> Result<Atom, LoadError> {
         match self.arg(ins, i)? {
             Operand::Atom(n) => Ok(self.atom_at(*n)),
             other => Err(self.err(
@@ -220,7 +220,7 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn label(&self, n: u32, ins: Option<&Instruction>) -> Result<usize, LoadError> {
+    pub(super) fn label(&self, n: u32, ins: Option<&Instruction>) -> Result<usize, LoadError> {
         self.labels.get(&n).copied().ok_or_else(|| match ins {
             Some(ins) => self.err(ins, format!("undefined label {n}")),
             None => LoadError::Malformed {
@@ -232,7 +232,12 @@ impl<'f> Lowering<'f> {
         })
     }
 
-    fn target_of(&self, ins: &Instruction, op: &Operand, here: usize) -> Result<Target, LoadError> {
+    pub(super) fn target_of(
+        &self,
+        ins: &Instruction,
+        op: &Operand,
+        here: usize,
+    ) -> Result<Target, LoadError> {
         match op {
             Operand::Label(0) => Ok(Target::NONE),
             Operand::Label(n) => {
@@ -243,11 +248,16 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn target(&self, ins: &Instruction, i: usize, here: usize) -> Result<Target, LoadError> {
+    pub(super) fn target(
+        &self,
+        ins: &Instruction,
+        i: usize,
+        here: usize,
+    ) -> Result<Target, LoadError> {
         self.target_of(ins, self.arg(ins, i)?, here)
     }
 
-    fn src_of(&mut self, ins: &Instruction, op: &Operand) -> Result<Src, LoadError> {
+    pub(super) fn src_of(&mut self, ins: &Instruction, op: &Operand) -> Result<Src, LoadError> {
         Ok(match op {
             Operand::X(n) => Src::x(*n as usize),
             Operand::Y(n) => Src::y(*n as usize),
@@ -273,12 +283,12 @@ impl<'f> Lowering<'f> {
         })
     }
 
-    fn src(&mut self, ins: &Instruction, i: usize) -> Result<Src, LoadError> {
+    pub(super) fn src(&mut self, ins: &Instruction, i: usize) -> Result<Src, LoadError> {
         let op = self.arg(ins, i)?.clone();
         self.src_of(ins, &op)
     }
 
-    fn dst_of(&self, ins: &Instruction, op: &Operand) -> Result<Dst, LoadError> {
+    pub(super) fn dst_of(&self, ins: &Instruction, op: &Operand) -> Result<Dst, LoadError> {
         match op.register() {
             Some(beamr_core::beam::Register::X(n)) => Ok(Dst::x(n as usize)),
             Some(beamr_core::beam::Register::Y(n)) => Ok(Dst::y(n as usize)),
@@ -286,18 +296,18 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn dst(&self, ins: &Instruction, i: usize) -> Result<Dst, LoadError> {
+    pub(super) fn dst(&self, ins: &Instruction, i: usize) -> Result<Dst, LoadError> {
         self.dst_of(ins, self.arg(ins, i)?)
     }
 
-    fn y(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+    pub(super) fn y(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
         match self.arg(ins, i)?.register() {
             Some(beamr_core::beam::Register::Y(n)) => Ok(n),
             _ => Err(self.err(ins, format!("operand {i} should be a Y register"))),
         }
     }
 
-    fn fr(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+    pub(super) fn fr(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
         match self.arg(ins, i)? {
             Operand::FloatReg(n) if *n < 256 => Ok(*n),
             other => Err(self.err(
@@ -307,7 +317,11 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn list<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a [Operand], LoadError> {
+    pub(super) fn list<'a>(
+        &self,
+        ins: &'a Instruction,
+        i: usize,
+    ) -> Result<&'a [Operand], LoadError> {
         match self.arg(ins, i)? {
             Operand::List(items) => Ok(items),
             other => Err(self.err(
@@ -317,7 +331,7 @@ impl<'f> Lowering<'f> {
         }
     }
 
-    fn import(&self, ins: &Instruction, i: usize) -> Result<&'static Export, LoadError> {
+    pub(super) fn import(&self, ins: &Instruction, i: usize) -> Result<&'static Export, LoadError> {
         let n = self.unsigned(ins, i)? as usize;
         self.imports
             .get(n)
@@ -325,7 +339,7 @@ impl<'f> Lowering<'f> {
             .ok_or_else(|| self.err(ins, format!("import {n} out of range")))
     }
 
-    fn heap_need(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+    pub(super) fn heap_need(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
         match self.arg(ins, i)? {
             Operand::AllocList(items) => Ok(items
                 .iter()
@@ -709,6 +723,9 @@ impl<'f> Lowering<'f> {
                 b: 0,
                 dst: self.fr(ins, 2)?,
             },
+            op if super::bs::handles(op) => Instr::Bs(Box::new(self.lower_bs(ins, here)?)),
+            op if super::maps::handles(op) => Instr::Map(Box::new(self.lower_map(ins, here)?)),
+            op if super::recv::handles(op) => Instr::Recv(self.lower_recv(ins, here)?),
             _ => {
                 return Err(LoadError::Unsupported {
                     module: self.module.name().to_string(),

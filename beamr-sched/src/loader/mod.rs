@@ -3,11 +3,14 @@
 //! relative offsets, imports bound to exports or native BIFs, and literals
 //! in the module's own literal area.
 
+pub mod bs;
 mod error;
 mod instr;
 mod lower;
+pub mod maps;
 mod module;
 mod operand;
+pub mod recv;
 
 pub use error::LoadError;
 pub use instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, TypeTest};
