@@ -1,1 +1,22 @@
-//! (in progress)
+//! Maps as the BEAM keeps them: flat maps of up to 32 keys sorted in
+//! map-key order, hash array mapped tries above that, shaped, hashed and
+//! ordered as OTP 25's, so `maps:to_list/1`, `~p` and `term_to_binary/1` of a
+//! beamr map list its keys in OTP's order.
+//!
+//! - [`ops`]: the operations ([`from_pairs`], [`get`], [`put`], [`update`],
+//!   [`remove`], [`size`], [`iter`], [`keys`], [`values`], [`to_list`]).
+//! - [`hash`]: OTP 25's internal term hash, which places keys in a trie.
+//! - [`iter`](mod@iter): the two iteration orders of the BEAM.
+//! - `flat`, `trie`: the two representations.
+
+mod flat;
+pub mod hash;
+pub mod iter;
+pub mod ops;
+mod trie;
+
+pub use iter::{MapIter, Order};
+pub use ops::{
+    contains, from_pairs, get, iter, iter_in, keys, new, put, remove, size, to_list, update,
+    values, MapError,
+};

@@ -1,0 +1,440 @@
+//! The BEAM's internal term hash (`make_internal_hash` of OTP 25) and the
+//! per-depth map hash that places keys in a hash trie.
+//!
+//! Maps above [`FLAT_MAP_LIMIT`](crate::term::FLAT_MAP_LIMIT) keys are hash
+//! tries, and the order of their keys (what `maps:to_list/1`, `~p` and
+//! `term_to_binary` show) is the order of these hash values, so the hash
+//! reproduces OTP 25's bit for bit:
+//!
+//! ```text
+//! hash  = salt ^ 3432918353                 (INTERNAL_HASH_SALT)
+//! mix2(x, y, K): a = K + x, b = K + y, Bob Jenkins' mix(a, b, hash)   (32-bit wrapping)
+//! immediate   mix2(low32(w), high32(w), HCONST)     w = the BEAM's tagged word
+//! tuple       mix2(arity, 0, HCONST_9), then the elements in order
+//! list        runs of byte-sized smalls packed 4 to a word (mix2(sh, 0, HCONST_4),
+//!             a partial run mix2(sh, count, HCONST_22)); a non-byte head:
+//!             rotate-mix HCONST_17, the head, then (if the tail is not a list)
+//!             rotate-mix HCONST_18 and the tail
+//! binary      Jenkins' lookup2 block hash of the bytes with initval HCONST_13 + hash,
+//!             then mix2(trailing_bits, last_byte >> (8 - trailing_bits), HCONST_15)
+//! bignum      mix2(low32(d), high32(d), HCONST_10 or HCONST_11) per 64-bit digit
+//! float       mix2(low32(bits), high32(bits), HCONST_12), -0.0 hashed as 0.0
+//! map         mix2(size, 0, HCONST_16), then keys and values: a flat map's in
+//!             key order, a trie's leaves in reverse slot order
+//! local fun   mix2(num_free, module, HCONST_20), mix2(index, old_uniq, HCONST_21), env
+//! local ref   mix2(id0, 0, HCONST_7), mix2(id1, id2, HCONST_8)
+//! ```
+//!
+//! The map hash at trie depth `d` (4 bits a level, 8 levels a 32-bit hash)
+//! is `make_internal_hash(key, salt(d / 8))` with `salt(0) = 0` and
+//! `salt(n) = mix2(n, 1, HCONST_22)` mixed into 0, as OTP 25's
+//! `make_map_hash`.
+//!
+//! Where OTP hashes something that depends on its own VM instance, the
+//! value cannot be reproduced, and beamr hashes its own equivalent: atoms by
+//! their index in beamr's atom table (OTP: in its own table), export funs by
+//! module, function and arity (OTP: the export entry's address), and pids,
+//! ports and references of other nodes by node name and creation (OTP: the
+//! node entry's address). Maps keyed by these therefore iterate in an order
+//! of their own; maps keyed by integers, floats, binaries, and tuples and
+//! lists of those, iterate exactly as OTP 25's.
+
+use crate::term::{Kind, Subtag, Term};
+
+/// The golden ratio, Jenkins' arbitrary start value.
+const HCONST: u32 = 0x9e37_79b9;
+/// `HCONST * n mod 2^32` for the type constants.
+const HCONST_4: u32 = 0x78dd_e6e4;
+const HCONST_5: u32 = 0x1715_609d;
+const HCONST_6: u32 = 0xb54c_da56;
+const HCONST_7: u32 = 0x5384_540f;
+const HCONST_8: u32 = 0xf1bb_cdc8;
+const HCONST_9: u32 = 0x8ff3_4781;
+const HCONST_10: u32 = 0x2e2a_c13a;
+const HCONST_11: u32 = 0xcc62_3af3;
+const HCONST_12: u32 = 0x6a99_b4ac;
+const HCONST_13: u32 = 0x08d1_2e65;
+const HCONST_14: u32 = 0xa708_a81e;
+const HCONST_15: u32 = 0x4540_21d7;
+const HCONST_16: u32 = 0xe377_9b90;
+const HCONST_17: u32 = 0x81af_1549;
+const HCONST_18: u32 = 0x1fe6_8f02;
+const HCONST_20: u32 = 0x5c55_8274;
+const HCONST_21: u32 = 0xfa8c_fc2d;
+const HCONST_22: u32 = 0x98c4_75e6;
+
+/// OTP's `INTERNAL_HASH_SALT`, a 32-bit prime that keeps the internal hash
+/// apart from `erlang:phash2`.
+const INTERNAL_HASH_SALT: u32 = 3_432_918_353;
+
+/// The BEAM's `[]` word on 64-bit machines: all bits above the immediate-2
+/// tag set (beamr's own `[]` word differs).
+const BEAM_NIL_WORD: u64 = (!0u64 << 6) | 0x3b;
+
+/// Bob Jenkins' 96-bit mix, as OTP's `MIX` macro.
+#[inline(always)]
+fn mix(mut a: u32, mut b: u32, mut c: u32) -> u32 {
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 13);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 8);
+    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 13);
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 12);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 16);
+    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 5);
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 3);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 10);
+    c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 15)
+}
+
+/// The running hash state.
+struct Hasher {
+    hash: u32,
+}
+
+impl Hasher {
+    /// OTP's `UINT32_HASH_2(x, y, k)`.
+    #[inline(always)]
+    fn mix2(&mut self, x: u32, y: u32, k: u32) {
+        self.hash = mix(k.wrapping_add(x), k.wrapping_add(y), self.hash);
+    }
+
+    /// OTP's `UINT32_HASH_2` of the two halves of a 64-bit word.
+    #[inline(always)]
+    fn word(&mut self, w: u64, k: u32) {
+        self.mix2(w as u32, (w >> 32) as u32, k);
+    }
+
+    /// OTP's `CONST_HASH`: a light mix of a type constant.
+    #[inline(always)]
+    fn constant(&mut self, k: u32) {
+        self.hash = (self.hash ^ k).rotate_left(17);
+    }
+}
+
+/// Jenkins' lookup2 hash of `bytes` with `initval`, as OTP's `block_hash`.
+fn block_hash(bytes: &[u8], initval: u32) -> u32 {
+    let le = |k: &[u8]| u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
+    let (mut a, mut b, mut c) = (HCONST, HCONST, initval);
+    let mut k = bytes;
+    while k.len() >= 12 {
+        a = a.wrapping_add(le(&k[0..4]));
+        b = b.wrapping_add(le(&k[4..8]));
+        c = c.wrapping_add(le(&k[8..12]));
+        let (na, nb, nc) = mix3(a, b, c);
+        (a, b, c) = (na, nb, nc);
+        k = &k[12..];
+    }
+    c = c.wrapping_add(bytes.len() as u32);
+    // The tail: bytes 0..4 into a, 4..8 into b, 8..11 into c's upper three
+    // bytes (its lowest byte holds the length).
+    for (i, &byte) in k.iter().enumerate() {
+        let v = byte as u32;
+        match i {
+            0..=3 => a = a.wrapping_add(v << (8 * i)),
+            4..=7 => b = b.wrapping_add(v << (8 * (i - 4))),
+            _ => c = c.wrapping_add(v << (8 * (i - 7))),
+        }
+    }
+    mix3(a, b, c).2
+}
+
+/// [`mix`] returning all three words (for [`block_hash`]'s rounds).
+#[inline(always)]
+fn mix3(mut a: u32, mut b: u32, mut c: u32) -> (u32, u32, u32) {
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 13);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 8);
+    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 13);
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 12);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 16);
+    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 5);
+    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 3);
+    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 10);
+    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 15);
+    (a, b, c)
+}
+
+/// Work left on the hashing stack.
+#[derive(Copy, Clone)]
+enum Pending {
+    /// A term still to hash.
+    Term(Term),
+    /// The marker before a list's non-list tail (OTP's `HASH_CDR`).
+    Cdr,
+    /// An inner trie node: its children are hashed, not its size (OTP's
+    /// `HAMT_SUBTAG_NODE_BITMAP`).
+    Node(Term),
+}
+
+/// The BEAM's tagged word for an immediate, as its hash sees it.
+#[inline]
+fn beam_immediate_word(term: Term) -> u64 {
+    if term.is_nil() {
+        BEAM_NIL_WORD
+    } else {
+        // Small integers, atoms, local pids and ports carry the BEAM's own
+        // tags in beamr's word (term/tag.rs); only the payloads of atoms,
+        // pids and ports are beamr's.
+        term.raw()
+    }
+}
+
+/// OTP 25's `make_internal_hash(term, salt)`.
+pub fn internal_hash(term: Term, salt: u32) -> u32 {
+    let mut h = Hasher {
+        hash: salt ^ INTERNAL_HASH_SALT,
+    };
+    if term.is_immediate() {
+        h.word(beam_immediate_word(term), HCONST);
+        return h.hash;
+    }
+    let mut stack: Vec<Pending> = Vec::new();
+    let mut next = Some(term);
+    loop {
+        let Some(t) = next.take() else {
+            match stack.pop() {
+                None => return h.hash,
+                Some(Pending::Cdr) => h.constant(HCONST_18),
+                Some(Pending::Term(t)) => next = Some(t),
+                Some(Pending::Node(n)) => {
+                    if let Some(node) = n.as_hash_node() {
+                        push_node_children(node.children, &mut stack);
+                    }
+                }
+            }
+            continue;
+        };
+        if t.is_immediate() {
+            h.word(beam_immediate_word(t), HCONST);
+        } else if t.is_cons() {
+            next = hash_list(&mut h, t, &mut stack);
+        } else {
+            next = hash_boxed(&mut h, t, &mut stack);
+        }
+    }
+}
+
+/// Hashes a list from its first cell: the leading run of byte-sized
+/// integers, then the first other head (left as the next term, its tail
+/// pushed), or the non-list tail ending the run (left as the next term).
+fn hash_list(h: &mut Hasher, list: Term, stack: &mut Vec<Pending>) -> Option<Term> {
+    let (mut sh, mut count) = (0u32, 0u32);
+    let mut cell = list;
+    while let Some((head, tail)) = cell.as_cons() {
+        match head.as_small() {
+            Some(byte @ 0..=255) => {
+                sh = (sh << 8).wrapping_add(byte as u32);
+                if count == 3 {
+                    h.mix2(sh, 0, HCONST_4);
+                    sh = 0;
+                    count = 0;
+                } else {
+                    count += 1;
+                }
+                cell = tail;
+            }
+            _ => break,
+        }
+    }
+    if count > 0 {
+        h.mix2(sh, count, HCONST_22);
+    }
+    match cell.as_cons() {
+        Some((head, tail)) => {
+            h.constant(HCONST_17);
+            stack.push(Pending::Term(tail));
+            if !tail.is_cons() {
+                stack.push(Pending::Cdr);
+            }
+            Some(head)
+        }
+        // The run ended at the list's (proper or improper) tail.
+        None => Some(cell),
+    }
+}
+
+/// Hashes one boxed object; returns the next term to hash, if the object
+/// has one to continue with directly.
+fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term> {
+    match t.kind() {
+        Kind::Tuple => {
+            let elems = t.as_tuple().unwrap_or(&[]);
+            h.mix2(elems.len() as u32, 0, HCONST_9);
+            push_rev(stack, elems.get(1..).unwrap_or(&[]));
+            elems.first().copied()
+        }
+        Kind::Map => {
+            hash_map(h, t, stack);
+            None
+        }
+        Kind::Float => {
+            let f = t.as_float().unwrap_or(0.0);
+            let bits = if f == 0.0 { 0 } else { f.to_bits() };
+            h.word(bits, HCONST_12);
+            None
+        }
+        Kind::BigInt => {
+            if let Some(big) = t.as_big() {
+                let k = if big.negative { HCONST_10 } else { HCONST_11 };
+                for &d in big.digits {
+                    h.word(d, k);
+                }
+            }
+            None
+        }
+        Kind::Binary => {
+            if let Some(view) = t.as_binary() {
+                let bytes = view.to_vec();
+                let whole = view.byte_size();
+                let initval = HCONST_13.wrapping_add(h.hash);
+                h.hash = if view.bit_size == 0 {
+                    initval
+                } else {
+                    block_hash(&bytes[..whole], initval)
+                };
+                let bits = view.trailing_bits() as u32;
+                if bits > 0 {
+                    h.mix2(bits, (bytes[whole] >> (8 - bits)) as u32, HCONST_15);
+                }
+            }
+            None
+        }
+        Kind::Fun => {
+            if let Some(c) = t.as_closure() {
+                let module = Term::atom(c.entry.module).raw();
+                h.mix2(c.free.len() as u32, module as u32, HCONST_20);
+                h.mix2(c.entry.index, c.entry.old_uniq, HCONST_21);
+                push_rev(stack, c.free.get(1..).unwrap_or(&[]));
+                return c.free.first().copied();
+            }
+            if let Some(e) = t.as_export() {
+                // OTP hashes the export entry's address; beamr its identity.
+                h.mix2(Term::atom(e.module).raw() as u32, e.arity, HCONST_14);
+                h.mix2(Term::atom(e.function).raw() as u32, 0, HCONST_14);
+            }
+            None
+        }
+        Kind::Ref => {
+            if let Some(r) = t.as_ref() {
+                let ids = r.ids();
+                let id = |i: usize| ids.get(i).copied().unwrap_or(0);
+                if t.is_boxed_with(Subtag::ExternalRef) {
+                    h.mix2(Term::atom(r.node).raw() as u32, r.creation, HCONST_7);
+                }
+                h.mix2(id(0), 0, HCONST_7);
+                h.mix2(id(1), id(2), HCONST_8);
+                if ids.len() > 3 {
+                    h.mix2(id(3), id(4), HCONST_8);
+                }
+            }
+            None
+        }
+        Kind::Pid => {
+            if let Some(p) = t.as_external_pid() {
+                h.mix2(Term::atom(p.node).raw() as u32, p.creation, HCONST_5);
+                h.mix2(p.id, p.serial, HCONST_5);
+            }
+            None
+        }
+        Kind::Port => {
+            if let Some(p) = t.as_external_port() {
+                h.mix2(Term::atom(p.node).raw() as u32, p.creation, HCONST_6);
+                h.word(p.id, HCONST_6);
+            }
+            None
+        }
+        // Not a value a map can hold (match contexts, corrupt words): hash
+        // the word itself so hashing never fails.
+        _ => {
+            h.word(t.raw(), HCONST);
+            None
+        }
+    }
+}
+
+/// Pushes `terms` so that they pop first to last.
+fn push_rev(stack: &mut Vec<Pending>, terms: &[Term]) {
+    stack.extend(terms.iter().rev().map(|&t| Pending::Term(t)));
+}
+
+/// Hashes a map: its size, then keys and values in the order OTP pops them.
+fn hash_map(h: &mut Hasher, map: Term, stack: &mut Vec<Pending>) {
+    if let Some(flat) = map.as_flat_map() {
+        h.mix2(flat.keys.len() as u32, 0, HCONST_16);
+        for (&k, &v) in flat.keys.iter().zip(flat.values).rev() {
+            stack.push(Pending::Term(v));
+            stack.push(Pending::Term(k));
+        }
+    } else if let Some(node) = map.as_hash_node() {
+        h.mix2(node.size as u32, 0, HCONST_16);
+        if node.size > 0 {
+            push_node_children(node.children, stack);
+        }
+    }
+}
+
+/// Pushes a trie node's children in slot order, so the last slot pops
+/// first; a sub-node's own children are pushed when it pops.
+fn push_node_children(children: &[Term], stack: &mut Vec<Pending>) {
+    for &child in children {
+        if let Some((k, v)) = child.as_cons() {
+            stack.push(Pending::Term(v));
+            stack.push(Pending::Term(k));
+        } else {
+            stack.push(Pending::Node(child));
+        }
+    }
+}
+
+/// The hash that places `key` at trie depth `depth` (in 4-bit levels):
+/// OTP 25's `make_map_hash(key, depth / 8)`, shifted to the level's nibble
+/// by the caller.
+#[inline]
+pub fn map_hash(key: Term, salt_round: u32) -> u32 {
+    internal_hash(key, round_salt(salt_round))
+}
+
+/// The salt of hash round `n` (each round covers 8 trie levels).
+#[inline]
+fn round_salt(n: u32) -> u32 {
+    if n == 0 {
+        0
+    } else {
+        let mut h = Hasher { hash: 0 };
+        h.mix2(n, 1, HCONST_22);
+        h.hash
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_integers_hash_as_otp_words() {
+        // 1 is the BEAM word 0x1f; computed by hand from OTP's macros.
+        let mut h = Hasher {
+            hash: INTERNAL_HASH_SALT,
+        };
+        h.word(0x1f, HCONST);
+        assert_eq!(internal_hash(Term::small_unchecked(1), 0), h.hash);
+    }
+
+    #[test]
+    fn round_salts_differ() {
+        assert_eq!(round_salt(0), 0);
+        assert_ne!(round_salt(1), round_salt(2));
+        let k = Term::small_unchecked(7);
+        assert_ne!(map_hash(k, 0), map_hash(k, 1));
+    }
+
+    #[test]
+    fn block_hash_covers_every_tail_length() {
+        let data: Vec<u8> = (0u8..40).collect();
+        let hashes: Vec<u32> = (0..=data.len())
+            .map(|n| block_hash(&data[..n], 1))
+            .collect();
+        let mut dedup = hashes.clone();
+        dedup.sort_unstable();
+        dedup.dedup();
+        assert_eq!(dedup.len(), hashes.len());
+    }
+}
