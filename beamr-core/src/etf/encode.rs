@@ -1,0 +1,455 @@
+//! Encoding: `term_to_binary`, byte for byte as OTP 25 writes it.
+//!
+//! OTP 25's choices, which this file reproduces:
+//! - integers in the smallest form: `SMALL_INTEGER` for 0..=255, `INTEGER`
+//!   for the rest of the signed 32-bit range, `SMALL_BIG` up to 255
+//!   magnitude bytes, `LARGE_BIG` above;
+//! - floats as `NEW_FLOAT`;
+//! - atoms whose characters are all Latin-1 as `ATOM` (Latin-1 bytes, two-byte
+//!   length), others as `SMALL_ATOM_UTF8`, or `ATOM_UTF8` past 255 bytes;
+//! - proper lists of at most 65535 integers in 0..=255 as `STRING`;
+//! - maps pair by pair in `maps:to_list/1` order (key order for flat maps;
+//!   for hash tries, depth first from each node's last slot);
+//! - pids as `NEW_PID`, ports as `NEW_PORT` (`V4_PORT` past 32 bits),
+//!   references as `NEWER_REFERENCE`, all with creation 0 and node
+//!   `nonode@nohost` for local ones;
+//! - closures as `NEW_FUN`, export funs as `EXPORT`.
+//!
+//! Work goes through an explicit stack, so deep terms do not recurse.
+
+use super::local::{local_pid_parts, LOCAL_CREATION, LOCAL_NODE};
+use super::tag;
+use super::zlib::deflate;
+use crate::atom::Atom;
+use crate::map::{self, MapIter, Order};
+use crate::term::{Kind, Subtag, Term};
+
+/// The zlib level of `term_to_binary(T, [compressed])`.
+pub const DEFAULT_COMPRESSION: u32 = 6;
+
+/// A value that is not an Erlang term and has no encoding: a catch label,
+/// a match context, `NON_VALUE` (they exist only inside the runtime).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("cannot encode a {0:?}: not an Erlang term")]
+pub struct EncodeError(pub Kind);
+
+/// `term_to_binary(Term)`: the version byte and the encoded term.
+///
+/// # Panics
+///
+/// On a value that is not an Erlang term (see [`EncodeError`]); the runtime
+/// never hands one to `term_to_binary`. Use [`try_encode`] to get an error
+/// instead.
+pub fn encode(term: Term) -> Vec<u8> {
+    match try_encode(term) {
+        Ok(bytes) => bytes,
+        Err(e) => panic!("etf::encode: {e}"),
+    }
+}
+
+/// `term_to_binary(Term)`, or an error for a value that is not a term.
+pub fn try_encode(term: Term) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::with_capacity(64);
+    encode_into(term, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the version byte and the encoded term to `out`.
+pub fn encode_into(term: Term, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+    out.push(tag::VERSION);
+    Encoder { out }.term(term)
+}
+
+/// `term_to_binary(Term, [{compressed, Level}])`: zlib at `level` (0 to 9;
+/// [`DEFAULT_COMPRESSION`] for plain `compressed`), used only when it does
+/// not make the result longer, as OTP. Level 0 means no compression.
+pub fn encode_compressed(term: Term, level: u32) -> Result<Vec<u8>, EncodeError> {
+    let plain = try_encode(term)?;
+    if level == 0 {
+        return Ok(plain);
+    }
+    let body = &plain[1..];
+    // OTP gives zlib room for 5 bytes less than the plain encoding (the
+    // tag and size the compressed form adds), and keeps the plain one
+    // when the stream does not fit.
+    match deflate(body, level, body.len().saturating_sub(5)) {
+        Some(z) => {
+            let mut out = Vec::with_capacity(6 + z.len());
+            out.push(tag::VERSION);
+            out.push(tag::COMPRESSED);
+            out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+            out.extend_from_slice(&z);
+            Ok(out)
+        }
+        None => Ok(plain),
+    }
+}
+
+/// Pending encoder work, innermost last.
+enum Work {
+    /// Encode this term.
+    Term(Term),
+    /// Encode these terms in order (tuple elements, free variables).
+    Elems(&'static [Term]),
+    /// Encode this cons cell's head, then go on with its tail (the rest of
+    /// a `LIST` whose header is written).
+    Cons(Term),
+    /// Encode the next key and value, then the rest (a map's pairs, in
+    /// `maps:to_list/1` order).
+    Pairs(MapIter),
+    /// Write the byte count since `at` into the four bytes at `at` (a
+    /// closure's size field, once its free variables are written).
+    PatchSize(usize),
+}
+
+struct Encoder<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+impl Encoder<'_> {
+    /// Encodes `root` and everything under it.
+    fn term(&mut self, root: Term) -> Result<(), EncodeError> {
+        let mut stack: Vec<Work> = Vec::new();
+        let mut next = Some(root);
+        loop {
+            let t = match next.take() {
+                Some(t) => t,
+                None => match stack.pop() {
+                    None => return Ok(()),
+                    Some(work) => match self.resume(work, &mut stack) {
+                        Some(t) => t,
+                        None => continue,
+                    },
+                },
+            };
+            next = self.one(t, &mut stack)?;
+        }
+    }
+
+    /// Takes up a piece of pending work: the next term to encode, if any.
+    #[inline]
+    fn resume(&mut self, work: Work, stack: &mut Vec<Work>) -> Option<Term> {
+        match work {
+            Work::Term(t) => Some(t),
+            Work::Elems(elems) => {
+                let (first, rest) = elems.split_first()?;
+                if !rest.is_empty() {
+                    stack.push(Work::Elems(rest));
+                }
+                Some(*first)
+            }
+            Work::Cons(cell) => {
+                let (head, tail) = cell.as_cons()?;
+                stack.push(if tail.is_cons() {
+                    Work::Cons(tail)
+                } else {
+                    Work::Term(tail)
+                });
+                Some(head)
+            }
+            Work::Pairs(mut pairs) => {
+                let (k, v) = pairs.next()?;
+                if pairs.len() > 0 {
+                    stack.push(Work::Pairs(pairs));
+                }
+                stack.push(Work::Term(v));
+                Some(k)
+            }
+            Work::PatchSize(at) => {
+                let size = (self.out.len() - at) as u32;
+                self.out[at..at + 4].copy_from_slice(&size.to_be_bytes());
+                None
+            }
+        }
+    }
+
+    /// Writes one term's tag and fixed fields, queueing its children.
+    /// Returns a child to encode right away (a list's first element).
+    fn one(&mut self, t: Term, stack: &mut Vec<Work>) -> Result<Option<Term>, EncodeError> {
+        match t.kind() {
+            Kind::SmallInt => self.int(t.small_value()),
+            Kind::Atom => {
+                if let Some(a) = t.as_atom() {
+                    self.atom(a)
+                }
+            }
+            Kind::Nil => self.out.push(tag::NIL),
+            Kind::Cons => return Ok(self.list(t, stack)),
+            Kind::Tuple => {
+                let elems = t.as_tuple().unwrap_or(&[]);
+                self.count(tag::SMALL_TUPLE, tag::LARGE_TUPLE, elems.len());
+                if !elems.is_empty() {
+                    stack.push(Work::Elems(elems));
+                }
+            }
+            Kind::Float => {
+                self.out.push(tag::NEW_FLOAT);
+                let bits = t.as_float().unwrap_or(0.0).to_bits();
+                self.out.extend_from_slice(&bits.to_be_bytes());
+            }
+            Kind::BigInt => self.big(t),
+            Kind::Binary => self.binary(t),
+            Kind::Map => self.map(t, stack),
+            Kind::Pid => self.pid(t),
+            Kind::Port => self.port(t),
+            Kind::Ref => self.reference(t),
+            Kind::Fun => self.fun(t, stack),
+            kind @ (Kind::MatchContext | Kind::Catch | Kind::NonValue | Kind::Invalid) => {
+                return Err(EncodeError(kind))
+            }
+        }
+        Ok(None)
+    }
+
+    /// A tag with a one-byte count, or the large tag with a four-byte count.
+    #[inline]
+    fn count(&mut self, small: u8, large: u8, n: usize) {
+        if n <= 0xff {
+            self.out.extend_from_slice(&[small, n as u8]);
+        } else {
+            self.out.push(large);
+            self.out.extend_from_slice(&(n as u32).to_be_bytes());
+        }
+    }
+
+    /// An integer that fits in an `i64`, in the smallest form.
+    #[inline]
+    fn int(&mut self, v: i64) {
+        if (0..=255).contains(&v) {
+            self.out.extend_from_slice(&[tag::SMALL_INTEGER, v as u8]);
+        } else if let Ok(v) = i32::try_from(v) {
+            self.out.push(tag::INTEGER);
+            self.out.extend_from_slice(&v.to_be_bytes());
+        } else {
+            let magnitude = v.unsigned_abs().to_le_bytes();
+            let n = 8 - (v.unsigned_abs().leading_zeros() / 8) as usize;
+            self.out
+                .extend_from_slice(&[tag::SMALL_BIG, n as u8, (v < 0) as u8]);
+            self.out.extend_from_slice(&magnitude[..n]);
+        }
+    }
+
+    /// A bignum.
+    fn big(&mut self, t: Term) {
+        let Some(big) = t.as_big() else { return };
+        let top = big
+            .digits
+            .iter()
+            .rposition(|&d| d != 0)
+            .map_or(0, |i| i + 1);
+        let digits = &big.digits[..top];
+        let n = match digits.last() {
+            Some(last) => (digits.len() - 1) * 8 + 8 - (last.leading_zeros() / 8) as usize,
+            None => 0,
+        };
+        self.count(tag::SMALL_BIG, tag::LARGE_BIG, n);
+        self.out.push(big.negative as u8);
+        let start = self.out.len();
+        for d in digits {
+            self.out.extend_from_slice(&d.to_le_bytes());
+        }
+        self.out.truncate(start + n);
+    }
+
+    /// An atom, as OTP 25's `term_to_binary` writes it.
+    fn atom(&mut self, a: Atom) {
+        let name = a.name();
+        if name.is_ascii() {
+            self.out.push(tag::ATOM);
+            self.out
+                .extend_from_slice(&(name.len() as u16).to_be_bytes());
+            self.out.extend_from_slice(name.as_bytes());
+        } else if name.chars().all(|c| (c as u32) < 256) {
+            self.out.push(tag::ATOM);
+            let chars = name.chars().count();
+            self.out.extend_from_slice(&(chars as u16).to_be_bytes());
+            self.out.extend(name.chars().map(|c| c as u8));
+        } else if name.len() <= 0xff {
+            self.out
+                .extend_from_slice(&[tag::SMALL_ATOM_UTF8, name.len() as u8]);
+            self.out.extend_from_slice(name.as_bytes());
+        } else {
+            self.out.push(tag::ATOM_UTF8);
+            self.out
+                .extend_from_slice(&(name.len() as u16).to_be_bytes());
+            self.out.extend_from_slice(name.as_bytes());
+        }
+    }
+
+    /// A non-empty list: a `STRING` when it is a proper list of at most
+    /// 65535 bytes, a `LIST` otherwise. Returns the first element to encode.
+    fn list(&mut self, t: Term, stack: &mut Vec<Work>) -> Option<Term> {
+        let mut bytes = 0usize;
+        let mut iter = t.iter_list();
+        let mut non_byte = false;
+        for head in iter.by_ref() {
+            match head.as_small() {
+                Some(v) if (0..=255).contains(&v) => bytes += 1,
+                _ => {
+                    non_byte = true;
+                    break;
+                }
+            }
+        }
+        if !non_byte && iter.tail().is_nil() && bytes <= 0xffff {
+            self.out.push(tag::STRING);
+            self.out.extend_from_slice(&(bytes as u16).to_be_bytes());
+            self.out
+                .extend(t.iter_list().map(|c| c.small_value() as u8));
+            return None;
+        }
+        let len = bytes + usize::from(non_byte) + iter.by_ref().count();
+        self.out.push(tag::LIST);
+        self.out.extend_from_slice(&(len as u32).to_be_bytes());
+        let (head, tail) = t.as_cons()?;
+        stack.push(if tail.is_cons() {
+            Work::Cons(tail)
+        } else {
+            Work::Term(tail)
+        });
+        Some(head)
+    }
+
+    /// A binary (`BINARY`) or bitstring (`BIT_BINARY`, unused bits zeroed).
+    fn binary(&mut self, t: Term) {
+        let Some(view) = t.as_binary() else { return };
+        let n = view.bit_size.div_ceil(8);
+        let bits = view.trailing_bits();
+        if bits == 0 {
+            self.out.push(tag::BINARY);
+            self.out.extend_from_slice(&(n as u32).to_be_bytes());
+        } else {
+            self.out.push(tag::BIT_BINARY);
+            self.out.extend_from_slice(&(n as u32).to_be_bytes());
+            self.out.push(bits as u8);
+        }
+        if view.bit_offset % 8 == 0 {
+            let start = view.bit_offset / 8;
+            self.out.extend_from_slice(&view.storage[start..start + n]);
+            if bits != 0 {
+                if let Some(last) = self.out.last_mut() {
+                    *last &= 0xffu8 << (8 - bits);
+                }
+            }
+        } else {
+            self.out.extend_from_slice(&view.to_vec());
+        }
+    }
+
+    /// A map: its size, then its pairs in the order OTP's encoder writes
+    /// them, which is `maps:to_list/1`'s.
+    fn map(&mut self, t: Term, stack: &mut Vec<Work>) {
+        let size = t.map_size().unwrap_or(0);
+        self.out.push(tag::MAP);
+        self.out.extend_from_slice(&(size as u32).to_be_bytes());
+        if size > 0 {
+            if let Some(pairs) = map::iter_in(t, Order::ToList) {
+                stack.push(Work::Pairs(pairs));
+            }
+        }
+    }
+
+    /// A node name: the local node for `None`.
+    #[inline]
+    fn node(&mut self, node: Option<Atom>) {
+        match node {
+            Some(a) => self.atom(a),
+            None => {
+                self.out.push(tag::ATOM);
+                self.out
+                    .extend_from_slice(&(LOCAL_NODE.len() as u16).to_be_bytes());
+                self.out.extend_from_slice(LOCAL_NODE.as_bytes());
+            }
+        }
+    }
+
+    /// A pid as `NEW_PID`.
+    fn pid(&mut self, t: Term) {
+        let (node, id, serial, creation) = match t.as_local_pid() {
+            Some(n) => {
+                let (id, serial) = local_pid_parts(n);
+                (None, id, serial, LOCAL_CREATION)
+            }
+            None => match t.as_external_pid() {
+                Some(p) => (Some(p.node), p.id, p.serial, p.creation),
+                None => return,
+            },
+        };
+        self.out.push(tag::NEW_PID);
+        self.node(node);
+        self.out.extend_from_slice(&id.to_be_bytes());
+        self.out.extend_from_slice(&serial.to_be_bytes());
+        self.out.extend_from_slice(&creation.to_be_bytes());
+    }
+
+    /// A port as `NEW_PORT`, or `V4_PORT` when its number needs 64 bits.
+    fn port(&mut self, t: Term) {
+        let (node, id, creation) = match t.as_local_port() {
+            Some(n) => (None, n, LOCAL_CREATION),
+            None => match t.as_external_port() {
+                Some(p) => (Some(p.node), p.id, p.creation),
+                None => return,
+            },
+        };
+        match u32::try_from(id) {
+            Ok(id) => {
+                self.out.push(tag::NEW_PORT);
+                self.node(node);
+                self.out.extend_from_slice(&id.to_be_bytes());
+            }
+            Err(_) => {
+                self.out.push(tag::V4_PORT);
+                self.node(node);
+                self.out.extend_from_slice(&id.to_be_bytes());
+            }
+        }
+        self.out.extend_from_slice(&creation.to_be_bytes());
+    }
+
+    /// A reference as `NEWER_REFERENCE`.
+    fn reference(&mut self, t: Term) {
+        let Some(r) = t.as_ref() else { return };
+        let local = t.is_boxed_with(Subtag::Ref);
+        self.out.push(tag::NEWER_REFERENCE);
+        self.out.extend_from_slice(&(r.len as u16).to_be_bytes());
+        self.node(if local { None } else { Some(r.node) });
+        self.out.extend_from_slice(&r.creation.to_be_bytes());
+        for id in r.ids() {
+            self.out.extend_from_slice(&id.to_be_bytes());
+        }
+    }
+
+    /// A closure as `NEW_FUN` (its size patched once its free variables
+    /// are written), or an export fun as `EXPORT`.
+    fn fun(&mut self, t: Term, stack: &mut Vec<Work>) {
+        if let Some(export) = t.as_export() {
+            self.out.push(tag::EXPORT);
+            self.atom(export.module);
+            self.atom(export.function);
+            self.int(export.arity as i64);
+            return;
+        }
+        let Some(closure) = t.as_closure() else {
+            return;
+        };
+        let entry = closure.entry;
+        self.out.push(tag::NEW_FUN);
+        let size_at = self.out.len();
+        self.out.extend_from_slice(&[0; 4]);
+        self.out.push(entry.arity as u8);
+        self.out.extend_from_slice(&entry.uniq);
+        self.out.extend_from_slice(&entry.index.to_be_bytes());
+        self.out
+            .extend_from_slice(&(closure.free.len() as u32).to_be_bytes());
+        self.atom(entry.module);
+        self.int(entry.old_index as i32 as i64);
+        self.int(entry.old_uniq as i32 as i64);
+        self.pid(closure.creator);
+        if closure.free.is_empty() {
+            self.resume(Work::PatchSize(size_at), stack);
+        } else {
+            stack.push(Work::PatchSize(size_at));
+            stack.push(Work::Elems(closure.free));
+        }
+    }
+}
