@@ -1,7 +1,7 @@
 //! Binaries and bitstrings: heap binaries, reference-counted off-heap
 //! binaries, sub-binaries, and the view that reads any of them.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::header::Subtag;
 use super::word::Term;
@@ -18,25 +18,120 @@ pub const HEAP_BIN_LIMIT: usize = 64;
 /// area that gets a copy of that object takes a reference
 /// ([`OffHeapBinary::retain`]); a collection that finds the object dead
 /// releases it ([`OffHeapBinary::release`]); the last release frees it.
+///
+/// # Writable binaries
+///
+/// A binary made by [`OffHeapBinary::writable`] has spare capacity after its
+/// bytes, so that `<<Bin/binary, ...>>` can extend it in place (the BEAM's
+/// `PB_IS_WRITABLE` optimisation):
+///
+/// ```text
+///  data [ len bytes, seen by terms | capacity - len spare bytes ]
+/// ```
+///
+/// Every term over it is a sub-binary whose range lies within the first
+/// `len` bytes, which never change. [`OffHeapBinary::append_in_place`]
+/// writes only spare bytes, then grows `len`, so no existing term sees a
+/// change. Only the owner may append: the first [`OffHeapBinary::retain`]
+/// (another heap getting a reference) makes the binary read-only for good,
+/// as the BEAM's `erts_emasculate_writable_binary` does when a writable
+/// binary is copied.
 #[derive(Debug)]
 pub struct OffHeapBinary {
     refc: AtomicUsize,
-    bytes: Box<[u8]>,
+    /// Start of an allocation of `capacity` bytes (a leaked `Vec<u8>`).
+    data: *mut u8,
+    capacity: usize,
+    /// Bytes initialised and visible; grows only by `append_in_place`.
+    len: AtomicUsize,
+    /// True while only the creating heap refers to the binary.
+    writable: AtomicBool,
 }
+
+// SAFETY: the bytes below `len` are never written after they become
+// visible; bytes above it are written only by the owner of a writable
+// binary (see `append_in_place`); counters are atomic.
+unsafe impl Send for OffHeapBinary {}
+// SAFETY: as above.
+unsafe impl Sync for OffHeapBinary {}
 
 impl OffHeapBinary {
     /// Allocates an off-heap binary holding `bytes`, with one reference.
     pub fn new(bytes: Box<[u8]>) -> *const OffHeapBinary {
+        Self::from_vec(bytes.into_vec(), false)
+    }
+
+    /// Allocates a writable off-heap binary holding `bytes`, with room for
+    /// at least `capacity` bytes in all, and one reference.
+    pub fn writable(bytes: &[u8], capacity: usize) -> *const OffHeapBinary {
+        let mut v = Vec::with_capacity(capacity.max(bytes.len()));
+        v.extend_from_slice(bytes);
+        Self::from_vec(v, true)
+    }
+
+    fn from_vec(v: Vec<u8>, writable: bool) -> *const OffHeapBinary {
+        let mut v = std::mem::ManuallyDrop::new(v);
         Box::into_raw(Box::new(OffHeapBinary {
             refc: AtomicUsize::new(1),
-            bytes,
+            data: v.as_mut_ptr(),
+            capacity: v.capacity(),
+            len: AtomicUsize::new(v.len()),
+            writable: AtomicBool::new(writable),
         }))
     }
 
     /// The stored bytes.
     #[inline]
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        let len = self.len.load(Ordering::Relaxed);
+        // SAFETY: the first `len` bytes are initialised and never written again.
+        unsafe { std::slice::from_raw_parts(self.data, len) }
+    }
+
+    /// Bytes allocated in all (at least `bytes().len()`).
+    #[inline]
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// True while the binary may still be extended in place.
+    #[inline]
+    pub fn is_writable(&self) -> bool {
+        self.writable.load(Ordering::Relaxed)
+    }
+
+    /// Extends a writable binary whose length is exactly `at` by `extra`
+    /// bytes, filled by `fill` (given the new bytes, zeroed). Returns false,
+    /// changing nothing, when the binary is not writable, its length is not
+    /// `at`, or the spare capacity is too small.
+    ///
+    /// # Safety
+    ///
+    /// The calling thread must own the heap that holds the binary's one
+    /// reference (a writable binary has exactly one holder).
+    pub unsafe fn append_in_place(
+        &self,
+        at: usize,
+        extra: usize,
+        fill: impl FnOnce(&mut [u8]),
+    ) -> bool {
+        if !self.is_writable()
+            || self.len.load(Ordering::Relaxed) != at
+            || self.capacity - at < extra
+        {
+            return false;
+        }
+        // SAFETY: bytes at..at+extra are inside the allocation and above
+        // `len`, so no term or slice refers to them; the caller is the only
+        // holder, so no other thread writes them.
+        let spare = unsafe {
+            let p = self.data.add(at);
+            std::ptr::write_bytes(p, 0, extra);
+            std::slice::from_raw_parts_mut(p, extra)
+        };
+        fill(spare);
+        self.len.store(at + extra, Ordering::Relaxed);
+        true
     }
 
     /// The current reference count (for tests and statistics).
@@ -47,6 +142,10 @@ impl OffHeapBinary {
     /// Takes one more reference.
     #[inline]
     pub fn retain(&self) {
+        // A second holder: the binary can no longer change in place.
+        if self.writable.load(Ordering::Relaxed) {
+            self.writable.store(false, Ordering::Relaxed);
+        }
         // Relaxed suffices for an increment: the caller already holds a
         // reference, so the binary cannot be freed concurrently (as Arc).
         self.refc.fetch_add(1, Ordering::Relaxed);
@@ -67,6 +166,13 @@ impl OffHeapBinary {
             // SAFETY: this was the last reference; `this` came from Box::into_raw.
             drop(unsafe { Box::from_raw(this as *mut OffHeapBinary) });
         }
+    }
+}
+
+impl Drop for OffHeapBinary {
+    fn drop(&mut self) {
+        // SAFETY: data and capacity come from a Vec<u8> leaked in `from_vec`.
+        drop(unsafe { Vec::from_raw_parts(self.data, 0, self.capacity) });
     }
 }
 
@@ -189,6 +295,38 @@ impl Term {
             Some(self.boxed_words()[1] as *const OffHeapBinary)
         } else {
             None
+        }
+    }
+}
+
+#[cfg(test)]
+mod writable_tests {
+    use super::OffHeapBinary;
+
+    #[test]
+    fn appends_in_place_only_at_the_end_and_until_shared() {
+        let bin = OffHeapBinary::writable(b"ab", 8);
+        // SAFETY: `bin` was just allocated and is released once at the end.
+        let b = unsafe { &*bin };
+        assert!(b.is_writable() && b.capacity() >= 8);
+        // SAFETY: this thread holds the only reference.
+        assert!(unsafe { b.append_in_place(2, 2, |s| s.copy_from_slice(b"cd")) });
+        assert_eq!(b.bytes(), b"abcd");
+        // Not the latest length: refused.
+        // SAFETY: as above.
+        assert!(!unsafe { b.append_in_place(2, 1, |s| s[0] = b'x') });
+        // Too large for the spare capacity: refused.
+        // SAFETY: as above.
+        assert!(!unsafe { b.append_in_place(4, b.capacity(), |_| ()) });
+        b.retain();
+        assert!(!b.is_writable());
+        // SAFETY: as above (shared now, so refused).
+        assert!(!unsafe { b.append_in_place(4, 1, |s| s[0] = b'e') });
+        assert_eq!(b.bytes(), b"abcd");
+        // SAFETY: two references taken (new + retain), released once each.
+        unsafe {
+            OffHeapBinary::release(bin);
+            OffHeapBinary::release(bin);
         }
     }
 }
