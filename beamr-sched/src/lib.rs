@@ -6,7 +6,8 @@
 //! - [`interp`]: the dispatch loop and its slow paths.
 //! - [`bif`]: native BIFs.
 //! - [`process`]: a process's registers, stack and heap.
-//! - [`runtime`]: state shared by every process.
+//! - [`sched`]: scheduler threads, run queues and timers.
+//! - [`runtime`]: state shared by every process, and the operations across processes.
 
 pub mod bif;
 pub mod code;
@@ -14,3 +15,4 @@ pub mod interp;
 pub mod loader;
 pub mod process;
 pub mod runtime;
+pub mod sched;

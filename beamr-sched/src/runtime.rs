@@ -1,58 +1,374 @@
-//! [`Runtime`]: what every process shares: loaded code, and the clock.
+//! [`Runtime`]: what every process shares: loaded code, the process table,
+//! registered names, run queues, timers, and the operations that cross
+//! processes (spawn, send, exit).
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use beamr_core::atom::Atom;
+use beamr_core::term::{Export, Term};
 
 use crate::code::{CodePath, CodeServer};
+use crate::interp::Outcome;
+use crate::loader::{Instr, LoadError};
+use crate::process::{Exception, Payload, Process, ProcessHandle, ProcessTable, Registry, Signal};
+use crate::sched::{spawn_schedulers, RunQueues, TimerAction, TimerService};
 
 /// The shared state of one beamr runtime.
 pub struct Runtime {
-    /// Loaded modules and the code path.
-    pub code: CodeServer,
+    /// Loaded modules and the code path (shared by every runtime of the OS process).
+    pub code: &'static CodeServer,
     /// When the runtime started (the origin of monotonic time).
     pub started: Instant,
+    /// Live processes.
+    pub processes: ProcessTable,
+    /// Registered names.
+    pub names: Registry,
+    /// Runnable processes.
+    pub run_queues: RunQueues,
+    /// Timers.
+    pub timers: TimerService,
+    next_ref: AtomicU64,
+    /// Exit reasons of processes someone waits for ([`Runtime::run_main`]).
+    exits: Mutex<Vec<(Term, String)>>,
+    exited: Condvar,
+}
+
+/// What to run in a new process.
+#[derive(Clone, Copy)]
+pub enum SpawnTarget {
+    /// `M:F(Args)`.
+    Mfa(Atom, Atom),
+    /// A fun (closure or export fun) applied to the arguments.
+    Fun(Term),
+}
+
+/// Options of a spawn.
+#[derive(Clone, Copy, Default)]
+pub struct SpawnOptions {
+    /// Link parent and child.
+    pub link: bool,
+    /// Monitor the child; the reference is returned.
+    pub monitor: bool,
 }
 
 impl Runtime {
-    /// A runtime loading code from `path`.
+    /// A runtime loading code from `path` (appended to the process-wide code path).
     pub fn new(path: CodePath) -> Runtime {
+        let code = CodeServer::global();
+        for dir in path.dirs() {
+            code.add_path(dir.clone());
+        }
         Runtime {
-            code: CodeServer::new(path),
+            code,
             started: Instant::now(),
+            processes: ProcessTable::default(),
+            names: Registry::default(),
+            run_queues: RunQueues::default(),
+            timers: TimerService::default(),
+            next_ref: AtomicU64::new(1),
+            exits: Mutex::new(Vec::new()),
+            exited: Condvar::new(),
         }
     }
-}
 
-impl Runtime {
+    /// A fresh local reference's id words.
+    pub fn new_ref_ids(&self) -> [u32; 3] {
+        let n = self.next_ref.fetch_add(1, Ordering::Relaxed);
+        [n as u32, (n >> 32) as u32, 0]
+    }
+
     /// Runs `module:function(args...)` to completion in `p`, on this thread,
-    /// loading code as needed. The result is in `p.x[0]` on return.
+    /// loading code as needed; no other process runs. The result is in
+    /// `p.x[0]` on return.
     pub fn call_in(
         &self,
-        p: &mut crate::process::Process,
-        module: beamr_core::atom::Atom,
-        function: beamr_core::atom::Atom,
-        args: &[beamr_core::term::Term],
-    ) -> Result<crate::interp::Outcome, crate::loader::LoadError> {
-        use std::sync::atomic::Ordering;
-        self.code.ensure_loaded(module)?;
-        let export = beamr_core::term::Export::intern(module, function, args.len() as u32);
-        let code = export.code.load(Ordering::Acquire);
-        if code == 0 {
-            return Err(crate::loader::LoadError::Atom {
-                module: module.name().to_string(),
-                reason: format!(
-                    "function {}:{}/{} is not exported",
-                    module,
-                    function,
-                    args.len()
-                ),
-            });
-        }
-        p.prepare_call(code as *const crate::loader::Instr, args);
+        p: &mut Process,
+        module: Atom,
+        function: Atom,
+        args: &[Term],
+    ) -> Result<Outcome, LoadError> {
+        let code = self.entry(module, function, args.len() as u32)?;
+        p.prepare_call(code, args);
         loop {
             match crate::interp::run(self, p, 4000) {
-                crate::interp::Outcome::Yielded => continue,
+                Outcome::Yielded => continue,
                 done => return Ok(done),
             }
         }
+    }
+
+    /// The entry address of exported `module:function/arity`, loading the module.
+    pub fn entry(
+        &self,
+        module: Atom,
+        function: Atom,
+        arity: u32,
+    ) -> Result<*const Instr, LoadError> {
+        self.code.ensure_loaded(module)?;
+        let code = Export::intern(module, function, arity)
+            .code
+            .load(Ordering::Acquire);
+        if code == 0 {
+            return Err(LoadError::Atom {
+                module: module.name().to_string(),
+                reason: format!("function {module}:{function}/{arity} is undefined"),
+            });
+        }
+        Ok(code as *const Instr)
+    }
+
+    /// Spawns a process running `target` with `args` (copied from the
+    /// caller's heap). Returns the pid, and the monitor reference's ids when
+    /// asked to monitor.
+    pub fn spawn(
+        self: &Arc<Runtime>,
+        parent: Option<&mut Process>,
+        target: SpawnTarget,
+        args: &[Term],
+        options: SpawnOptions,
+    ) -> Result<(Term, Option<[u32; 3]>), Exception> {
+        let pid = self.processes.new_pid();
+        let mut child = Box::new(Process::new(pid));
+        child.runtime = Some(self.clone());
+        let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
+        match target {
+            SpawnTarget::Mfa(m, f) => {
+                child.initial_call = (m, f, args.len() as u32);
+                match self.entry(m, f, args.len() as u32) {
+                    Ok(code) => child.prepare_call(code, &args),
+                    Err(_) => {
+                        // The BEAM spawns the process, which then fails with undef.
+                        let arg_list = child.heap.list(&args);
+                        let mut e = Exception::error(Term::atom(Atom::UNDEF));
+                        e.args = arg_list;
+                        e.mfa = Some((m, f));
+                        child.startup_error = Some(e);
+                    }
+                }
+            }
+            SpawnTarget::Fun(fun) => {
+                let fun = child.heap.copy_term(fun);
+                if let Some(c) = fun.as_closure() {
+                    child.initial_call = (
+                        c.entry.module,
+                        c.entry.function,
+                        c.entry.arity + c.entry.num_free,
+                    );
+                    let mut all = args.clone();
+                    all.extend_from_slice(c.free);
+                    let mut code = c.entry.code.load(Ordering::Acquire);
+                    if code == 0 {
+                        let _ = self.code.ensure_loaded(c.entry.module);
+                        code = c.entry.code.load(Ordering::Acquire);
+                    }
+                    if code == 0 || c.entry.arity as usize != args.len() {
+                        return Err(Exception::badarg());
+                    }
+                    child.prepare_call(code as *const Instr, &all);
+                } else if let Some(e) = fun.as_export() {
+                    let code = self
+                        .entry(e.module, e.function, e.arity)
+                        .map_err(|_| Exception::badarg())?;
+                    child.initial_call = (e.module, e.function, e.arity);
+                    child.prepare_call(code, &args);
+                } else {
+                    return Err(Exception::badarg());
+                }
+            }
+        }
+        let mut monitor = None;
+        if let Some(parent) = parent {
+            child.group_leader = parent.group_leader;
+            if options.link {
+                parent.links.push(pid);
+                child.links.push(parent.pid);
+            }
+            if options.monitor {
+                let ids = self.new_ref_ids();
+                parent.monitors.push((ids, pid));
+                child.monitored_by.push((ids, parent.pid));
+                monitor = Some(ids);
+            }
+        }
+        let handle = Arc::new(ProcessHandle::new(child));
+        self.processes.insert(handle.clone());
+        self.run_queues.push(handle);
+        Ok((pid, monitor))
+    }
+
+    /// Sends a signal to the process `pid`; false if there is no such process.
+    pub fn send_signal(&self, pid: Term, signal: Signal) -> bool {
+        match self.processes.get(pid) {
+            Some(handle) => {
+                if handle.push_signal(signal) {
+                    self.run_queues.push(handle);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sends `message` (copied) to `pid`. Sending to a dead process does nothing.
+    pub fn send(&self, pid: Term, message: Term) {
+        if self.processes.get(pid).is_some() {
+            self.send_signal(pid, Signal::Message(Payload::copy(message)));
+        }
+    }
+
+    /// Starts a `receive ... after` timer for `p`.
+    pub fn start_receive_timer(&self, p: &mut Process, after: Duration) {
+        p.timer.generation += 1;
+        p.timer.active = true;
+        p.timer.fired = false;
+        let (pid, generation) = (p.pid, p.timer.generation);
+        self.timers
+            .start(after, |_| TimerAction::ReceiveTimeout { pid, generation });
+    }
+
+    /// Carries out a fired timer.
+    pub fn fire_timer(&self, action: TimerAction) {
+        match action {
+            TimerAction::ReceiveTimeout { pid, generation } => {
+                self.send_signal(pid, Signal::Timeout { generation });
+            }
+            TimerAction::Send { to, message } => {
+                let pid = match to.as_atom() {
+                    Some(name) => self.names.whereis(name),
+                    None => Some(to),
+                };
+                if let Some(pid) = pid {
+                    self.send_signal(pid, Signal::Message(message));
+                }
+            }
+        }
+    }
+
+    /// The exit reason of an uncaught exception: `Reason` for exit,
+    /// `{Reason, Trace}` for error, `{{nocatch, Value}, Trace}` for throw.
+    pub fn exit_reason(&self, p: &mut Process, e: Exception, trace: Term) -> Term {
+        match e.class {
+            crate::process::Class::Exit => e.reason,
+            crate::process::Class::Error => p.heap.tuple(&[e.reason, trace]),
+            crate::process::Class::Throw => {
+                let nocatch = p.heap.tuple(&[Term::atom(Atom::NOCATCH), e.reason]);
+                p.heap.tuple(&[nocatch, trace])
+            }
+        }
+    }
+
+    /// Ends a process: removes it from the tables, breaks its links with
+    /// exit signals, and tells its monitors.
+    pub fn terminate(&self, handle: &ProcessHandle, process: Box<Process>, reason: Term) {
+        handle.state.exit();
+        self.processes.remove(process.pid);
+        if let Some(name) = process.registered_name {
+            self.names.unregister(name);
+        }
+        for &link in &process.links {
+            self.send_signal(
+                link,
+                Signal::Exit {
+                    from: process.pid,
+                    reason: Payload::copy(reason),
+                    linked: true,
+                },
+            );
+        }
+        for &(ids, watcher) in &process.monitored_by {
+            let mut heap = beamr_core::heap::Heap::new();
+            let reference = heap.local_ref(ids);
+            let reason = heap.copy_term(reason);
+            let msg = heap.tuple(&[
+                Term::atom(Atom::DOWN),
+                reference,
+                Term::atom(Atom::PROCESS),
+                process.pid,
+                reason,
+            ]);
+            self.send_signal(
+                watcher,
+                Signal::Message(Payload {
+                    term: msg,
+                    heap: Some(heap),
+                }),
+            );
+        }
+        for &(ids, target) in &process.monitors {
+            let mut heap = beamr_core::heap::Heap::new();
+            let reference = heap.local_ref(ids);
+            self.send_signal(
+                target,
+                Signal::Demonitor {
+                    from: process.pid,
+                    reference: Payload {
+                        term: reference,
+                        heap: Some(heap),
+                    },
+                },
+            );
+        }
+        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+        exits.push((
+            process.pid,
+            beamr_core::format::display_w(reason).to_string(),
+        ));
+        self.exited.notify_all();
+    }
+
+    /// Waits until `pid` has exited; returns its exit reason as `~w` text.
+    pub fn wait_exit(&self, pid: Term) -> String {
+        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(i) = exits.iter().position(|(p, _)| *p == pid) {
+                return exits.swap_remove(i).1;
+            }
+            exits = self.exited.wait(exits).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Runs `module:function(args)` as the first process on `schedulers`
+    /// scheduler threads until it exits; returns its exit reason as `~w` text
+    /// (`normal` when the call returned). Other processes are stopped then.
+    pub fn run_main(
+        self: &Arc<Runtime>,
+        module: Atom,
+        function: Atom,
+        args: &[Term],
+        schedulers: usize,
+    ) -> Result<String, LoadError> {
+        self.entry(module, function, args.len() as u32)?;
+        let mut scratch = beamr_core::heap::Heap::new();
+        let args: Vec<Term> = args.iter().map(|&a| scratch.copy_term(a)).collect();
+        let (pid, _) = self
+            .spawn(
+                None,
+                SpawnTarget::Mfa(module, function),
+                &args,
+                SpawnOptions::default(),
+            )
+            .map_err(|_| LoadError::Atom {
+                module: module.name().to_string(),
+                reason: "cannot spawn".into(),
+            })?;
+        let timer_rt = self.clone();
+        let timer_thread = std::thread::Builder::new()
+            .name("beamr-timers".into())
+            .spawn(move || {
+                let rt = timer_rt.clone();
+                timer_rt.timers.run(|action| rt.fire_timer(action))
+            })
+            .expect("spawn timer thread");
+        let threads = spawn_schedulers(self, schedulers.max(1));
+        let reason = self.wait_exit(pid);
+        self.run_queues.shutdown();
+        self.timers.shutdown();
+        for t in threads {
+            let _ = t.join();
+        }
+        let _ = timer_thread.join();
+        Ok(reason)
     }
 }

@@ -237,6 +237,7 @@ impl Heap {
         self.high_water = self.young.used();
         self.old = Block::empty();
         self.fragments.clear();
+        self.fragment_words = 0;
         self.young_bins = young_bins;
         self.minors_since_major = 0;
         self.stats.major_collections += 1;
@@ -288,6 +289,7 @@ impl Heap {
         self.young = new_young;
         self.high_water = self.young.used();
         self.fragments.clear();
+        self.fragment_words = 0;
         self.young_bins = young_bins;
         self.minors_since_major += 1;
         self.stats.minor_collections += 1;

@@ -27,6 +27,8 @@ pub struct Heap {
     pub(crate) old: Block,
     /// Overflow allocations and absorbed heaps; counted as young.
     pub(crate) fragments: Vec<Block>,
+    /// Words in use in `fragments`.
+    pub(crate) fragment_words: usize,
     /// Refc-binary objects allocated in `young` or in `fragments`.
     pub(crate) young_bins: Vec<*const u64>,
     /// Refc-binary objects in `old`.
@@ -62,6 +64,7 @@ impl Heap {
             high_water: 0,
             old: Block::empty(),
             fragments: Vec::new(),
+            fragment_words: 0,
             young_bins: Vec::new(),
             old_bins: Vec::new(),
             minors_since_major: 0,
@@ -88,6 +91,7 @@ impl Heap {
 
     #[cold]
     fn alloc_slow(&mut self, n: usize) -> *mut u64 {
+        self.fragment_words += n;
         if let Some(p) = self.fragments.last_mut().and_then(|f| f.alloc(n)) {
             return p;
         }
@@ -104,11 +108,12 @@ impl Heap {
         self.young.free() >= n
     }
 
-    /// True when allocation has overflowed into fragments: the owner should
-    /// collect at its next safe point.
+    /// True when the young generation and its fragments together hold more
+    /// than the young generation's size (allocation overflowed, or absorbed
+    /// messages filled it): the owner should collect at its next safe point.
     #[inline]
     pub fn needs_gc(&self) -> bool {
-        !self.fragments.is_empty()
+        self.fragment_words > 0 && self.young.used() + self.fragment_words > self.young.capacity()
     }
 
     /// Words in use in all generations and fragments.
@@ -140,9 +145,11 @@ impl Heap {
             std::mem::replace(&mut other.old, Block::empty()),
         ] {
             if block.used() > 0 {
+                self.fragment_words += block.used();
                 self.fragments.push(block);
             }
         }
+        self.fragment_words += other.fragment_words;
         self.fragments.append(&mut other.fragments);
         self.young_bins.append(&mut other.young_bins);
         self.young_bins.append(&mut other.old_bins);

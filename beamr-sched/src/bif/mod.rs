@@ -2,7 +2,14 @@
 //! file per Erlang module, registered in one table by `{M, F, A}`.
 
 mod erlang_arith;
+mod erlang_convert;
+mod erlang_hash;
+mod erlang_misc;
+mod erlang_procs;
 mod erlang_terms;
+mod lists;
+mod maps;
+mod process_info;
 mod table;
 
 pub use table::{lookup, BifFn};

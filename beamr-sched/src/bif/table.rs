@@ -16,7 +16,15 @@ pub(crate) type BifRow = (&'static str, &'static str, u8, BifFn);
 
 static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
     let mut table = HashMap::new();
-    for rows in [super::erlang_arith::BIFS, super::erlang_terms::BIFS] {
+    for rows in [
+        super::erlang_arith::BIFS,
+        super::erlang_terms::BIFS,
+        super::erlang_convert::BIFS,
+        super::erlang_misc::BIFS,
+        super::lists::BIFS,
+        super::maps::BIFS,
+        super::erlang_procs::BIFS,
+    ] {
         for &(m, f, a, bif) in rows {
             let key = (
                 Atom::new(m).expect("bif module atom"),

@@ -1,5 +1,9 @@
 //! [`CodeServer`]: the table of loaded modules.
 //!
+//! There is one code server per OS process ([`CodeServer::global`]), as
+//! export and fun entries (which hold code addresses) are global too: every
+//! runtime in the process shares loaded code, as a BEAM node's processes do.
+//!
 //! Loading makes the new version current and the previous one old, and
 //! points every export entry at the new code. Old code keeps running in the
 //! processes that are inside it; purging drops the old version from the
@@ -43,7 +47,15 @@ pub struct CodeServer {
     loading: Mutex<()>,
 }
 
+static GLOBAL: std::sync::LazyLock<CodeServer> =
+    std::sync::LazyLock::new(|| CodeServer::new(CodePath::new()));
+
 impl CodeServer {
+    /// The process-wide code server.
+    pub fn global() -> &'static CodeServer {
+        &GLOBAL
+    }
+
     /// A code server searching `path`.
     pub fn new(path: CodePath) -> CodeServer {
         CodeServer {

@@ -25,7 +25,7 @@ pub fn load(file: &BeamFile) -> Result<Module, LoadError> {
 }
 
 pub(super) struct Lowering<'f> {
-    file: &'f BeamFile,
+    pub(super) file: &'f BeamFile,
     pub(super) module: Atom,
     atoms: Vec<Atom>,
     literals: Vec<Term>,

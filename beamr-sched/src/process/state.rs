@@ -7,11 +7,16 @@
 //! read as header-tagged words: the collector leaves them alone. Catch
 //! markers are catch immediates.
 
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use super::exception::Exception;
+use super::mailbox::Mailbox;
 use crate::loader::Instr;
+use crate::runtime::Runtime;
 
 /// Number of X registers (the BEAM's 1024).
 pub const MAX_X_REGS: usize = 1024;
@@ -38,6 +43,43 @@ pub struct Process {
     pub last_exception: Option<Exception>,
     /// Stack trace of `last_exception`, as a list term on the heap.
     pub last_trace: Term,
+    /// Received messages.
+    pub mailbox: Mailbox,
+    /// The process dictionary: keys and values alternating.
+    pub dictionary: Vec<Term>,
+    /// Linked processes (pids).
+    pub links: Vec<Term>,
+    /// Monitors this process holds: reference ids and the monitored pid.
+    pub monitors: Vec<([u32; 3], Term)>,
+    /// Monitors on this process: reference ids and the monitoring pid.
+    pub monitored_by: Vec<([u32; 3], Term)>,
+    /// `process_flag(trap_exit, true)`.
+    pub trap_exit: bool,
+    /// The registered name, if any.
+    pub registered_name: Option<Atom>,
+    /// The group leader.
+    pub group_leader: Term,
+    /// Set when an exit signal killed the process; the scheduler ends it.
+    pub pending_exit: Option<Term>,
+    /// The `receive ... after` timer: its generation, and whether it fired.
+    pub timer: ReceiveTimer,
+    /// `{M, F, A}` of the initial call, for `process_info`.
+    pub initial_call: (Atom, Atom, u32),
+    /// The runtime the process belongs to (absent for a bare test process).
+    pub runtime: Option<Arc<Runtime>>,
+    /// An error to raise instead of running (spawning an undefined function).
+    pub startup_error: Option<Exception>,
+}
+
+/// State of a process's `receive ... after` timer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReceiveTimer {
+    /// Incremented for every timer started; stale expiries are ignored.
+    pub generation: u64,
+    /// A timer is running.
+    pub active: bool,
+    /// The running timer expired.
+    pub fired: bool,
 }
 
 // SAFETY: the raw instruction pointers point into loaded code, which is
@@ -58,6 +100,19 @@ impl Process {
             reductions: 0,
             last_exception: None,
             last_trace: Term::NIL,
+            mailbox: Mailbox::default(),
+            dictionary: Vec::new(),
+            links: Vec::new(),
+            monitors: Vec::new(),
+            monitored_by: Vec::new(),
+            trap_exit: false,
+            registered_name: None,
+            group_leader: Term::NIL,
+            pending_exit: None,
+            timer: ReceiveTimer::default(),
+            initial_call: (Atom::UNDEFINED, Atom::UNDEFINED, 0),
+            runtime: None,
+            startup_error: None,
         }
     }
 
@@ -70,8 +125,15 @@ impl Process {
             self.last_exception.map_or(Term::NIL, |e| e.args),
             self.last_exception.map_or(Term::NIL, |e| e.trace),
         ];
+        let mut misc = [self.group_leader];
         let (x, stack) = (&mut self.x[..live], &mut self.stack[..]);
-        self.heap.collect(need, &mut [x, stack, &mut extra]);
+        let messages = self.mailbox.as_mut_slice();
+        let dictionary = &mut self.dictionary[..];
+        self.heap.collect(
+            need,
+            &mut [x, stack, &mut extra, messages, dictionary, &mut misc],
+        );
+        self.group_leader = misc[0];
         self.last_trace = extra[0];
         if let Some(e) = self.last_exception.as_mut() {
             e.reason = extra[1];

@@ -1,11 +1,139 @@
 //! Execution of [`RecvInstr`](crate::loader::recv::RecvInstr) instructions.
 
-use super::Flow;
+use std::time::Duration;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::{get, put, Flow};
 use crate::loader::recv::RecvInstr;
-use crate::process::Process;
+use crate::loader::Target;
+use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
 /// Executes one instruction.
-pub fn exec(_rt: &Runtime, _p: &mut Process, op: &RecvInstr) -> Flow {
-    match *op {}
+pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
+    match *op {
+        RecvInstr::Send => match send(rt, p, p.x[0], p.x[1]) {
+            Ok(()) => {
+                p.x[0] = p.x[1];
+                Flow::Next
+            }
+            Err(e) => Flow::Raise(e),
+        },
+        RecvInstr::LoopRec { fail, dst } => match p.mailbox.current() {
+            Some(m) => {
+                put(p, dst, m);
+                Flow::Next
+            }
+            None => Flow::Jump(fail),
+        },
+        RecvInstr::LoopRecEnd { target } => {
+            p.mailbox.advance();
+            Flow::Jump(target)
+        }
+        RecvInstr::RemoveMessage => {
+            p.mailbox.remove_current();
+            p.timer.active = false;
+            p.timer.fired = false;
+            Flow::Next
+        }
+        RecvInstr::Wait { target } => wait(p, target),
+        RecvInstr::WaitTimeout { target, timeout } => {
+            if p.mailbox.has_unseen() {
+                return Flow::Jump(target);
+            }
+            if p.timer.fired {
+                return Flow::Next;
+            }
+            let t = get(p, timeout);
+            if t == Term::atom(Atom::INFINITY) {
+                return Flow::Wait;
+            }
+            let ms = match t
+                .as_integer()
+                .and_then(|i| u64::try_from(i.to_bigint()).ok())
+            {
+                Some(ms) => ms,
+                None => {
+                    return Flow::Raise(Exception::error(Term::atom(
+                        Atom::new("timeout_value").expect("atom"),
+                    )))
+                }
+            };
+            if ms == 0 {
+                return Flow::Next;
+            }
+            if !p.timer.active {
+                rt.start_receive_timer(p, Duration::from_millis(ms));
+            }
+            Flow::Wait
+        }
+        RecvInstr::Timeout => {
+            p.timer.active = false;
+            p.timer.fired = false;
+            p.mailbox.reset();
+            Flow::Next
+        }
+        RecvInstr::MarkerReserve { dst } => {
+            let marker = Term::small_unchecked(p.mailbox.len() as i64);
+            put(p, dst, marker);
+            Flow::Next
+        }
+        RecvInstr::MarkerBind { marker, reference } => {
+            if let (Some(pos), Some(r)) = (get(p, marker).as_small(), get(p, reference).as_ref()) {
+                p.mailbox
+                    .bind_marker([r.ids[0], r.ids[1], r.ids[2]], pos as usize);
+            }
+            Flow::Next
+        }
+        RecvInstr::MarkerUse { reference } => {
+            if let Some(r) = get(p, reference).as_ref() {
+                p.mailbox.use_marker([r.ids[0], r.ids[1], r.ids[2]]);
+            }
+            Flow::Next
+        }
+        RecvInstr::MarkerClear { reference } => {
+            if let Some(r) = get(p, reference).as_ref() {
+                p.mailbox.clear_marker([r.ids[0], r.ids[1], r.ids[2]]);
+            }
+            Flow::Next
+        }
+    }
+}
+
+fn wait(p: &mut Process, target: Target) -> Flow {
+    if p.mailbox.has_unseen() {
+        Flow::Jump(target)
+    } else {
+        Flow::Wait
+    }
+}
+
+/// Sends `msg` to `dest` (a pid, a registered name, or `{Name, Node}`).
+pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
+    let pid = if dest.is_local_pid() {
+        dest
+    } else if let Some(name) = dest.as_atom() {
+        rt.names.whereis(name).ok_or_else(Exception::badarg)?
+    } else if let Some([name, node]) = dest
+        .as_tuple()
+        .and_then(|t| <&[Term; 2]>::try_from(t).ok())
+        .copied()
+    {
+        match (name.as_atom(), node.as_atom()) {
+            (Some(name), Some(Atom::NONODE_NOHOST)) => {
+                rt.names.whereis(name).ok_or_else(Exception::badarg)?
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    } else if dest.is_pid() {
+        // A pid of another node: beamr is not distributed; the message is dropped.
+        return Ok(());
+    } else {
+        return Err(Exception::badarg());
+    };
+    let _ = p;
+    rt.send(pid, msg);
+    Ok(())
 }

@@ -1,0 +1,683 @@
+//! `erlang` BIFs on processes: spawning, sending, links, monitors, exit
+//! signals, registered names, timers, the process dictionary, and
+//! `process_info`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::process_info::{process_info, Snapshot};
+use super::table::BifRow;
+use crate::process::{Exception, Payload, Process, Signal};
+use crate::runtime::{Runtime, SpawnOptions, SpawnTarget};
+use crate::sched::TimerAction;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "spawn", 1, spawn1),
+    ("erlang", "spawn", 3, spawn3),
+    ("erlang", "spawn_link", 1, spawn_link1),
+    ("erlang", "spawn_link", 3, spawn_link3),
+    ("erlang", "spawn_monitor", 1, spawn_monitor1),
+    ("erlang", "spawn_monitor", 3, spawn_monitor3),
+    ("erlang", "spawn_opt", 2, spawn_opt2),
+    ("erlang", "spawn_opt", 4, spawn_opt4),
+    ("erlang", "send", 2, send2),
+    ("erlang", "!", 2, send2),
+    ("erlang", "send", 3, send3),
+    ("erlang", "link", 1, link),
+    ("erlang", "unlink", 1, unlink),
+    ("erlang", "monitor", 2, monitor),
+    ("erlang", "demonitor", 1, demonitor1),
+    ("erlang", "demonitor", 2, demonitor2),
+    ("erlang", "exit", 2, exit2),
+    ("erlang", "process_flag", 2, process_flag),
+    ("erlang", "register", 2, register),
+    ("erlang", "unregister", 1, unregister),
+    ("erlang", "whereis", 1, whereis),
+    ("erlang", "registered", 0, registered),
+    ("erlang", "is_process_alive", 1, is_process_alive),
+    ("erlang", "make_ref", 0, make_ref),
+    ("erlang", "send_after", 3, send_after),
+    ("erlang", "start_timer", 3, start_timer),
+    ("erlang", "cancel_timer", 1, cancel_timer),
+    ("erlang", "cancel_timer", 2, cancel_timer2),
+    ("erlang", "read_timer", 1, read_timer),
+    ("erlang", "get", 0, get0),
+    ("erlang", "get", 1, get1),
+    ("erlang", "put", 2, put2),
+    ("erlang", "erase", 0, erase0),
+    ("erlang", "erase", 1, erase1),
+    ("erlang", "get_keys", 0, get_keys0),
+    ("erlang", "get_keys", 1, get_keys1),
+    ("erlang", "group_leader", 0, group_leader0),
+    ("erlang", "group_leader", 2, group_leader2),
+    ("erlang", "processes", 0, processes),
+    ("erlang", "process_info", 2, process_info2),
+    ("erlang", "node", 0, node0),
+    ("erlang", "node", 1, node1),
+    ("erlang", "nodes", 0, nodes),
+    ("erlang", "is_alive", 0, is_alive),
+    ("erlang", "list_to_pid", 1, list_to_pid),
+    ("erlang", "pid_to_list", 1, pid_to_list),
+];
+
+fn runtime(p: &Process) -> Result<Arc<Runtime>, Exception> {
+    p.runtime.clone().ok_or_else(Exception::badarg)
+}
+
+fn spawn_with(
+    p: &mut Process,
+    target: SpawnTarget,
+    args: Term,
+    options: SpawnOptions,
+) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let args = args.list_to_vec().ok_or_else(Exception::badarg)?;
+    let (pid, monitor) = rt.spawn(Some(p), target, &args, options)?;
+    Ok(match monitor {
+        Some(ids) => {
+            let r = p.heap.local_ref(ids);
+            p.heap.tuple(&[pid, r])
+        }
+        None => pid,
+    })
+}
+
+fn mfa_target(m: Term, f: Term) -> Result<SpawnTarget, Exception> {
+    match (m.as_atom(), f.as_atom()) {
+        (Some(m), Some(f)) => Ok(SpawnTarget::Mfa(m, f)),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
+    if f.is_fun() {
+        Ok(SpawnTarget::Fun(f))
+    } else {
+        Err(Exception::badarg())
+    }
+}
+
+fn spawn1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(p, fun_target(a[0])?, Term::NIL, SpawnOptions::default())
+}
+
+fn spawn3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(p, mfa_target(a[0], a[1])?, a[2], SpawnOptions::default())
+}
+
+fn spawn_link1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(
+        p,
+        fun_target(a[0])?,
+        Term::NIL,
+        SpawnOptions {
+            link: true,
+            monitor: false,
+        },
+    )
+}
+
+fn spawn_link3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(
+        p,
+        mfa_target(a[0], a[1])?,
+        a[2],
+        SpawnOptions {
+            link: true,
+            monitor: false,
+        },
+    )
+}
+
+fn spawn_monitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(
+        p,
+        fun_target(a[0])?,
+        Term::NIL,
+        SpawnOptions {
+            link: false,
+            monitor: true,
+        },
+    )
+}
+
+fn spawn_monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(
+        p,
+        mfa_target(a[0], a[1])?,
+        a[2],
+        SpawnOptions {
+            link: false,
+            monitor: true,
+        },
+    )
+}
+
+fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
+    let mut o = SpawnOptions::default();
+    for opt in opts.list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_atom().map(Atom::name) {
+            Some("link") => o.link = true,
+            Some("monitor") => o.monitor = true,
+            // Heap sizing, priority, message-queue placement: accepted, no effect yet.
+            _ if opt.is_tuple() => {}
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    Ok(o)
+}
+
+fn spawn_opt2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(p, fun_target(a[0])?, Term::NIL, spawn_options(a[1])?)
+}
+
+fn spawn_opt4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(p, mfa_target(a[0], a[1])?, a[2], spawn_options(a[3])?)
+}
+
+fn send2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
+    Ok(a[1])
+}
+
+fn send3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    send2(p, a)?;
+    Ok(Term::OK)
+}
+
+fn link(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    if a[0] == p.pid || p.links.contains(&a[0]) {
+        return Ok(Term::TRUE);
+    }
+    if rt.send_signal(a[0], Signal::Link { from: p.pid }) {
+        p.links.push(a[0]);
+    } else if p.trap_exit {
+        let msg = p
+            .heap
+            .tuple(&[Term::atom(Atom::EXIT), a[0], Term::atom(Atom::NOPROC)]);
+        p.mailbox.push(msg);
+    } else {
+        return Err(Exception::error(Term::atom(Atom::NOPROC)));
+    }
+    Ok(Term::TRUE)
+}
+
+fn unlink(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if !a[0].is_pid() {
+        return Err(Exception::badarg());
+    }
+    p.links.retain(|&l| l != a[0]);
+    rt.send_signal(a[0], Signal::Unlink { from: p.pid });
+    Ok(Term::TRUE)
+}
+
+fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if a[0] != Term::atom(Atom::PROCESS) {
+        return Err(Exception::badarg());
+    }
+    let target = if let Some(name) = a[1].as_atom() {
+        rt.names.whereis(name)
+    } else if a[1].is_local_pid() {
+        Some(a[1])
+    } else {
+        return Err(Exception::badarg());
+    };
+    let ids = rt.new_ref_ids();
+    let reference = p.heap.local_ref(ids);
+    let delivered = target.is_some_and(|pid| {
+        rt.send_signal(
+            pid,
+            Signal::Monitor {
+                from: p.pid,
+                reference: Payload::copy(reference),
+            },
+        )
+    });
+    match (delivered, target) {
+        (true, Some(pid)) => p.monitors.push((ids, pid)),
+        _ => {
+            // No such process: 'DOWN' with noproc at once.
+            let msg = p.heap.tuple(&[
+                Term::atom(Atom::DOWN),
+                reference,
+                a[0],
+                a[1],
+                Term::atom(Atom::NOPROC),
+            ]);
+            p.mailbox.push(msg);
+        }
+    }
+    Ok(reference)
+}
+
+fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
+    let r = t.as_ref().ok_or_else(Exception::badarg)?;
+    Ok([r.ids[0], r.ids[1], r.ids[2]])
+}
+
+fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let ids = ref_ids(a[0])?;
+    if let Some(i) = p.monitors.iter().position(|(m, _)| *m == ids) {
+        let (_, target) = p.monitors.swap_remove(i);
+        rt.send_signal(
+            target,
+            Signal::Demonitor {
+                from: p.pid,
+                reference: Payload::copy(a[0]),
+            },
+        );
+    }
+    Ok(Term::TRUE)
+}
+
+fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let ids = ref_ids(a[0])?;
+    let existed = p.monitors.iter().any(|(m, _)| *m == ids);
+    demonitor1(p, &a[..1])?;
+    let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
+    let flush = opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|a| a.name() == "flush"));
+    let info = opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|a| a.name() == "info"));
+    let mut flushed = false;
+    if flush {
+        flushed = p.mailbox.remove_where(|m| {
+            m.as_tuple().is_some_and(|t| {
+                t.len() == 5
+                    && t[0] == Term::atom(Atom::DOWN)
+                    && t[1]
+                        .as_ref()
+                        .is_some_and(|r| [r.ids[0], r.ids[1], r.ids[2]] == ids)
+            })
+        });
+    }
+    Ok(if info {
+        Term::bool(existed || (flush && !flushed && existed))
+    } else {
+        Term::TRUE
+    })
+}
+
+fn exit2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let target = if a[0].is_local_pid() {
+        a[0]
+    } else if a[0].is_pid() {
+        return Ok(Term::TRUE);
+    } else {
+        return Err(Exception::badarg());
+    };
+    rt.send_signal(
+        target,
+        Signal::Exit {
+            from: p.pid,
+            reason: Payload::copy(a[1]),
+            linked: false,
+        },
+    );
+    Ok(Term::TRUE)
+}
+
+fn process_flag(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match a[0].as_atom().map(Atom::name) {
+        Some("trap_exit") => {
+            let new = a[1] == Term::TRUE;
+            if !new && a[1] != Term::FALSE {
+                return Err(Exception::badarg());
+            }
+            let old = p.trap_exit;
+            p.trap_exit = new;
+            Ok(Term::bool(old))
+        }
+        // Accepted for compatibility; beamr does not act on them yet.
+        Some("priority") => Ok(Term::atom(Atom::new("normal").expect("atom"))),
+        Some("min_heap_size" | "min_bin_vheap_size" | "fullsweep_after") => {
+            Ok(Term::small_unchecked(0))
+        }
+        Some("message_queue_data") => Ok(Term::atom(Atom::new("on_heap").expect("atom"))),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+fn register(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let name = a[0]
+        .as_atom()
+        .filter(|&n| n != Atom::UNDEFINED)
+        .ok_or_else(Exception::badarg)?;
+    let pid = a[1];
+    if !pid.is_local_pid() || rt.processes.get(pid).is_none() {
+        return Err(Exception::badarg());
+    }
+    if pid == p.pid {
+        if p.registered_name.is_some() || !rt.names.register(name, pid) {
+            return Err(Exception::badarg());
+        }
+        p.registered_name = Some(name);
+        return Ok(Term::TRUE);
+    }
+    let handle = rt.processes.get(pid).ok_or_else(Exception::badarg)?;
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let other = body.as_mut().ok_or_else(Exception::badarg)?;
+    if other.registered_name.is_some() || !rt.names.register(name, pid) {
+        return Err(Exception::badarg());
+    }
+    other.registered_name = Some(name);
+    Ok(Term::TRUE)
+}
+
+fn unregister(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    let pid = rt.names.whereis(name).ok_or_else(Exception::badarg)?;
+    rt.names.unregister(name);
+    if pid == p.pid {
+        p.registered_name = None;
+    } else if let Some(handle) = rt.processes.get(pid) {
+        if let Some(other) = handle
+            .body
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            other.registered_name = None;
+        }
+    }
+    Ok(Term::TRUE)
+}
+
+fn whereis(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    Ok(rt
+        .names
+        .whereis(name)
+        .unwrap_or(Term::atom(Atom::UNDEFINED)))
+}
+
+fn registered(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let names: Vec<Term> = rt.names.names().into_iter().map(Term::atom).collect();
+    Ok(p.heap.list(&names))
+}
+
+fn is_process_alive(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    Ok(Term::bool(
+        a[0] == p.pid || rt.processes.get(a[0]).is_some_and(|h| !h.state.is_exited()),
+    ))
+}
+
+fn make_ref(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let ids = rt.new_ref_ids();
+    Ok(p.heap.local_ref(ids))
+}
+
+/// Marks a reference's third id word as a timer reference.
+const TIMER_REF_TAG: u32 = 0x7100_0000;
+
+fn timer(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let ms = a[0]
+        .as_small()
+        .and_then(|v| u64::try_from(v).ok())
+        .ok_or_else(Exception::badarg)?;
+    let to = a[1];
+    if !(to.is_local_pid() || to.is_atom()) {
+        return Err(Exception::badarg());
+    }
+    let msg = a[2];
+    let id = rt.timers.start(Duration::from_millis(ms), |id| {
+        let mut heap = beamr_core::heap::Heap::new();
+        let mut term = heap.copy_term(msg);
+        if wrap {
+            let r = heap.local_ref(timer_ref_ids(id));
+            term = heap.tuple(&[Term::atom(Atom::TIMEOUT), r, term]);
+        }
+        TimerAction::Send {
+            to,
+            message: Payload {
+                term,
+                heap: Some(heap),
+            },
+        }
+    });
+    Ok(p.heap.local_ref(timer_ref_ids(id)))
+}
+
+fn timer_ref_ids(id: u64) -> [u32; 3] {
+    [id as u32, (id >> 32) as u32, TIMER_REF_TAG]
+}
+
+fn send_after(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer(p, a, false)
+}
+
+fn start_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer(p, a, true)
+}
+
+fn timer_id(t: Term) -> Result<u64, Exception> {
+    let r = t.as_ref().ok_or_else(Exception::badarg)?;
+    if r.ids[2] != TIMER_REF_TAG {
+        return Ok(0);
+    }
+    Ok(r.ids[0] as u64 | (r.ids[1] as u64) << 32)
+}
+
+fn cancel_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let id = timer_id(a[0])?;
+    Ok(match rt.timers.cancel(id) {
+        Some(left) => p.heap.int(left.as_millis() as i64),
+        None => Term::FALSE,
+    })
+}
+
+fn cancel_timer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let result = cancel_timer(p, &a[..1])?;
+    let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
+    let is = |name: &str, value: Term| {
+        opts.iter().any(|o| {
+            o.as_tuple().is_some_and(|t| {
+                t.len() == 2 && t[0].as_atom().is_some_and(|a| a.name() == name) && t[1] == value
+            })
+        })
+    };
+    if is("async", Term::TRUE) {
+        return Ok(Term::OK);
+    }
+    if is("info", Term::FALSE) {
+        return Ok(Term::OK);
+    }
+    Ok(result)
+}
+
+fn read_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let id = timer_id(a[0])?;
+    Ok(match rt.timers.remaining(id) {
+        Some(left) => p.heap.int(left.as_millis() as i64),
+        None => Term::FALSE,
+    })
+}
+
+fn dict_index(p: &Process, key: Term) -> Option<usize> {
+    (0..p.dictionary.len())
+        .step_by(2)
+        .find(|&i| beamr_core::order::exact_eq(p.dictionary[i], key))
+}
+
+fn get0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let pairs: Vec<Term> = p
+        .dictionary
+        .clone()
+        .chunks(2)
+        .map(|kv| p.heap.tuple(kv))
+        .collect();
+    Ok(p.heap.list(&pairs))
+}
+
+fn get1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(dict_index(p, a[0]).map_or(Term::atom(Atom::UNDEFINED), |i| p.dictionary[i + 1]))
+}
+
+fn put2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match dict_index(p, a[0]) {
+        Some(i) => Ok(std::mem::replace(&mut p.dictionary[i + 1], a[1])),
+        None => {
+            p.dictionary.push(a[0]);
+            p.dictionary.push(a[1]);
+            Ok(Term::atom(Atom::UNDEFINED))
+        }
+    }
+}
+
+fn erase0(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let all = get0(p, a)?;
+    p.dictionary.clear();
+    Ok(all)
+}
+
+fn erase1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match dict_index(p, a[0]) {
+        Some(i) => {
+            let v = p.dictionary[i + 1];
+            p.dictionary.drain(i..i + 2);
+            Ok(v)
+        }
+        None => Ok(Term::atom(Atom::UNDEFINED)),
+    }
+}
+
+fn get_keys0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let keys: Vec<Term> = p.dictionary.iter().step_by(2).copied().collect();
+    Ok(p.heap.list(&keys))
+}
+
+fn get_keys1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let keys: Vec<Term> = p
+        .dictionary
+        .chunks(2)
+        .filter(|kv| beamr_core::order::exact_eq(kv[1], a[0]))
+        .map(|kv| kv[0])
+        .collect();
+    Ok(p.heap.list(&keys))
+}
+
+fn group_leader0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.group_leader)
+}
+
+fn group_leader2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if !a[0].is_pid() || !a[1].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    if a[1] == p.pid {
+        p.group_leader = a[0];
+        return Ok(Term::TRUE);
+    }
+    let handle = rt.processes.get(a[1]).ok_or_else(Exception::badarg)?;
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let other = body.as_mut().ok_or_else(Exception::badarg)?;
+    other.group_leader = a[0];
+    Ok(Term::TRUE)
+}
+
+fn processes(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let pids = rt.processes.pids();
+    Ok(p.heap.list(&pids))
+}
+
+fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    if a[0] == p.pid {
+        let snap = Snapshot::of(p, &rt, true);
+        return process_info(p, snap, a[1], false);
+    }
+    let Some(handle) = rt.processes.get(a[0]) else {
+        return Ok(Term::atom(Atom::UNDEFINED));
+    };
+    let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(other) = body.as_ref() else {
+        return Ok(Term::atom(Atom::UNDEFINED));
+    };
+    let snap = Snapshot::of(other, &rt, false);
+    process_info(p, snap, a[1], true)
+}
+
+fn node0(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::atom(Atom::NONODE_NOHOST))
+}
+
+fn node1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if a[0].is_pid() || a[0].is_port() || a[0].is_reference() {
+        Ok(Term::atom(Atom::NONODE_NOHOST))
+    } else {
+        Err(Exception::badarg())
+    }
+}
+
+fn nodes(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::NIL)
+}
+
+fn is_alive(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::FALSE)
+}
+
+fn list_to_pid(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    let text: String = chars
+        .iter()
+        .map(|c| c.as_small().and_then(|c| char::from_u32(c as u32)))
+        .collect::<Option<_>>()
+        .ok_or_else(Exception::badarg)?;
+    let inner = text
+        .strip_prefix('<')
+        .and_then(|t| t.strip_suffix('>'))
+        .ok_or_else(Exception::badarg)?;
+    let parts: Vec<u64> = inner
+        .split('.')
+        .map(|n| n.parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| Exception::badarg())?;
+    match parts[..] {
+        [0, id, serial] if id < 1 << 32 && serial < 1 << 28 => {
+            let _ = p;
+            Ok(Term::pid(id | serial << beamr_core::format::PID_ID_BITS))
+        }
+        _ => Err(Exception::badarg()),
+    }
+}
+
+fn pid_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_pid() {
+        return Err(Exception::badarg());
+    }
+    let text = beamr_core::format::display_w(a[0]).to_string();
+    Ok(p.heap.string(&text))
+}

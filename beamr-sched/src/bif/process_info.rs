@@ -1,0 +1,143 @@
+//! `erlang:process_info/2`: a snapshot of a process, turned into the terms
+//! the BEAM returns.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// What `process_info` reports about one process, read while it is locked.
+pub(super) struct Snapshot {
+    pid: Term,
+    messages: Vec<Term>,
+    dictionary: Vec<Term>,
+    links: Vec<Term>,
+    monitors: Vec<Term>,
+    monitored_by: Vec<Term>,
+    trap_exit: bool,
+    registered_name: Option<Atom>,
+    heap_size: usize,
+    total_heap_size: usize,
+    stack_size: usize,
+    reductions: u64,
+    group_leader: Term,
+    initial_call: (Atom, Atom, u32),
+    current_function: Option<(Atom, Atom, u32)>,
+    running: bool,
+}
+
+impl Snapshot {
+    /// Reads `p`; `running` when it is the caller.
+    pub(super) fn of(p: &Process, rt: &Runtime, running: bool) -> Snapshot {
+        let current_function = rt.code.module_at(p.ip).and_then(|m| {
+            let f = m.function_at(m.index_of(p.ip))?;
+            Some((m.name, f.name, f.arity))
+        });
+        Snapshot {
+            pid: p.pid,
+            messages: p.mailbox.iter().collect(),
+            dictionary: p.dictionary.clone(),
+            links: p.links.clone(),
+            monitors: p.monitors.iter().map(|&(_, pid)| pid).collect(),
+            monitored_by: p.monitored_by.iter().map(|&(_, pid)| pid).collect(),
+            trap_exit: p.trap_exit,
+            registered_name: p.registered_name,
+            heap_size: p.heap.young_capacity(),
+            total_heap_size: p.heap.young_capacity() + p.heap.old_capacity(),
+            stack_size: p.stack.len(),
+            reductions: p.reductions,
+            group_leader: p.group_leader,
+            initial_call: p.initial_call,
+            current_function,
+            running,
+        }
+    }
+}
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// The value of `item` (an atom or a list of atoms) for the snapshot, built
+/// on `p`'s heap; `copy` when the snapshot's terms live on another heap.
+pub(super) fn process_info(
+    p: &mut Process,
+    snap: Snapshot,
+    item: Term,
+    copy: bool,
+) -> Result<Term, Exception> {
+    if let Some(items) = item.list_to_vec() {
+        let mut out = Vec::with_capacity(items.len());
+        for i in items {
+            let key = i.as_atom().ok_or_else(Exception::badarg)?;
+            let v = value(p, &snap, key, copy)?;
+            out.push(p.heap.tuple(&[i, v]));
+        }
+        return Ok(p.heap.list(&out));
+    }
+    let key = item.as_atom().ok_or_else(Exception::badarg)?;
+    if key.name() == "registered_name" && snap.registered_name.is_none() {
+        return Ok(Term::NIL);
+    }
+    let v = value(p, &snap, key, copy)?;
+    Ok(p.heap.tuple(&[item, v]))
+}
+
+fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, Exception> {
+    let mut own = |t: Term| if copy { p.heap.copy_term(t) } else { t };
+    Ok(match key.name() {
+        "message_queue_len" => Term::small_unchecked(s.messages.len() as i64),
+        "messages" => {
+            let ms: Vec<Term> = s.messages.iter().map(|&m| own(m)).collect();
+            p.heap.list(&ms)
+        }
+        "dictionary" => {
+            let kv: Vec<Term> = s.dictionary.iter().map(|&t| own(t)).collect();
+            let pairs: Vec<Term> = kv.chunks(2).map(|c| p.heap.tuple(c)).collect();
+            p.heap.list(&pairs)
+        }
+        "links" => p.heap.list(&s.links),
+        "monitors" => {
+            let items: Vec<Term> = s
+                .monitors
+                .iter()
+                .map(|&pid| p.heap.tuple(&[Term::atom(Atom::PROCESS), pid]))
+                .collect();
+            p.heap.list(&items)
+        }
+        "monitored_by" => p.heap.list(&s.monitored_by),
+        "trap_exit" => Term::bool(s.trap_exit),
+        "registered_name" => s.registered_name.map_or(Term::NIL, Term::atom),
+        "heap_size" => Term::small_unchecked(s.heap_size as i64),
+        "total_heap_size" => Term::small_unchecked(s.total_heap_size as i64),
+        "stack_size" => Term::small_unchecked(s.stack_size as i64),
+        "reductions" => p.heap.int(s.reductions as i64),
+        "memory" => p
+            .heap
+            .int(((s.total_heap_size + s.stack_size) * 8 + 2800) as i64),
+        "group_leader" => s.group_leader,
+        "status" => atom(if s.running { "running" } else { "waiting" }),
+        "priority" => atom("normal"),
+        "initial_call" => {
+            let (m, f, a) = s.initial_call;
+            p.heap.tuple(&[
+                Term::atom(m),
+                Term::atom(f),
+                Term::small_unchecked(a as i64),
+            ])
+        }
+        "current_function" => match s.current_function {
+            Some((m, f, a)) => p.heap.tuple(&[
+                Term::atom(m),
+                Term::atom(f),
+                Term::small_unchecked(a as i64),
+            ]),
+            None => Term::atom(Atom::UNDEFINED),
+        },
+        _ => {
+            let _ = s.pid;
+            return Err(Exception::badarg());
+        }
+    })
+}

@@ -1,0 +1,73 @@
+//! Signals: everything one process sends another. Between one pair of
+//! processes they are delivered in the order they were sent, because they all
+//! travel through the receiver's one inbox.
+
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+/// A term together with the heap it lives on, built by the sender.
+pub struct Payload {
+    /// The term.
+    pub term: Term,
+    /// Its heap (absorbed by the receiver), or `None` for an immediate.
+    pub heap: Option<Heap>,
+}
+
+impl Payload {
+    /// Copies `term` into a heap of its own.
+    pub fn copy(term: Term) -> Payload {
+        if term.is_immediate() {
+            return Payload { term, heap: None };
+        }
+        let mut heap = Heap::with_capacity(beamr_core::heap::size_of_term(term).max(1));
+        let term = heap.copy_term(term);
+        Payload {
+            term,
+            heap: Some(heap),
+        }
+    }
+}
+
+/// A signal to a process.
+pub enum Signal {
+    /// A message.
+    Message(Payload),
+    /// An exit signal from `from` (a link breaking when `linked`, or `exit/2`).
+    Exit {
+        /// The sender's pid.
+        from: Term,
+        /// The exit reason.
+        reason: Payload,
+        /// True when caused by a link (the receiver drops the link).
+        linked: bool,
+    },
+    /// `from` linked to the receiver.
+    Link {
+        /// The linking process.
+        from: Term,
+    },
+    /// `from` unlinked from the receiver.
+    Unlink {
+        /// The unlinking process.
+        from: Term,
+    },
+    /// `from` monitors the receiver with `reference`.
+    Monitor {
+        /// The monitoring process.
+        from: Term,
+        /// The monitor reference.
+        reference: Payload,
+    },
+    /// `from` stops monitoring the receiver.
+    Demonitor {
+        /// The monitoring process.
+        from: Term,
+        /// The monitor reference.
+        reference: Payload,
+    },
+    /// A `receive ... after` timer of the receiver fired.
+    Timeout {
+        /// Which timer (stale ones are ignored).
+        generation: u64,
+    },
+}

@@ -1,0 +1,153 @@
+//! [`RunQueues`]: where runnable processes wait for a scheduler.
+//!
+//! Each scheduler thread owns a `crossbeam_deque::Worker` (kept in a
+//! thread-local); processes made runnable on that thread go there. Other
+//! threads (timers, the main thread) push to the global injector. An idle
+//! scheduler takes from its own queue, then the injector, then steals from
+//! the others; with nothing found it sleeps on a condition variable that
+//! every push signals while anyone sleeps.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+
+use crate::process::ProcessHandle;
+
+type Task = Arc<ProcessHandle>;
+
+thread_local! {
+    static LOCAL: RefCell<Option<(usize, Worker<Task>)>> = const { RefCell::new(None) };
+}
+
+/// The run queues of one runtime.
+pub struct RunQueues {
+    injector: Injector<Task>,
+    stealers: Mutex<Vec<Stealer<Task>>>,
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
+    shutdown: AtomicBool,
+}
+
+impl Default for RunQueues {
+    fn default() -> RunQueues {
+        RunQueues {
+            injector: Injector::new(),
+            stealers: Mutex::new(Vec::new()),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+            shutdown: AtomicBool::new(false),
+        }
+    }
+}
+
+impl RunQueues {
+    /// Registers the calling thread as scheduler `id` with a local queue.
+    pub(crate) fn register_worker(&self, id: usize) {
+        let worker = Worker::new_fifo();
+        self.stealers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(worker.stealer());
+        LOCAL.with(|l| *l.borrow_mut() = Some((id, worker)));
+    }
+
+    /// The scheduler id of the calling thread (0 for other threads).
+    pub fn current_scheduler() -> usize {
+        LOCAL.with(|l| l.borrow().as_ref().map_or(0, |(id, _)| *id))
+    }
+
+    /// Makes a process runnable.
+    pub fn push(&self, task: Task) {
+        let leftover = LOCAL.with(|l| match l.borrow().as_ref() {
+            Some((_, worker)) => {
+                worker.push(task);
+                None
+            }
+            None => Some(task),
+        });
+        if let Some(task) = leftover {
+            self.injector.push(task);
+        }
+        if self.sleepers.load(Ordering::Acquire) > 0 {
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_one();
+        }
+    }
+
+    fn find(&self) -> Option<Task> {
+        if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|(_, w)| w.pop())) {
+            return Some(t);
+        }
+        loop {
+            let stolen = LOCAL.with(|l| match l.borrow().as_ref() {
+                Some((_, w)) => self.injector.steal_batch_and_pop(w),
+                None => self.injector.steal(),
+            });
+            match stolen {
+                Steal::Success(t) => return Some(t),
+                Steal::Retry => continue,
+                Steal::Empty => break,
+            }
+        }
+        let stealers = self
+            .stealers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for s in &stealers {
+            loop {
+                match s.steal() {
+                    Steal::Success(t) => return Some(t),
+                    Steal::Retry => continue,
+                    Steal::Empty => break,
+                }
+            }
+        }
+        None
+    }
+
+    /// The next runnable process, sleeping while there is none. `None` once
+    /// the runtime shuts down.
+    pub fn next(&self) -> Option<Task> {
+        loop {
+            if self.shutdown.load(Ordering::Acquire) {
+                return None;
+            }
+            if let Some(t) = self.find() {
+                return Some(t);
+            }
+            self.sleepers.fetch_add(1, Ordering::AcqRel);
+            let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            // Re-check under the lock: a push that saw no sleeper happened
+            // before our increment, so its task is visible now.
+            if let Some(t) = self.find() {
+                self.sleepers.fetch_sub(1, Ordering::AcqRel);
+                return Some(t);
+            }
+            if !self.shutdown.load(Ordering::Acquire) {
+                let _ = self
+                    .wake
+                    .wait_timeout(guard, Duration::from_millis(50))
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            self.sleepers.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Stops every scheduler at its next look for work.
+    pub fn shutdown(&self) {
+        self.shutdown.store(true, Ordering::Release);
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+
+    /// True once shut down.
+    pub fn is_shut_down(&self) -> bool {
+        self.shutdown.load(Ordering::Acquire)
+    }
+}

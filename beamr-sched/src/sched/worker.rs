@@ -1,0 +1,168 @@
+//! The scheduler loop: take a runnable process, deliver its signals, run it
+//! for one slice, and decide what becomes of it.
+
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::interp::{self, Outcome};
+use crate::process::{Payload, Process, ProcessHandle, Signal};
+use crate::runtime::Runtime;
+
+/// Reductions per time slice, as in the BEAM.
+pub const SLICE_REDUCTIONS: u32 = 4000;
+
+/// How one slice ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SliceEnd {
+    /// Back in the run queue.
+    Requeued,
+    /// Waiting for a signal.
+    Waiting,
+    /// The process exited.
+    Exited,
+    /// The process was not runnable (already running elsewhere or dead).
+    Skipped,
+}
+
+/// Starts `n` scheduler threads for `rt`.
+pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHandle<()>> {
+    (1..=n)
+        .map(|id| {
+            let rt = rt.clone();
+            std::thread::Builder::new()
+                .name(format!("beamr-sched-{id}"))
+                .spawn(move || {
+                    rt.run_queues.register_worker(id);
+                    while let Some(task) = rt.run_queues.next() {
+                        run_slice(&rt, &task);
+                    }
+                })
+                .expect("spawn scheduler thread")
+        })
+        .collect()
+}
+
+/// Runs one slice of `handle`'s process.
+pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
+    if !handle.state.start() {
+        return SliceEnd::Skipped;
+    }
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(p) = body.as_mut() else {
+        return SliceEnd::Skipped;
+    };
+    loop {
+        deliver_signals(rt, handle, p);
+        if let Some(reason) = p.pending_exit.take() {
+            let process = body.take().expect("present");
+            drop(body);
+            rt.terminate(handle, process, reason);
+            return SliceEnd::Exited;
+        }
+        if let Some(e) = p.startup_error.take() {
+            let trace = crate::interp::build_stacktrace(rt, p, std::ptr::null(), &e);
+            let reason = rt.exit_reason(p, e, trace);
+            let process = body.take().expect("present");
+            drop(body);
+            rt.terminate(handle, process, reason);
+            return SliceEnd::Exited;
+        }
+        match interp::run(rt, p, SLICE_REDUCTIONS) {
+            Outcome::Yielded => {
+                drop(body);
+                handle.state.requeue();
+                rt.run_queues.push(handle.clone());
+                return SliceEnd::Requeued;
+            }
+            Outcome::Waiting => {
+                if handle.state.try_wait() {
+                    return SliceEnd::Waiting;
+                }
+                // A signal arrived meanwhile: deliver it and run on.
+            }
+            Outcome::Returned => {
+                let process = body.take().expect("present");
+                drop(body);
+                rt.terminate(handle, process, Term::atom(Atom::NORMAL));
+                return SliceEnd::Exited;
+            }
+            Outcome::Crashed { exception, trace } => {
+                let reason = rt.exit_reason(p, exception, trace);
+                let process = body.take().expect("present");
+                drop(body);
+                rt.terminate(handle, process, reason);
+                return SliceEnd::Exited;
+            }
+        }
+    }
+}
+
+/// Moves every signal from the inbox into the process: messages into the
+/// mailbox, links and monitors into its tables, exit signals into
+/// `pending_exit` or `'EXIT'` messages.
+pub(crate) fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
+    for signal in handle.take_signals() {
+        match signal {
+            Signal::Message(payload) => {
+                let term = absorb(p, payload);
+                p.mailbox.push(term);
+            }
+            Signal::Exit {
+                from,
+                reason,
+                linked,
+            } => {
+                if linked {
+                    let Some(i) = p.links.iter().position(|&l| l == from) else {
+                        continue;
+                    };
+                    p.links.swap_remove(i);
+                }
+                let reason = absorb(p, reason);
+                let kill = Term::atom(Atom::KILL);
+                if reason == kill && !linked {
+                    p.pending_exit = Some(Term::atom(Atom::KILLED));
+                } else if p.trap_exit {
+                    let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
+                    p.mailbox.push(msg);
+                } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
+                    p.pending_exit = Some(reason);
+                }
+            }
+            Signal::Link { from } => {
+                if !p.links.contains(&from) {
+                    p.links.push(from);
+                }
+            }
+            Signal::Unlink { from } => p.links.retain(|&l| l != from),
+            Signal::Monitor { from, reference } => {
+                if let Some(r) = reference.term.as_ref() {
+                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
+                    p.monitored_by.push((ids, from));
+                }
+            }
+            Signal::Demonitor { from, reference } => {
+                if let Some(r) = reference.term.as_ref() {
+                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
+                    p.monitored_by.retain(|&(i, f)| !(i == ids && f == from));
+                }
+            }
+            Signal::Timeout { generation } => {
+                if p.timer.active && p.timer.generation == generation {
+                    p.timer.fired = true;
+                }
+            }
+        }
+    }
+    let _ = rt;
+}
+
+/// Makes a payload's term part of the process heap.
+pub(crate) fn absorb(p: &mut Process, payload: Payload) -> Term {
+    if let Some(heap) = payload.heap {
+        p.heap.absorb(heap);
+    }
+    payload.term
+}

@@ -1,0 +1,107 @@
+//! Processes, messages, links, monitors, timers and names against `erl`:
+//! each case of the `sched_procs` fixture ends with `exit(Result)`, and the
+//! exit reason of its process must print the same with `~w` on both.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_sched::code::{otp_lib_dirs, CodePath};
+use beamr_sched::runtime::Runtime;
+
+const CASES: &[&str] = &[
+    "ping",
+    "ring",
+    "links",
+    "monitors",
+    "trap",
+    "timers",
+    "names",
+    "selective",
+    "dict",
+    "after_zero",
+    "many",
+    "spin",
+    "kill",
+];
+
+fn fixtures() -> PathBuf {
+    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
+    let beam = dir.join("beam");
+    assert!(
+        beam.join("sched_procs.beam").is_file(),
+        "fixtures missing in {}: run `cargo xtask fixtures`",
+        beam.display()
+    );
+    beam
+}
+
+/// Every case's exit reason on erl, one per line.
+fn erl_reasons(beam: &PathBuf) -> Vec<String> {
+    let calls: Vec<String> = CASES
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            format!(
+                "begin P{i} = spawn_link(sched_procs, {c}, []), receive {{'EXIT', P{i}, R{i}}} -> io:format(\"~w~n\", [R{i}]) end end"
+            )
+        })
+        .collect();
+    let script = format!(
+        "process_flag(trap_exit, true), {}, halt().",
+        calls.join(", ")
+    );
+    let out = Command::new("erl")
+        .arg("-noshell")
+        .arg("-pa")
+        .arg(beam)
+        .arg("-eval")
+        .arg(script)
+        .output()
+        .expect("erl runs");
+    assert!(
+        out.status.success(),
+        "erl failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn exit_reasons_match_erl() {
+    let beam = fixtures();
+    let expected = erl_reasons(&beam);
+    assert_eq!(expected.len(), CASES.len());
+    let mut failures = Vec::new();
+    let only = std::env::var("BEAMR_CASE").ok();
+    for (case, want) in CASES.iter().zip(&expected) {
+        if only.as_deref().is_some_and(|o| o != *case) {
+            continue;
+        }
+        let mut path = CodePath::new();
+        path.push(&beam);
+        for dir in otp_lib_dirs() {
+            path.push(dir);
+        }
+        let rt = Arc::new(Runtime::new(path));
+        let got = rt
+            .run_main(
+                Atom::new("sched_procs").unwrap(),
+                Atom::new(case).unwrap(),
+                &[],
+                2,
+            )
+            .expect("runs");
+        if &got != want {
+            failures.push(format!("{case}: beamr {got} / erl {want}"));
+        }
+    }
+    assert!(failures.is_empty(), "mismatches:\n{}", failures.join("\n"));
+}
