@@ -12,8 +12,21 @@ use beamr_ringbuf::{Callbacks, Cursor, Event, Options, Recorder, RingTracer, Str
 use beamr_trace::{Payload, TraceEvent, TraceTag, Tracee, Tracer};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
+/// Files go to `$BEAMR_TRACE_DIR`, else `/dev/shm` where there is one (no
+/// disk writeback, as a production recorder would be configured), else the
+/// temporary directory.
 fn tmp(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("beamr-bench-{}-{name}.trace", std::process::id()))
+    let shm = std::path::Path::new("/dev/shm");
+    std::env::var_os("BEAMR_TRACE_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            if shm.is_dir() {
+                shm.to_path_buf()
+            } else {
+                std::env::temp_dir()
+            }
+        })
+        .join(format!("beamr-bench-{}-{name}.trace", std::process::id()))
 }
 
 fn writer(c: &mut Criterion) {
