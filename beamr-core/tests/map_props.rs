@@ -174,3 +174,30 @@ fn put_of_the_same_value_returns_the_same_map() {
         assert_eq!(list.list_len(), Some(n));
     }
 }
+
+#[test]
+fn zero_and_negative_zero_are_one_key_as_in_otp_25() {
+    // OTP 25: maps:from_list keeps the last pair whole; a flat map's put
+    // keeps the old key term, a trie's put takes the new one.
+    let mut heap = Heap::new();
+    let (pos, neg) = (heap.float(0.0), heap.float(-0.0));
+    let (a, b) = (Term::small_unchecked(1), Term::small_unchecked(2));
+    let key_bits = |m: Term| {
+        let (k, _) = map::iter(m).unwrap().find(|(k, _)| k.is_float()).unwrap();
+        k.as_float().unwrap().to_bits()
+    };
+    let flat = map::from_pairs(&mut heap, &[(pos, a), (neg, b)]);
+    assert_eq!(map::size(flat), Some(1));
+    assert_eq!(key_bits(flat), (-0.0f64).to_bits());
+    assert_eq!(map::get(flat, pos), Some(b));
+    let flat = map::put(&mut heap, flat, pos, a).unwrap();
+    assert_eq!(key_bits(flat), (-0.0f64).to_bits());
+    let mut pairs: Vec<(Term, Term)> = vec![(neg, a)];
+    pairs.extend((0..40).map(|i| (Term::small_unchecked(i), a)));
+    pairs.push((pos, b));
+    let trie = map::from_pairs(&mut heap, &pairs);
+    assert_eq!(key_bits(trie), 0.0f64.to_bits());
+    let trie = map::put(&mut heap, trie, neg, a).unwrap();
+    assert_eq!(key_bits(trie), (-0.0f64).to_bits());
+    assert_eq!(map::get(trie, pos), Some(a));
+}

@@ -44,7 +44,8 @@ pub(super) enum FlatPut {
     Overflow(Vec<(Term, Term)>),
 }
 
-/// Puts `key => value`; an existing key keeps its term and gets the value.
+/// Puts `key => value`; an existing key keeps its term and gets the value
+/// (as OTP's flat maps; the key terms can differ only as 0.0 and -0.0 do).
 pub(super) fn put(
     heap: &mut Heap,
     map: Term,
@@ -135,8 +136,7 @@ pub(super) fn build(heap: &mut Heap, entries: &mut [(Term, Term)]) -> Term {
 }
 
 /// Sorts `pairs` by key in map-key order and removes duplicate keys: the
-/// first occurrence's key term stays, with the last occurrence's value
-/// (`maps:from_list/1`: later pairs win).
+/// last occurrence of a key wins, key term and value (`maps:from_list/1`).
 pub(super) fn sort_dedup(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
     let mut sorted: Vec<(Term, Term)> = pairs.to_vec();
     // Stable: equal keys stay in input order.
@@ -144,7 +144,7 @@ pub(super) fn sort_dedup(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
     let mut out: Vec<(Term, Term)> = Vec::with_capacity(sorted.len());
     for (k, v) in sorted {
         match out.last_mut() {
-            Some(last) if compare_exact(last.0, k) == Ordering::Equal => last.1 = v,
+            Some(last) if compare_exact(last.0, k) == Ordering::Equal => *last = (k, v),
             _ => out.push((k, v)),
         }
     }

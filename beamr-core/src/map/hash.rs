@@ -282,17 +282,24 @@ fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term>
         }
         Kind::Binary => {
             if let Some(view) = t.as_binary() {
-                let bytes = view.to_vec();
-                let whole = view.byte_size();
                 let initval = HCONST_13.wrapping_add(h.hash);
-                h.hash = if view.bit_size == 0 {
-                    initval
+                if let Some(bytes) = view.as_bytes() {
+                    // Byte-aligned: hash in place.
+                    h.hash = if bytes.is_empty() {
+                        initval
+                    } else {
+                        block_hash(bytes, initval)
+                    };
+                } else if view.bit_size == 0 {
+                    h.hash = initval;
                 } else {
-                    block_hash(&bytes[..whole], initval)
-                };
-                let bits = view.trailing_bits() as u32;
-                if bits > 0 {
-                    h.mix2(bits, (bytes[whole] >> (8 - bits)) as u32, HCONST_15);
+                    let bytes = view.to_vec();
+                    let whole = view.byte_size();
+                    h.hash = block_hash(&bytes[..whole], initval);
+                    let bits = view.trailing_bits() as u32;
+                    if bits > 0 {
+                        h.mix2(bits, (bytes[whole] >> (8 - bits)) as u32, HCONST_15);
+                    }
                 }
             }
             None

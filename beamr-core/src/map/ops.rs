@@ -33,8 +33,8 @@ pub fn new(heap: &mut Heap) -> Term {
     heap.flat_map(&[], &[])
 }
 
-/// A map of `pairs`; for a key given more than once the last value wins
-/// (the first occurrence's key term is kept), as `maps:from_list/1`.
+/// A map of `pairs`; for a key given more than once the last pair wins, as
+/// `maps:from_list/1`.
 pub fn from_pairs(heap: &mut Heap, pairs: &[(Term, Term)]) -> Term {
     if pairs.len() <= FLAT_MAP_LIMIT {
         let mut entries = flat::sort_dedup(pairs);
@@ -70,9 +70,10 @@ pub fn size(map: Term) -> Option<usize> {
     map.map_size()
 }
 
-/// `map` with `key => value` (`maps:put/3`, `M#{K => V}`). An existing key
-/// keeps its term; the same map comes back when the key already holds
-/// this very value.
+/// `map` with `key => value` (`maps:put/3`, `M#{K => V}`). The same map
+/// comes back when the key already holds this very value. For an existing
+/// key, a flat map keeps the old key term and a trie takes the new one, as
+/// OTP 25 (they can differ only as `0.0` and `-0.0` do).
 pub fn put(heap: &mut Heap, map: Term, key: Term, value: Term) -> Result<Term, MapError> {
     if let Some(view) = flat_view(map) {
         return Ok(match flat::put(heap, map, view, key, value) {

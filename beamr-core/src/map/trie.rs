@@ -169,10 +169,12 @@ pub(super) fn insert(
     let child = node.children[i];
     let (new_child, grew) = if let Some((k, v)) = child.as_cons() {
         if k.raw() == key.raw() || exact_eq(k, key) {
-            if v.raw() == value.raw() {
+            if k.raw() == key.raw() && v.raw() == value.raw() {
                 return Inserted::Unchanged;
             }
-            (heap.cons(k, value), false)
+            // The new key term replaces the old one (they differ only as
+            // 0.0 and -0.0 do), as OTP's trie insertion does.
+            (heap.cons(key, value), false)
         } else {
             let leaf = heap.cons(key, value);
             let mut other = KeyHash::new(k);
@@ -320,8 +322,8 @@ pub(super) fn build(heap: &mut Heap, entries: &[(Term, Term)]) -> Term {
     build_node(heap, 0, &mut items, size)
 }
 
-/// Hashes every pair's key and removes duplicates: the first occurrence's
-/// key term stays, with the last occurrence's value.
+/// Hashes every pair's key and removes duplicates: the last occurrence of
+/// a key wins, key term and value (as `maps:from_list/1`).
 pub(super) fn dedup_by_hash(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
     let mut items: Vec<(u32, usize)> = pairs
         .iter()
@@ -340,7 +342,7 @@ pub(super) fn dedup_by_hash(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
             .iter_mut()
             .find(|(j, _)| exact_eq(pairs[*j].0, k))
         {
-            Some(slot) => slot.1 = v,
+            Some(slot) => *slot = (i, v),
             None => keep.push((i, v)),
         }
     }
