@@ -12,7 +12,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "element", 2, element),
     ("erlang", "setelement", 3, setelement),
     ("erlang", "tuple_size", 1, tuple_size),
-    ("erlang", "size", 1, tuple_size),
+    ("erlang", "size", 1, size),
     ("erlang", "make_tuple", 2, make_tuple),
     ("erlang", "tuple_to_list", 1, tuple_to_list),
     ("erlang", "list_to_tuple", 1, list_to_tuple),
@@ -20,6 +20,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "hd", 1, hd),
     ("erlang", "tl", 1, tl),
     ("erlang", "++", 2, append),
+    ("erlang", "append", 2, append),
     ("erlang", "is_atom", 1, is_atom),
     ("erlang", "is_integer", 1, is_integer),
     ("erlang", "is_float", 1, is_float),
@@ -31,8 +32,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_map", 1, is_map),
     ("erlang", "is_function", 1, is_function),
     ("erlang", "is_boolean", 1, is_boolean),
-    ("erlang", "atom_to_list", 1, atom_to_list),
-    ("erlang", "integer_to_list", 1, integer_to_list),
     ("erlang", "error", 1, error1),
     ("erlang", "error", 2, error2),
     ("erlang", "exit", 1, exit1),
@@ -74,6 +73,17 @@ fn tuple_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
+/// `size/1`: a tuple's arity or a binary's byte size.
+fn size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(t) = a[0].as_tuple() {
+        return Ok(Term::small_unchecked(t.len() as i64));
+    }
+    match a[0].as_binary() {
+        Some(b) if b.is_binary() => Ok(Term::small_unchecked(b.byte_size() as i64)),
+        _ => Err(Exception::badarg()),
+    }
+}
+
 fn make_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let n = a[0]
         .as_small()
@@ -109,8 +119,16 @@ fn tl(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[0].as_cons().map(|(_, t)| t).ok_or_else(Exception::badarg)
 }
 
+/// `A ++ B`: `A` must be a proper list; `B` is shared, and so is `A`
+/// when `B` is `[]`.
 fn append(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if a[0].is_nil() {
+        return Ok(a[1]);
+    }
     let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    if a[1].is_nil() {
+        return Ok(a[0]);
+    }
     Ok(p.heap.list_with_tail(&items, a[1]))
 }
 
@@ -160,16 +178,6 @@ fn is_function(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 fn is_boolean(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(|t| t == Term::TRUE || t == Term::FALSE, a[0])
-}
-
-fn atom_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let atom = a[0].as_atom().ok_or_else(Exception::badarg)?;
-    Ok(p.heap.string(atom.name()))
-}
-
-fn integer_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let i = a[0].as_integer().ok_or_else(Exception::badarg)?;
-    Ok(p.heap.string(&i.to_bigint().to_string()))
 }
 
 fn error1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -222,19 +230,17 @@ fn monotonic_time0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 }
 
 fn monotonic_time1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let divisor = match a[0].as_atom().map(Atom::name) {
-        Some("second" | "seconds") => 1_000_000_000,
-        Some("millisecond" | "milli_seconds") => 1_000_000,
-        Some("microsecond" | "micro_seconds") => 1_000,
-        Some("nanosecond" | "nano_seconds" | "native") => 1,
+    let per_second: i64 = match a[0].as_atom().map(Atom::name) {
+        Some("second" | "seconds") => 1,
+        Some("millisecond" | "milli_seconds") => 1_000,
+        Some("microsecond" | "micro_seconds") => 1_000_000,
+        Some("nanosecond" | "nano_seconds" | "native" | "perf_counter") => 1_000_000_000,
         _ => match a[0].as_small() {
-            Some(per_second) if per_second > 0 => {
-                return Ok(p
-                    .heap
-                    .int(monotonic_nanos() / (1_000_000_000 / per_second.min(1_000_000_000))))
-            }
+            Some(n) if n > 0 => n,
             _ => return Err(Exception::badarg()),
         },
     };
-    Ok(p.heap.int(monotonic_nanos() / divisor))
+    // Floor of nanos * per_second / 10^9, as erlang:convert_time_unit/3.
+    let t = (monotonic_nanos() as i128 * per_second as i128).div_euclid(1_000_000_000);
+    Ok(p.heap.bigint(&num_bigint::BigInt::from(t)))
 }
