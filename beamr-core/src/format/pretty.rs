@@ -19,10 +19,10 @@ use std::fmt::{self, Write};
 use super::binary::{for_each_piece, Piece};
 use super::chars::{write_atom, write_quoted, CharMode};
 use super::layout;
-use super::pairs::MapPairs;
 use super::printable::{printable_bin, printable_list};
 use super::write::write_term;
 use super::{Encoding, PrintableRange};
+use crate::map::{iter_in, Order};
 use crate::term::{Kind, Term};
 
 /// Options of [`write_p`]: what distinguishes `~p`, `~tp` and `~P`, and
@@ -360,7 +360,7 @@ impl Builder {
     }
 
     fn map(&self, t: Term, d: i64) -> Elem {
-        let mut pairs = MapPairs::new(t).peekable();
+        let mut pairs = iter_in(t, Order::Next).into_iter().flatten().peekable();
         if pairs.peek().is_none() {
             return Elem::leaf("#{}".into());
         }

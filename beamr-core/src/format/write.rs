@@ -20,8 +20,8 @@ use super::chars::{write_atom, CharMode};
 use super::float::write_float;
 use super::ids::{write_fun, write_internal, write_pid, write_port, write_ref};
 use super::number::{write_big, write_i64};
-use super::pairs::MapPairs;
 use super::Encoding;
+use crate::map::{iter_in, Order};
 use crate::term::{Kind, Term};
 
 /// Options of [`write_with`]: what distinguishes `~w`, `~tw` and `~W`.
@@ -201,7 +201,7 @@ fn write_map<W: Write + ?Sized>(out: &mut W, t: Term, d: i64, enc: Encoding) -> 
     if d == 1 {
         return out.write_str("#{}");
     }
-    let mut pairs = MapPairs::new(t);
+    let mut pairs = iter_in(t, Order::Next).into_iter().flatten();
     let Some((k, v)) = pairs.next() else {
         return out.write_str("#{}");
     };
