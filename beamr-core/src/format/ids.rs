@@ -10,12 +10,13 @@
 //!
 //! # Local pids
 //!
-//! A local pid holds a 60-bit number, split as the External Term Format
-//! module splits it (`crate::etf::local`): the low 32 bits are the pid's
-//! *id*, the 28 bits above them its *serial*, written `<0.ID.SERIAL>`. So
-//! pid 80 is `<0.80.0>` and pid `(1 << 32) | 5` is `<0.5.1>`, and a pid
-//! decoded from `term_to_binary` output prints as `erl` printed it. Local
-//! ports print their whole number: `#Port<0.N>`.
+//! A local pid holds a 60-bit number, split by
+//! [`local_pid_parts`](crate::etf::local::local_pid_parts), the one place
+//! that defines it: the low 32 bits are the pid's *id*, the 28 bits above
+//! them its *serial*, written `<0.ID.SERIAL>`. So pid 80 is `<0.80.0>` and
+//! pid `(1 << 32) | 5` is `<0.5.1>`, and a pid decoded from `term_to_binary`
+//! output prints as `erl` printed it. Local ports print their whole
+//! number: `#Port<0.N>`.
 //!
 //! # Funs
 //!
@@ -27,11 +28,8 @@ use std::fmt::{self, Write};
 use super::chars::{write_atom, CharMode};
 use super::number::write_u64;
 use crate::atom::Atom;
+use crate::etf::local::local_pid_parts;
 use crate::term::{Kind, Term};
-
-/// Bits of a local pid's number that hold its id; the bits above hold its
-/// serial.
-pub const PID_ID_BITS: u32 = 32;
 
 /// The node number printed for terms of `node`.
 fn channel(node: Atom) -> u64 {
@@ -45,7 +43,8 @@ fn channel(node: Atom) -> u64 {
 /// Writes a pid, local or external.
 pub(crate) fn write_pid<W: Write + ?Sized>(out: &mut W, t: Term) -> fmt::Result {
     let (chan, number, serial) = if let Some(n) = t.as_local_pid() {
-        (0, n & ((1 << PID_ID_BITS) - 1), n >> PID_ID_BITS)
+        let (id, serial) = local_pid_parts(n);
+        (0, u64::from(id), u64::from(serial))
     } else if let Some(p) = t.as_external_pid() {
         (channel(p.node), u64::from(p.id), u64::from(p.serial))
     } else {
@@ -123,5 +122,30 @@ pub(crate) fn write_internal<W: Write + ?Sized>(out: &mut W, t: Term) -> fmt::Re
         Kind::Catch => write!(out, "#Catch<{}>", t.as_catch().unwrap_or(0)),
         Kind::NonValue => out.write_str("THE_NON_VALUE"),
         _ => write!(out, "#Invalid<{:#x}>", t.raw()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pid(n: u64) -> String {
+        let mut s = String::new();
+        write_pid(&mut s, Term::pid(n)).unwrap();
+        s
+    }
+
+    #[test]
+    fn local_pids_split_into_id_and_serial() {
+        assert_eq!(pid(80), "<0.80.0>");
+        assert_eq!(pid((1 << 32) | 5), "<0.5.1>");
+        assert_eq!(pid(u64::from(u32::MAX)), "<0.4294967295.0>");
+    }
+
+    #[test]
+    fn local_ports_print_their_number() {
+        let mut s = String::new();
+        write_port(&mut s, Term::port(5)).unwrap();
+        assert_eq!(s, "#Port<0.5>");
     }
 }

@@ -32,7 +32,6 @@ mod printable;
 mod write;
 
 pub use float::write_float;
-pub use ids::PID_ID_BITS;
 pub use pretty::{format_p, write_p, PrettyOptions};
 pub use write::{display_w, display_with, write_w, write_with, DisplayW, WriteOptions};
 
