@@ -289,6 +289,18 @@ impl Term {
         )
     }
 
+    /// The parts of a sub-binary: the heap or refc binary it slices, and
+    /// its bit offset and bit size within that binary.
+    #[inline]
+    pub fn as_sub_binary(self) -> Option<(Term, usize, usize)> {
+        if self.is_boxed_with(Subtag::SubBin) {
+            let w = self.boxed_words();
+            Some((Term::from_raw(w[2]), w[1] as usize, w[0] as usize))
+        } else {
+            None
+        }
+    }
+
     /// The off-heap binary a refc binary object refers to.
     pub fn as_off_heap_binary(self) -> Option<*const OffHeapBinary> {
         if self.is_boxed_with(Subtag::RefcBin) {

@@ -1,7 +1,9 @@
 //! Native BIFs: functions that are BIFs in OTP, implemented in Rust, one
 //! file per Erlang module, registered in one table by `{M, F, A}`.
 
+mod binary;
 mod erlang_arith;
+mod erlang_binaries;
 mod erlang_convert;
 mod erlang_hash;
 mod erlang_misc;
@@ -11,5 +13,6 @@ mod lists;
 mod maps;
 mod process_info;
 mod table;
+mod unicode;
 
 pub use table::{lookup, BifFn};

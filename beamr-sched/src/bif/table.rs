@@ -24,6 +24,9 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::lists::BIFS,
         super::maps::BIFS,
         super::erlang_procs::BIFS,
+        super::erlang_binaries::BIFS,
+        super::binary::BIFS,
+        super::unicode::BIFS,
     ] {
         for &(m, f, a, bif) in rows {
             let key = (

@@ -1,19 +1,279 @@
-//! Binary construction (`bs_create_bin`) and matching (`bs_start_match*`, `bs_get_*`, `bs_skip_*`, `bs_test_*`, `bs_match_string`, positions, UTF-8/16/32).
+//! Binary construction (`bs_create_bin`) and matching (`bs_start_match*`,
+//! `bs_get_*`, `bs_skip_*`, `bs_test_*`, `bs_match_string`, positions,
+//! UTF-8/16/32), as OTP 25's erlc emits them.
 //!
-//! Lowered here into [`BsInstr`]; executed by `interp::ops::bs`.
+//! Lowered here into [`BsInstr`]; executed by `interp::ops::bs`. Constant
+//! segment sizes are multiplied by their unit at load time ([`Size::Bits`]);
+//! `native` endianness is resolved to the host's; strings move out of the
+//! string table into the instruction.
 
-use beamr_core::beam::{Instruction, Opcode};
+use beamr_core::atom::Atom;
+use beamr_core::beam::{Instruction, Integer, Opcode, Operand};
+use beamr_core::term::Term;
 
 use super::error::LoadError;
 use super::lower::Lowering;
+use super::operand::{Dst, Src, Target};
+
+/// Segment flag: little-endian (after resolving `native`).
+pub const LITTLE: u8 = 1;
+/// Segment flag: signed.
+pub const SIGNED: u8 = 2;
+
+/// The size of a segment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Size {
+    /// A constant size, already multiplied by the unit: bits.
+    Bits(usize),
+    /// `all`: the rest of the binary (matching) or the whole value
+    /// (construction), which must be a multiple of the unit.
+    All(u32),
+    /// A size read at run time, in units of `unit` bits.
+    Var(Src, u32),
+    /// A constant size that is not valid (negative, not an integer): the
+    /// segment always fails (match) or raises `badarg` (construction).
+    Bad,
+    /// A constant size too large to represent: `system_limit` in construction.
+    Huge,
+    /// No size (`undefined`, for UTF segments).
+    None,
+}
+
+/// The type of a construction segment.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SegKind {
+    /// `integer`
+    Integer,
+    /// `float`
+    Float,
+    /// `binary` or `bitstring`
+    Binary,
+    /// `utf8`
+    Utf8,
+    /// `utf16`
+    Utf16,
+    /// `utf32`
+    Utf32,
+    /// A literal string from the string table.
+    String,
+    /// `append`: the binary the rest is appended to (always first).
+    Append,
+    /// `private_append`: as `append`, for a binary known to be unshared.
+    PrivateAppend,
+}
+
+/// One segment of `bs_create_bin`.
+#[derive(Debug)]
+pub struct Segment {
+    /// Its type.
+    pub kind: SegKind,
+    /// The unit in bits.
+    pub unit: u32,
+    /// [`LITTLE`] and [`SIGNED`] bits.
+    pub flags: u8,
+    /// The value.
+    pub src: Src,
+    /// The size.
+    pub size: Size,
+    /// The bytes of a `String` segment (empty otherwise).
+    pub string: Box<[u8]>,
+}
+
+/// `bs_create_bin`: builds a binary from segments.
+#[derive(Debug)]
+pub struct CreateBin {
+    /// Where to go on failure; NONE raises.
+    pub fail: Target,
+    /// Live X registers (GC roots).
+    pub live: u32,
+    /// The result register.
+    pub dst: Dst,
+    /// The segments, in order.
+    pub segments: Box<[Segment]>,
+}
+
+/// Which UTF encoding a `bs_get_utf*`/`bs_skip_utf*` reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Utf {
+    /// UTF-8.
+    Utf8,
+    /// UTF-16 (flags give the endianness).
+    Utf16,
+    /// UTF-32 (flags give the endianness).
+    Utf32,
+}
+
+/// What a `bs_get_*2` instruction extracts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GetKind {
+    /// An integer.
+    Integer,
+    /// A float.
+    Float,
+    /// A sub-binary.
+    Binary,
+}
 
 /// An executable bs instruction.
 #[derive(Debug)]
-pub enum BsInstr {}
+pub enum BsInstr {
+    /// `bs_create_bin`.
+    Create(CreateBin),
+    /// `bs_start_match3`/`bs_start_match4`: a match context for a binary
+    /// (or the same context again).
+    StartMatch {
+        /// Where to go when `src` is not a bitstring; NONE raises `badarg`.
+        fail: Target,
+        /// Live X registers.
+        live: u32,
+        /// The binary or context.
+        src: Src,
+        /// The context register.
+        dst: Dst,
+    },
+    /// `bs_get_position`: the context's position as an integer.
+    GetPosition {
+        /// The context.
+        ctx: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// `bs_set_position`: restores a position read by `GetPosition`.
+    SetPosition {
+        /// The context.
+        ctx: Src,
+        /// The position.
+        pos: Src,
+    },
+    /// `bs_get_tail`: the rest of the context as a sub-binary.
+    GetTail {
+        /// The context.
+        ctx: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// `bs_get_integer2`/`bs_get_float2`/`bs_get_binary2`.
+    Get {
+        /// What is extracted.
+        kind: GetKind,
+        /// Where to go when it does not match.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// The size.
+        size: Size,
+        /// [`LITTLE`], [`SIGNED`].
+        flags: u8,
+        /// Destination.
+        dst: Dst,
+    },
+    /// `bs_skip_bits2`.
+    Skip {
+        /// Where to go when it does not match.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// The size.
+        size: Size,
+    },
+    /// `bs_test_tail2`: exactly `bits` bits remain.
+    TestTail {
+        /// Where to go otherwise.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// Bits that must remain.
+        bits: usize,
+    },
+    /// `bs_test_unit`: the bits remaining are a multiple of `unit`.
+    TestUnit {
+        /// Where to go otherwise.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// The unit.
+        unit: usize,
+    },
+    /// `bs_match_string`: the next `bits` bits equal `bytes`'s first bits.
+    MatchString {
+        /// Where to go otherwise.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// Number of bits compared.
+        bits: usize,
+        /// The string.
+        bytes: Box<[u8]>,
+    },
+    /// `bs_get_utf8/16/32` (with `dst`) and `bs_skip_utf8/16/32` (without).
+    Utf {
+        /// The encoding.
+        utf: Utf,
+        /// Where to go when no valid character is next.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// [`LITTLE`].
+        flags: u8,
+        /// Destination; None for a skip.
+        dst: Option<Dst>,
+    },
+    /// `bs_init_writable`: x0 becomes an empty writable binary with room
+    /// for x0 bytes (the start of a binary comprehension).
+    InitWritable,
+    /// `bs_context_to_binary`: replaces a context in a register with the
+    /// binary it matches, from where the match began.
+    ContextToBinary {
+        /// The register.
+        reg: Dst,
+    },
+}
 
 /// True for the generic opcodes this module lowers.
-pub(super) fn handles(_op: Opcode) -> bool {
-    false
+pub(super) fn handles(op: Opcode) -> bool {
+    use Opcode as O;
+    matches!(
+        op,
+        O::BsCreateBin
+            | O::BsStartMatch3
+            | O::BsStartMatch4
+            | O::BsGetPosition
+            | O::BsSetPosition
+            | O::BsGetTail
+            | O::BsGetInteger2
+            | O::BsGetFloat2
+            | O::BsGetBinary2
+            | O::BsSkipBits2
+            | O::BsTestTail2
+            | O::BsTestUnit
+            | O::BsMatchString
+            | O::BsGetUtf8
+            | O::BsGetUtf16
+            | O::BsGetUtf32
+            | O::BsSkipUtf8
+            | O::BsSkipUtf16
+            | O::BsSkipUtf32
+            | O::BsContextToBinary
+            | O::BsInitWritable
+    )
+}
+
+/// Field-flag bits of the `.beam` encoding.
+const FLAG_LITTLE: u64 = 0x02;
+const FLAG_SIGNED: u64 = 0x04;
+const FLAG_NATIVE: u64 = 0x10;
+
+fn flags_from_bits(bits: u64) -> u8 {
+    let little =
+        bits & FLAG_LITTLE != 0 || (bits & FLAG_NATIVE != 0 && cfg!(target_endian = "little"));
+    let mut f = 0;
+    if little {
+        f |= LITTLE;
+    }
+    if bits & FLAG_SIGNED != 0 {
+        f |= SIGNED;
+    }
+    f
 }
 
 impl Lowering<'_> {
@@ -21,12 +281,282 @@ impl Lowering<'_> {
     pub(super) fn lower_bs(
         &mut self,
         ins: &Instruction,
-        _here: usize,
+        here: usize,
     ) -> Result<BsInstr, LoadError> {
-        Err(LoadError::Unsupported {
-            module: self.module.name().to_string(),
-            opcode: ins.opcode.name(),
-            offset: ins.offset,
+        use Opcode as O;
+        Ok(match ins.opcode {
+            O::BsCreateBin => self.lower_create(ins, here)?,
+            O::BsStartMatch3 => BsInstr::StartMatch {
+                fail: self.bs_fail(ins, 0, here)?,
+                src: self.src(ins, 1)?,
+                live: self.unsigned(ins, 2)? as u32,
+                dst: self.dst(ins, 3)?,
+            },
+            O::BsStartMatch4 => BsInstr::StartMatch {
+                fail: self.bs_fail(ins, 0, here)?,
+                live: self.unsigned(ins, 1)? as u32,
+                src: self.src(ins, 2)?,
+                dst: self.dst(ins, 3)?,
+            },
+            O::BsGetPosition => BsInstr::GetPosition {
+                ctx: self.src(ins, 0)?,
+                dst: self.dst(ins, 1)?,
+            },
+            O::BsSetPosition => BsInstr::SetPosition {
+                ctx: self.src(ins, 0)?,
+                pos: self.src(ins, 1)?,
+            },
+            O::BsGetTail => BsInstr::GetTail {
+                ctx: self.src(ins, 0)?,
+                dst: self.dst(ins, 1)?,
+            },
+            O::BsGetInteger2 | O::BsGetFloat2 | O::BsGetBinary2 => {
+                let unit = self.unsigned(ins, 4)? as u32;
+                BsInstr::Get {
+                    kind: match ins.opcode {
+                        O::BsGetInteger2 => GetKind::Integer,
+                        O::BsGetFloat2 => GetKind::Float,
+                        _ => GetKind::Binary,
+                    },
+                    fail: self.target(ins, 0, here)?,
+                    ctx: self.src(ins, 1)?,
+                    size: self.size(ins, 3, unit)?,
+                    flags: flags_from_bits(self.flag_bits(ins, 5)?),
+                    dst: self.dst(ins, 6)?,
+                }
+            }
+            O::BsSkipBits2 => {
+                let unit = self.unsigned(ins, 3)? as u32;
+                BsInstr::Skip {
+                    fail: self.target(ins, 0, here)?,
+                    ctx: self.src(ins, 1)?,
+                    size: self.size(ins, 2, unit)?,
+                }
+            }
+            O::BsTestTail2 => BsInstr::TestTail {
+                fail: self.target(ins, 0, here)?,
+                ctx: self.src(ins, 1)?,
+                bits: self.unsigned(ins, 2)? as usize,
+            },
+            O::BsTestUnit => BsInstr::TestUnit {
+                fail: self.target(ins, 0, here)?,
+                ctx: self.src(ins, 1)?,
+                unit: (self.unsigned(ins, 2)? as usize).max(1),
+            },
+            O::BsMatchString => {
+                let bits = self.unsigned(ins, 2)?;
+                let offset = self.unsigned(ins, 3)?;
+                let bytes = self.string_bytes(ins, offset, bits.div_ceil(8))?;
+                BsInstr::MatchString {
+                    fail: self.target(ins, 0, here)?,
+                    ctx: self.src(ins, 1)?,
+                    bits: bits as usize,
+                    bytes,
+                }
+            }
+            O::BsGetUtf8 | O::BsGetUtf16 | O::BsGetUtf32 => BsInstr::Utf {
+                utf: utf_of(ins.opcode),
+                fail: self.target(ins, 0, here)?,
+                ctx: self.src(ins, 1)?,
+                flags: flags_from_bits(self.flag_bits(ins, 3)?),
+                dst: Some(self.dst(ins, 4)?),
+            },
+            O::BsSkipUtf8 | O::BsSkipUtf16 | O::BsSkipUtf32 => BsInstr::Utf {
+                utf: utf_of(ins.opcode),
+                fail: self.target(ins, 0, here)?,
+                ctx: self.src(ins, 1)?,
+                flags: flags_from_bits(self.flag_bits(ins, 3)?),
+                dst: None,
+            },
+            O::BsInitWritable => BsInstr::InitWritable,
+            O::BsContextToBinary => BsInstr::ContextToBinary {
+                reg: self.dst(ins, 0)?,
+            },
+            _ => {
+                return Err(LoadError::Unsupported {
+                    module: self.module.name().to_string(),
+                    opcode: ins.opcode.name(),
+                    offset: ins.offset,
+                })
+            }
         })
+    }
+
+    /// A fail operand that may be a label or `{atom,no_fail}`/`{atom,resume}`.
+    fn bs_fail(&self, ins: &Instruction, i: usize, here: usize) -> Result<Target, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::Atom(_) => Ok(Target::NONE),
+            _ => self.target(ins, i, here),
+        }
+    }
+
+    fn flag_bits(&mut self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
+        let op = self.arg(ins, i)?.clone();
+        self.flags_of(ins, op)
+    }
+
+    fn flags_of(&mut self, ins: &Instruction, op: Operand) -> Result<u64, LoadError> {
+        match op {
+            Operand::Unsigned(n) => Ok(n),
+            Operand::Integer(Integer::Small(n)) if n >= 0 => Ok(n as u64),
+            Operand::Nil => Ok(0),
+            op @ Operand::Literal(_) => {
+                let list = self.src_of(ins, &op)?.term();
+                let mut bits = 0;
+                for item in list.iter_list() {
+                    match item.as_atom().map(Atom::name) {
+                        Some("little") => bits |= FLAG_LITTLE,
+                        Some("signed") => bits |= FLAG_SIGNED,
+                        Some("native") => bits |= FLAG_NATIVE,
+                        _ => {}
+                    }
+                }
+                Ok(bits)
+            }
+            other => Err(self.err(ins, format!("bad field flags {other:?}"))),
+        }
+    }
+
+    /// A size operand with its unit.
+    fn size_of(&mut self, ins: &Instruction, op: &Operand, unit: u32) -> Result<Size, LoadError> {
+        Ok(match op {
+            Operand::Atom(_) => match self.src_of(ins, op)?.term().as_atom().map(Atom::name) {
+                Some("all") => Size::All(unit),
+                Some("undefined") => Size::None,
+                _ => Size::Bad,
+            },
+            Operand::Integer(Integer::Small(n)) => match usize::try_from(*n) {
+                Ok(n) => match n.checked_mul(unit as usize) {
+                    Some(bits) if bits < 1 << 56 => Size::Bits(bits),
+                    _ => Size::Huge,
+                },
+                Err(_) => Size::Bad,
+            },
+            Operand::Unsigned(n) => match (*n as usize).checked_mul(unit as usize) {
+                Some(bits) if bits < 1 << 56 => Size::Bits(bits),
+                _ => Size::Huge,
+            },
+            Operand::Integer(Integer::Big(b)) => {
+                if b.sign() == num_bigint::Sign::Minus {
+                    Size::Bad
+                } else {
+                    Size::Huge
+                }
+            }
+            Operand::X(_) | Operand::Y(_) | Operand::TypedReg { .. } => {
+                Size::Var(self.src_of(ins, op)?, unit)
+            }
+            Operand::Literal(_) => {
+                let t = self.src_of(ins, op)?.term();
+                match t.as_small() {
+                    Some(n) if n >= 0 => Size::Bits(n as usize * unit as usize),
+                    _ if t.as_big().is_some_and(|b| !b.negative) => Size::Huge,
+                    _ => Size::Bad,
+                }
+            }
+            _ => Size::Bad,
+        })
+    }
+
+    fn size(&mut self, ins: &Instruction, i: usize, unit: u32) -> Result<Size, LoadError> {
+        let op = self.arg(ins, i)?.clone();
+        self.size_of(ins, &op, unit)
+    }
+
+    fn string_bytes(
+        &self,
+        ins: &Instruction,
+        offset: u64,
+        len: u64,
+    ) -> Result<Box<[u8]>, LoadError> {
+        if len == 0 {
+            return Ok(Box::new([]));
+        }
+        self.file
+            .strings
+            .get(offset, len)
+            .map(Into::into)
+            .ok_or_else(|| {
+                self.err(
+                    ins,
+                    format!("string {offset}+{len} outside the string table"),
+                )
+            })
+    }
+
+    fn lower_create(&mut self, ins: &Instruction, here: usize) -> Result<BsInstr, LoadError> {
+        let fail = self.target(ins, 0, here)?;
+        let live = self.unsigned(ins, 2)? as u32;
+        let dst = self.dst(ins, 4)?;
+        let items = self.list(ins, 5)?.to_vec();
+        if items.len() % 6 != 0 {
+            return Err(self.err(ins, "segment list is not groups of six"));
+        }
+        let mut segments = Vec::with_capacity(items.len() / 6);
+        for seg in items.chunks(6) {
+            let kind_name = match &seg[0] {
+                Operand::Atom(_) => self.src_of(ins, &seg[0])?.term().as_atom().map(Atom::name),
+                _ => None,
+            };
+            let kind = match kind_name {
+                Some("integer") => SegKind::Integer,
+                Some("float") => SegKind::Float,
+                Some("binary") | Some("bitstring") => SegKind::Binary,
+                Some("utf8") => SegKind::Utf8,
+                Some("utf16") => SegKind::Utf16,
+                Some("utf32") => SegKind::Utf32,
+                Some("string") => SegKind::String,
+                Some("append") => SegKind::Append,
+                Some("private_append") => SegKind::PrivateAppend,
+                _ => return Err(self.err(ins, format!("unknown segment type {:?}", seg[0]))),
+            };
+            let unit = match &seg[2] {
+                Operand::Unsigned(n) => *n as u32,
+                Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u32,
+                other => return Err(self.err(ins, format!("bad segment unit {other:?}"))),
+            };
+            let flags = flags_from_bits(self.flags_of(ins, seg[3].clone())?);
+            let (src, size, string) = if kind == SegKind::String {
+                let offset = match &seg[4] {
+                    Operand::Unsigned(n) => *n,
+                    Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u64,
+                    other => return Err(self.err(ins, format!("bad string offset {other:?}"))),
+                };
+                let units = match &seg[5] {
+                    Operand::Unsigned(n) => *n,
+                    Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u64,
+                    other => return Err(self.err(ins, format!("bad string size {other:?}"))),
+                };
+                let bits = units * unit.max(1) as u64;
+                let bytes = self.string_bytes(ins, offset, bits.div_ceil(8))?;
+                (Src::constant(Term::NIL), Size::Bits(bits as usize), bytes)
+            } else {
+                let src = self.src_of(ins, &seg[4])?;
+                let size = self.size_of(ins, &seg[5], unit.max(1))?;
+                (src, size, Box::default())
+            };
+            segments.push(Segment {
+                kind,
+                unit,
+                flags,
+                src,
+                size,
+                string,
+            });
+        }
+        Ok(BsInstr::Create(CreateBin {
+            fail,
+            live,
+            dst,
+            segments: segments.into_boxed_slice(),
+        }))
+    }
+}
+
+fn utf_of(op: Opcode) -> Utf {
+    match op {
+        Opcode::BsGetUtf8 | Opcode::BsSkipUtf8 => Utf::Utf8,
+        Opcode::BsGetUtf16 | Opcode::BsSkipUtf16 => Utf::Utf16,
+        _ => Utf::Utf32,
     }
 }

@@ -1,11 +1,512 @@
-//! Execution of [`BsInstr`](crate::loader::bs::BsInstr) instructions.
+//! Execution of [`BsInstr`](crate::loader::bs::BsInstr) instructions:
+//! binary construction and matching.
+//!
+//! # Matching
+//!
+//! `bs_start_match*` makes a match context over the heap or refc binary
+//! that holds the bytes (a sub-binary's underlying binary, with the
+//! sub-binary's range as `start..end`); the `bs_get_*`, `bs_skip_*` and
+//! `bs_test_*` instructions read at its position and move it in place. A
+//! segment that does not fit, or a size that is not a non-negative integer,
+//! makes the match fail (a jump), never an exception, as in the BEAM.
+//!
+//! # Construction
+//!
+//! `bs_create_bin` runs in two passes: the first checks every segment and
+//! computes its size in bits (raising `badarg` or `system_limit` as the
+//! BEAM does, or jumping to the fail label in a guard); the second writes
+//! the bits into a zeroed buffer: on the stack for heap binaries (up to 64
+//! bytes), into an off-heap binary above that.
+//!
+//! # Appending
+//!
+//! `<<Bin/binary, ...>>` (an `append` or `private_append` first segment)
+//! follows the BEAM's `erts_bs_append`: when `Bin` is the latest version
+//! of a writable off-heap binary (a sub-binary ending exactly at the
+//! binary's length, on a byte boundary), the new segments are written into
+//! the spare capacity in place and the result is a longer sub-binary of the
+//! same binary; otherwise `Bin` is copied into a new writable binary with
+//! twice the room needed (at least 256 bytes). Appending in a loop is thus
+//! amortised linear. See `OffHeapBinary` for why this is safe: bytes a term
+//! can see never change, and a binary stops being writable once shared.
 
-use super::Flow;
-use crate::loader::bs::BsInstr;
-use crate::process::Process;
+pub(crate) mod bits;
+
+use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
+use num_traits::ToPrimitive;
+
+use self::bits::IntValue;
+use super::{get, put, Flow};
+use crate::loader::bs::{BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED};
+use crate::loader::{Src, Target};
+use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
 /// Executes one instruction.
-pub fn exec(_rt: &Runtime, _p: &mut Process, op: &BsInstr) -> Flow {
-    match *op {}
+pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
+    match op {
+        BsInstr::Create(c) => create(p, c),
+        BsInstr::StartMatch {
+            fail,
+            live,
+            src,
+            dst,
+        } => {
+            if p.heap.needs_gc() {
+                p.collect(0, *live as usize);
+            }
+            let t = get(p, *src);
+            if t.is_match_context() {
+                put(p, *dst, t);
+                return Flow::Next;
+            }
+            let Some(view) = t.as_binary() else {
+                return fail_or(*fail, Exception::badarg());
+            };
+            let (orig, off, size) = t.as_sub_binary().unwrap_or((t, 0, view.bit_size));
+            let ctx = p.heap.match_context(orig, off, off, off + size);
+            put(p, *dst, ctx);
+            Flow::Next
+        }
+        BsInstr::GetPosition { ctx, dst } => {
+            let Some((_, m)) = context(p, *ctx) else {
+                return Flow::Raise(Exception::badarg());
+            };
+            put(p, *dst, Term::small_unchecked(m.position as i64));
+            Flow::Next
+        }
+        BsInstr::SetPosition { ctx, pos } => {
+            let Some((c, m)) = context(p, *ctx) else {
+                return Flow::Raise(Exception::badarg());
+            };
+            match get(p, *pos)
+                .as_small()
+                .and_then(|n| usize::try_from(n).ok())
+            {
+                Some(n) if m.start <= n && n <= m.end => {
+                    set_position(c, n);
+                    Flow::Next
+                }
+                _ => Flow::Raise(Exception::badarg()),
+            }
+        }
+        BsInstr::GetTail { ctx, dst } => {
+            let Some((_, m)) = context(p, *ctx) else {
+                return Flow::Raise(Exception::badarg());
+            };
+            let tail = p.heap.sub_binary(m.orig, m.position, m.end - m.position);
+            put(p, *dst, tail);
+            Flow::Next
+        }
+        BsInstr::Get {
+            kind,
+            fail,
+            ctx,
+            size,
+            flags,
+            dst,
+        } => {
+            let Some((c, m)) = context(p, *ctx) else {
+                return Flow::Jump(*fail);
+            };
+            let left = m.end - m.position;
+            let n = match match_size(p, *size, left, *kind == GetKind::Binary) {
+                Some(n) if n <= left => n,
+                _ => return Flow::Jump(*fail),
+            };
+            let data = storage(m.orig);
+            let value = match kind {
+                GetKind::Integer => {
+                    match bits::read_int(
+                        data,
+                        m.position,
+                        n,
+                        flags & LITTLE != 0,
+                        flags & SIGNED != 0,
+                    ) {
+                        IntValue::Small(v) => p.heap.int(v),
+                        IntValue::Big(v) => p.heap.bigint(&v),
+                    }
+                }
+                GetKind::Float => {
+                    match bits::read_float(data, m.position, n, flags & LITTLE != 0) {
+                        Some(f) => p.heap.float(f),
+                        None => return Flow::Jump(*fail),
+                    }
+                }
+                GetKind::Binary => p.heap.sub_binary(m.orig, m.position, n),
+            };
+            set_position(c, m.position + n);
+            put(p, *dst, value);
+            Flow::Next
+        }
+        BsInstr::Skip { fail, ctx, size } => {
+            let Some((c, m)) = context(p, *ctx) else {
+                return Flow::Jump(*fail);
+            };
+            let left = m.end - m.position;
+            match match_size(p, *size, left, true) {
+                Some(n) if n <= left => {
+                    set_position(c, m.position + n);
+                    Flow::Next
+                }
+                _ => Flow::Jump(*fail),
+            }
+        }
+        BsInstr::TestTail { fail, ctx, bits } => match context(p, *ctx) {
+            Some((_, m)) if m.end - m.position == *bits => Flow::Next,
+            _ => Flow::Jump(*fail),
+        },
+        BsInstr::TestUnit { fail, ctx, unit } => match context(p, *ctx) {
+            Some((_, m)) if (m.end - m.position) % unit == 0 => Flow::Next,
+            _ => Flow::Jump(*fail),
+        },
+        BsInstr::MatchString {
+            fail,
+            ctx,
+            bits: n,
+            bytes,
+        } => {
+            let Some((c, m)) = context(p, *ctx) else {
+                return Flow::Jump(*fail);
+            };
+            if m.end - m.position < *n
+                || !bits::bits_equal(storage(m.orig), m.position, bytes, 0, *n)
+            {
+                return Flow::Jump(*fail);
+            }
+            set_position(c, m.position + n);
+            Flow::Next
+        }
+        BsInstr::Utf {
+            utf,
+            fail,
+            ctx,
+            flags,
+            dst,
+        } => {
+            let Some((c, m)) = context(p, *ctx) else {
+                return Flow::Jump(*fail);
+            };
+            let (data, left, little) = (storage(m.orig), m.end - m.position, flags & LITTLE != 0);
+            let read = match utf {
+                Utf::Utf8 => bits::read_utf8(data, m.position, left),
+                Utf::Utf16 => bits::read_utf16(data, m.position, left, little),
+                Utf::Utf32 => bits::read_utf32(data, m.position, left, little),
+            };
+            let Some((ch, n)) = read else {
+                return Flow::Jump(*fail);
+            };
+            set_position(c, m.position + n);
+            if let Some(dst) = dst {
+                put(p, *dst, Term::small_unchecked(ch as i64));
+            }
+            Flow::Next
+        }
+        BsInstr::InitWritable => {
+            if p.heap.needs_gc() {
+                p.collect(0, 1);
+            }
+            let hint = p.x[0]
+                .as_small()
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(0);
+            let fresh = OffHeapBinary::writable(&[], hint.clamp(256, 1 << 20));
+            let whole = p.heap.refc_binary(fresh, 0);
+            p.x[0] = p.heap.sub_binary(whole, 0, 0);
+            Flow::Next
+        }
+        BsInstr::ContextToBinary { reg } => {
+            if let Some((_, m)) = context(p, reg.as_src()) {
+                let bin = p.heap.sub_binary(m.orig, m.start, m.end - m.start);
+                put(p, *reg, bin);
+            }
+            Flow::Next
+        }
+    }
+}
+
+#[inline(always)]
+fn fail_or(fail: Target, e: Exception) -> Flow {
+    if fail.is_some() {
+        Flow::Jump(fail)
+    } else {
+        Flow::Raise(e)
+    }
+}
+
+/// The match context in `s`, with its fields.
+#[inline(always)]
+fn context(p: &Process, s: Src) -> Option<(Term, MatchCtxView)> {
+    let t = get(p, s);
+    t.as_match_context().map(|m| (t, m))
+}
+
+/// The bytes of a match context's binary (a heap or refc binary: offset 0).
+#[inline(always)]
+fn storage(orig: Term) -> &'static [u8] {
+    orig.as_binary().map_or(&[], |v| v.storage)
+}
+
+#[inline(always)]
+fn set_position(ctx: Term, position: usize) {
+    // SAFETY: `ctx` is a match context made by StartMatch on this process's
+    // heap (match contexts never leave the process that made them), and
+    // every caller keeps `position` within its start..=end.
+    unsafe { ctx.set_match_position(position) };
+}
+
+/// The bits a matching segment takes, `None` for a size that makes the
+/// match fail. `all` is the rest (when `allow_all`), if a multiple of its unit.
+#[inline(always)]
+fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<usize> {
+    match size {
+        Size::Bits(n) => Some(n),
+        Size::Var(s, unit) => {
+            let n = usize::try_from(get(p, s).as_small()?).ok()?;
+            n.checked_mul(unit as usize)
+        }
+        Size::All(unit) if allow_all => (left % (unit.max(1) as usize) == 0).then_some(left),
+        _ => None,
+    }
+}
+
+// ----- construction ---------------------------------------------------------
+
+/// Largest binary built, in bits (beyond it: `system_limit`).
+const MAX_BITS: usize = 1 << 62;
+
+fn create(p: &mut Process, c: &CreateBin) -> Flow {
+    if p.heap.needs_gc() {
+        p.collect(0, c.live as usize);
+    }
+    match build(p, c) {
+        Ok(t) => {
+            put(p, c.dst, t);
+            Flow::Next
+        }
+        Err(e) => fail_or(c.fail, e),
+    }
+}
+
+/// The size in bits of a construction segment with an explicit size.
+#[inline(always)]
+fn construct_size(p: &Process, size: Size) -> Result<usize, Exception> {
+    match size {
+        Size::Bits(n) => Ok(n),
+        Size::Var(s, unit) => {
+            let v = get(p, s);
+            match v.as_small() {
+                Some(n) if n >= 0 => (n as usize)
+                    .checked_mul(unit as usize)
+                    .filter(|&b| b < MAX_BITS)
+                    .ok_or_else(Exception::system_limit),
+                Some(_) => Err(Exception::badarg()),
+                None => match v.as_big() {
+                    Some(b) if !b.negative => Err(Exception::system_limit()),
+                    _ => Err(Exception::badarg()),
+                },
+            }
+        }
+        Size::Huge => Err(Exception::system_limit()),
+        Size::All(_) | Size::Bad | Size::None => Err(Exception::badarg()),
+    }
+}
+
+fn number_as_f64(v: Term) -> Option<f64> {
+    if let Some(f) = v.as_float() {
+        return Some(f);
+    }
+    if let Some(i) = v.as_small() {
+        return Some(i as f64);
+    }
+    v.as_big()?.to_bigint().to_f64().filter(|f| f.is_finite())
+}
+
+/// Pass one for one segment: checks the value and returns its size in bits.
+fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, Exception> {
+    match seg.kind {
+        SegKind::Integer => {
+            let n = construct_size(p, seg.size)?;
+            if get(p, seg.src).is_integer() {
+                Ok(n)
+            } else {
+                Err(Exception::badarg())
+            }
+        }
+        SegKind::Float => {
+            let n = construct_size(p, seg.size)?;
+            let f = number_as_f64(get(p, seg.src)).ok_or_else(Exception::badarg)?;
+            bits::float_bits(f, n).ok_or_else(Exception::badarg)?;
+            Ok(n)
+        }
+        SegKind::Binary | SegKind::Append | SegKind::PrivateAppend => {
+            let view = get(p, seg.src).as_binary().ok_or_else(Exception::badarg)?;
+            match seg.size {
+                Size::All(unit) => {
+                    if view.bit_size % unit.max(1) as usize == 0 {
+                        Ok(view.bit_size)
+                    } else {
+                        Err(Exception::badarg())
+                    }
+                }
+                size => {
+                    let n = construct_size(p, size)?;
+                    if n <= view.bit_size {
+                        Ok(n)
+                    } else {
+                        Err(Exception::badarg())
+                    }
+                }
+            }
+        }
+        SegKind::Utf8 | SegKind::Utf16 | SegKind::Utf32 => {
+            let c = get(p, seg.src)
+                .as_small()
+                .filter(|&c| bits::is_scalar(c))
+                .ok_or_else(Exception::badarg)?;
+            Ok(match seg.kind {
+                SegKind::Utf8 => bits::utf8_bits(c as u32),
+                SegKind::Utf16 if c >= 0x10000 => 32,
+                SegKind::Utf16 => 16,
+                _ => 32,
+            })
+        }
+        SegKind::String => construct_size(p, seg.size),
+    }
+}
+
+/// Pass two: writes `segs` (checked by pass one, sizes in `sizes`) into
+/// `buf` from bit `off`.
+fn write_segments(p: &Process, segs: &[Segment], sizes: &[usize], buf: &mut [u8], mut off: usize) {
+    for (seg, &n) in segs.iter().zip(sizes) {
+        let little = seg.flags & LITTLE != 0;
+        match seg.kind {
+            SegKind::Integer => {
+                let v = get(p, seg.src);
+                match v.as_small() {
+                    Some(i) => bits::write_int_small(buf, off, i, n, little),
+                    None => {
+                        if let Some(b) = v.as_big() {
+                            bits::write_int_big(buf, off, &b.to_bigint(), n, little)
+                        }
+                    }
+                }
+            }
+            SegKind::Float => {
+                let f = number_as_f64(get(p, seg.src)).unwrap_or(0.0);
+                let mut raw = bits::float_bits(f, n).unwrap_or(0);
+                if little {
+                    raw = raw.swap_bytes() >> (64 - n);
+                }
+                bits::write_u64(buf, off, raw, n);
+            }
+            SegKind::Binary | SegKind::Append | SegKind::PrivateAppend => {
+                if let Some(v) = get(p, seg.src).as_binary() {
+                    bits::copy_bits(buf, off, v.storage, v.bit_offset, n);
+                }
+            }
+            SegKind::Utf8 => {
+                let c = get(p, seg.src).as_small().unwrap_or(0) as u32;
+                bits::write_utf8(buf, off, c);
+            }
+            SegKind::Utf16 => {
+                let c = get(p, seg.src).as_small().unwrap_or(0) as u32;
+                bits::write_utf16(buf, off, c, little);
+            }
+            SegKind::Utf32 => {
+                let c = get(p, seg.src).as_small().unwrap_or(0) as u32;
+                let raw = if little { c.swap_bytes() } else { c };
+                bits::write_u64(buf, off, raw as u64, 32);
+            }
+            SegKind::String => bits::copy_bits(buf, off, &seg.string, 0, n),
+        }
+        off += n;
+    }
+}
+
+fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
+    let segs = &c.segments[..];
+    let mut small = [0usize; 16];
+    let mut large = Vec::new();
+    let sizes: &mut [usize] = if segs.len() <= small.len() {
+        &mut small[..segs.len()]
+    } else {
+        large.resize(segs.len(), 0);
+        &mut large
+    };
+    let mut total: usize = 0;
+    for (seg, size) in segs.iter().zip(sizes.iter_mut()) {
+        *size = segment_bits(p, seg)?;
+        total = total
+            .checked_add(*size)
+            .filter(|&t| t < MAX_BITS)
+            .ok_or_else(Exception::system_limit)?;
+    }
+    if let Some(first) = segs.first() {
+        if matches!(first.kind, SegKind::Append | SegKind::PrivateAppend) {
+            return Ok(append(p, segs, sizes, total));
+        }
+    }
+    let bytes = total.div_ceil(8);
+    let bin = if bytes <= HEAP_BIN_LIMIT {
+        let mut buf = [0u8; HEAP_BIN_LIMIT];
+        write_segments(p, segs, sizes, &mut buf[..bytes], 0);
+        p.heap.heap_binary(&buf[..bytes])
+    } else {
+        let mut buf = vec![0u8; bytes];
+        write_segments(p, segs, sizes, &mut buf, 0);
+        let off_heap = OffHeapBinary::new(buf.into_boxed_slice());
+        p.heap.refc_binary(off_heap, bytes)
+    };
+    Ok(if total % 8 == 0 {
+        bin
+    } else {
+        p.heap.sub_binary(bin, 0, total)
+    })
+}
+
+/// `<<Bin/binary, Rest...>>`: extends `Bin` in place when it is the latest
+/// version of a writable binary, else copies it into a new writable one.
+fn append(p: &mut Process, segs: &[Segment], sizes: &[usize], total: usize) -> Term {
+    let bin = get(p, segs[0].src);
+    let head_bits = sizes[0];
+    let extra = total - head_bits;
+    if let Some((orig, off, size)) = bin.as_sub_binary() {
+        if let Some(ptr) = orig.as_off_heap_binary() {
+            // SAFETY: a refc-binary object holds a reference to a live
+            // off-heap binary; `orig` is reachable from a register.
+            let b = unsafe { &*ptr };
+            let end = off + size;
+            if b.is_writable() && end % 8 == 0 && end / 8 == b.bytes().len() {
+                let proc_ref: &Process = p;
+                // SAFETY: this process's heap holds the binary's one
+                // reference (a writable binary is never shared), and only
+                // this thread runs the process.
+                let done = unsafe {
+                    b.append_in_place(end / 8, extra.div_ceil(8), |spare| {
+                        write_segments(proc_ref, &segs[1..], &sizes[1..], spare, 0)
+                    })
+                };
+                if done {
+                    return p.heap.sub_binary(orig, off, size + extra);
+                }
+            }
+        }
+    }
+    let used = total.div_ceil(8);
+    let fresh = OffHeapBinary::writable(&[], (2 * used).max(256));
+    let proc_ref: &Process = p;
+    // SAFETY: `fresh` was just allocated: this thread holds its only reference.
+    let done = unsafe {
+        (*fresh).append_in_place(0, used, |buf| {
+            if let Some(v) = bin.as_binary() {
+                bits::copy_bits(buf, 0, v.storage, v.bit_offset, head_bits);
+            }
+            write_segments(proc_ref, &segs[1..], &sizes[1..], buf, head_bits)
+        })
+    };
+    debug_assert!(done, "a fresh writable binary has room");
+    let whole = p.heap.refc_binary(fresh, used);
+    p.heap.sub_binary(whole, 0, total)
 }

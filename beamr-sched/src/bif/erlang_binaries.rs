@@ -1,0 +1,612 @@
+//! `erlang` BIFs on binaries: sizes, slicing, iolists, conversions between
+//! binaries and lists, atoms, integers and floats, and the external term
+//! format (`term_to_binary`, `binary_to_term`).
+//!
+//! Iolists are walked without recursion (an explicit stack of pending
+//! tails), so a deep iolist cannot overflow the native stack.
+
+use beamr_core::atom::Atom;
+use beamr_core::etf;
+use beamr_core::term::{BinaryView, Term};
+use num_bigint::BigInt;
+use num_traits::{Num, Zero};
+
+use super::table::BifRow;
+use crate::interp::ops::bs::bits;
+use crate::process::{Exception, Process};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "byte_size", 1, byte_size),
+    ("erlang", "bit_size", 1, bit_size),
+    ("erlang", "is_bitstring", 1, is_bitstring),
+    ("erlang", "binary_part", 2, binary_part2),
+    ("erlang", "binary_part", 3, binary_part3),
+    ("erlang", "split_binary", 2, split_binary),
+    ("erlang", "list_to_binary", 1, list_to_binary),
+    ("erlang", "iolist_to_binary", 1, iolist_to_binary),
+    ("erlang", "iolist_size", 1, iolist_size),
+    ("erlang", "list_to_bitstring", 1, list_to_bitstring),
+    ("erlang", "binary_to_list", 1, binary_to_list1),
+    ("erlang", "binary_to_list", 3, binary_to_list3),
+    ("erlang", "bitstring_to_list", 1, bitstring_to_list),
+    ("erlang", "term_to_binary", 1, term_to_binary1),
+    ("erlang", "term_to_binary", 2, term_to_binary2),
+    ("erlang", "binary_to_term", 1, binary_to_term1),
+    ("erlang", "binary_to_term", 2, binary_to_term2),
+    ("erlang", "atom_to_binary", 1, atom_to_binary1),
+    ("erlang", "atom_to_binary", 2, atom_to_binary2),
+    ("erlang", "binary_to_atom", 1, binary_to_atom1),
+    ("erlang", "binary_to_atom", 2, binary_to_atom2),
+    (
+        "erlang",
+        "binary_to_existing_atom",
+        1,
+        binary_to_existing_atom1,
+    ),
+    (
+        "erlang",
+        "binary_to_existing_atom",
+        2,
+        binary_to_existing_atom2,
+    ),
+    ("erlang", "integer_to_binary", 1, integer_to_binary1),
+    ("erlang", "integer_to_binary", 2, integer_to_binary2),
+    ("erlang", "binary_to_integer", 1, binary_to_integer1),
+    ("erlang", "binary_to_integer", 2, binary_to_integer2),
+    ("erlang", "float_to_binary", 1, float_to_binary1),
+    ("erlang", "float_to_binary", 2, float_to_binary2),
+    ("erlang", "binary_to_float", 1, binary_to_float),
+];
+
+// ----- helpers shared with the `binary` and `unicode` BIFs --------------------
+
+/// The view of a bitstring argument; `badarg` otherwise.
+#[inline]
+pub(super) fn bitstring_arg(t: Term) -> Result<BinaryView, Exception> {
+    t.as_binary().ok_or_else(Exception::badarg)
+}
+
+/// The bytes of a binary argument (whole bytes only); `badarg` otherwise.
+/// Copies only when the binary does not start on a byte boundary.
+pub(super) fn binary_bytes(t: Term) -> Result<std::borrow::Cow<'static, [u8]>, Exception> {
+    let v = bitstring_arg(t)?;
+    if !v.is_binary() {
+        return Err(Exception::badarg());
+    }
+    Ok(match v.as_bytes() {
+        Some(b) => std::borrow::Cow::Borrowed(b),
+        None => std::borrow::Cow::Owned(v.to_vec()),
+    })
+}
+
+/// A non-negative small integer argument.
+pub(super) fn usize_arg(t: Term) -> Result<usize, Exception> {
+    t.as_small()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(Exception::badarg)
+}
+
+/// Bits being collected: whole bytes, then possibly a partial last byte.
+#[derive(Default)]
+pub(super) struct BitBuf {
+    /// The bytes (a partial last byte's bits in its high end).
+    pub bytes: Vec<u8>,
+    /// The size in bits.
+    pub bits: usize,
+}
+
+impl BitBuf {
+    /// Appends one byte.
+    #[inline]
+    pub fn push_byte(&mut self, b: u8) {
+        if self.bits % 8 == 0 {
+            self.bytes.push(b);
+        } else {
+            self.bytes.push(0);
+            bits::write_u64(&mut self.bytes, self.bits, b as u64, 8);
+        }
+        self.bits += 8;
+    }
+
+    /// Appends the bits of a bitstring.
+    pub fn push_view(&mut self, v: &BinaryView) {
+        if self.bits % 8 == 0 {
+            if let Some(b) = v.as_bytes() {
+                self.bytes.extend_from_slice(b);
+                self.bits += v.bit_size;
+                return;
+            }
+        }
+        let end = self.bits + v.bit_size;
+        self.bytes.resize(end.div_ceil(8), 0);
+        bits::copy_bits(
+            &mut self.bytes,
+            self.bits,
+            v.storage,
+            v.bit_offset,
+            v.bit_size,
+        );
+        self.bits = end;
+    }
+
+    /// The collected bits as a binary or bitstring term.
+    pub fn into_term(self, p: &mut Process) -> Term {
+        p.heap.bitstring(&self.bytes, self.bits)
+    }
+}
+
+/// Walks an iolist (bytes, binaries, nested lists; a binary may end a
+/// list), appending to `out`. With `bits_ok`, bitstrings are accepted too
+/// (`list_to_bitstring`). `Err(())` for anything else.
+pub(super) fn walk_iolist(t: Term, out: &mut BitBuf, bits_ok: bool) -> Result<(), ()> {
+    let mut tails: Vec<Term> = Vec::new();
+    let mut cur = t;
+    loop {
+        if let Some((h, tl)) = cur.as_cons() {
+            if let Some(b) = h.as_small() {
+                if !(0..=255).contains(&b) {
+                    return Err(());
+                }
+                out.push_byte(b as u8);
+            } else if h.is_list() {
+                tails.push(tl);
+                cur = h;
+                continue;
+            } else if let Some(v) = h.as_binary() {
+                if !bits_ok && !v.is_binary() {
+                    return Err(());
+                }
+                out.push_view(&v);
+            } else {
+                return Err(());
+            }
+            cur = tl;
+        } else if cur.is_nil() {
+            match tails.pop() {
+                Some(t) => cur = t,
+                None => return Ok(()),
+            }
+        } else if let Some(v) = cur.as_binary() {
+            if !bits_ok && !v.is_binary() {
+                return Err(());
+            }
+            out.push_view(&v);
+            cur = Term::NIL;
+        } else {
+            return Err(());
+        }
+    }
+}
+
+/// The bytes of an iolist or binary (`iolist_to_binary`'s input).
+pub(super) fn iodata_bytes(t: Term) -> Result<Vec<u8>, Exception> {
+    let mut out = BitBuf::default();
+    walk_iolist(t, &mut out, false).map_err(|()| Exception::badarg())?;
+    Ok(out.bytes)
+}
+
+/// A sub-binary of `t` (a binary or bitstring) of `len` bytes from byte `start`.
+pub(super) fn sub_bytes(p: &mut Process, t: Term, start: usize, len: usize) -> Term {
+    if start == 0 && t.as_binary().is_some_and(|v| v.bit_size == len * 8) {
+        return t;
+    }
+    p.heap.sub_binary(t, start * 8, len * 8)
+}
+
+/// A list of the bytes.
+pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
+    bytes.iter().rev().fold(tail, |acc, &b| {
+        p.heap.cons(Term::small_unchecked(b as i64), acc)
+    })
+}
+
+// ----- sizes and slices ---------------------------------------------------------
+
+fn byte_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let v = bitstring_arg(a[0])?;
+    Ok(Term::small_unchecked(v.bit_size.div_ceil(8) as i64))
+}
+
+fn bit_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let v = bitstring_arg(a[0])?;
+    Ok(Term::small_unchecked(v.bit_size as i64))
+}
+
+fn is_bitstring(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::bool(a[0].is_bitstring()))
+}
+
+/// `{Start, Len}` (Len may be negative) checked against `size` bytes:
+/// the first byte and the length.
+pub(super) fn part_range(size: usize, start: Term, len: Term) -> Result<(usize, usize), Exception> {
+    let (Some(s), Some(l)) = (start.as_small(), len.as_small()) else {
+        return Err(Exception::badarg());
+    };
+    let (from, to) = if l >= 0 {
+        (s, s.checked_add(l))
+    } else {
+        (s + l, Some(s))
+    };
+    match to {
+        Some(to) if from >= 0 && to <= size as i64 && from <= to => {
+            Ok((from as usize, (to - from) as usize))
+        }
+        _ => Err(Exception::badarg()),
+    }
+}
+
+/// `binary_part`'s subject: a bitstring; its whole bytes can be sliced.
+pub(super) fn part_subject(t: Term) -> Result<usize, Exception> {
+    Ok(bitstring_arg(t)?.byte_size())
+}
+
+fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let size = part_subject(a[0])?;
+    let pos = a[1]
+        .as_tuple()
+        .filter(|t| t.len() == 2)
+        .ok_or_else(Exception::badarg)?;
+    let (from, len) = part_range(size, pos[0], pos[1])?;
+    Ok(sub_bytes(p, a[0], from, len))
+}
+
+fn binary_part3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let size = part_subject(a[0])?;
+    let (from, len) = part_range(size, a[1], a[2])?;
+    Ok(sub_bytes(p, a[0], from, len))
+}
+
+fn split_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let v = bitstring_arg(a[0])?;
+    let pos = usize_arg(a[1])?;
+    if pos > v.byte_size() {
+        return Err(Exception::badarg());
+    }
+    let left = p.heap.sub_binary(a[0], 0, pos * 8);
+    let right = p.heap.sub_binary(a[0], pos * 8, v.bit_size - pos * 8);
+    Ok(p.heap.tuple(&[left, right]))
+}
+
+// ----- iolists ------------------------------------------------------------------
+
+fn list_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_list() {
+        return Err(Exception::badarg());
+    }
+    let bytes = iodata_bytes(a[0])?;
+    Ok(p.heap.binary(&bytes))
+}
+
+fn iolist_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(v) = a[0].as_binary() {
+        return if v.is_binary() {
+            Ok(a[0])
+        } else {
+            Err(Exception::badarg())
+        };
+    }
+    list_to_binary(p, a)
+}
+
+fn iolist_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // Count without copying: walk as iodata_bytes does, summing sizes.
+    let mut tails: Vec<Term> = Vec::new();
+    let mut cur = a[0];
+    let mut n: usize = 0;
+    loop {
+        if let Some((h, tl)) = cur.as_cons() {
+            if h.as_small().is_some_and(|b| (0..=255).contains(&b)) {
+                n += 1;
+            } else if h.is_list() {
+                tails.push(tl);
+                cur = h;
+                continue;
+            } else {
+                match h.as_binary() {
+                    Some(v) if v.is_binary() => n += v.byte_size(),
+                    _ => return Err(Exception::badarg()),
+                }
+            }
+            cur = tl;
+        } else if cur.is_nil() {
+            match tails.pop() {
+                Some(t) => cur = t,
+                None => break,
+            }
+        } else {
+            match cur.as_binary() {
+                Some(v) if v.is_binary() => n += v.byte_size(),
+                _ => return Err(Exception::badarg()),
+            }
+            cur = Term::NIL;
+        }
+    }
+    Ok(Term::small_unchecked(n as i64))
+}
+
+fn list_to_bitstring(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_list() {
+        return Err(Exception::badarg());
+    }
+    let mut out = BitBuf::default();
+    walk_iolist(a[0], &mut out, true).map_err(|()| Exception::badarg())?;
+    Ok(out.into_term(p))
+}
+
+fn binary_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = binary_bytes(a[0])?;
+    Ok(byte_list(p, &bytes, Term::NIL))
+}
+
+fn binary_to_list3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = binary_bytes(a[0])?;
+    let (start, stop) = (usize_arg(a[1])?, usize_arg(a[2])?);
+    if start < 1 || start > stop || stop > bytes.len() {
+        return Err(Exception::badarg());
+    }
+    Ok(byte_list(p, &bytes[start - 1..stop], Term::NIL))
+}
+
+fn bitstring_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let v = bitstring_arg(a[0])?;
+    let whole = v.byte_size();
+    let tail = if v.trailing_bits() > 0 {
+        let rest = p.heap.sub_binary(a[0], whole * 8, v.trailing_bits());
+        p.heap.cons(rest, Term::NIL)
+    } else {
+        Term::NIL
+    };
+    let bytes = v.to_vec();
+    Ok(byte_list(p, &bytes[..whole], tail))
+}
+
+// ----- external term format ------------------------------------------------------
+
+fn term_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = etf::try_encode(a[0]).map_err(|_| Exception::badarg())?;
+    Ok(p.heap.binary(&bytes))
+}
+
+fn term_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut level = 0;
+    for opt in list_items(a[1])? {
+        if opt == Term::atom(Atom::new("compressed").map_err(|_| Exception::badarg())?) {
+            level = etf::DEFAULT_COMPRESSION;
+        } else if let Some(t) = opt.as_tuple().filter(|t| t.len() == 2) {
+            match t[0].as_atom().map(Atom::name) {
+                Some("compressed") => {
+                    level = t[1]
+                        .as_small()
+                        .filter(|l| (0..=9).contains(l))
+                        .ok_or_else(Exception::badarg)? as u32
+                }
+                Some("minor_version") => {
+                    t[1].as_small()
+                        .filter(|v| (0..=2).contains(v))
+                        .ok_or_else(Exception::badarg)?;
+                }
+                _ => return Err(Exception::badarg()),
+            }
+        } else if opt.as_atom().map(Atom::name) == Some("deterministic") {
+        } else {
+            return Err(Exception::badarg());
+        }
+    }
+    let bytes = etf::encode_compressed(a[0], level).map_err(|_| Exception::badarg())?;
+    Ok(p.heap.binary(&bytes))
+}
+
+/// The items of a proper list argument.
+pub(super) fn list_items(t: Term) -> Result<Vec<Term>, Exception> {
+    t.list_to_vec().ok_or_else(Exception::badarg)
+}
+
+fn decode(p: &mut Process, bin: Term, safe: bool) -> Result<(Term, usize), Exception> {
+    let bytes = binary_bytes(bin)?;
+    let options = etf::DecodeOptions {
+        safe,
+        ..etf::DecodeOptions::default()
+    };
+    etf::decode_with(&bytes, &mut p.heap, &options).map_err(|_| Exception::badarg())
+}
+
+fn binary_to_term1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    decode(p, a[0], false).map(|(t, _)| t)
+}
+
+fn binary_to_term2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (mut safe, mut used) = (false, false);
+    for opt in list_items(a[1])? {
+        match opt.as_atom().map(Atom::name) {
+            Some("safe") => safe = true,
+            Some("used") => used = true,
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let (t, n) = decode(p, a[0], safe)?;
+    if used {
+        let n = p.heap.int(n as i64);
+        Ok(p.heap.tuple(&[t, n]))
+    } else {
+        Ok(t)
+    }
+}
+
+// ----- atoms ----------------------------------------------------------------------
+
+/// An encoding argument: true for latin1, false for unicode/utf8.
+fn latin1_encoding(t: Term) -> Result<bool, Exception> {
+    match t.as_atom().map(Atom::name) {
+        Some("latin1") => Ok(true),
+        Some("unicode" | "utf8") => Ok(false),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+fn atom_to_binary(p: &mut Process, atom: Term, latin1: bool) -> Result<Term, Exception> {
+    let name = atom.as_atom().ok_or_else(Exception::badarg)?.name();
+    if !latin1 {
+        return Ok(p.heap.binary(name.as_bytes()));
+    }
+    let bytes = name
+        .chars()
+        .map(|c| u8::try_from(c as u32).map_err(|_| Exception::badarg()))
+        .collect::<Result<Vec<u8>, _>>()?;
+    Ok(p.heap.binary(&bytes))
+}
+
+fn atom_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    atom_to_binary(p, a[0], false)
+}
+
+fn atom_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let latin1 = latin1_encoding(a[1])?;
+    atom_to_binary(p, a[0], latin1)
+}
+
+/// The text of an atom given as a binary in an encoding.
+fn atom_text(bin: Term, latin1: bool) -> Result<String, Exception> {
+    let bytes = binary_bytes(bin)?;
+    let text = if latin1 {
+        bytes.iter().map(|&b| b as char).collect()
+    } else {
+        String::from_utf8(bytes.into_owned()).map_err(|_| Exception::badarg())?
+    };
+    if text.chars().count() > 255 {
+        return Err(Exception::system_limit());
+    }
+    Ok(text)
+}
+
+fn binary_to_atom(bin: Term, latin1: bool, existing: bool) -> Result<Term, Exception> {
+    let text = atom_text(bin, latin1)?;
+    let atom = if existing {
+        Atom::existing(&text).ok_or_else(Exception::badarg)?
+    } else {
+        Atom::new(&text).map_err(|_| Exception::system_limit())?
+    };
+    Ok(Term::atom(atom))
+}
+
+fn binary_to_atom1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    binary_to_atom(a[0], false, false)
+}
+
+fn binary_to_atom2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    binary_to_atom(a[0], latin1_encoding(a[1])?, false)
+}
+
+fn binary_to_existing_atom1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    binary_to_atom(a[0], false, true)
+}
+
+fn binary_to_existing_atom2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    binary_to_atom(a[0], latin1_encoding(a[1])?, true)
+}
+
+// ----- integers and floats --------------------------------------------------------
+
+fn base_arg(t: Term) -> Result<u32, Exception> {
+    match t.as_small() {
+        Some(b) if (2..=36).contains(&b) => Ok(b as u32),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+fn integer_to_binary(p: &mut Process, t: Term, base: u32) -> Result<Term, Exception> {
+    let text = if let Some(i) = t.as_small() {
+        if base == 10 {
+            i.to_string()
+        } else {
+            BigInt::from(i).to_str_radix(base)
+        }
+    } else {
+        t.as_big()
+            .ok_or_else(Exception::badarg)?
+            .to_bigint()
+            .to_str_radix(base)
+    };
+    Ok(p.heap.binary(text.to_ascii_uppercase().as_bytes()))
+}
+
+fn integer_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    integer_to_binary(p, a[0], 10)
+}
+
+fn integer_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let base = base_arg(a[1])?;
+    integer_to_binary(p, a[0], base)
+}
+
+/// Parses `[+-]digits` in `base`, as `binary_to_integer`.
+fn parse_integer(bytes: &[u8], base: u32) -> Option<BigInt> {
+    let (neg, digits) = match bytes.first()? {
+        b'-' => (true, &bytes[1..]),
+        b'+' => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if digits.is_empty() || !digits.iter().all(|&c| (c as char).is_digit(base)) {
+        return None;
+    }
+    let text = std::str::from_utf8(digits).ok()?;
+    let v = BigInt::from_str_radix(text, base).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+fn binary_to_integer(p: &mut Process, bin: Term, base: u32) -> Result<Term, Exception> {
+    let bytes = binary_bytes(bin)?;
+    if bytes.len() <= 18 && base == 10 {
+        if let Ok(s) = std::str::from_utf8(&bytes) {
+            if !s.starts_with('+') || s.len() > 1 {
+                if let Ok(v) = s.parse::<i64>() {
+                    return Ok(p.heap.int(v));
+                }
+            }
+        }
+    }
+    let v = parse_integer(&bytes, base).ok_or_else(Exception::badarg)?;
+    if v.is_zero() {
+        return Ok(Term::small_unchecked(0));
+    }
+    Ok(p.heap.bigint(&v))
+}
+
+fn binary_to_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    binary_to_integer(p, a[0], 10)
+}
+
+fn binary_to_integer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let base = base_arg(a[1])?;
+    binary_to_integer(p, a[0], base)
+}
+
+/// Calls the `erlang:F/A` BIF that works on character lists (floats are
+/// formatted and parsed in one place, `erlang_convert`).
+fn via_list_bif(p: &mut Process, f: &str, args: &[Term]) -> Result<Term, Exception> {
+    let name = Atom::new(f).map_err(|_| Exception::badarg())?;
+    let bif = super::lookup(Atom::ERLANG, name, args.len() as u8).ok_or_else(Exception::badarg)?;
+    bif(p, args)
+}
+
+/// A character list (of bytes) as a binary.
+fn chars_to_binary(p: &mut Process, list: Term) -> Result<Term, Exception> {
+    let bytes = iodata_bytes(list)?;
+    Ok(p.heap.binary(&bytes))
+}
+
+fn float_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let list = via_list_bif(p, "float_to_list", a)?;
+    chars_to_binary(p, list)
+}
+
+fn float_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let list = via_list_bif(p, "float_to_list", a)?;
+    chars_to_binary(p, list)
+}
+
+fn binary_to_float(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = binary_bytes(a[0])?;
+    let list = byte_list(p, &bytes, Term::NIL);
+    via_list_bif(p, "list_to_float", &[list])
+}
