@@ -29,12 +29,18 @@ enum Command {
         /// The `.beam` file to disassemble.
         file: PathBuf,
     },
+    /// Read ring-buffer trace files: dump, stats, tail, export, flame.
+    Trace {
+        #[command(subcommand)]
+        command: commands::trace::TraceCommand,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Disasm { file } => commands::disasm::run(&file),
+        Command::Trace { command } => commands::trace::run(command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

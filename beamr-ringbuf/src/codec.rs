@@ -48,7 +48,7 @@ const PROC_REMOTE: u64 = 3;
 const LOW60: u64 = (1 << 60) - 1;
 
 /// A process or port as recorded.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Proc {
     /// Not known / not applicable.
     None,
@@ -66,7 +66,7 @@ pub enum Proc {
 }
 
 /// An MFA as recorded: atom keys and arity.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MfaRef {
     /// Module atom key.
     pub module: u32,

@@ -28,6 +28,7 @@
 //! - [`RingTracer`]: beamr-trace's `Tracer`, one ring per scheduler.
 //! - [`codec`]: the layout of each trace event; [`summary`]: term sketches.
 //! - [`Cursor`]: reading, merging, loss accounting.
+//! - [`synthetic`]: a generator of BEAM-like trace files for demos and tests.
 
 pub mod clock;
 pub mod codec;
@@ -41,6 +42,7 @@ mod region;
 mod ring;
 mod strings;
 pub mod summary;
+pub mod synthetic;
 mod tracer;
 
 pub use codec::{Body, DecodeError, MfaRef, Proc, TraceRecord};

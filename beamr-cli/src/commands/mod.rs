@@ -1,3 +1,4 @@
 //! One module per `beamr` subcommand.
 
 pub mod disasm;
+pub mod trace;

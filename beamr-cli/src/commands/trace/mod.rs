@@ -1,0 +1,158 @@
+//! `beamr trace ...`: read the ring-buffer trace files that
+//! [`beamr_ringbuf`] writes (format in `beamr-ringbuf/docs/format.md`).
+//!
+//! - `dump`: every event, one per line, in timestamp order ([`dump`]);
+//! - `stats`: counts per kind and per ring, time span, losses ([`stats`]);
+//! - `tail`: follow a file while it is written ([`tail`]);
+//! - `export --format chrome`: Chrome trace-event JSON for Perfetto
+//!   ([`export_chrome`]);
+//! - `flame`: a flame graph of call/return events ([`flame`]).
+//!
+//! Every command reads through [`read`], which turns a bad file into one
+//! error line; [`render`] names pids, functions and terms.
+
+pub mod dump;
+pub mod export_chrome;
+pub mod flame;
+pub mod read;
+pub mod render;
+pub mod stats;
+pub mod tail;
+
+use std::path::PathBuf;
+
+use clap::{Subcommand, ValueEnum};
+
+/// How `dump`, `stats` and `tail` print.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LineFormat {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// What `export` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// Chrome trace-event JSON (opens in Perfetto and chrome://tracing).
+    Chrome,
+}
+
+/// The `beamr trace` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Print every event, one per line, in timestamp order.
+    Dump {
+        /// The trace file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LineFormat::Text)]
+        format: LineFormat,
+    },
+    /// Count events per kind and per ring; show the time span and the losses.
+    Stats {
+        /// The trace file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LineFormat::Text)]
+        format: LineFormat,
+    },
+    /// Follow a file while it is written, until interrupted (Ctrl-C), the
+    /// writing process exits, or a limit below is reached.
+    Tail {
+        /// The trace file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LineFormat::Text)]
+        format: LineFormat,
+        /// Skip the events already in the file; print only new ones.
+        #[arg(long)]
+        new: bool,
+        /// Stop after printing this many events.
+        #[arg(long, value_name = "N")]
+        max_events: Option<u64>,
+        /// Stop after this many seconds.
+        #[arg(long, value_name = "SECONDS")]
+        timeout: Option<f64>,
+        /// Milliseconds to sleep when there is nothing new.
+        #[arg(long, value_name = "MS", default_value_t = 20)]
+        interval: u64,
+    },
+    /// Convert a trace for another tool.
+    Export {
+        /// The trace file.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ExportFormat::Chrome)]
+        format: ExportFormat,
+        /// Output file (`-` for standard output).
+        #[arg(short = 'o', long, value_name = "OUT")]
+        output: PathBuf,
+    },
+    /// Draw a flame graph (SVG) of the time spent in traced functions, from
+    /// call/return events.
+    Flame {
+        /// The trace file.
+        file: PathBuf,
+        /// Output file (`-` for standard output).
+        #[arg(short = 'o', long, value_name = "OUT")]
+        output: PathBuf,
+        /// One tower per process (stacks start with the pid) instead of
+        /// adding up all processes.
+        #[arg(long)]
+        per_process: bool,
+        /// Write the collapsed stacks (`a;b;c NANOSECONDS` lines) instead of
+        /// the SVG.
+        #[arg(long)]
+        collapsed: bool,
+        /// The graph's title.
+        #[arg(long, default_value = "beamr trace")]
+        title: String,
+    },
+}
+
+/// Runs one `beamr trace` subcommand. The error is one line.
+pub fn run(command: TraceCommand) -> Result<(), String> {
+    match command {
+        TraceCommand::Dump { file, format } => dump::run(&file, format),
+        TraceCommand::Stats { file, format } => stats::run(&file, format),
+        TraceCommand::Tail {
+            file,
+            format,
+            new,
+            max_events,
+            timeout,
+            interval,
+        } => tail::run(
+            &file,
+            &tail::TailOptions {
+                format,
+                new,
+                max_events,
+                timeout,
+                interval_ms: interval,
+            },
+        ),
+        TraceCommand::Export {
+            file,
+            format: ExportFormat::Chrome,
+            output,
+        } => export_chrome::run(&file, &output),
+        TraceCommand::Flame {
+            file,
+            output,
+            per_process,
+            collapsed,
+            title,
+        } => flame::run(
+            &file,
+            &output,
+            &flame::FlameOptions {
+                per_process,
+                collapsed,
+                title,
+            },
+        ),
+    }
+}
