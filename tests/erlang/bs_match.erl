@@ -119,7 +119,7 @@ function_clause() -> fc(id(<<1, 2>>)).
 fc(<<X:8>>) -> X.
 
 binwork() ->
-    B = build(20000, <<>>),
+    B = build(100000, <<>>),
     {byte_size(B), sum(B, 0)}.
 build(0, B) -> B;
 build(N, B) -> build(N - 1, <<B/binary, N:32/big, (N rem 256):8>>).

@@ -273,8 +273,9 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
 
 // ----- construction ---------------------------------------------------------
 
-/// Largest binary built, in bits (beyond it: `system_limit`).
-const MAX_BITS: usize = 1 << 62;
+/// Largest binary built, in bits: 2^43 bits is 1 TiB. Beyond it:
+/// `system_limit`, where the BEAM would try the allocation and abort.
+const MAX_BITS: usize = 1 << 43;
 
 fn create(p: &mut Process, c: &CreateBin) -> Flow {
     if p.heap.needs_gc() {
