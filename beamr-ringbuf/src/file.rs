@@ -17,10 +17,17 @@ use crate::region::Region;
 pub(crate) fn open(path: &Path) -> Result<(Region, Geometry), Error> {
     let p = || path.to_path_buf();
     let file = std::fs::File::open(path).map_err(|source| Error::Io { path: p(), source })?;
-    let actual = file
+    let meta = file
         .metadata()
-        .map_err(|source| Error::Io { path: p(), source })?
-        .len();
+        .map_err(|source| Error::Io { path: p(), source })?;
+    if !meta.is_file() {
+        // Mapping a directory or a device fails with an obscure errno.
+        return Err(Error::Io {
+            path: p(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a regular file"),
+        });
+    }
+    let actual = meta.len();
     if actual < FILE_HEADER_BYTES as u64 {
         // Too short even for a header: say which of the two it is.
         let mut magic = [0u8; 8];
