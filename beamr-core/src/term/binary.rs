@@ -244,6 +244,7 @@ impl BinaryView {
 
 impl Term {
     /// A view of a binary or bitstring of any representation.
+    #[inline]
     pub fn as_binary(self) -> Option<BinaryView> {
         let words = match self.subtag()? {
             Subtag::HeapBin | Subtag::RefcBin => self.boxed_words(),

@@ -158,7 +158,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             _ => Flow::Jump(*fail),
         },
         BsInstr::TestUnit { fail, ctx, unit } => match context(p, *ctx) {
-            Some((_, m)) if (m.end - m.position) % unit == 0 => Flow::Next,
+            Some((_, m)) if multiple_of(m.end - m.position, *unit) => Flow::Next,
             _ => Flow::Jump(*fail),
         },
         BsInstr::MatchString {
@@ -235,6 +235,16 @@ fn fail_or(fail: Target, e: Exception) -> Flow {
     }
 }
 
+/// True if `n` is a multiple of `unit` (units are almost always 1 or 8).
+#[inline(always)]
+fn multiple_of(n: usize, unit: usize) -> bool {
+    if unit.is_power_of_two() {
+        n & (unit - 1) == 0
+    } else {
+        unit == 0 || n % unit == 0
+    }
+}
+
 /// The match context in `s`, with its fields.
 #[inline(always)]
 fn context(p: &Process, s: Src) -> Option<(Term, MatchCtxView)> {
@@ -266,7 +276,7 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
             let n = usize::try_from(get(p, s).as_small()?).ok()?;
             n.checked_mul(unit as usize)
         }
-        Size::All(unit) if allow_all => (left % (unit.max(1) as usize) == 0).then_some(left),
+        Size::All(unit) if allow_all => multiple_of(left, unit as usize).then_some(left),
         _ => None,
     }
 }
@@ -277,6 +287,7 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
 /// `system_limit`, where the BEAM would try the allocation and abort.
 const MAX_BITS: usize = 1 << 43;
 
+#[inline(never)]
 fn create(p: &mut Process, c: &CreateBin) -> Flow {
     if p.heap.needs_gc() {
         p.collect(0, c.live as usize);
