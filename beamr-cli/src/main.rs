@@ -24,6 +24,21 @@ struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run MOD:FUN() from .beam files, as `erl -noshell -s MOD FUN -s init stop` does.
+    Run {
+        /// The function to call: MOD or MOD:FUN (FUN defaults to main).
+        #[arg(short = 'e', value_name = "MOD[:FUN]")]
+        entry: Option<String>,
+        /// Number of scheduler threads (default: one per core).
+        #[arg(short = 'S', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+        schedulers: Option<u16>,
+        /// .beam files and directories of .beam files (added to the code path).
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Arguments passed to FUN as one list of strings.
+        #[arg(last = true, value_name = "ARGS")]
+        args: Vec<String>,
+    },
     /// Print a module's exports and instructions in `erlc -S` notation.
     Disasm {
         /// The `.beam` file to disassemble.
@@ -39,6 +54,24 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Run {
+            entry,
+            schedulers,
+            paths,
+            args,
+        } => {
+            let args = commands::run::RunArgs {
+                entry,
+                schedulers: schedulers.map(usize::from),
+                paths,
+                args,
+            };
+            match commands::run::run(args) {
+                Ok(commands::run::RunEnd::Returned) => Ok(()),
+                Ok(commands::run::RunEnd::Crashed) => return ExitCode::from(1),
+                Err(e) => Err(e),
+            }
+        }
         Command::Disasm { file } => commands::disasm::run(&file),
         Command::Trace { command } => commands::trace::run(command),
     };

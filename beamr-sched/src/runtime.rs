@@ -30,8 +30,9 @@ pub struct Runtime {
     /// Timers.
     pub timers: TimerService,
     next_ref: AtomicU64,
-    /// Exit reasons of processes someone waits for ([`Runtime::run_main`]).
-    exits: Mutex<Vec<(Term, String)>>,
+    /// Exit reasons of exited processes someone may wait for
+    /// ([`Runtime::run_main`]), each on a heap of its own.
+    exits: Mutex<Vec<(Term, Payload)>>,
     exited: Condvar,
 }
 
@@ -51,6 +52,10 @@ pub struct SpawnOptions {
     pub link: bool,
     /// Monitor the child; the reference is returned.
     pub monitor: bool,
+    /// The group leader of a process spawned without a parent.
+    pub group_leader: Option<Term>,
+    /// Keep the exit reason for [`Runtime::wait_exit`].
+    pub watched: bool,
 }
 
 impl Runtime {
@@ -179,6 +184,10 @@ impl Runtime {
             }
         }
         let mut monitor = None;
+        child.watched = options.watched;
+        if let Some(gl) = options.group_leader {
+            child.group_leader = gl;
+        }
         if let Some(parent) = parent {
             child.group_leader = parent.group_leader;
             if options.link {
@@ -196,6 +205,22 @@ impl Runtime {
         self.processes.insert(handle.clone());
         self.run_queues.push(handle);
         Ok((pid, monitor))
+    }
+
+    /// Registers `name` for the live process `pid`; false if the name is
+    /// taken or the process is gone.
+    pub fn register_name(&self, name: Atom, pid: Term) -> bool {
+        let Some(handle) = self.processes.get(pid) else {
+            return false;
+        };
+        let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+        match body.as_mut() {
+            Some(p) if p.registered_name.is_none() && self.names.register(name, pid) => {
+                p.registered_name = Some(name);
+                true
+            }
+            _ => false,
+        }
     }
 
     /// Sends a signal to the process `pid`; false if there is no such process.
@@ -310,16 +335,15 @@ impl Runtime {
                 },
             );
         }
-        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
-        exits.push((
-            process.pid,
-            beamr_core::format::display_w(reason).to_string(),
-        ));
-        self.exited.notify_all();
+        if process.watched {
+            let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+            exits.push((process.pid, Payload::copy(reason)));
+            self.exited.notify_all();
+        }
     }
 
-    /// Waits until `pid` has exited; returns its exit reason as `~w` text.
-    pub fn wait_exit(&self, pid: Term) -> String {
+    /// Waits until `pid`, spawned with `watched`, has exited; returns its exit reason.
+    pub fn wait_exit(&self, pid: Term) -> Payload {
         let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             if let Some(i) = exits.iter().position(|(p, _)| *p == pid) {
@@ -330,29 +354,48 @@ impl Runtime {
     }
 
     /// Runs `module:function(args)` as the first process on `schedulers`
-    /// scheduler threads until it exits; returns its exit reason as `~w` text
-    /// (`normal` when the call returned). Other processes are stopped then.
+    /// scheduler threads until it exits; returns its exit reason (`normal`
+    /// when the call returned). Other processes are stopped then.
     pub fn run_main(
         self: &Arc<Runtime>,
         module: Atom,
         function: Atom,
         args: &[Term],
         schedulers: usize,
-    ) -> Result<String, LoadError> {
+    ) -> Result<Payload, LoadError> {
         self.entry(module, function, args.len() as u32)?;
-        let mut scratch = beamr_core::heap::Heap::new();
-        let args: Vec<Term> = args.iter().map(|&a| scratch.copy_term(a)).collect();
-        let (pid, _) = self
+        crate::code::embedded::ensure_embedded(self.code)?;
+        let cannot_spawn = |_| LoadError::Atom {
+            module: module.name().to_string(),
+            reason: "cannot spawn".into(),
+        };
+        let gl_module = Atom::new(crate::code::embedded::GROUP_LEADER.0).expect("atom");
+        let start = Atom::new("start").expect("atom");
+        let (gl, _) = self
             .spawn(
                 None,
-                SpawnTarget::Mfa(module, function),
-                &args,
+                SpawnTarget::Mfa(gl_module, start),
+                &[],
                 SpawnOptions::default(),
             )
-            .map_err(|_| LoadError::Atom {
-                module: module.name().to_string(),
-                reason: "cannot spawn".into(),
-            })?;
+            .map_err(cannot_spawn)?;
+        let init_module = Atom::new(crate::code::embedded::INIT.0).expect("atom");
+        let options = SpawnOptions {
+            group_leader: Some(gl),
+            ..SpawnOptions::default()
+        };
+        let (init, _) = self
+            .spawn(None, SpawnTarget::Mfa(init_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("init").expect("atom"), init);
+        let options = SpawnOptions {
+            group_leader: Some(gl),
+            watched: true,
+            ..SpawnOptions::default()
+        };
+        let (pid, _) = self
+            .spawn(None, SpawnTarget::Mfa(module, function), args, options)
+            .map_err(cannot_spawn)?;
         let timer_rt = self.clone();
         let timer_thread = std::thread::Builder::new()
             .name("beamr-timers".into())

@@ -116,7 +116,7 @@ fn spawn_link1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         Term::NIL,
         SpawnOptions {
             link: true,
-            monitor: false,
+            ..SpawnOptions::default()
         },
     )
 }
@@ -128,7 +128,7 @@ fn spawn_link3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         a[2],
         SpawnOptions {
             link: true,
-            monitor: false,
+            ..SpawnOptions::default()
         },
     )
 }
@@ -139,8 +139,8 @@ fn spawn_monitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         fun_target(a[0])?,
         Term::NIL,
         SpawnOptions {
-            link: false,
             monitor: true,
+            ..SpawnOptions::default()
         },
     )
 }
@@ -151,8 +151,8 @@ fn spawn_monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         mfa_target(a[0], a[1])?,
         a[2],
         SpawnOptions {
-            link: false,
             monitor: true,
+            ..SpawnOptions::default()
         },
     )
 }
@@ -666,9 +666,13 @@ fn list_to_pid(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .collect::<Result<_, _>>()
         .map_err(|_| Exception::badarg())?;
     match parts[..] {
-        [0, id, serial] if id < 1 << 32 && serial < 1 << 28 => {
+        [0, id, serial] => {
+            let id = u32::try_from(id).map_err(|_| Exception::badarg())?;
+            let serial = u32::try_from(serial).map_err(|_| Exception::badarg())?;
+            let number = beamr_core::etf::local::local_pid_number(id, serial)
+                .ok_or_else(Exception::badarg)?;
             let _ = p;
-            Ok(Term::pid(id | serial << beamr_core::format::PID_ID_BITS))
+            Ok(Term::pid(number))
         }
         _ => Err(Exception::badarg()),
     }

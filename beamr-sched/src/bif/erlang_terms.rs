@@ -28,6 +28,10 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_list", 1, is_list),
     ("erlang", "is_tuple", 1, is_tuple),
     ("erlang", "is_pid", 1, is_pid),
+    ("erlang", "is_reference", 1, is_reference),
+    ("erlang", "is_port", 1, is_port),
+    ("erlang", "nif_error", 1, error1),
+    ("erlang", "nif_error", 2, error2),
     ("erlang", "is_binary", 1, is_binary),
     ("erlang", "is_map", 1, is_map),
     ("erlang", "is_function", 1, is_function),
@@ -162,6 +166,14 @@ fn is_tuple(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 fn is_pid(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_pid, a[0])
+}
+
+fn is_reference(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_reference, a[0])
+}
+
+fn is_port(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    test(Term::is_port, a[0])
 }
 
 fn is_binary(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {

@@ -1,6 +1,7 @@
 //! Native BIFs: functions that are BIFs in OTP, implemented in Rust, one
 //! file per Erlang module, registered in one table by `{M, F, A}`.
 
+mod beamr_io;
 mod binary;
 mod erlang_arith;
 mod erlang_binaries;
@@ -11,6 +12,8 @@ mod erlang_procs;
 mod erlang_terms;
 mod lists;
 mod maps;
+mod os;
+mod persistent_term;
 mod process_info;
 mod table;
 mod unicode;

@@ -2,6 +2,7 @@
 //! of each), where to find modules not loaded yet, and which module an
 //! instruction address belongs to.
 
+pub mod embedded;
 mod path;
 mod registry;
 

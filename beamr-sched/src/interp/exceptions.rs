@@ -190,3 +190,18 @@ fn badarity(p: &mut Process, f: Term, arity: u32) -> Exception {
     let inner = p.heap.tuple(&[f, args]);
     Exception::error(p.heap.tuple(&[Term::atom(Atom::BADARITY), inner]))
 }
+
+/// Moves the proper list in x(`list_reg`) into x0.., keeping what x0..
+/// held before the list (the module and function, or the fun) right after
+/// the spread arguments; returns the number of arguments. `badarg` for an
+/// improper list or one too long for the registers.
+pub(super) fn spread_args(p: &mut Process, list_reg: usize) -> Result<u32, Exception> {
+    let args = p.x[list_reg].list_to_vec().ok_or_else(Exception::badarg)?;
+    if args.len() + list_reg > crate::process::MAX_X_REGS || args.len() > 255 {
+        return Err(Exception::system_limit());
+    }
+    let head: Vec<Term> = p.x[..list_reg].to_vec();
+    p.x[..args.len()].copy_from_slice(&args);
+    p.x[args.len()..args.len() + head.len()].copy_from_slice(&head);
+    Ok(args.len() as u32)
+}

@@ -9,7 +9,7 @@ use beamr_core::term::{Export, Term};
 use super::exceptions::{self, FunTarget, Unwound};
 use super::ops::{self, get, put, Flow};
 use crate::code::LoadOutcome;
-use crate::loader::{Compare, Dst, FloatOp, Instr, Target, TypeTest};
+use crate::loader::{Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -480,19 +480,23 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Err(e) => raise!(e),
                 }
             }
-            Instr::Apply { arity } | Instr::ApplyLast { arity, .. } => {
-                let (m, f) = (p.x[*arity as usize], p.x[*arity as usize + 1]);
-                let target = match (m.as_atom(), f.as_atom()) {
-                    (Some(m), Some(f)) => Ok(Export::intern(m, f, *arity)),
-                    _ => Err(Exception::badarg()),
+            Instr::Apply { .. } | Instr::ApplyLast { .. } | Instr::ApplyList { .. } => {
+                let (arity, tail) = match ins {
+                    Instr::Apply { arity } => (*arity, Tail::Call),
+                    Instr::ApplyLast { arity, dealloc } => (*arity, Tail::Last(*dealloc)),
+                    Instr::ApplyList { tail } => match exceptions::spread_args(p, 2) {
+                        Ok(n) => (n, *tail),
+                        Err(e) => raise!(e),
+                    },
+                    _ => unreachable!(),
                 };
-                let export = match target {
-                    Ok(e) => e,
-                    Err(e) => raise!(e),
+                let (m, f) = (p.x[arity as usize], p.x[arity as usize + 1]);
+                let export = match (m.as_atom(), f.as_atom()) {
+                    (Some(m), Some(f)) => Export::intern(m, f, arity),
+                    _ => raise!(Exception::badarg()),
                 };
-                if let Some(bif) = crate::bif::lookup(export.module, export.function, *arity as u8)
-                {
-                    let args: Vec<Term> = p.x[..*arity as usize].to_vec();
+                if let Some(bif) = crate::bif::lookup(export.module, export.function, arity as u8) {
+                    let args: Vec<Term> = p.x[..arity as usize].to_vec();
                     match bif(p, &args) {
                         Ok(v) => p.x[0] = v,
                         Err(e) => raise!(exceptions::bif_error(
@@ -503,25 +507,68 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                             &args
                         )),
                     }
-                    if let Instr::ApplyLast { dealloc, .. } = ins {
-                        p.cp = pop_frame(p, *dealloc);
-                        if let Some(done) = do_return(p, &mut ip) {
-                            return done;
-                        }
-                        continue;
+                    match tail {
+                        Tail::Call => next!(),
+                        Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc),
+                        Tail::Only => {}
                     }
-                    next!()
+                    if let Some(done) = do_return(p, &mut ip) {
+                        return done;
+                    }
+                    continue;
                 }
                 let code = resolve(rt, export);
                 if code.is_null() {
                     raise!(undef(p, export))
                 }
-                match ins {
-                    Instr::ApplyLast { dealloc, .. } => p.cp = pop_frame(p, *dealloc),
+                match tail {
                     // SAFETY: see next!.
-                    _ => p.cp = unsafe { ip.add(1) },
+                    Tail::Call => p.cp = unsafe { ip.add(1) },
+                    Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc),
+                    Tail::Only => {}
                 }
                 call_code!(code)
+            }
+            Instr::ApplyFunList { tail } => {
+                let f = p.x[0];
+                let arity = match exceptions::spread_args(p, 1) {
+                    Ok(n) => n,
+                    Err(e) => raise!(e),
+                };
+                match exceptions::fun_target(rt, p, f, arity) {
+                    Ok(FunTarget::Code(code)) => {
+                        match tail {
+                            // SAFETY: see next!.
+                            Tail::Call => p.cp = unsafe { ip.add(1) },
+                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc),
+                            Tail::Only => {}
+                        }
+                        call_code!(code)
+                    }
+                    Ok(FunTarget::Bif(bif, export)) => {
+                        let args = p.x[..arity as usize].to_vec();
+                        match bif(p, &args) {
+                            Ok(v) => p.x[0] = v,
+                            Err(e) => raise!(exceptions::bif_error(
+                                p,
+                                e,
+                                export.module,
+                                export.function,
+                                &args
+                            )),
+                        }
+                        match tail {
+                            Tail::Call => next!(),
+                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc),
+                            Tail::Only => {}
+                        }
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                    Err(e) => raise!(e),
+                }
             }
             Instr::FLoad { src, fr } => {
                 p.fr[*fr as usize] = get(p, *src).as_float().unwrap_or(0.0);
@@ -609,10 +656,14 @@ fn resolve(rt: &Runtime, export: &'static Export) -> *const Instr {
 
 #[cold]
 fn resolve_slow(rt: &Runtime, export: &'static Export) -> *const Instr {
-    if let Ok(LoadOutcome::Loaded(_)) = rt.code.ensure_loaded(export.module) {
-        return export.code.load(Ordering::Acquire) as *const Instr;
+    match rt.code.ensure_loaded(export.module) {
+        Ok(LoadOutcome::Loaded(_)) => export.code.load(Ordering::Acquire) as *const Instr,
+        Ok(LoadOutcome::NotFound) => std::ptr::null(),
+        Err(e) => {
+            eprintln!("beamr: loading {} failed: {e}", export.module);
+            std::ptr::null()
+        }
     }
-    std::ptr::null()
 }
 
 #[cold]

@@ -12,6 +12,17 @@ use beamr_core::term::{Export, FunEntry, Term};
 use super::operand::{Dst, Src, Target};
 use crate::bif::BifFn;
 
+/// How a call continues: as a plain call, or as a tail call.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Tail {
+    /// A call; the return address is the next instruction.
+    Call,
+    /// A tail call after dropping a frame of this many slots.
+    Last(u32),
+    /// A tail call without a frame.
+    Only,
+}
+
 /// Type tests that take one argument and a fail label.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum TypeTest {
@@ -192,6 +203,17 @@ pub enum Instr {
         arity: u32,
         /// Frame size to drop.
         dealloc: u32,
+    },
+    /// `erlang:apply/3` called directly: module, function and the argument
+    /// list in x0..x2.
+    ApplyList {
+        /// Call, tail call after dropping a frame, or tail call.
+        tail: Tail,
+    },
+    /// `erlang:apply/2` called directly: the fun and the argument list in x0, x1.
+    ApplyFunList {
+        /// Call, tail call after dropping a frame, or tail call.
+        tail: Tail,
     },
     /// Calls the fun in x(arity) with args in x0...
     CallFun {

@@ -14,7 +14,7 @@ use beamr_core::heap::Heap;
 use beamr_core::term::{Export, FunEntry, Term};
 
 use super::error::LoadError;
-use super::instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, TypeTest};
+use super::instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 use super::module::{FunctionInfo, Module};
 use super::operand::{Dst, Src, Target};
 use crate::bif;
@@ -428,6 +428,19 @@ impl<'f> Lowering<'f> {
     }
 
     fn call_ext(&self, export: &'static Export, dealloc: Option<u32>, only: bool) -> Instr {
+        let tail = match (dealloc, only) {
+            (Some(d), _) => Tail::Last(d),
+            (None, true) => Tail::Only,
+            (None, false) => Tail::Call,
+        };
+        // apply/2,3 are BIFs that call code: they get instructions of their own.
+        if export.module == Atom::ERLANG && export.function.name() == "apply" {
+            match export.arity {
+                3 => return Instr::ApplyList { tail },
+                2 => return Instr::ApplyFunList { tail },
+                _ => {}
+            }
+        }
         match bif::lookup(export.module, export.function, export.arity as u8) {
             Some(bif) => match (dealloc, only) {
                 (Some(dealloc), _) => Instr::CallBifLast {

@@ -69,6 +69,8 @@ pub struct Process {
     pub runtime: Option<Arc<Runtime>>,
     /// An error to raise instead of running (spawning an undefined function).
     pub startup_error: Option<Exception>,
+    /// Someone waits for this process's exit reason ([`Runtime::wait_exit`]).
+    pub watched: bool,
 }
 
 /// State of a process's `receive ... after` timer.
@@ -113,6 +115,7 @@ impl Process {
             initial_call: (Atom::UNDEFINED, Atom::UNDEFINED, 0),
             runtime: None,
             startup_error: None,
+            watched: false,
         }
     }
 

@@ -1,0 +1,131 @@
+//! `beamr run`: runs `MOD:FUN()` (or `MOD:FUN(Args)`) as `erl -noshell -s`
+//! does, printing what the program prints.
+//!
+//! Exit codes: 0 when the call returns, 1 when it crashes (the reason is
+//! printed as `erl` prints it), 2 for a usage or load error.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::beam::BeamFile;
+use beamr_core::format::{format_p, PrettyOptions};
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+use beamr_sched::code::{otp_lib_dirs, CodePath};
+use beamr_sched::runtime::Runtime;
+
+/// What `beamr run` was asked to do.
+pub struct RunArgs {
+    /// `-e MOD[:FUN]`.
+    pub entry: Option<String>,
+    /// `-S N`: scheduler threads (default: one per core).
+    pub schedulers: Option<usize>,
+    /// `.beam` files and directories.
+    pub paths: Vec<PathBuf>,
+    /// Arguments after `--`, passed as a list of strings.
+    pub args: Vec<String>,
+}
+
+/// How a run ended.
+pub enum RunEnd {
+    /// The call returned.
+    Returned,
+    /// The program crashed; the reason has been printed.
+    Crashed,
+}
+
+/// Runs the program; `Err` is a one-line usage or load error.
+pub fn run(args: RunArgs) -> Result<RunEnd, String> {
+    if args.paths.is_empty() {
+        return Err("run: give at least one .beam file or directory".into());
+    }
+    let mut path = CodePath::new();
+    let mut modules = Vec::new();
+    for p in &args.paths {
+        if p.is_dir() {
+            path.push(p.clone());
+            modules.extend(beam_modules_in(p)?);
+        } else if p.extension().is_some_and(|e| e == "beam") && p.is_file() {
+            let bytes =
+                std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let file = BeamFile::parse(&bytes).map_err(|e| format!("{}: {e}", p.display()))?;
+            modules.push(file.module_name().to_string());
+            path.push(
+                p.parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+            );
+        } else {
+            return Err(format!("{}: not a .beam file or a directory", p.display()));
+        }
+    }
+    for dir in otp_lib_dirs() {
+        path.push(dir);
+    }
+    let (module, function) = entry_point(args.entry.as_deref(), &modules)?;
+    let rt = Arc::new(Runtime::new(path));
+    let schedulers = args
+        .schedulers
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let mut heap = Heap::new();
+    let call_args: Vec<Term> = if args.args.is_empty() {
+        Vec::new()
+    } else {
+        let strings: Vec<Term> = args.args.iter().map(|a| heap.string(a)).collect();
+        vec![heap.list(&strings)]
+    };
+    let module_atom = Atom::new(&module).map_err(|e| e.to_string())?;
+    let function_atom = Atom::new(&function).map_err(|e| e.to_string())?;
+    let reason = rt
+        .run_main(module_atom, function_atom, &call_args, schedulers)
+        .map_err(|e| format!("cannot run {module}:{function}/{}: {e}", call_args.len()))?;
+    if reason.term == Term::atom(Atom::NORMAL) {
+        return Ok(RunEnd::Returned);
+    }
+    // As erl's init reports a crash of the boot function: the reason on one
+    // line on standard output, and again on standard error.
+    let one_line = PrettyOptions {
+        line_length: 0,
+        ..PrettyOptions::default()
+    };
+    let text = format_p(reason.term, &one_line);
+    println!("{{\"init terminating in do_boot\",{text}}}");
+    eprintln!("init terminating in do_boot ({text})");
+    Ok(RunEnd::Crashed)
+}
+
+/// The modules of the `.beam` files directly in `dir`, sorted.
+fn beam_modules_in(dir: &Path) -> Result<Vec<String>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|e| {
+            let p = e.path();
+            (p.extension()? == "beam").then(|| p.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The module and function to call: from `-e`, or the only module given.
+fn entry_point(entry: Option<&str>, modules: &[String]) -> Result<(String, String), String> {
+    match entry {
+        Some(e) => {
+            let (m, f) = e.split_once(':').unwrap_or((e, "main"));
+            if m.is_empty() || f.is_empty() {
+                return Err(format!("-e {e}: expected MOD or MOD:FUN"));
+            }
+            Ok((m.to_string(), f.to_string()))
+        }
+        None => match modules {
+            [only] => Ok((only.clone(), "main".to_string())),
+            [] => Err("run: no .beam file found; give one, or name the module with -e MOD".into()),
+            _ => Err(format!(
+                "run: several modules ({}); choose one with -e MOD[:FUN]",
+                modules.join(", ")
+            )),
+        },
+    }
+}

@@ -1,0 +1,37 @@
+%% beamr's `init': answers the requests OTP's library makes of the init
+%% process (init:get_arguments/0, init:get_argument/1, init:get_status/0,
+%% init:stop/0,1, ...) for a runtime started by `beamr run'.
+%%
+%% Compiled into beamr_init.beam, which beamr embeds; rebuild with
+%%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_init.erl
+-module(beamr_init).
+-export([start/0]).
+
+%% beamr registers the process as `init' before it first runs.
+start() ->
+    loop().
+
+loop() ->
+    receive
+        {From, Request} when is_pid(From) ->
+            From ! {init, reply(Request)},
+            loop();
+        _Other ->
+            loop()
+    end.
+
+reply(get_arguments) -> [];
+reply(get_plain_arguments) -> [];
+reply({get_argument, _Flag}) -> error;
+reply(get_status) -> {started, started};
+reply(script_id) -> {"beamr", "0.1.0"};
+reply({stop, Status}) -> erlang:halt(stop_status(Status));
+reply(stop) -> erlang:halt(0);
+reply({reboot, _}) -> erlang:halt(0);
+reply(reboot) -> erlang:halt(0);
+reply(fetch_loaded) -> [];
+reply({ensure_loaded, Module}) -> code:ensure_loaded(Module);
+reply(_) -> {error, not_supported}.
+
+stop_status(Status) when is_integer(Status) -> Status;
+stop_status(_) -> 0.

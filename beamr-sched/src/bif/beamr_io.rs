@@ -1,0 +1,72 @@
+//! `beamr_io`: beamr's native output, used by its group leader
+//! (`beamr-sched/erlang/beamr_group_leader.erl`).
+//!
+//! Standard output is a latin1 device, as `erl -noshell`'s is: characters
+//! up to 255 are written as one byte each, larger ones as `\x{HEX}`.
+
+use std::io::Write;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::table::BifRow;
+use crate::process::{Exception, Process};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[("beamr_io", "put_chars", 2, put_chars)];
+
+/// Appends the characters of chardata `t` (a list of characters, binaries
+/// and nested lists; binaries in `encoding`) to `out`. `None` if it is not chardata.
+pub(crate) fn chardata(t: Term, unicode: bool, out: &mut Vec<u32>) -> Option<()> {
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if let Some((h, tl)) = t.as_cons() {
+            stack.push(tl);
+            stack.push(h);
+        } else if t.is_nil() {
+        } else if let Some(c) = t.as_small() {
+            out.push(u32::try_from(c).ok().filter(|&c| c <= 0x10FFFF)?);
+        } else if let Some(b) = t.as_binary() {
+            let bytes = b.as_bytes()?;
+            if unicode {
+                out.extend(std::str::from_utf8(bytes).ok()?.chars().map(|c| c as u32));
+            } else {
+                out.extend(bytes.iter().map(|&b| b as u32));
+            }
+        } else {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// Writes characters to a latin1 device: bytes up to 255, `\x{HEX}` above.
+pub(crate) fn latin1_bytes(chars: &[u32]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(chars.len());
+    for &c in chars {
+        if c <= 255 {
+            out.push(c as u8);
+        } else {
+            out.extend_from_slice(format!("\\x{{{c:X}}}").as_bytes());
+        }
+    }
+    out
+}
+
+fn put_chars(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let unicode = match a[0].as_atom().map(Atom::name) {
+        Some("unicode" | "utf8") => true,
+        Some("latin1") => false,
+        _ => return Err(Exception::badarg()),
+    };
+    let mut chars = Vec::new();
+    if chardata(a[1], unicode, &mut chars).is_none() {
+        return Ok(Term::atom(Atom::ERROR));
+    }
+    let bytes = latin1_bytes(&chars);
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(Term::OK),
+        Err(_) => Ok(Term::atom(Atom::ERROR)),
+    }
+}

@@ -1,0 +1,31 @@
+//! Modules beamr carries inside its binary: its group leader and `init`, written in
+//! Erlang and compiled ahead of time (the `.beam` files are committed beside
+//! their sources in `beamr-sched/erlang/`).
+
+use beamr_core::atom::Atom;
+
+use super::registry::CodeServer;
+use crate::loader::LoadError;
+
+/// The group leader serving standard output.
+pub const GROUP_LEADER: (&str, &[u8]) = (
+    "beamr_group_leader",
+    include_bytes!("../../erlang/beamr_group_leader.beam"),
+);
+
+/// The `init` process: answers OTP's requests of it.
+pub const INIT: (&str, &[u8]) = ("beamr_init", include_bytes!("../../erlang/beamr_init.beam"));
+
+/// Every embedded module.
+pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT];
+
+/// Loads the embedded modules that are not loaded yet.
+pub fn ensure_embedded(code: &CodeServer) -> Result<(), LoadError> {
+    for (name, bytes) in EMBEDDED {
+        let atom = Atom::new(name).expect("module name");
+        if code.current(atom).is_none() {
+            code.load_binary(bytes)?;
+        }
+    }
+    Ok(())
+}
