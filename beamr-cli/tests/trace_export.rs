@@ -159,6 +159,17 @@ fn chrome_json_has_slices_instants_and_flows() {
             "unnamed track of {e}"
         );
     }
+    // Thread ids are unique across the two groups, and never 0.
+    let mut owner: HashMap<u64, u64> = HashMap::new();
+    for e in events.iter().filter(|e| e.get("tid").is_some()) {
+        let (pid, tid) = (e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap());
+        assert_ne!(tid, 0, "{e}");
+        assert_eq!(
+            *owner.entry(tid).or_insert(pid),
+            pid,
+            "tid {tid} in two groups"
+        );
+    }
     let other = &v["otherData"];
     assert_eq!(other["events"], 6000);
     assert_eq!(other["unmatched_returns"], 0);

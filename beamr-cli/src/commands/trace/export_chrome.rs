@@ -5,7 +5,8 @@
 //! Two groups of tracks:
 //!
 //! - **`beamr schedulers`** (`"pid": 1`), one track per ring (`"tid"` =
-//!   scheduler number; `0` = threads that are not schedulers). A process's
+//!   [`SCHEDULER_TID_BASE`] + scheduler number, named `scheduler N`; ring 0,
+//!   named `other threads`, takes threads that are not schedulers). A process's
 //!   time slices are complete events (`"ph": "X"`, category `process`) from
 //!   each `in` (or `in_exiting`) to the next `out`/`out_exiting`/`out_exited`
 //!   on that ring; collections are `X` slices (category `gc`) from
@@ -18,10 +19,13 @@
 //!   (Erlang keeps messages between two processes in order); a receive
 //!   whose sender was not recorded gets no arrow.
 //! - **`beamr processes`** (`"pid": 2`), one track per process (`"tid"` =
-//!   pid number): its calls as nested `X` slices (category `call`, named
+//!   pid number + 1, named by the pid and its initial function): its calls as nested `X` slices (category `call`, named
 //!   `module:function/arity`) from each `call` to the `return_from` or
 //!   `exception_from` of the same function. A return that skips frames
 //!   (their returns were not traced, or lost) ends those frames too.
+//!
+//! Thread ids are unique across both groups and never 0: Perfetto keys
+//! threads by tid alone and has mishandled tid 0.
 //!
 //! Times are microseconds (`"ts"`, `"dur"`, with nanosecond decimals) since
 //! the file was created. What is still open when the trace ends (a process
@@ -44,6 +48,8 @@ use super::render::{self, mfa_name, proc_name};
 pub const SCHEDULERS: u64 = 1;
 /// The `pid` of the process tracks.
 pub const PROCESSES: u64 = 2;
+/// Scheduler ring `r`'s track is `"tid": SCHEDULER_TID_BASE + r`.
+pub const SCHEDULER_TID_BASE: u64 = 2_000_000_000;
 
 /// Writes `path` as Chrome trace JSON to `output` (`-`: standard output).
 pub fn run(path: &Path, output: &Path) -> Result<(), String> {
@@ -126,12 +132,18 @@ struct Chrome<W: Write> {
     counts: Counts,
 }
 
-/// The `tid` of a local process's track, if it has one.
+/// The `tid` of a local process's track, if it has one (pid numbers that
+/// would reach the scheduler tids have none).
 fn process_tid(p: Proc) -> Option<u64> {
     match p {
-        Proc::Pid(n) => Some(n),
+        Proc::Pid(n) if n + 1 < SCHEDULER_TID_BASE => Some(n + 1),
         _ => None,
     }
+}
+
+/// The `tid` of ring `ring`'s track.
+fn ring_tid(ring: usize) -> u64 {
+    SCHEDULER_TID_BASE + ring as u64
 }
 
 impl<W: Write> Chrome<W> {
@@ -229,7 +241,7 @@ impl<W: Write> Chrome<W> {
                 if let Some((start, name, pid)) = self.gc.remove(&ring) {
                     self.counts.gc_slices += 1;
                     let v = json!({"ph": "X", "cat": "gc", "name": name,
-                        "pid": SCHEDULERS, "tid": ring, "ts": self.us(start),
+                        "pid": SCHEDULERS, "tid": ring_tid(ring), "ts": self.us(start),
                         "dur": self.dur(start, ts),
                         "args": {"pid": proc_name(pid, s), "heap_size_after": after.heap_size,
                                  "old_heap_size_after": after.old_heap_size}});
@@ -295,7 +307,7 @@ impl<W: Write> Chrome<W> {
     fn instant(&mut self, name: &str, ring: usize, ts: u64, args: Value) -> std::io::Result<()> {
         self.counts.instants += 1;
         let v = json!({"ph": "i", "s": "t", "cat": "event", "name": name,
-                       "pid": SCHEDULERS, "tid": ring, "ts": self.us(ts), "args": args});
+                       "pid": SCHEDULERS, "tid": ring_tid(ring), "ts": self.us(ts), "args": args});
         self.put(v)
     }
 
@@ -304,9 +316,9 @@ impl<W: Write> Chrome<W> {
         self.next_flow += 1;
         self.counts.flows += 1;
         let s = json!({"ph": "s", "cat": "message", "name": "message", "id": id,
-                       "pid": SCHEDULERS, "tid": from, "ts": self.us(sent)});
+                       "pid": SCHEDULERS, "tid": ring_tid(from), "ts": self.us(sent)});
         let f = json!({"ph": "f", "bp": "e", "cat": "message", "name": "message", "id": id,
-                       "pid": SCHEDULERS, "tid": to, "ts": self.us(received)});
+                       "pid": SCHEDULERS, "tid": ring_tid(to), "ts": self.us(received)});
         self.put(s)?;
         self.put(f)
     }
@@ -336,7 +348,7 @@ impl<W: Write> Chrome<W> {
             other => proc_name(other, &StringTable::default()),
         };
         let v = json!({"ph": "X", "cat": "process", "name": name, "pid": SCHEDULERS,
-                       "tid": ring, "ts": self.us(run.start), "dur": self.dur(run.start, end),
+                       "tid": ring_tid(ring), "ts": self.us(run.start), "dur": self.dur(run.start, end),
                        "args": args});
         self.put(v)
     }
@@ -401,12 +413,12 @@ impl<W: Write> Chrome<W> {
                 s => format!("scheduler {s}"),
             };
             self.put(
-                json!({"ph": "M", "name": "thread_name", "pid": SCHEDULERS, "tid": ring,
+                json!({"ph": "M", "name": "thread_name", "pid": SCHEDULERS, "tid": ring_tid(ring),
                             "args": {"name": name}}),
             )?;
             self.put(
                 json!({"ph": "M", "name": "thread_sort_index", "pid": SCHEDULERS,
-                            "tid": ring, "args": {"sort_index": ring}}),
+                            "tid": ring_tid(ring), "args": {"sort_index": ring}}),
             )?;
         }
         let processes = std::mem::take(&mut self.processes);
