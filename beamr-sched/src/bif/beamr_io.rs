@@ -13,7 +13,10 @@ use super::table::BifRow;
 use crate::process::{Exception, Process};
 
 /// The BIFs of this file.
-pub(crate) const BIFS: &[BifRow] = &[("beamr_io", "put_chars", 2, put_chars)];
+pub(crate) const BIFS: &[BifRow] = &[
+    ("beamr_io", "put_chars", 2, put_chars),
+    ("beamr_io", "format", 2, super::io_format::format_bif),
+];
 
 /// Appends the characters of chardata `t` (a list of characters, binaries
 /// and nested lists; binaries in `encoding`) to `out`. `None` if it is not chardata.

@@ -311,7 +311,7 @@ fn c_scientific(f: f64, d: usize) -> String {
 }
 
 /// Fixed notation with `d` decimals, as OTP 25's `sys_double_to_chars_fast`.
-fn fixed(f: f64, d: usize) -> String {
+pub(crate) fn fixed(f: f64, d: usize) -> String {
     const MAX_FAST: f64 = (1u64 << 53) as f64;
     const POW10: [f64; 19] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,

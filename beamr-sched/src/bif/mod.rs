@@ -10,6 +10,7 @@ mod erlang_hash;
 mod erlang_misc;
 mod erlang_procs;
 mod erlang_terms;
+mod io_format;
 mod lists;
 mod maps;
 mod os;

@@ -19,6 +19,18 @@ pub const INIT: (&str, &[u8]) = ("beamr_init", include_bytes!("../../erlang/beam
 /// Every embedded module.
 pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT];
 
+/// Stand-ins for OTP modules, loaded only when no OTP installation on the
+/// code path provides the real module (see `beamr-sched/erlang/fallback/`).
+pub const FALLBACKS: &[(&str, &[u8])] = &[("io", include_bytes!("../../erlang/fallback/io.beam"))];
+
+/// The embedded stand-in for `module`, if there is one.
+pub fn fallback(module: &str) -> Option<&'static [u8]> {
+    FALLBACKS
+        .iter()
+        .find(|(name, _)| *name == module)
+        .map(|(_, bytes)| *bytes)
+}
+
 /// Loads the embedded modules that are not loaded yet.
 pub fn ensure_embedded(code: &CodeServer) -> Result<(), LoadError> {
     for (name, bytes) in EMBEDDED {

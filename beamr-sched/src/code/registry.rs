@@ -107,13 +107,16 @@ impl CodeServer {
         if self.current(module).is_some() {
             return Ok(LoadOutcome::Loaded(module));
         }
-        let Some(path) = self
+        let found = self
             .path
             .read()
             .unwrap_or_else(|e| e.into_inner())
-            .find(module.name())
-        else {
-            return Ok(LoadOutcome::NotFound);
+            .find(module.name());
+        let Some(path) = found else {
+            return match super::embedded::fallback(module.name()) {
+                Some(bytes) => self.load_binary(bytes).map(LoadOutcome::Loaded),
+                None => Ok(LoadOutcome::NotFound),
+            };
         };
         let bytes = std::fs::read(&path).map_err(|e| LoadError::Atom {
             module: module.name().to_string(),
