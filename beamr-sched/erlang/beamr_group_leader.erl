@@ -4,7 +4,7 @@
 %%
 %% Compiled into beamr_group_leader.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_group_leader.erl
-%% (`cargo xtask test-all' checks that the committed .beam is current).
+%% (the test beamr-sched/tests/embedded_beams.rs checks the committed .beam is current).
 -module(beamr_group_leader).
 -export([start/0]).
 
