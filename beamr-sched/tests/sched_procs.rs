@@ -91,7 +91,7 @@ fn exit_reasons_match_erl() {
             path.push(dir);
         }
         let rt = Arc::new(Runtime::new(path));
-        let got = rt
+        let reason = rt
             .run_main(
                 Atom::new("sched_procs").unwrap(),
                 Atom::new(case).unwrap(),
@@ -99,6 +99,7 @@ fn exit_reasons_match_erl() {
                 2,
             )
             .expect("runs");
+        let got = beamr_core::format::display_w(reason.term).to_string();
         if &got != want {
             failures.push(format!("{case}: beamr {got} / erl {want}"));
         }

@@ -293,9 +293,13 @@ fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let info = opts
         .iter()
         .any(|o| o.as_atom().is_some_and(|a| a.name() == "info"));
-    let mut flushed = false;
     if flush {
-        flushed = p.mailbox.remove_where(|m| {
+        // A 'DOWN' already sent may still be in the inbox: take it in first.
+        let rt = runtime(p)?;
+        if let Some(handle) = rt.processes.get(p.pid) {
+            crate::sched::deliver_signals(&rt, &handle, p);
+        }
+        p.mailbox.remove_where(|m| {
             m.as_tuple().is_some_and(|t| {
                 t.len() == 5
                     && t[0] == Term::atom(Atom::DOWN)
@@ -306,7 +310,7 @@ fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         });
     }
     Ok(if info {
-        Term::bool(existed || (flush && !flushed && existed))
+        Term::bool(existed)
     } else {
         Term::TRUE
     })

@@ -8,4 +8,4 @@ mod worker;
 
 pub use queue::RunQueues;
 pub use timer::{TimerAction, TimerService};
-pub use worker::{run_slice, spawn_schedulers, SliceEnd};
+pub use worker::{deliver_signals, run_slice, spawn_schedulers, SliceEnd};

@@ -102,7 +102,7 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
 /// Moves every signal from the inbox into the process: messages into the
 /// mailbox, links and monitors into its tables, exit signals into
 /// `pending_exit` or `'EXIT'` messages.
-pub(crate) fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
+pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
     for signal in handle.take_signals() {
         match signal {
             Signal::Message(payload) => {
