@@ -130,6 +130,16 @@ fn chrome_json_has_slices_instants_and_flows() {
         starts.keys().collect::<Vec<_>>(),
         ends.keys().collect::<Vec<_>>()
     );
+    let instant_at: std::collections::HashSet<(String, String, String)> = instants
+        .iter()
+        .map(|i| {
+            (
+                i["name"].as_str().unwrap().to_owned(),
+                i["tid"].to_string(),
+                i["ts"].to_string(),
+            )
+        })
+        .collect();
     let mut cross = 0;
     for (id, s) in &starts {
         let e = ends[id];
@@ -137,9 +147,7 @@ fn chrome_json_has_slices_instants_and_flows() {
         assert!(f(e, "ts") >= f(s, "ts"), "flow {id} goes back in time");
         // Each end sits on a receive instant, each start on a send instant.
         let at = |ev: &Value, name: &str| {
-            instants
-                .iter()
-                .any(|i| i["name"] == name && i["tid"] == ev["tid"] && i["ts"] == ev["ts"])
+            instant_at.contains(&(name.to_owned(), ev["tid"].to_string(), ev["ts"].to_string()))
         };
         assert!(at(s, "send") && at(e, "receive"), "flow {id}");
         if s["tid"] != e["tid"] {
@@ -148,16 +156,14 @@ fn chrome_json_has_slices_instants_and_flows() {
     }
     assert!(cross > 0, "no message crossed schedulers");
     // Every track is named.
-    let named = |pid: u64, tid: &Value| {
-        by("M", None)
-            .iter()
-            .any(|m| m["name"] == "thread_name" && m["pid"] == pid && m["tid"] == *tid)
-    };
+    let named: std::collections::HashSet<(u64, u64)> = by("M", None)
+        .iter()
+        .filter(|m| m["name"] == "thread_name")
+        .map(|m| (m["pid"].as_u64().unwrap(), m["tid"].as_u64().unwrap()))
+        .collect();
     for e in runs.iter().chain(&calls) {
-        assert!(
-            named(e["pid"].as_u64().unwrap(), &e["tid"]),
-            "unnamed track of {e}"
-        );
+        let track = (e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap());
+        assert!(named.contains(&track), "unnamed track of {e}");
     }
     // Thread ids are unique across the two groups, and never 0.
     let mut owner: HashMap<u64, u64> = HashMap::new();

@@ -5,7 +5,9 @@
 //!
 //! Each of [`Config::schedulers`] threads plays one scheduler and writes
 //! through a [`RingTracer`] to its own ring, running processes one after
-//! the other. A process is spawned (`spawned`, `link` to its parent), then
+//! the other, in step with the other schedulers (one process each per
+//! round, so that messages cross schedulers whatever the OS does with the
+//! threads). A process is spawned (`spawned`, `link` to its parent), then
 //! runs in one to four time slices (`in` ... `out`). In a slice it makes
 //! nested calls (`call` / `return_from` pairs, depth at most
 //! [`MAX_CALL_DEPTH`]), sends `{req, Self, N}` to the process currently
@@ -14,16 +16,24 @@
 //! sometimes collects garbage (`gc_minor_start` / `gc_minor_end`). Its last
 //! slice ends with `exit` and `out_exited` instead of `out`.
 //!
+//! Timestamps come from a simulated clock per scheduler, not from how fast
+//! this generator runs (which would mostly show the OS preempting it): every
+//! event advances its scheduler's clock by a modelled cost (each function in
+//! [`FUNCTIONS`] has its own), and a receive happens at least
+//! [`DELIVERY_NS`] after its send. The clocks start together just after the
+//! file is created; each ring's timestamps only grow.
+//!
 //! Pairs always match: a thread reserves the closing event (`return_from`,
 //! `out`, `exit` + `out_exited`) when it writes the opening one, so exactly
 //! [`Config::events`] events are written in all and none is left open. The
 //! sequence of events of one scheduler depends on a fixed seed, except for
-//! which messages arrive while their receiver still runs; [`Written`] says
-//! exactly what was written.
+//! the order in which messages from different senders arrive; every message
+//! is received before its receiver exits (unless the quota runs out), and
+//! [`Written`] says exactly what was written.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Barrier, Mutex};
 
 use beamr_core::atom::Atom;
@@ -49,6 +59,13 @@ pub const FUNCTIONS: &[(&str, &str, u32)] = &[
     ("maps", "get", 2),
     ("app", "encode", 1),
 ];
+
+/// Modelled self time of each of [`FUNCTIONS`], in nanoseconds (half before
+/// its nested calls, half after).
+pub const FUNCTION_NS: &[u64] = &[800, 1500, 400, 600, 100, 1200];
+
+/// Least time from a send to its receive, in nanoseconds.
+pub const DELIVERY_NS: u64 = 1000;
 
 /// The function every generated process is spawned with.
 pub const MAIN: (&str, &str, u32) = ("app", "loop", 1);
@@ -133,7 +150,9 @@ pub fn write_with(config: &Config) -> Result<Written, Error> {
         mailboxes: (0..config.schedulers)
             .map(|_| Mutex::new(VecDeque::new()))
             .collect(),
-        start: Barrier::new(config.schedulers as usize),
+        step: Barrier::new(config.schedulers as usize),
+        done: AtomicUsize::new(0),
+        epoch: clock::now_ns(),
     };
     let s = config.schedulers as u64;
     let per = config.events / s;
@@ -163,6 +182,8 @@ struct Msg {
     from: u64,
     to: u64,
     n: i64,
+    /// When it was sent.
+    sent: u64,
 }
 
 /// What the scheduler threads share.
@@ -173,8 +194,12 @@ struct World {
     running: Vec<AtomicU64>,
     /// Messages to the processes of each scheduler.
     mailboxes: Vec<Mutex<VecDeque<Msg>>>,
-    /// The schedulers start together, so that they overlap in time.
-    start: Barrier,
+    /// The schedulers run in step, one process each per round.
+    step: Barrier,
+    /// Schedulers that have written their quota.
+    done: AtomicUsize,
+    /// Where the simulated clocks start.
+    epoch: u64,
 }
 
 /// One scheduler thread's simulation.
@@ -183,6 +208,8 @@ struct Sim<'w> {
     world: &'w World,
     quota: u64,
     count: u64,
+    /// This scheduler's simulated clock (ns).
+    now: u64,
     /// Closing events owed to opening events already written.
     pending: u64,
     counts: Vec<u64>,
@@ -209,6 +236,7 @@ impl<'w> Sim<'w> {
             world,
             quota,
             count: 0,
+            now: world.epoch,
             pending: 0,
             counts: vec![0; TraceTag::ALL.len()],
             heap: Heap::new(),
@@ -244,10 +272,17 @@ impl<'w> Sim<'w> {
     }
 
     fn put(&mut self, tag: TraceTag, pid: u64, payload: Payload<'_>) {
-        let sched = self.sched;
+        let (sched, now) = (self.sched, self.now);
         fire(&self.world.tracer, tag, Tracee::pid(pid), || {
-            TraceEvent::new(tag, Tracee::pid(pid), clock::now_ns(), sched, payload)
+            TraceEvent::new(tag, Tracee::pid(pid), now, sched, payload)
         });
+        // The modelled cost of the event itself, with some jitter.
+        let cost = match tag {
+            TraceTag::Spawned => 2000,
+            TraceTag::Send | TraceTag::Receive => 300,
+            _ => 100,
+        };
+        self.now += cost + self.rand(cost / 2);
         self.count += 1;
         self.counts[tag as usize] += 1;
     }
@@ -262,49 +297,88 @@ impl<'w> Sim<'w> {
             .tuple(&[self.req, Term::pid(from), Term::small_unchecked(n)])
     }
 
+    /// Runs rounds in step with the other schedulers until every one has
+    /// written its quota. A round is one process per scheduler: spawned
+    /// (barrier: every scheduler's process is known), its slices (barrier:
+    /// every send of the round is done), its last receives and its exit.
+    /// So every message is received, whatever the OS does with the threads.
     fn run(mut self) -> Vec<u64> {
-        self.world.start.wait();
-        let main = self.main;
+        let world = self.world;
+        let mine = self.sched as usize - 1;
         let mut local = 1u64;
-        while self.count < self.quota {
-            let pid = self.pid(local);
-            let parent = self.pid(local - 1);
-            let spawned = Payload::Spawn {
-                other: Term::pid(parent),
-                mfa: main,
-                args: &[],
-            };
-            if !self.open(TraceTag::Spawned, pid, spawned, 0) {
+        let mut done = false;
+        loop {
+            if !done && self.count >= self.quota {
+                done = true;
+                world.done.fetch_add(1, Ordering::Relaxed);
+            }
+            // `done` only changes before this barrier, so all agree.
+            world.step.wait();
+            if world.done.load(Ordering::Relaxed) == world.schedulers as usize {
                 break;
             }
-            let link = Payload::Link {
-                peer: Term::pid(parent),
-            };
-            self.open(TraceTag::Link, pid, link, 0);
-            self.world.running[self.sched as usize - 1].store(pid, Ordering::Relaxed);
-            let slices = 1 + self.rand(4);
-            for slice in 0..slices {
-                let last = slice + 1 == slices;
-                let running = Payload::Running { mfa: Some(main) };
-                if !self.open(TraceTag::In, pid, running, if last { 2 } else { 1 }) {
-                    break;
-                }
-                self.slice(pid);
-                if last {
-                    let normal = Term::atom(Atom::NORMAL);
-                    self.close(TraceTag::Exit, pid, Payload::Exit { reason: normal });
-                    self.close(TraceTag::OutExited, pid, Payload::Running { mfa: None });
-                } else {
-                    self.close(TraceTag::Out, pid, Payload::Running { mfa: Some(main) });
-                }
+            let pid = self.pid(local);
+            let alive = !done && self.spawn(pid, local);
+            if alive {
+                world.running[mine].store(pid, Ordering::Relaxed);
             }
-            self.world.running[self.sched as usize - 1].store(0, Ordering::Relaxed);
+            world.step.wait();
+            if alive {
+                self.life(pid);
+            } else {
+                world.step.wait();
+            }
+            world.running[mine].store(0, Ordering::Relaxed);
             local += 1;
             if local % 64 == 0 {
                 self.heap = Heap::new();
             }
         }
         self.counts
+    }
+
+    /// `spawned` and `link` for this scheduler's `local`-th process.
+    fn spawn(&mut self, pid: u64, local: u64) -> bool {
+        let parent = Term::pid(self.pid(local - 1));
+        let spawned = Payload::Spawn {
+            other: parent,
+            mfa: self.main,
+            args: &[],
+        };
+        if !self.open(TraceTag::Spawned, pid, spawned, 0) {
+            return false;
+        }
+        self.open(TraceTag::Link, pid, Payload::Link { peer: parent }, 0);
+        true
+    }
+
+    /// The time slices of `pid`, waiting once at the round's second barrier
+    /// (in its last slice, before the last receives and the exit).
+    fn life(&mut self, pid: u64) {
+        let main = self.main;
+        let slices = 1 + self.rand(4);
+        let mut waited = false;
+        for slice in 0..slices {
+            let last = slice + 1 == slices;
+            let running = Payload::Running { mfa: Some(main) };
+            if !self.open(TraceTag::In, pid, running, if last { 2 } else { 1 }) {
+                break;
+            }
+            self.slice(pid);
+            if last {
+                self.world.step.wait();
+                waited = true;
+                self.receive(pid);
+                let normal = Term::atom(Atom::NORMAL);
+                self.close(TraceTag::Exit, pid, Payload::Exit { reason: normal });
+                self.close(TraceTag::OutExited, pid, Payload::Running { mfa: None });
+            } else {
+                self.close(TraceTag::Out, pid, Payload::Running { mfa: Some(main) });
+            }
+        }
+        if !waited {
+            self.world.step.wait();
+        }
     }
 
     /// One time slice of `pid`: calls, sends, receives, maybe a collection.
@@ -327,9 +401,15 @@ impl<'w> Sim<'w> {
                 message,
                 peer: Some(Term::pid(to)),
             };
+            let sent = self.now;
             if self.open(TraceTag::Send, pid, send, 0) {
                 let mut mailbox = lock(&self.world.mailboxes[target]);
-                mailbox.push_back(Msg { from: pid, to, n });
+                mailbox.push_back(Msg {
+                    from: pid,
+                    to,
+                    n,
+                    sent,
+                });
             }
             self.receive(pid);
         }
@@ -341,6 +421,7 @@ impl<'w> Sim<'w> {
                 ..GcInfo::default()
             };
             if self.open(TraceTag::GcMinorStart, pid, Payload::Gc(sizes), 1) {
+                self.now += 2000 + self.rand(8000);
                 let after = GcInfo {
                     heap_size: sizes.heap_size / 3,
                     ..sizes
@@ -361,6 +442,7 @@ impl<'w> Sim<'w> {
             if msg.to != pid {
                 continue;
             }
+            self.now = self.now.max(msg.sent + DELIVERY_NS);
             let message = self.message(msg.from, msg.n);
             let receive = Payload::Message {
                 message,
@@ -382,11 +464,14 @@ impl<'w> Sim<'w> {
         if !self.open(TraceTag::Call, pid, call, 1) {
             return;
         }
+        let half = FUNCTION_NS[i] / 2;
+        self.now += half + self.rand(half);
         if depth < MAX_CALL_DEPTH && self.rand(2) == 0 {
             for _ in 0..1 + self.rand(2) {
                 self.calls(pid, depth + 1);
             }
         }
+        self.now += half + self.rand(half);
         let value = Term::atom(Atom::OK);
         self.close(TraceTag::ReturnFrom, pid, Payload::Return { mfa: f, value });
     }
