@@ -7,9 +7,11 @@
 //! - `test-all` ([`test_all`]): the one test command (Erlang check, fixtures,
 //!   fmt, clippy, tests). `.ci/run` calls it.
 //! - `fixtures` ([`fixtures`]): compile `tests/erlang/*.erl` with `erlc`.
-//! - `bench`: not implemented yet.
+//! - `bench` ([`bench`]): run `../shared/bench` on beamr and on the BEAM and
+//!   print each workload's times and ratio.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod erlang;
 mod fixtures;
 mod process;
@@ -27,7 +29,11 @@ subcommands:
              Erlang fixtures, then run cargo fmt --check, cargo clippy
              -D warnings and cargo test, stopping at the first failure
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
-  bench      run the benchmarks against the BEAM (not implemented yet)
+  bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [WORKLOAD...]
+             build beamr (release), run ../shared/bench/*.erl (or DIR, or
+             $BEAMR_BENCH_DIR) on erl and on beamr, check both print the same
+             result, and print each workload's times and the beamr/BEAM
+             ratio (median of N runs; exit status 1 on any mismatch)
   help       print this message";
 
 /// A parsed command line.
@@ -35,7 +41,7 @@ subcommands:
 enum Command {
     TestAll,
     Fixtures,
-    Bench,
+    Bench(bench::Options),
     Help,
 }
 
@@ -67,7 +73,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
     let command = match sub {
         "test-all" => Command::TestAll,
         "fixtures" => Command::Fixtures,
-        "bench" => Command::Bench,
+        "bench" => return bench::parse(rest).map(Command::Bench),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -107,10 +113,7 @@ fn main() -> ExitCode {
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),
-        Command::Bench => Err(Error::new(
-            "`cargo xtask bench` is not implemented yet (it will run ../shared/bench \
-             on beamr and on the BEAM and print each ratio)",
-        )),
+        Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -133,7 +136,10 @@ mod tests {
     fn parses_known_subcommands() {
         assert_eq!(parse(&args(&["test-all"])).unwrap(), Command::TestAll);
         assert_eq!(parse(&args(&["fixtures"])).unwrap(), Command::Fixtures);
-        assert_eq!(parse(&args(&["bench"])).unwrap(), Command::Bench);
+        assert_eq!(
+            parse(&args(&["bench"])).unwrap(),
+            Command::Bench(bench::Options::default())
+        );
         assert_eq!(parse(&args(&["--help"])).unwrap(), Command::Help);
     }
 
