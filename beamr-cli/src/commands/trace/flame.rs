@@ -182,6 +182,8 @@ pub fn run(path: &Path, output: &Path, opts: &FlameOptions) -> Result<(), String
         o.title = opts.title.clone();
         o.subtitle = Some(format!("{} (self time in traced calls)", path.display()));
         o.count_name = "ns".to_owned();
+        // Colours from the function names: the same graph for the same trace.
+        o.hash = true;
         inferno::flamegraph::from_lines(&mut o, lines.iter().map(String::as_str), &mut out)
             .and_then(|()| out.flush())
     };
