@@ -93,7 +93,7 @@ bin_at() ->
     [binary:at(B, 0), binary:at(B, 2), binary:first(B), binary:last(B), t(fun() -> binary:at(B, 3) end),
      t(fun() -> binary:first(<<>>) end), t(fun() -> binary:last(id(<<>>)) end)].
 bin_copy() ->
-    [binary:copy(id(<<1, 2>>)), binary:copy(id(<<1, 2>>), 3), binary:copy(id(<<1>>), 0),
+    [binary:copy(id(<<1, 2>>)), binary:copy(id(<<1, 2>>), 3), binary:copy(id(<<1>>), 0), binary:copy(id(<<>>), 1 bsl 50),
      t(fun() -> binary:copy(id(<<1>>), -1) end)].
 bin_match() ->
     B = id(<<"abcdeabcde">>),

@@ -102,6 +102,9 @@ fn copy1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 fn copy2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let n = usize_arg(a[1])?;
+    if bytes.is_empty() {
+        return Ok(p.heap.binary(&[]));
+    }
     let total = bytes
         .len()
         .checked_mul(n)
