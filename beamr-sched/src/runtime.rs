@@ -2,6 +2,7 @@
 //! registered names, run queues, timers, and the operations that cross
 //! processes (spawn, send, exit).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -25,15 +26,33 @@ pub struct Runtime {
     pub processes: ProcessTable,
     /// Registered names.
     pub names: Registry,
+    /// Active process aliases (`erlang:alias/0,1`, `monitor/3`'s `alias`
+    /// option): the reference's ids, its owner, and how it ends.
+    pub aliases: Mutex<HashMap<[u32; 3], (Term, AliasMode)>>,
     /// Runnable processes.
     pub run_queues: RunQueues,
     /// Timers.
     pub timers: TimerService,
+    /// ETS tables.
+    pub ets: crate::ets::Tables,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
     exits: Mutex<Vec<(Term, Payload)>>,
     exited: Condvar,
+}
+
+/// How a process alias ends, besides `erlang:unalias/1` and its owner's exit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AliasMode {
+    /// Only by `unalias/1`.
+    Explicit,
+    /// With its monitor (`demonitor/1,2` or the `'DOWN'` message).
+    Demonitor,
+    /// With its monitor, or after the first message sent through it.
+    ReplyDemonitor,
+    /// After the first message sent through it.
+    Reply,
 }
 
 /// What to run in a new process.
@@ -56,6 +75,8 @@ pub struct SpawnOptions {
     pub group_leader: Option<Term>,
     /// Keep the exit reason for [`Runtime::wait_exit`].
     pub watched: bool,
+    /// Start with `process_flag(trap_exit, true)`.
+    pub trap_exit: bool,
 }
 
 impl Runtime {
@@ -70,8 +91,10 @@ impl Runtime {
             started: Instant::now(),
             processes: ProcessTable::default(),
             names: Registry::default(),
+            aliases: Mutex::new(HashMap::new()),
             run_queues: RunQueues::default(),
             timers: TimerService::default(),
+            ets: crate::ets::Tables::default(),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),
@@ -185,6 +208,7 @@ impl Runtime {
         }
         let mut monitor = None;
         child.watched = options.watched;
+        child.trap_exit = options.trap_exit;
         if let Some(gl) = options.group_leader {
             child.group_leader = gl;
         }
@@ -197,7 +221,7 @@ impl Runtime {
             if options.monitor {
                 let ids = self.new_ref_ids();
                 parent.monitors.push((ids, pid));
-                child.monitored_by.push((ids, parent.pid));
+                child.monitored_by.push((ids, parent.pid, None));
                 monitor = Some(ids);
             }
         }
@@ -238,8 +262,42 @@ impl Runtime {
 
     /// Sends `message` (copied) to `pid`. Sending to a dead process does nothing.
     pub fn send(&self, pid: Term, message: Term) {
-        if self.processes.get(pid).is_some() {
-            self.send_signal(pid, Signal::Message(Payload::copy(message)));
+        if let Some(handle) = self.processes.get(pid) {
+            if handle.send_message(message) {
+                self.run_queues.push(handle);
+            }
+        }
+    }
+
+    /// Sends `message` through the alias `reference`; dropped when the alias
+    /// is not active.
+    pub fn send_alias(&self, reference: Term, message: Term) {
+        let Some(r) = reference.as_ref() else {
+            return;
+        };
+        let ids = [r.ids[0], r.ids[1], r.ids[2]];
+        let owner = {
+            let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
+            match aliases.get(&ids) {
+                Some(&(owner, mode)) => {
+                    if matches!(mode, AliasMode::Reply | AliasMode::ReplyDemonitor) {
+                        aliases.remove(&ids);
+                    }
+                    owner
+                }
+                None => return,
+            }
+        };
+        self.send(owner, message);
+    }
+
+    /// Deactivates the alias `ids` if it ends with its monitor.
+    pub fn monitor_ended(&self, ids: [u32; 3]) {
+        let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, mode)) = aliases.get(&ids) {
+            if matches!(mode, AliasMode::Demonitor | AliasMode::ReplyDemonitor) {
+                aliases.remove(&ids);
+            }
         }
     }
 
@@ -292,6 +350,7 @@ impl Runtime {
         if let Some(name) = process.registered_name {
             self.names.unregister(name);
         }
+        self.ets.owner_exited(self, process.pid);
         for &link in &process.links {
             self.send_signal(
                 link,
@@ -302,15 +361,20 @@ impl Runtime {
                 },
             );
         }
-        for &(ids, watcher) in &process.monitored_by {
+        for &(ids, watcher, name) in &process.monitored_by {
+            self.monitor_ended(ids);
             let mut heap = beamr_core::heap::Heap::new();
             let reference = heap.local_ref(ids);
             let reason = heap.copy_term(reason);
+            let object = match name {
+                Some(name) => heap.tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                None => process.pid,
+            };
             let msg = heap.tuple(&[
                 Term::atom(Atom::DOWN),
                 reference,
                 Term::atom(Atom::PROCESS),
-                process.pid,
+                object,
                 reason,
             ]);
             self.send_signal(
@@ -388,9 +452,28 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(init_module, start), &[], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("init").expect("atom"), init);
+        let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");
+        let mut boot = Process::new(self.processes.new_pid());
+        boot.runtime = Some(self.clone());
+        let boot_fn = Atom::new("boot").expect("atom");
+        if !matches!(
+            self.call_in(&mut boot, logger_module, boot_fn, &[])?,
+            Outcome::Returned
+        ) {
+            return Err(LoadError::Atom {
+                module: logger_module.name().to_string(),
+                reason: "boot/0 failed".into(),
+            });
+        }
+        let (logger, _) = self
+            .spawn(None, SpawnTarget::Mfa(logger_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("logger").expect("atom"), logger);
         let options = SpawnOptions {
             group_leader: Some(gl),
             watched: true,
+            // As erl's boot process, which runs the -s functions, does.
+            trap_exit: true,
             ..SpawnOptions::default()
         };
         let (pid, _) = self

@@ -11,7 +11,7 @@ use beamr_core::term::Term;
 use super::process_info::{process_info, Snapshot};
 use super::table::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
-use crate::runtime::{Runtime, SpawnOptions, SpawnTarget};
+use crate::runtime::{AliasMode, Runtime, SpawnOptions, SpawnTarget};
 use crate::sched::TimerAction;
 
 /// The BIFs of this file.
@@ -30,6 +30,10 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "link", 1, link),
     ("erlang", "unlink", 1, unlink),
     ("erlang", "monitor", 2, monitor),
+    ("erlang", "monitor", 3, monitor3),
+    ("erlang", "alias", 0, alias0),
+    ("erlang", "alias", 1, alias1),
+    ("erlang", "unalias", 1, unalias),
     ("erlang", "demonitor", 1, demonitor1),
     ("erlang", "demonitor", 2, demonitor2),
     ("erlang", "exit", 2, exit2),
@@ -226,12 +230,18 @@ fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0] != Term::atom(Atom::PROCESS) {
         return Err(Exception::badarg());
     }
-    let target = if let Some(name) = a[1].as_atom() {
-        rt.names.whereis(name)
-    } else if a[1].is_local_pid() {
-        Some(a[1])
-    } else {
-        return Err(Exception::badarg());
+    // A name, local or as {Name, Node} for this node.
+    let name = match a[1].as_tuple() {
+        Some(&[name, node]) if node == Term::atom(Atom::NONODE_NOHOST) => {
+            Some(name.as_atom().ok_or_else(Exception::badarg)?)
+        }
+        Some(_) => return Err(Exception::badarg()),
+        None => a[1].as_atom(),
+    };
+    let target = match name {
+        Some(name) => rt.names.whereis(name),
+        None if a[1].is_local_pid() => Some(a[1]),
+        None => return Err(Exception::badarg()),
     };
     let ids = rt.new_ref_ids();
     let reference = p.heap.local_ref(ids);
@@ -241,24 +251,97 @@ fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             Signal::Monitor {
                 from: p.pid,
                 reference: Payload::copy(reference),
+                name,
             },
         )
     });
     match (delivered, target) {
         (true, Some(pid)) => p.monitors.push((ids, pid)),
         _ => {
-            // No such process: 'DOWN' with noproc at once.
+            // No such process: 'DOWN' with noproc at once; a name is
+            // reported as {Name, Node}.
+            let object = match name {
+                Some(name) => p
+                    .heap
+                    .tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                None => a[1],
+            };
             let msg = p.heap.tuple(&[
                 Term::atom(Atom::DOWN),
                 reference,
                 a[0],
-                a[1],
+                object,
                 Term::atom(Atom::NOPROC),
             ]);
             p.mailbox.push(msg);
         }
     }
     Ok(reference)
+}
+
+/// `{alias, Mode}` and `{tag, Tag}` (not supported: badarg) options.
+fn monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut mode = None;
+    for opt in opts {
+        let pair = opt
+            .as_tuple()
+            .filter(|t| t.len() == 2)
+            .ok_or_else(Exception::badarg)?;
+        match (
+            pair[0].as_atom().map(Atom::name),
+            pair[1].as_atom().map(Atom::name),
+        ) {
+            (Some("alias"), Some("explicit_unalias")) => mode = Some(AliasMode::Explicit),
+            (Some("alias"), Some("demonitor")) => mode = Some(AliasMode::Demonitor),
+            (Some("alias"), Some("reply_demonitor")) => mode = Some(AliasMode::ReplyDemonitor),
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let reference = monitor(p, &a[..2])?;
+    if let Some(mode) = mode {
+        let rt = runtime(p)?;
+        let ids = ref_ids(reference)?;
+        rt.aliases
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(ids, (p.pid, mode));
+    }
+    Ok(reference)
+}
+
+fn alias0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    alias1(p, &[Term::NIL])
+}
+
+/// `alias(Opts)`: `[]` or `[explicit_unalias]`, or `[reply]`.
+fn alias1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let mut mode = AliasMode::Explicit;
+    for opt in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_atom().map(Atom::name) {
+            Some("explicit_unalias") => mode = AliasMode::Explicit,
+            Some("reply") => mode = AliasMode::Reply,
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let ids = rt.new_ref_ids();
+    rt.aliases
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(ids, (p.pid, mode));
+    Ok(p.heap.local_ref(ids))
+}
+
+fn unalias(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let ids = ref_ids(a[0])?;
+    let mut aliases = rt.aliases.lock().unwrap_or_else(|e| e.into_inner());
+    let owned = aliases.get(&ids).is_some_and(|&(owner, _)| owner == p.pid);
+    if owned {
+        aliases.remove(&ids);
+    }
+    Ok(Term::bool(owned))
 }
 
 fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
@@ -269,6 +352,7 @@ fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
 fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let rt = runtime(p)?;
     let ids = ref_ids(a[0])?;
+    rt.monitor_ended(ids);
     if let Some(i) = p.monitors.iter().position(|(m, _)| *m == ids) {
         let (_, target) = p.monitors.swap_remove(i);
         rt.send_signal(

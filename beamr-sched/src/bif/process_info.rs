@@ -40,7 +40,7 @@ impl Snapshot {
             dictionary: p.dictionary.clone(),
             links: p.links.clone(),
             monitors: p.monitors.iter().map(|&(_, pid)| pid).collect(),
-            monitored_by: p.monitored_by.iter().map(|&(_, pid)| pid).collect(),
+            monitored_by: p.monitored_by.iter().map(|&(_, pid, _)| pid).collect(),
             trap_exit: p.trap_exit,
             registered_name: p.registered_name,
             heap_size: p.heap.young_capacity(),

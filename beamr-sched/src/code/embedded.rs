@@ -1,6 +1,6 @@
-//! Modules beamr carries inside its binary: its group leader and `init`, written in
-//! Erlang and compiled ahead of time (the `.beam` files are committed beside
-//! their sources in `beamr-sched/erlang/`).
+//! Modules beamr carries inside its binary: its group leader, `init` and
+//! logger stand-in, written in Erlang and compiled ahead of time (the `.beam`
+//! files are committed beside their sources in `beamr-sched/erlang/`).
 
 use beamr_core::atom::Atom;
 
@@ -16,8 +16,14 @@ pub const GROUP_LEADER: (&str, &[u8]) = (
 /// The `init` process: answers OTP's requests of it.
 pub const INIT: (&str, &[u8]) = ("beamr_init", include_bytes!("../../erlang/beamr_init.beam"));
 
+/// The stand-in for OTP's logger server: keeps logging off.
+pub const LOGGER: (&str, &[u8]) = (
+    "beamr_logger",
+    include_bytes!("../../erlang/beamr_logger.beam"),
+);
+
 /// Every embedded module.
-pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT];
+pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER];
 
 /// Stand-ins for OTP modules, loaded only when no OTP installation on the
 /// code path provides the real module (see `beamr-sched/erlang/fallback/`).

@@ -57,6 +57,8 @@ pub enum Signal {
         from: Term,
         /// The monitor reference.
         reference: Payload,
+        /// The registered name monitored (`monitor(process, Name)`), if any.
+        name: Option<beamr_core::atom::Atom>,
     },
     /// `from` stops monitoring the receiver.
     Demonitor {

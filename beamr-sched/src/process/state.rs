@@ -51,8 +51,9 @@ pub struct Process {
     pub links: Vec<Term>,
     /// Monitors this process holds: reference ids and the monitored pid.
     pub monitors: Vec<([u32; 3], Term)>,
-    /// Monitors on this process: reference ids and the monitoring pid.
-    pub monitored_by: Vec<([u32; 3], Term)>,
+    /// Monitors on this process: reference ids, the monitoring pid, and the
+    /// registered name the monitor was set through (its `'DOWN'` names it).
+    pub monitored_by: Vec<([u32; 3], Term, Option<Atom>)>,
     /// `process_flag(trap_exit, true)`.
     pub trap_exit: bool,
     /// The registered name, if any.

@@ -137,16 +137,20 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 }
             }
             Signal::Unlink { from } => p.links.retain(|&l| l != from),
-            Signal::Monitor { from, reference } => {
+            Signal::Monitor {
+                from,
+                reference,
+                name,
+            } => {
                 if let Some(r) = reference.term.as_ref() {
                     let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.push((ids, from));
+                    p.monitored_by.push((ids, from, name));
                 }
             }
             Signal::Demonitor { from, reference } => {
                 if let Some(r) = reference.term.as_ref() {
                     let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.retain(|&(i, f)| !(i == ids && f == from));
+                    p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
                 }
             }
             Signal::Timeout { generation } => {

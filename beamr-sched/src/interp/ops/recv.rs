@@ -40,7 +40,9 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
         }
         RecvInstr::Wait { target } => wait(p, target),
         RecvInstr::WaitTimeout { target, timeout } => {
-            if p.mailbox.has_unseen() {
+            // A receive without clauses (`receive after T -> ... end`) loops
+            // on itself: messages do not end its wait.
+            if target.is_some() && p.mailbox.has_unseen() {
                 return Flow::Jump(target);
             }
             if p.timer.fired {
@@ -62,6 +64,11 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
                 }
             };
             if ms == 0 {
+                // Signals that have already arrived count: take them in
+                // before deciding that no message matches.
+                if deliver_pending(rt, p) && target.is_some() {
+                    return Flow::Jump(target);
+                }
                 return Flow::Next;
             }
             if !p.timer.active {
@@ -102,8 +109,19 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
     }
 }
 
+/// Moves signals waiting in `p`'s inbox into it; true if that added a
+/// message the current receive has not looked at.
+fn deliver_pending(rt: &Runtime, p: &mut Process) -> bool {
+    if let Some(handle) = rt.processes.get(p.pid) {
+        if handle.has_signals() {
+            crate::sched::deliver_signals(rt, &handle, p);
+        }
+    }
+    p.mailbox.has_unseen()
+}
+
 fn wait(p: &mut Process, target: Target) -> Flow {
-    if p.mailbox.has_unseen() {
+    if target.is_some() && p.mailbox.has_unseen() {
         Flow::Jump(target)
     } else {
         Flow::Wait
@@ -122,18 +140,27 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         .copied()
     {
         match (name.as_atom(), node.as_atom()) {
-            (Some(name), Some(Atom::NONODE_NOHOST)) => {
-                rt.names.whereis(name).ok_or_else(Exception::badarg)?
-            }
+            // An unregistered name on this node: the message is dropped.
+            (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
+                Some(pid) => pid,
+                None => return Ok(()),
+            },
             _ => return Err(Exception::badarg()),
         }
+    } else if dest.is_reference() {
+        rt.send_alias(dest, msg);
+        return Ok(());
     } else if dest.is_pid() {
         // A pid of another node: beamr is not distributed; the message is dropped.
         return Ok(());
     } else {
         return Err(Exception::badarg());
     };
-    let _ = p;
-    rt.send(pid, msg);
+    if pid == p.pid {
+        // To itself: the message is already on the process's heap.
+        p.mailbox.push(msg);
+    } else {
+        rt.send(pid, msg);
+    }
     Ok(())
 }
