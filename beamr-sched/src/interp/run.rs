@@ -217,6 +217,30 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     }
                 }
             }
+            Instr::Arith { op, fail, a, b, dst } => {
+                let (x, y) = (get(p, *a), get(p, *b));
+                if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
+                    if let Some(r) = op.small(i, j).and_then(Term::small) {
+                        put(p, *dst, r);
+                        next!()
+                    }
+                }
+                let bif = crate::bif::lookup(Atom::ERLANG, Atom::new(op.name()).expect("atom"), 2)
+                    .expect("arithmetic BIFs exist");
+                match bif(p, &[x, y]) {
+                    Ok(v) => {
+                        put(p, *dst, v);
+                        next!()
+                    }
+                    Err(e) => {
+                        if fail.is_some() {
+                            jump!(*fail)
+                        }
+                        let name = Atom::new(op.name()).expect("atom");
+                        raise!(exceptions::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
+                    }
+                }
+            }
             Instr::Return => {
                 if let Some(done) = do_return(p, &mut ip) {
                     return done;

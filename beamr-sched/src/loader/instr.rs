@@ -12,6 +12,73 @@ use beamr_core::term::{Export, FunEntry, Term};
 use super::operand::{Dst, Src, Target};
 use crate::bif::BifFn;
 
+/// Arithmetic done inline on small integers by [`Instr::Arith`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `div`
+    Div,
+    /// `rem`
+    Rem,
+    /// `band`
+    Band,
+    /// `bor`
+    Bor,
+    /// `bxor`
+    Bxor,
+}
+
+impl ArithOp {
+    /// The operation for `erlang:Name/2`, if it is one of these.
+    pub fn from_name(name: &str) -> Option<ArithOp> {
+        Some(match name {
+            "+" => ArithOp::Add,
+            "-" => ArithOp::Sub,
+            "*" => ArithOp::Mul,
+            "div" => ArithOp::Div,
+            "rem" => ArithOp::Rem,
+            "band" => ArithOp::Band,
+            "bor" => ArithOp::Bor,
+            "bxor" => ArithOp::Bxor,
+            _ => return None,
+        })
+    }
+
+    /// The BIF's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArithOp::Add => "+",
+            ArithOp::Sub => "-",
+            ArithOp::Mul => "*",
+            ArithOp::Div => "div",
+            ArithOp::Rem => "rem",
+            ArithOp::Band => "band",
+            ArithOp::Bor => "bor",
+            ArithOp::Bxor => "bxor",
+        }
+    }
+
+    /// The result on two small integers, if it needs no bignum and raises nothing.
+    #[inline(always)]
+    pub fn small(self, a: i64, b: i64) -> Option<i64> {
+        match self {
+            ArithOp::Add => a.checked_add(b),
+            ArithOp::Sub => a.checked_sub(b),
+            ArithOp::Mul => a.checked_mul(b),
+            ArithOp::Div => a.checked_div(b),
+            ArithOp::Rem => a.checked_rem(b),
+            ArithOp::Band => Some(a & b),
+            ArithOp::Bor => Some(a | b),
+            ArithOp::Bxor => Some(a ^ b),
+        }
+    }
+}
+
 /// How a call continues: as a plain call, or as a tail call.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Tail {
@@ -192,6 +259,21 @@ pub enum Instr {
     },
     /// A BIF call in a guard or body (`bif0..2`, `gc_bif1..3`).
     Bif(Box<BifCall>),
+    /// Integer arithmetic on two operands (`gc_bif` of `+ - * div rem band
+    /// bor bxor`), done inline when both are small integers and the result
+    /// fits; otherwise the BIF runs (bignums, floats, errors).
+    Arith {
+        /// The operation.
+        op: ArithOp,
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+        /// Result register.
+        dst: Dst,
+    },
     /// `apply/3` with arity args in x0.., module and function after them.
     Apply {
         /// Number of arguments.

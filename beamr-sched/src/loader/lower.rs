@@ -14,7 +14,7 @@ use beamr_core::heap::Heap;
 use beamr_core::term::{Export, FunEntry, Term};
 
 use super::error::LoadError;
-use super::instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
+use super::instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 use super::module::{FunctionInfo, Module};
 use super::operand::{Dst, Src, Target};
 use crate::bif;
@@ -258,6 +258,11 @@ impl<'f> Lowering<'f> {
     }
 
     pub(super) fn src_of(&mut self, ins: &Instruction, op: &Operand) -> Result<Src, LoadError> {
+        if let Some(beamr_core::beam::Register::X(n)) = op.register() {
+            if n as usize >= crate::process::MAX_X_REGS {
+                return Err(self.err(ins, format!("X register {n} out of range")));
+            }
+        }
         Ok(match op {
             Operand::X(n) => Src::x(*n as usize),
             Operand::Y(n) => Src::y(*n as usize),
@@ -290,6 +295,9 @@ impl<'f> Lowering<'f> {
 
     pub(super) fn dst_of(&self, ins: &Instruction, op: &Operand) -> Result<Dst, LoadError> {
         match op.register() {
+            Some(beamr_core::beam::Register::X(n)) if n as usize >= crate::process::MAX_X_REGS => {
+                Err(self.err(ins, format!("X register {n} out of range")))
+            }
             Some(beamr_core::beam::Register::X(n)) => Ok(Dst::x(n as usize)),
             Some(beamr_core::beam::Register::Y(n)) => Ok(Dst::y(n as usize)),
             None => Err(self.err(ins, format!("expected a register, found {op:?}"))),
@@ -390,6 +398,15 @@ impl<'f> Lowering<'f> {
         })))
     }
 
+    /// The inline arithmetic for a `gc_bif2` calling `erlang:+/2` and friends.
+    fn arith_op(&self, ins: &Instruction) -> Result<Option<ArithOp>, LoadError> {
+        let export = self.import(ins, 2)?;
+        if export.module != Atom::ERLANG || export.arity != 2 {
+            return Ok(None);
+        }
+        Ok(ArithOp::from_name(export.function.name()))
+    }
+
     fn select(
         &mut self,
         ins: &Instruction,
@@ -434,7 +451,9 @@ impl<'f> Lowering<'f> {
             (None, false) => Tail::Call,
         };
         // apply/2,3 are BIFs that call code: they get instructions of their own.
-        if export.module == Atom::ERLANG && export.function.name() == "apply" {
+        // hibernate/3 applies at once (beamr keeps no hibernated state; the
+        // function applied, as proc_lib's wake_up, waits for its message).
+        if export.module == Atom::ERLANG && matches!(export.function.name(), "apply" | "hibernate") {
             match export.arity {
                 3 => return Instr::ApplyList { tail },
                 2 => return Instr::ApplyFunList { tail },
@@ -491,7 +510,16 @@ impl<'f> Lowering<'f> {
             O::Bif1 => self.bif_call(ins, here, Some(0), 1, &[2], 3)?,
             O::Bif2 => self.bif_call(ins, here, Some(0), 1, &[2, 3], 4)?,
             O::GcBif1 => self.bif_call(ins, here, Some(0), 2, &[3], 4)?,
-            O::GcBif2 => self.bif_call(ins, here, Some(0), 2, &[3, 4], 5)?,
+            O::GcBif2 => match self.arith_op(ins)? {
+                Some(op) => Instr::Arith {
+                    op,
+                    fail: self.target(ins, 0, here)?,
+                    a: self.src(ins, 3)?,
+                    b: self.src(ins, 4)?,
+                    dst: self.dst(ins, 5)?,
+                },
+                None => self.bif_call(ins, here, Some(0), 2, &[3, 4], 5)?,
+            },
             O::GcBif3 => self.bif_call(ins, here, Some(0), 2, &[3, 4, 5], 6)?,
             O::Allocate | O::AllocateZero => Instr::Allocate {
                 slots: self.unsigned(ins, 0)? as u32,

@@ -13,7 +13,7 @@ mod operand;
 pub mod recv;
 
 pub use error::LoadError;
-pub use instr::{BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
+pub use instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 pub use lower::load;
 pub use module::{FunctionInfo, Module};
 pub use operand::{Dst, Src, SrcKind, Target};

@@ -64,6 +64,19 @@ impl Src {
         Src(((n as u64) << INDEX_SHIFT) | (KIND_FR << KIND_SHIFT) | IMMED2_NON_VALUE)
     }
 
+    /// The raw word.
+    #[inline(always)]
+    pub const fn raw(self) -> u64 {
+        self.0
+    }
+
+    /// The low byte of an X register reference (constants never have it).
+    pub const X_TAG: u64 = (KIND_X << KIND_SHIFT) | IMMED2_NON_VALUE;
+    /// The low byte of a Y register reference (constants never have it).
+    pub const Y_TAG: u64 = (KIND_Y << KIND_SHIFT) | IMMED2_NON_VALUE;
+    /// Shift of a register reference's index.
+    pub const INDEX_SHIFT: u32 = INDEX_SHIFT;
+
     /// True when this names a register rather than a constant.
     #[inline(always)]
     pub const fn is_register(self) -> bool {

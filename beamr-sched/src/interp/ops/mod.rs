@@ -25,15 +25,17 @@ pub enum Flow {
     Yield,
 }
 
-/// Reads a source operand (register or constant).
+/// Reads a source operand (register or constant): one test of the low byte
+/// tells an X or Y register from a constant (see [`Src`]'s layout).
 #[inline(always)]
 pub fn get(p: &Process, s: Src) -> Term {
-    if !s.is_register() {
-        s.term()
-    } else if s.is_x() {
-        p.x[s.index()]
-    } else {
-        p.stack[p.stack.len() - 1 - s.index()]
+    let w = s.raw();
+    match w & 0xff {
+        // SAFETY: the loader accepts only X registers below MAX_X_REGS
+        // (`Lowering::src_of`), the length of `p.x`.
+        Src::X_TAG => unsafe { *p.x.get_unchecked((w >> Src::INDEX_SHIFT) as usize) },
+        Src::Y_TAG => p.stack[p.stack.len() - 1 - (w >> Src::INDEX_SHIFT) as usize],
+        _ => Term::from_raw(w),
     }
 }
 
@@ -44,6 +46,8 @@ pub fn put(p: &mut Process, d: Dst, v: Term) {
         let len = p.stack.len();
         p.stack[len - 1 - d.index()] = v;
     } else {
-        p.x[d.index()] = v;
+        // SAFETY: the loader accepts only X registers below MAX_X_REGS
+        // (`Lowering::dst_of`), the length of `p.x`.
+        unsafe { *p.x.get_unchecked_mut(d.index()) = v };
     }
 }
