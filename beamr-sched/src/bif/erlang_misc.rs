@@ -1,8 +1,8 @@
 //! Other pure `erlang` BIFs: tuple building (`make_tuple/3`,
 //! `append_element/2`, `insert_element/3`, `delete_element/2`), type tests
 //! with arguments (`is_function/2`, `is_record/2,3`), `fun_info/2`,
-//! `error/3`, and `phash2/1,2` (the hash itself is in
-//! [`super::erlang_hash`]).
+//! `error/3`, `phash2/1,2` (the hash itself is in
+//! [`super::erlang_hash`]), and `function_exported/3`, `module_loaded/1`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -24,7 +24,32 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "error", 3, error3),
     ("erlang", "phash2", 1, phash2_1),
     ("erlang", "phash2", 2, phash2_2),
+    ("erlang", "function_exported", 3, function_exported),
+    ("erlang", "module_loaded", 1, module_loaded),
 ];
+
+/// `function_exported(M, F, A)`: `M` is loaded (it is not loaded here) and
+/// exports `F/A`, or `M:F/A` is a BIF.
+fn function_exported(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (Some(m), Some(f), Some(arity)) = (a[0].as_atom(), a[1].as_atom(), a[2].as_small()) else {
+        return Err(Exception::badarg());
+    };
+    let arity = u8::try_from(arity).map_err(|_| Exception::badarg())?;
+    let loaded = crate::code::CodeServer::global()
+        .current(m)
+        .is_some_and(|module| module.export_index(f, u32::from(arity)).is_some());
+    Ok(Term::bool(
+        loaded || super::table::lookup(m, f, arity).is_some(),
+    ))
+}
+
+/// `module_loaded(M)`: `M` has current code (it is not loaded here).
+fn module_loaded(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let m = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    Ok(Term::bool(
+        crate::code::CodeServer::global().current(m).is_some(),
+    ))
+}
 
 /// The largest tuple (the BEAM's `MAX_ARITY`).
 const MAX_ARITY: usize = (1 << 24) - 1;
@@ -174,12 +199,28 @@ fn fun_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 /// `erlang:error(Reason, Args, Options)`: as `error/2`; `Options` must be a
 /// list (its `error_info` only decorates the stack trace).
+/// `error(Reason, Args, Options)`: as `error/2`; an `{error_info, Map}`
+/// option ends the raising frame's location. As in the BEAM, options that
+/// are not a proper list of such tuples are ignored (and the last one wins).
 fn error3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if a[2].list_len().is_none() {
-        return Err(Exception::badarg());
-    }
     let mut e = Exception::error(a[0]);
     e.args = a[1];
+    let mut error_info = Term::NON_VALUE;
+    let mut l = a[2];
+    while let Some((h, t)) = l.as_cons() {
+        match h.as_tuple() {
+            Some(&[key, map])
+                if key.as_atom().is_some_and(|k| k.name() == "error_info") && map.is_map() =>
+            {
+                error_info = map;
+            }
+            _ => return Err(e),
+        }
+        l = t;
+    }
+    if l.is_nil() {
+        e.error_info = error_info;
+    }
     Err(e)
 }
 

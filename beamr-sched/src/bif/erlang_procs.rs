@@ -703,7 +703,14 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         return Err(Exception::badarg());
     }
     if a[0] == p.pid {
-        let snap = Snapshot::of(p, &rt, true);
+        let mut snap = Snapshot::of(p, &rt, true);
+        if mentions(a[1], "current_stacktrace") {
+            // The frames below the caller of process_info/2.
+            let mut e = Exception::error(Term::NIL);
+            e.args = Term::atom(Atom::UNDEFINED);
+            let ip = p.ip;
+            snap.stacktrace = crate::interp::build_stacktrace(&rt, p, ip, &e);
+        }
         return process_info(p, snap, a[1], false);
     }
     let Some(handle) = rt.processes.get(a[0]) else {
@@ -715,6 +722,12 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     };
     let snap = Snapshot::of(other, &rt, false);
     process_info(p, snap, a[1], true)
+}
+
+/// True if `item` is the atom `name` or a list holding it.
+fn mentions(item: Term, name: &str) -> bool {
+    let is = |t: Term| t.as_atom().is_some_and(|a| a.name() == name);
+    is(item) || item.list_to_vec().is_some_and(|l| l.into_iter().any(is))
 }
 
 fn node0(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {

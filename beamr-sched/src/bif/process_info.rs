@@ -25,6 +25,8 @@ pub(super) struct Snapshot {
     initial_call: (Atom, Atom, u32),
     current_function: Option<(Atom, Atom, u32)>,
     running: bool,
+    /// `current_stacktrace`, when the caller built it (empty otherwise).
+    pub(super) stacktrace: Term,
 }
 
 impl Snapshot {
@@ -51,6 +53,7 @@ impl Snapshot {
             initial_call: p.initial_call,
             current_function,
             running,
+            stacktrace: Term::NIL,
         }
     }
 }
@@ -108,6 +111,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         }
         "monitored_by" => p.heap.list(&s.monitored_by),
         "trap_exit" => Term::bool(s.trap_exit),
+        "current_stacktrace" => s.stacktrace,
         "registered_name" => s.registered_name.map_or(Term::NIL, Term::atom),
         "heap_size" => Term::small_unchecked(s.heap_size as i64),
         "total_heap_size" => Term::small_unchecked(s.total_heap_size as i64),

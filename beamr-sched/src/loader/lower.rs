@@ -453,7 +453,9 @@ impl<'f> Lowering<'f> {
         // apply/2,3 are BIFs that call code: they get instructions of their own.
         // hibernate/3 applies at once (beamr keeps no hibernated state; the
         // function applied, as proc_lib's wake_up, waits for its message).
-        if export.module == Atom::ERLANG && matches!(export.function.name(), "apply" | "hibernate") {
+        if export.module == Atom::ERLANG
+            && matches!(export.function.name(), "apply" | "hibernate")
+        {
             match export.arity {
                 3 => return Instr::ApplyList { tail },
                 2 => return Instr::ApplyFunList { tail },
