@@ -210,20 +210,47 @@ fn throw(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::throw(a[0]))
 }
 
-fn raise(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let class = a[0]
-        .as_atom()
-        .and_then(Class::from_atom)
-        .ok_or_else(Exception::badarg)?;
-    if !a[2].is_list() {
-        return Err(Exception::badarg());
+/// `raise(Class, Reason, Stacktrace)`. As in the BEAM, a bad class or
+/// stack trace makes it return `badarg` instead of raising; old-style
+/// `{M, F, A}` and `{Fun, Args}` frames get an empty location, and the
+/// trace is cut to the backtrace depth.
+fn raise(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let badarg = Ok(Term::atom(Atom::BADARG));
+    let Some(class) = a[0].as_atom().and_then(Class::from_atom) else {
+        return badarg;
+    };
+    let Some(frames) = a[2].list_to_vec() else {
+        return badarg;
+    };
+    let mut normalised = Vec::with_capacity(frames.len());
+    for frame in frames {
+        let location = match frame.as_tuple() {
+            Some(&[f, args]) if f.is_fun() => {
+                normalised.push(p.heap.tuple(&[f, args, Term::NIL]));
+                continue;
+            }
+            Some(&[f, _, location]) if f.is_fun() => location,
+            Some(&[m, f, arity]) if m.is_atom() && f.is_atom() => {
+                normalised.push(p.heap.tuple(&[m, f, arity, Term::NIL]));
+                continue;
+            }
+            Some(&[m, f, _, location]) if m.is_atom() && f.is_atom() => location,
+            _ => return badarg,
+        };
+        if !(location.is_list() || location.is_nil()) {
+            return badarg;
+        }
+        normalised.push(frame);
     }
+    normalised.truncate(crate::interp::stacktrace::MAX_DEPTH);
+    let trace = p.heap.list(&normalised);
     Err(Exception {
         class,
         reason: a[1],
         args: Term::NON_VALUE,
-        trace: a[2],
+        trace,
         mfa: None,
+        error_info: Term::NON_VALUE,
     })
 }
 

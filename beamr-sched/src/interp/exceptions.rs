@@ -47,7 +47,11 @@ pub(super) fn unwind(rt: &Runtime, p: &mut Process, e: Exception, ip: *const Ins
     } else {
         e.trace
     };
-    p.last_exception = Some(e);
+    // The error_info term is in the trace now; drop it (it is no GC root).
+    p.last_exception = Some(Exception {
+        error_info: Term::NON_VALUE,
+        ..e
+    });
     p.last_trace = trace;
     for i in (0..p.stack.len()).rev() {
         if let Some(payload) = p.stack[i].as_catch() {
@@ -79,7 +83,8 @@ pub(super) fn catch_value(p: &mut Process) {
 }
 
 /// An error raised by the BIF `m:f` called with `args`: the stack trace will
-/// show `{m, f, args, []}` first.
+/// show `{m, f, args, [{error_info, ...}]}` first. `erlang:error/1,2,3` are
+/// not frames of their own, as in the BEAM: the caller's frame comes first.
 #[cold]
 pub(super) fn bif_error(
     p: &mut Process,
@@ -88,7 +93,8 @@ pub(super) fn bif_error(
     f: Atom,
     args: &[Term],
 ) -> Exception {
-    if e.class == Class::Error && e.mfa.is_none() {
+    let raises_itself = m == Atom::ERLANG && f == Atom::ERROR;
+    if e.class == Class::Error && e.mfa.is_none() && !raises_itself {
         e.args = p.heap.list(args);
         e.mfa = Some((m, f));
     }

@@ -5,7 +5,7 @@
 mod exceptions;
 pub mod ops;
 mod run;
-mod stacktrace;
+pub(crate) mod stacktrace;
 
 pub use run::{run, Outcome};
 pub use stacktrace::build_stacktrace;

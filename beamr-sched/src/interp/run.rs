@@ -448,7 +448,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         reason,
                         args: Term::NON_VALUE,
                         trace,
-                        mfa: None
+                        mfa: None,
+                        error_info: Term::NON_VALUE,
                     }),
                     None => {
                         p.x[0] = Term::atom(Atom::BADARG);
@@ -466,7 +467,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     reason: value,
                     args: Term::NON_VALUE,
                     trace,
-                    mfa: None
+                    mfa: None,
+                    error_info: Term::NON_VALUE,
                 })
             }
             Instr::MakeFun(mf) => {

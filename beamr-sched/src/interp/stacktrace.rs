@@ -1,11 +1,29 @@
 //! Stack traces as Erlang shows them: `[{M, F, ArityOrArgs, Location}]`,
 //! innermost first, at most [`MAX_DEPTH`] frames (the BEAM's default
 //! `backtrace_depth`).
+//!
+//! The frames, in order, as the BEAM builds them:
+//!
+//! 1. The first frame: for an error raised by a BIF, `{M, F, Args,
+//!    [{error_info, #{module => Formatter}}]}` (the formatter module depends
+//!    on the BIF's module, see [`error_info_module`]); for `function_clause`,
+//!    the function itself with its arguments and the line of its head; for
+//!    `undef`, the missing function with its arguments and no location.
+//! 2. The function running when the exception was raised, with the line of
+//!    the raising instruction (unless 1 already named it). After
+//!    `erlang:error/2,3` its arity is replaced by the given arguments, and
+//!    `error/3`'s `{error_info, Map}` ends its location.
+//! 3. One frame per return address on the stack, outermost last; a return
+//!    address equal to the one before it is shown once (the BEAM keeps only
+//!    non-duplicates).
+//! 4. For the process `beamr run` starts (the only `watched` one), the two
+//!    frames erl's boot process has below the function `-s` calls:
+//!    `{init, start_em, 1, []}` and `{init, do_boot, 3, []}`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use crate::loader::Instr;
+use crate::loader::{Instr, Tail};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -17,47 +35,150 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
     let mut frames: Vec<Term> = Vec::new();
     let mut skip_current = false;
     if let Some((m, f)) = e.mfa {
-        let location = if let Some(module) = rt.code.module_at(ip).filter(|m2| m2.name == m) {
-            // function_clause: the failing function is the current one.
-            skip_current = true;
-            location(p, module.line_at(module.index_of(ip)))
-        } else {
-            Term::NIL
+        let current = rt.code.module_at(ip).filter(|m2| m2.name == m);
+        let location = match current {
+            Some(module) if e.reason == Term::atom(Atom::FUNCTION_CLAUSE) => {
+                // function_clause: the failing function is the current one.
+                skip_current = true;
+                location(p, module.line_at(module.index_of(ip)), Term::NIL)
+            }
+            _ if e.reason == Term::atom(Atom::UNDEF) => Term::NIL,
+            _ => bif_error_info(p, m),
         };
         let frame = p
             .heap
             .tuple(&[Term::atom(m), Term::atom(f), e.args, location]);
         frames.push(frame);
     }
+    // An undefined function called in tail position: the caller's frame is
+    // gone in the BEAM (its loader makes `call_fun; return` a tail call too).
+    if e.reason == Term::atom(Atom::UNDEF) && is_tail_call(ip) {
+        skip_current = true;
+    }
     if !skip_current {
-        if let Some(frame) = frame_at(rt, p, ip, false) {
+        // After error/2,3 (no BIF frame), the arguments given replace the arity.
+        let args = if e.mfa.is_none() && (e.args.is_list() || e.args.is_nil()) {
+            Some(e.args)
+        } else {
+            None
+        };
+        let error_info = if e.error_info.is_non_value() {
+            Term::NIL
+        } else {
+            let item = p
+                .heap
+                .tuple(&[Term::atom(atom("error_info")), e.error_info]);
+            p.heap.list(&[item])
+        };
+        if let Some(frame) = frame_at(rt, p, ip, false, args, error_info) {
             frames.push(frame);
         }
     }
     let mut return_addresses: Vec<*const Instr> = Vec::new();
+    let mut push = |ra: *const Instr| {
+        if return_addresses.last() != Some(&ra) {
+            return_addresses.push(ra);
+        }
+    };
     if !p.cp.is_null() {
-        return_addresses.push(p.cp);
+        push(p.cp);
     }
     for w in p.stack.iter().rev() {
         if w.raw() != 0 && w.raw() & 0b11 == 0 {
-            return_addresses.push(w.raw() as *const Instr);
+            push(w.raw() as *const Instr);
         }
     }
     for ra in return_addresses {
         if frames.len() >= MAX_DEPTH {
             break;
         }
-        if let Some(frame) = frame_at(rt, p, ra, true) {
+        if let Some(frame) = frame_at(rt, p, ra, true, None, Term::NIL) {
             frames.push(frame);
+        }
+    }
+    if p.watched {
+        let init = Term::atom(atom("init"));
+        for (function, arity) in [("start_em", 1), ("do_boot", 3)] {
+            if frames.len() < MAX_DEPTH {
+                let frame = p.heap.tuple(&[
+                    init,
+                    Term::atom(atom(function)),
+                    Term::small_unchecked(arity),
+                    Term::NIL,
+                ]);
+                frames.push(frame);
+            }
         }
     }
     frames.truncate(MAX_DEPTH);
     p.heap.list(&frames)
 }
 
+/// Whether the call at `ip` is a tail call: one of the `_only`/`_last`
+/// forms, or a call followed by `return` (after `deallocate` or not).
+fn is_tail_call(ip: *const Instr) -> bool {
+    // SAFETY: `ip` points at the raising instruction of loaded code, which is
+    // never freed; every instruction but the last of a function has a
+    // successor, and a call is never the last (a return or jump follows).
+    let (this, next) = unsafe { (&*ip, &*ip.add(1)) };
+    match this {
+        Instr::CallExtOnly { .. } | Instr::CallExtLast { .. } | Instr::ApplyLast { .. } => true,
+        Instr::ApplyList { tail } | Instr::ApplyFunList { tail } => !matches!(tail, Tail::Call),
+        Instr::CallFun { .. } | Instr::CallFun2 { .. } | Instr::Apply { .. } => match next {
+            Instr::Return => true,
+            // SAFETY: as above; a deallocate is always followed by a return.
+            Instr::Deallocate { .. } => matches!(unsafe { &*ip.add(2) }, Instr::Return),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// An atom of the stack trace's vocabulary (always valid, so never fails).
+fn atom(name: &str) -> Atom {
+    Atom::new(name).expect("a short atom name")
+}
+
+/// The module whose `format_error/2` explains errors of BIFs in `module`
+/// (the BEAM's table in `save_stacktrace`), if any.
+pub fn error_info_module(module: Atom) -> Option<&'static str> {
+    if module == Atom::ERLANG {
+        return Some("erl_erts_errors");
+    }
+    match module.name() {
+        "atomics" | "counters" | "erts_internal" | "persistent_term" => Some("erl_erts_errors"),
+        "code" | "os" => Some("erl_kernel_errors"),
+        "binary" | "ets" | "lists" | "maps" | "math" | "re" | "unicode" => {
+            Some("erl_stdlib_errors")
+        }
+        _ => None,
+    }
+}
+
+/// The location of a BIF's frame: `[{error_info, #{module => M}}]`, or `[]`.
+fn bif_error_info(p: &mut Process, bif_module: Atom) -> Term {
+    let Some(formatter) = error_info_module(bif_module) else {
+        return Term::NIL;
+    };
+    let map = beamr_core::map::from_pairs(
+        &mut p.heap,
+        &[(Term::atom(atom("module")), Term::atom(atom(formatter)))],
+    );
+    let item = p.heap.tuple(&[Term::atom(atom("error_info")), map]);
+    p.heap.list(&[item])
+}
+
 /// The frame for the function containing `ip`; for a return address, the
-/// location is that of the call before it.
-fn frame_at(rt: &Runtime, p: &mut Process, ip: *const Instr, is_return: bool) -> Option<Term> {
+/// location is that of the call before it. `args` replaces the arity;
+/// `tail` ends the location list.
+fn frame_at(
+    rt: &Runtime,
+    p: &mut Process,
+    ip: *const Instr,
+    is_return: bool,
+    args: Option<Term>,
+    tail: Term,
+) -> Option<Term> {
     let module = rt.code.module_at(ip)?;
     let index = module.index_of(ip);
     let at = if is_return {
@@ -66,16 +187,18 @@ fn frame_at(rt: &Runtime, p: &mut Process, ip: *const Instr, is_return: bool) ->
         index
     };
     let function = module.function_at(at)?;
-    let loc = location(p, module.line_at(at));
+    let loc = location(p, module.line_at(at), tail);
+    let arity = args.unwrap_or(Term::small_unchecked(function.arity as i64));
     Some(p.heap.tuple(&[
         Term::atom(module.name),
         Term::atom(function.name),
-        Term::small_unchecked(function.arity as i64),
+        arity,
         loc,
     ]))
 }
 
-fn location(p: &mut Process, line: Option<(&str, u32)>) -> Term {
+/// `[{file, File}, {line, Line} | tail]`, or `tail` without line information.
+fn location(p: &mut Process, line: Option<(&str, u32)>, tail: Term) -> Term {
     match line {
         Some((file, line)) => {
             let file = p.heap.string(file);
@@ -83,8 +206,9 @@ fn location(p: &mut Process, line: Option<(&str, u32)>) -> Term {
             let line_item = p
                 .heap
                 .tuple(&[Term::atom(Atom::LINE), Term::small_unchecked(line as i64)]);
-            p.heap.list(&[file_item, line_item])
+            let rest = p.heap.cons(line_item, tail);
+            p.heap.cons(file_item, rest)
         }
-        None => Term::NIL,
+        None => tail,
     }
 }

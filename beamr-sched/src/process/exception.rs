@@ -51,6 +51,10 @@ pub struct Exception {
     /// The function whose frame comes first in the stack trace, shown with
     /// `args` (a BIF that failed, or a function no clause matched).
     pub mfa: Option<(Atom, Atom)>,
+    /// `erlang:error/3`'s `{error_info, Map}` option: the map, shown at the
+    /// end of the raising frame's location; `NON_VALUE` when none. Consumed
+    /// when the stack trace is built (it is not a GC root afterwards).
+    pub error_info: Term,
 }
 
 impl Exception {
@@ -62,6 +66,7 @@ impl Exception {
             args: Term::NON_VALUE,
             trace: Term::NON_VALUE,
             mfa: None,
+            error_info: Term::NON_VALUE,
         }
     }
 
@@ -88,6 +93,7 @@ impl Exception {
             args: Term::NON_VALUE,
             trace: Term::NON_VALUE,
             mfa: None,
+            error_info: Term::NON_VALUE,
         }
     }
 
@@ -99,6 +105,7 @@ impl Exception {
             args: Term::NON_VALUE,
             trace: Term::NON_VALUE,
             mfa: None,
+            error_info: Term::NON_VALUE,
         }
     }
 }
