@@ -66,6 +66,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_alive", 0, is_alive),
     ("erlang", "list_to_pid", 1, list_to_pid),
     ("erlang", "pid_to_list", 1, pid_to_list),
+    ("erlang", "ref_to_list", 1, ref_to_list),
+    ("erlang", "port_to_list", 1, port_to_list),
 ];
 
 fn runtime(p: &Process) -> Result<Arc<Runtime>, Exception> {
@@ -781,6 +783,22 @@ fn list_to_pid(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 fn pid_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() {
+        return Err(Exception::badarg());
+    }
+    let text = beamr_core::format::display_w(a[0]).to_string();
+    Ok(p.heap.string(&text))
+}
+
+fn ref_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_reference() {
+        return Err(Exception::badarg());
+    }
+    let text = beamr_core::format::display_w(a[0]).to_string();
+    Ok(p.heap.string(&text))
+}
+
+fn port_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_port() {
         return Err(Exception::badarg());
     }
     let text = beamr_core::format::display_w(a[0]).to_string();
