@@ -14,7 +14,6 @@ mod erlang_terms;
 mod io_format;
 mod lists;
 mod maps;
-mod math;
 mod os;
 mod persistent_term;
 mod process_info;
