@@ -14,6 +14,7 @@ mod erlang_terms;
 mod io_format;
 mod lists;
 mod maps;
+mod math;
 mod os;
 mod persistent_term;
 mod process_info;

@@ -22,7 +22,6 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::erlang_convert::BIFS,
         super::erlang_misc::BIFS,
         super::erlang_phash::BIFS,
-        super::erlang_phash::BIFS,
         super::lists::BIFS,
         super::maps::BIFS,
         super::math::BIFS,
