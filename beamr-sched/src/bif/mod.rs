@@ -15,6 +15,7 @@ mod io_format;
 mod lists;
 mod maps;
 mod math;
+mod math;
 mod os;
 mod persistent_term;
 mod process_info;
