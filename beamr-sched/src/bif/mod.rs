@@ -15,7 +15,6 @@ mod io_format;
 mod lists;
 mod maps;
 mod math;
-mod math;
 mod os;
 mod persistent_term;
 mod process_info;
