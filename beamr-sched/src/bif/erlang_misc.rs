@@ -21,6 +21,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_record", 2, is_record2),
     ("erlang", "is_record", 3, is_record3),
     ("erlang", "fun_info", 2, fun_info),
+    ("erlang", "fun_to_list", 1, fun_to_list),
     ("erlang", "error", 3, error3),
     ("erlang", "phash2", 1, phash2_1),
     ("erlang", "phash2", 2, phash2_2),
@@ -164,6 +165,15 @@ fn is_record3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `erlang:fun_info(Fun, Item)`.
+/// `fun_to_list(Fun)`: the fun as `~w` writes it (`#Fun<M.I.U>`, `fun M:F/A`).
+fn fun_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_fun() {
+        return Err(Exception::badarg());
+    }
+    let text = beamr_core::format::display_w(a[0]).to_string();
+    Ok(p.heap.string(&text))
+}
+
 fn fun_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
     let undefined = Term::atom(Atom::UNDEFINED);
