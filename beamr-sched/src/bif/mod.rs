@@ -18,6 +18,7 @@ mod math;
 mod os;
 mod persistent_term;
 mod process_info;
+mod string;
 mod table;
 mod unicode;
 

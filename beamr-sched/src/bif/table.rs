@@ -25,6 +25,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::lists::BIFS,
         super::maps::BIFS,
         super::math::BIFS,
+        super::string::BIFS,
         super::erlang_procs::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
