@@ -23,11 +23,12 @@ loop() ->
 
 request({put_chars, Encoding, Chars}) ->
     put_chars(Encoding, Chars);
+%% A failing formatter is reported as OTP's `user' does: {error, put_chars}.
 request({put_chars, Encoding, Module, Function, Args}) ->
     try apply(Module, Function, Args) of
         Chars -> put_chars(Encoding, Chars)
     catch
-        _:_ -> {error, Function}
+        _:_ -> {error, put_chars}
     end;
 request({put_chars, Chars}) ->
     put_chars(latin1, Chars);
