@@ -62,18 +62,28 @@ impl RunQueues {
     }
 
     /// Makes a process runnable.
+    ///
+    /// A scheduler thread queues it locally and wakes a sleeping scheduler
+    /// only if its own queue already held work: a process woken by a message
+    /// is usually run next by the sender's scheduler, as soon as the sender
+    /// waits or yields. Waking a sleeper for it would bounce every message of
+    /// a request/reply pair between threads through futex syscalls, which
+    /// costs far more than the work. (An idle scheduler still finds such a
+    /// task when it next looks: it sleeps at most 50 ms.) Other threads push
+    /// to the injector and always wake a sleeper.
     pub fn push(&self, task: Task) {
-        let leftover = LOCAL.with(|l| match l.borrow().as_ref() {
+        let (leftover, wake) = LOCAL.with(|l| match l.borrow().as_ref() {
             Some((_, worker)) => {
+                let busy = !worker.is_empty();
                 worker.push(task);
-                None
+                (None, busy)
             }
-            None => Some(task),
+            None => (Some(task), true),
         });
         if let Some(task) = leftover {
             self.injector.push(task);
         }
-        if self.sleepers.load(Ordering::Acquire) > 0 {
+        if wake && self.sleepers.load(Ordering::Acquire) > 0 {
             let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.wake.notify_one();
         }
