@@ -11,6 +11,7 @@ mod erlang_phash;
 mod erlang_misc;
 mod erlang_procs;
 mod erlang_terms;
+mod io;
 mod io_format;
 mod lists;
 mod maps;

@@ -26,6 +26,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::maps::BIFS,
         super::math::BIFS,
         super::string::BIFS,
+        super::io::BIFS,
         super::erlang_procs::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
