@@ -43,7 +43,7 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
                 location(p, module.line_at(module.index_of(ip)), Term::NIL)
             }
             _ if e.reason == Term::atom(Atom::UNDEF) => Term::NIL,
-            _ => bif_error_info(p, m),
+            _ => bif_error_info(p, m, e.error_info),
         };
         let frame = p
             .heap
@@ -62,7 +62,7 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
         } else {
             None
         };
-        let error_info = if e.error_info.is_non_value() {
+        let error_info = if e.error_info.is_non_value() || e.mfa.is_some() {
             Term::NIL
         } else {
             let item = p
@@ -155,15 +155,18 @@ pub fn error_info_module(module: Atom) -> Option<&'static str> {
     }
 }
 
-/// The location of a BIF's frame: `[{error_info, #{module => M}}]`, or `[]`.
-fn bif_error_info(p: &mut Process, bif_module: Atom) -> Term {
+/// The location of a BIF's frame: `[{error_info, #{module => M}}]` (with
+/// `cause => Cause` when the BIF gave one), or `[]`.
+fn bif_error_info(p: &mut Process, bif_module: Atom, cause: Term) -> Term {
     let Some(formatter) = error_info_module(bif_module) else {
         return Term::NIL;
     };
-    let map = beamr_core::map::from_pairs(
-        &mut p.heap,
-        &[(Term::atom(atom("module")), Term::atom(atom(formatter)))],
-    );
+    let module = (Term::atom(atom("module")), Term::atom(atom(formatter)));
+    let map = if cause.is_non_value() {
+        beamr_core::map::from_pairs(&mut p.heap, &[module])
+    } else {
+        beamr_core::map::from_pairs(&mut p.heap, &[(Term::atom(atom("cause")), cause), module])
+    };
     let item = p.heap.tuple(&[Term::atom(atom("error_info")), map]);
     p.heap.list(&[item])
 }

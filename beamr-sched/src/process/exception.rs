@@ -52,7 +52,9 @@ pub struct Exception {
     /// `args` (a BIF that failed, or a function no clause matched).
     pub mfa: Option<(Atom, Atom)>,
     /// `erlang:error/3`'s `{error_info, Map}` option: the map, shown at the
-    /// end of the raising frame's location; `NON_VALUE` when none. Consumed
+    /// end of the raising frame's location; for an error raised by a BIF,
+    /// the cause shown in its frame's `#{cause => Cause, module => M}`
+    /// (as the BEAM's `EXF_HAS_EXT_INFO`). `NON_VALUE` when none. Consumed
     /// when the stack trace is built (it is not a GC root afterwards).
     pub error_info: Term,
 }
@@ -73,6 +75,15 @@ impl Exception {
     /// `error:badarg`.
     pub fn badarg() -> Exception {
         Exception::error(Term::atom(Atom::BADARG))
+    }
+
+    /// `error:badarg` from a BIF, with `cause` (an immediate, such as an
+    /// atom) for its frame's `error_info`.
+    pub fn badarg_cause(cause: Term) -> Exception {
+        Exception {
+            error_info: cause,
+            ..Exception::badarg()
+        }
     }
 
     /// `error:badarith`.
