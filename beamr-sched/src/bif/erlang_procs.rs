@@ -67,6 +67,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "list_to_pid", 1, list_to_pid),
     ("erlang", "pid_to_list", 1, pid_to_list),
     ("erlang", "ref_to_list", 1, ref_to_list),
+    ("erlang", "statistics", 1, statistics),
+    ("erlang", "fun_info_mfa", 1, fun_info_mfa),
     ("erlang", "port_to_list", 1, port_to_list),
 ];
 
@@ -803,4 +805,85 @@ fn port_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
     let text = beamr_core::format::display_w(a[0]).to_string();
     Ok(p.heap.string(&text))
+}
+
+/// Milliseconds of `wall_clock` and `runtime` at the previous
+/// `statistics/1` call (the "since last call" parts).
+static LAST_WALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static LAST_RUNTIME: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// CPU time of the OS process in milliseconds (user + system, from
+/// `/proc/self/stat` at 100 ticks a second; 0 where unavailable).
+fn cpu_millis() -> u64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0;
+    };
+    // Fields after the command name (which ends with the last ')').
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    // utime and stime are fields 14 and 15 of the line: 11 and 12 here.
+    (tick(11) + tick(12)) * 10
+}
+
+/// `{Total, SinceLast}` with `last` updated.
+fn total_and_delta(p: &mut Process, total: u64, last: &std::sync::atomic::AtomicU64) -> Term {
+    let before = last.swap(total, std::sync::atomic::Ordering::Relaxed);
+    let t = p.heap.int(total as i64);
+    let d = p.heap.int(total.saturating_sub(before) as i64);
+    p.heap.tuple(&[t, d])
+}
+
+/// `statistics(Item)` for the items OTP's library asks for; counters beamr
+/// does not keep (garbage collection, I/O bytes, context switches) read 0.
+fn statistics(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = runtime(p)?;
+    let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    let zero = Term::small_unchecked(0);
+    Ok(match item.name() {
+        "wall_clock" => {
+            let ms = rt.started.elapsed().as_millis() as u64;
+            total_and_delta(p, ms, &LAST_WALL)
+        }
+        "runtime" => total_and_delta(p, cpu_millis(), &LAST_RUNTIME),
+        "reductions" | "exact_reductions" => {
+            let total = p.heap.int(p.reductions as i64);
+            p.heap.tuple(&[total, zero])
+        }
+        "run_queue" | "total_run_queue_lengths" | "total_active_tasks" => zero,
+        "context_switches" => p.heap.tuple(&[zero, zero]),
+        "garbage_collection" => p.heap.tuple(&[zero, zero, zero]),
+        "io" => {
+            let input = p
+                .heap
+                .tuple(&[Term::atom(Atom::new("input").expect("atom")), zero]);
+            let output = p
+                .heap
+                .tuple(&[Term::atom(Atom::new("output").expect("atom")), zero]);
+            p.heap.tuple(&[input, output])
+        }
+        _ => return Err(Exception::badarg()),
+    })
+}
+
+/// `fun_info_mfa(Fun)`: `{M, F, Arity}` of a fun (for a local fun, the
+/// function the compiler made of it), as eunit names tests.
+fn fun_info_mfa(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (m, f, arity) = if let Some(c) = a[0].as_closure() {
+        (c.entry.module, c.entry.function, c.entry.arity)
+    } else if let Some(e) = a[0].as_export() {
+        (e.module, e.function, e.arity)
+    } else {
+        return Err(Exception::badarg());
+    };
+    Ok(p.heap.tuple(&[
+        Term::atom(m),
+        Term::atom(f),
+        Term::small_unchecked(i64::from(arity)),
+    ]))
 }
