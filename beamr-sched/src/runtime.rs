@@ -178,12 +178,10 @@ impl Runtime {
             }
             SpawnTarget::Fun(fun) => {
                 let fun = child.heap.copy_term(fun);
+                // A process spawned with a fun starts, for process_info, in
+                // erlang:apply/2 (as on the BEAM).
+                child.initial_call = (Atom::ERLANG, Atom::new("apply").expect("atom"), 2);
                 if let Some(c) = fun.as_closure() {
-                    child.initial_call = (
-                        c.entry.module,
-                        c.entry.function,
-                        c.entry.arity + c.entry.num_free,
-                    );
                     let mut all = args.clone();
                     all.extend_from_slice(c.free);
                     let mut code = c.entry.code.load(Ordering::Acquire);
@@ -199,7 +197,6 @@ impl Runtime {
                     let code = self
                         .entry(e.module, e.function, e.arity)
                         .map_err(|_| Exception::badarg())?;
-                    child.initial_call = (e.module, e.function, e.arity);
                     child.prepare_call(code, &args);
                 } else {
                     return Err(Exception::badarg());

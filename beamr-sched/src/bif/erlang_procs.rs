@@ -59,6 +59,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "group_leader", 0, group_leader0),
     ("erlang", "group_leader", 2, group_leader2),
     ("erlang", "processes", 0, processes),
+    ("erlang", "process_info", 1, process_info1),
     ("erlang", "process_info", 2, process_info2),
     ("erlang", "node", 0, node0),
     ("erlang", "node", 1, node1),
@@ -717,6 +718,9 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         }
         return process_info(p, snap, a[1], false);
     }
+    if !super::process_info::known_items(a[1]) {
+        return Err(Exception::badarg());
+    }
     let Some(handle) = rt.processes.get(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
@@ -726,6 +730,45 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     };
     let snap = Snapshot::of(other, &rt, false);
     process_info(p, snap, a[1], true)
+}
+
+/// `process_info(Pid)`: the BEAM's default items (`registered_name` only
+/// when registered), or `undefined` for a dead process.
+fn process_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut names = vec![
+        "current_function",
+        "initial_call",
+        "status",
+        "message_queue_len",
+        "links",
+        "dictionary",
+        "trap_exit",
+        "priority",
+        "group_leader",
+        "total_heap_size",
+        "heap_size",
+        "stack_size",
+        "reductions",
+    ];
+    let name = process_info2(
+        p,
+        &[
+            a[0],
+            Term::atom(Atom::new("registered_name").expect("atom")),
+        ],
+    )?;
+    if name == Term::atom(Atom::UNDEFINED) {
+        return Ok(name);
+    }
+    if name != Term::NIL {
+        names.insert(0, "registered_name");
+    }
+    let items: Vec<Term> = names
+        .iter()
+        .map(|n| Term::atom(Atom::new(n).expect("atom")))
+        .collect();
+    let list = p.heap.list(&items);
+    process_info2(p, &[a[0], list])
 }
 
 /// True if `item` is the atom `name` or a list holding it.

@@ -145,3 +145,51 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         }
     })
 }
+
+/// True if `item` (an atom or a list of atoms) names only `process_info`
+/// items OTP knows, so that a dead process's `undefined` is not given for a
+/// bad item (badarg first, as on the BEAM).
+pub(super) fn known_items(item: Term) -> bool {
+    const ITEMS: &[&str] = &[
+        "backtrace",
+        "binary",
+        "catchlevel",
+        "current_function",
+        "current_location",
+        "current_stacktrace",
+        "dictionary",
+        "error_handler",
+        "garbage_collection",
+        "garbage_collection_info",
+        "group_leader",
+        "heap_size",
+        "initial_call",
+        "links",
+        "last_calls",
+        "memory",
+        "message_queue_len",
+        "messages",
+        "min_heap_size",
+        "min_bin_vheap_size",
+        "monitored_by",
+        "monitors",
+        "message_queue_data",
+        "parent",
+        "priority",
+        "reductions",
+        "registered_name",
+        "sequential_trace_token",
+        "stack_size",
+        "status",
+        "suspending",
+        "total_heap_size",
+        "trace",
+        "trap_exit",
+        "async_dist",
+    ];
+    let known = |t: Term| t.as_atom().is_some_and(|a| ITEMS.contains(&a.name()));
+    match item.list_to_vec() {
+        Some(items) => items.into_iter().all(known),
+        None => known(item),
+    }
+}
