@@ -3,6 +3,7 @@
 
 mod beamr_io;
 mod binary;
+mod code;
 mod erlang_arith;
 mod erlang_binaries;
 mod erlang_convert;

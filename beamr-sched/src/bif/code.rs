@@ -1,0 +1,58 @@
+//! Native stand-ins for the `code` functions that OTP's library calls on
+//! its own error paths (`io_lib:format/2` checks that the modules in a
+//! failing stack trace are loaded): `code:ensure_loaded/1` and
+//! `code:ensure_modules_loaded/1`. In OTP they ask the `code_server`
+//! process, which `beamr run` does not start; here they load from beamr's
+//! code path directly.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::table::BifRow;
+use crate::code::{CodeServer, LoadOutcome};
+use crate::process::{Exception, Process};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("code", "ensure_loaded", 1, ensure_loaded),
+    ("code", "ensure_modules_loaded", 1, ensure_modules_loaded),
+];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("a short atom name"))
+}
+
+/// Loads `module`; the error reason `code` would give, if any.
+fn load(module: Atom) -> Option<&'static str> {
+    match CodeServer::global().ensure_loaded(module) {
+        Ok(LoadOutcome::Loaded(_)) => None,
+        Ok(LoadOutcome::NotFound) => Some("nofile"),
+        Err(_) => Some("badfile"),
+    }
+}
+
+/// `ensure_loaded(M)`: `{module, M}` or `{error, nofile | badfile}`.
+fn ensure_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    Ok(match load(module) {
+        None => p.heap.tuple(&[atom("module"), a[0]]),
+        Some(reason) => p.heap.tuple(&[Term::atom(Atom::ERROR), atom(reason)]),
+    })
+}
+
+/// `ensure_modules_loaded(Ms)`: `ok` or `{error, [{M, Reason}]}`.
+fn ensure_modules_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let modules = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut failed = Vec::new();
+    for m in modules {
+        let module = m.as_atom().ok_or_else(Exception::badarg)?;
+        if let Some(reason) = load(module) {
+            failed.push(p.heap.tuple(&[m, atom(reason)]));
+        }
+    }
+    if failed.is_empty() {
+        return Ok(Term::atom(Atom::OK));
+    }
+    let list = p.heap.list(&failed);
+    Ok(p.heap.tuple(&[Term::atom(Atom::ERROR), list]))
+}
