@@ -440,6 +440,8 @@ impl Runtime {
                 SpawnOptions::default(),
             )
             .map_err(cannot_spawn)?;
+        // erl -noshell's group leader is the `user` process; io:format(user, ...) names it.
+        self.register_name(Atom::new("user").expect("atom"), gl);
         let init_module = Atom::new(crate::code::embedded::INIT.0).expect("atom");
         let options = SpawnOptions {
             group_leader: Some(gl),
