@@ -62,5 +62,9 @@ requests([R | Rs], ok) ->
 requests(_, Error) ->
     Error.
 
+%% Data that is not chardata is refused as OTP's `user' refuses it.
 put_chars(Encoding, Chars) ->
-    beamr_io:put_chars(Encoding, Chars).
+    case beamr_io:put_chars(Encoding, Chars) of
+        error -> {error, put_chars};
+        Reply -> Reply
+    end.
