@@ -11,6 +11,7 @@
 
 pub mod bif;
 pub mod code;
+pub mod ets;
 pub mod interp;
 pub mod loader;
 pub mod process;

@@ -12,6 +12,7 @@ mod erlang_phash;
 mod erlang_misc;
 mod erlang_procs;
 mod erlang_terms;
+mod ets;
 mod io;
 mod io_format;
 mod lists;

@@ -35,6 +35,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::erlang_binaries::BIFS,
         super::binary::BIFS,
         super::unicode::BIFS,
+        super::ets::BIFS,
     ] {
         for &(m, f, a, bif) in rows {
             let key = (

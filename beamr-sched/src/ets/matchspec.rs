@@ -1,0 +1,618 @@
+//! Match specifications: compiled once from their term form, then run
+//! against objects (ETS `select`, `match`, and later tracing).
+//!
+//! A match specification is a list of clauses `{Head, Guards, Body}`:
+//!
+//! - `Head` is a pattern: `'_'` matches anything, `'$N'` (N a decimal
+//!   number) binds a variable on its first occurrence and must be equal
+//!   (`=:=`) on later ones, any other term must be equal to the object's
+//!   part; maps match when they hold the pattern's keys.
+//! - `Guards` are expressions that must all evaluate to `true`; an
+//!   exception in a guard fails the clause.
+//! - `Body` expressions are evaluated in order; the last one's value is the
+//!   clause's result. An exception in the body fails the clause too.
+//!
+//! Expressions are constants, bound variables, `'$_'` (the whole object),
+//! `'$$'` (the list of bound variables in variable-number order), `{const,
+//! T}`, `{{E1, ..., En}}` (a tuple), lists and maps of expressions, and
+//! calls `{F, A1, ..., An}` of the guard functions OTP allows (type tests,
+//! arithmetic, comparisons, `element`, `hd`, `andalso`, `self`, ...), which
+//! run as the `erlang` BIFs of the same name.
+//!
+//! [`MatchSpec::compile`] copies the specification onto a heap of its own,
+//! so a compiled specification outlives the term it came from.
+//! [`MatchSpec::run`] builds its result on the calling process's heap; the
+//! object itself is only read (it may live in a table's storage).
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::order;
+use beamr_core::term::Term;
+
+use crate::bif::BifFn;
+use crate::process::Process;
+
+/// Why a match specification does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MsError(pub String);
+
+/// A compiled match specification.
+pub struct MatchSpec {
+    clauses: Vec<Clause>,
+    /// The specification's own copy, which constants point into; `None`
+    /// when it has no boxed parts.
+    _heap: Option<Heap>,
+}
+
+// SAFETY: the heap is never written after compilation; its terms are only
+// read, and off-heap binaries it refers to are reference counted atomically.
+unsafe impl Send for MatchSpec {}
+// SAFETY: as above: shared use only reads.
+unsafe impl Sync for MatchSpec {}
+
+struct Clause {
+    head: Pat,
+    guards: Vec<Expr>,
+    body: Vec<Expr>,
+    /// Variable numbers, sorted: slot `i` holds variable `vars[i]`.
+    vars: Vec<u32>,
+}
+
+enum Pat {
+    Any,
+    /// First occurrence of a variable: bind slot.
+    Bind(usize),
+    /// Later occurrence: must equal slot.
+    Same(usize),
+    Const(Term),
+    Tuple(Vec<Pat>),
+    Cons(Box<Pat>, Box<Pat>),
+    Map(Vec<(Term, Pat)>),
+}
+
+enum Expr {
+    Const(Term),
+    Var(usize),
+    Object,
+    AllVars,
+    Tuple(Vec<Expr>),
+    Cons(Box<Expr>, Box<Expr>),
+    Map(Vec<(Expr, Expr)>),
+    AndAlso(Vec<Expr>),
+    OrElse(Vec<Expr>),
+    Call(BifFn, Vec<Expr>),
+}
+
+/// The guard functions a match specification may call, with their arities.
+const GUARD_FUNCTIONS: &[(&str, u8)] = &[
+    ("is_atom", 1),
+    ("is_float", 1),
+    ("is_integer", 1),
+    ("is_list", 1),
+    ("is_number", 1),
+    ("is_pid", 1),
+    ("is_port", 1),
+    ("is_reference", 1),
+    ("is_tuple", 1),
+    ("is_map", 1),
+    ("is_map_key", 2),
+    ("is_binary", 1),
+    ("is_function", 1),
+    ("is_record", 3),
+    ("and", 2),
+    ("or", 2),
+    ("not", 1),
+    ("xor", 2),
+    ("abs", 1),
+    ("element", 2),
+    ("hd", 1),
+    ("tl", 1),
+    ("length", 1),
+    ("map_get", 2),
+    ("map_size", 1),
+    ("node", 0),
+    ("node", 1),
+    ("round", 1),
+    ("size", 1),
+    ("bit_size", 1),
+    ("byte_size", 1),
+    ("trunc", 1),
+    ("float", 1),
+    ("binary_part", 2),
+    ("binary_part", 3),
+    ("+", 1),
+    ("+", 2),
+    ("-", 1),
+    ("-", 2),
+    ("*", 2),
+    ("/", 2),
+    ("div", 2),
+    ("rem", 2),
+    ("band", 2),
+    ("bor", 2),
+    ("bxor", 2),
+    ("bnot", 1),
+    ("bsl", 2),
+    ("bsr", 2),
+    (">", 2),
+    (">=", 2),
+    ("<", 2),
+    ("=<", 2),
+    ("=:=", 2),
+    ("==", 2),
+    ("=/=", 2),
+    ("/=", 2),
+    ("self", 0),
+];
+
+/// `'$N'` as a variable number.
+fn var_number(t: Term) -> Option<u32> {
+    let name = t.as_atom()?.name();
+    let digits = name.strip_prefix('$')?;
+    if digits.is_empty() || digits.len() > 9 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+fn is_atom(t: Term, name: &str) -> bool {
+    t.as_atom().is_some_and(|a| a.name() == name)
+}
+
+fn err(msg: &str) -> MsError {
+    MsError(msg.to_string())
+}
+
+struct Compiler {
+    vars: Vec<u32>,
+}
+
+impl Compiler {
+    fn slot(&self, n: u32) -> Option<usize> {
+        self.vars.iter().position(|&v| v == n)
+    }
+
+    fn pattern(&mut self, t: Term) -> Result<Pat, MsError> {
+        if is_atom(t, "_") {
+            return Ok(Pat::Any);
+        }
+        if let Some(n) = var_number(t) {
+            return Ok(match self.slot(n) {
+                Some(s) => Pat::Same(s),
+                None => {
+                    self.vars.push(n);
+                    Pat::Bind(self.vars.len() - 1)
+                }
+            });
+        }
+        if let Some(elems) = t.as_tuple() {
+            let pats = elems
+                .iter()
+                .map(|&e| self.pattern(e))
+                .collect::<Result<_, _>>()?;
+            return Ok(Pat::Tuple(pats));
+        }
+        if let Some((h, tl)) = t.as_cons() {
+            let h = self.pattern(h)?;
+            let tl = self.pattern(tl)?;
+            return Ok(Pat::Cons(Box::new(h), Box::new(tl)));
+        }
+        if t.is_map() {
+            let mut pairs = Vec::new();
+            for (k, v) in beamr_core::map::iter(t).into_iter().flatten() {
+                if contains_var(k) {
+                    return Err(err("variable in map key"));
+                }
+                pairs.push((k, self.pattern(v)?));
+            }
+            return Ok(Pat::Map(pairs));
+        }
+        Ok(Pat::Const(t))
+    }
+
+    fn expr(&self, t: Term) -> Result<Expr, MsError> {
+        if let Some(a) = t.as_atom() {
+            match a.name() {
+                "$_" => return Ok(Expr::Object),
+                "$$" => return Ok(Expr::AllVars),
+                _ => {}
+            }
+            if let Some(n) = var_number(t) {
+                return self
+                    .slot(n)
+                    .map(Expr::Var)
+                    .ok_or_else(|| err("unbound variable"));
+            }
+            return Ok(Expr::Const(t));
+        }
+        if let Some(elems) = t.as_tuple() {
+            let Some(&first) = elems.first() else {
+                return Err(err("empty tuple expression"));
+            };
+            // {{E1, ..., En}}: a tuple built of expressions.
+            if elems.len() == 1 {
+                if let Some(inner) = first.as_tuple() {
+                    let es = inner
+                        .iter()
+                        .map(|&e| self.expr(e))
+                        .collect::<Result<_, _>>()?;
+                    return Ok(Expr::Tuple(es));
+                }
+            }
+            let Some(f) = first.as_atom() else {
+                return Err(err("bad expression tuple"));
+            };
+            let args = &elems[1..];
+            match (f.name(), args.len()) {
+                ("const", 1) => return Ok(Expr::Const(args[0])),
+                ("andalso", _) | ("orelse", _) => {
+                    let es = args
+                        .iter()
+                        .map(|&e| self.expr(e))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    return Ok(if f.name() == "andalso" {
+                        Expr::AndAlso(es)
+                    } else {
+                        Expr::OrElse(es)
+                    });
+                }
+                _ => {}
+            }
+            let arity = args.len() as u8;
+            if !GUARD_FUNCTIONS
+                .iter()
+                .any(|&(n, a)| n == f.name() && a as usize == args.len())
+            {
+                return Err(err("unknown guard function"));
+            }
+            let bif = crate::bif::lookup(Atom::ERLANG, f, arity)
+                .ok_or_else(|| err("guard function not implemented"))?;
+            let es = args
+                .iter()
+                .map(|&e| self.expr(e))
+                .collect::<Result<_, _>>()?;
+            return Ok(Expr::Call(bif, es));
+        }
+        if let Some((h, tl)) = t.as_cons() {
+            return Ok(Expr::Cons(
+                Box::new(self.expr(h)?),
+                Box::new(self.expr(tl)?),
+            ));
+        }
+        if t.is_map() {
+            let mut pairs = Vec::new();
+            for (k, v) in beamr_core::map::iter(t).into_iter().flatten() {
+                pairs.push((self.expr(k)?, self.expr(v)?));
+            }
+            return Ok(Expr::Map(pairs));
+        }
+        Ok(Expr::Const(t))
+    }
+}
+
+fn contains_var(t: Term) -> bool {
+    if t.as_atom().is_some() {
+        return var_number(t).is_some() || is_atom(t, "_");
+    }
+    if let Some(elems) = t.as_tuple() {
+        return elems.iter().any(|&e| contains_var(e));
+    }
+    if let Some((h, tl)) = t.as_cons() {
+        return contains_var(h) || contains_var(tl);
+    }
+    false
+}
+
+impl MatchSpec {
+    /// Compiles the term form of a match specification.
+    pub fn compile(spec: Term) -> Result<MatchSpec, MsError> {
+        let mut heap = None;
+        let spec = if spec.is_immediate() {
+            spec
+        } else {
+            let mut h = Heap::with_capacity(beamr_core::heap::size_of_term(spec).max(1));
+            let copy = h.copy_term(spec);
+            heap = Some(h);
+            copy
+        };
+        let items = spec.list_to_vec().ok_or_else(|| err("not a proper list"))?;
+        let mut clauses = Vec::with_capacity(items.len());
+        for item in items {
+            let parts = item.as_tuple().ok_or_else(|| err("clause not a tuple"))?;
+            let &[head, guards, body] = parts else {
+                return Err(err("clause not a 3-tuple"));
+            };
+            let mut c = Compiler { vars: Vec::new() };
+            let head = c.pattern(head)?;
+            let guards = guards
+                .list_to_vec()
+                .ok_or_else(|| err("guards not a list"))?
+                .into_iter()
+                .map(|g| c.expr(g))
+                .collect::<Result<_, _>>()?;
+            let body: Vec<Expr> = body
+                .list_to_vec()
+                .ok_or_else(|| err("body not a list"))?
+                .into_iter()
+                .map(|b| c.expr(b))
+                .collect::<Result<_, _>>()?;
+            if body.is_empty() {
+                return Err(err("empty body"));
+            }
+            clauses.push(Clause {
+                head,
+                guards,
+                body,
+                vars: c.vars,
+            });
+        }
+        Ok(MatchSpec {
+            clauses,
+            _heap: heap,
+        })
+    }
+
+    /// A specification matching `pattern` and returning what `ets:match`
+    /// returns (`'$$'`) or, with `whole`, the object (`'$_'`).
+    pub fn from_pattern(pattern: Term, whole: bool) -> Result<MatchSpec, MsError> {
+        let mut heap = None;
+        let pattern = if pattern.is_immediate() {
+            pattern
+        } else {
+            let mut h = Heap::with_capacity(beamr_core::heap::size_of_term(pattern).max(1));
+            let copy = h.copy_term(pattern);
+            heap = Some(h);
+            copy
+        };
+        let mut c = Compiler { vars: Vec::new() };
+        let head = c.pattern(pattern)?;
+        Ok(MatchSpec {
+            clauses: vec![Clause {
+                head,
+                guards: Vec::new(),
+                body: vec![if whole { Expr::Object } else { Expr::AllVars }],
+                vars: c.vars,
+            }],
+            _heap: heap,
+        })
+    }
+
+    /// Runs the specification on `object`: the first clause whose head
+    /// matches and whose guards hold gives the result, built on `p`'s heap.
+    /// `None` when no clause matches.
+    pub fn run(&self, p: &mut Process, object: Term) -> Option<Term> {
+        let mut scratch = Vec::new();
+        self.run_with(&mut scratch, p, object)
+    }
+
+    /// [`MatchSpec::run`] reusing `scratch` for the variable bindings.
+    pub fn run_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> Option<Term> {
+        for clause in &self.clauses {
+            scratch.clear();
+            scratch.resize(clause.vars.len(), Term::NON_VALUE);
+            if !matches(&clause.head, object, scratch) {
+                continue;
+            }
+            let mut env = Env {
+                vars: scratch,
+                order: &clause.vars,
+                object,
+            };
+            let guards_hold = clause
+                .guards
+                .iter()
+                .all(|g| env.eval(g, p, false) == Some(Term::TRUE));
+            if !guards_hold {
+                continue;
+            }
+            // A body that raises gives 'EXIT', as in OTP.
+            let mut result = Term::NON_VALUE;
+            for b in &clause.body {
+                match env.eval(b, p, true) {
+                    Some(r) => result = r,
+                    None => return Some(Term::atom(Atom::EXIT)),
+                }
+            }
+            return Some(result);
+        }
+        None
+    }
+
+    /// True if some clause's head matches `object` and its guards hold
+    /// (the body is not built; for counting and deleting).
+    pub fn test(&self, p: &mut Process, object: Term) -> bool {
+        let mut scratch = Vec::new();
+        self.test_with(&mut scratch, p, object)
+    }
+
+    /// [`MatchSpec::test`] reusing `scratch`; true when the clause that
+    /// matches has a body evaluating to `true`.
+    pub fn test_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> bool {
+        for clause in &self.clauses {
+            scratch.clear();
+            scratch.resize(clause.vars.len(), Term::NON_VALUE);
+            if !matches(&clause.head, object, scratch) {
+                continue;
+            }
+            let mut env = Env {
+                vars: scratch,
+                order: &clause.vars,
+                object,
+            };
+            if !clause
+                .guards
+                .iter()
+                .all(|g| env.eval(g, p, false) == Some(Term::TRUE))
+            {
+                continue;
+            }
+            let mut result = None;
+            for b in &clause.body {
+                result = env.eval(b, p, false);
+                if result.is_none() {
+                    return false;
+                }
+            }
+            return result == Some(Term::TRUE);
+        }
+        false
+    }
+
+    /// The one object the specification can match, if every clause's head
+    /// fixes element `keypos` (1-based) to a constant: lets a table look it
+    /// up instead of scanning. `None` when some clause leaves it open.
+    pub fn bound_keys(&self, keypos: usize) -> Option<Vec<Term>> {
+        let mut keys = Vec::new();
+        for c in &self.clauses {
+            match &c.head {
+                Pat::Tuple(elems) => match elems.get(keypos - 1)? {
+                    Pat::Const(k) => keys.push(*k),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        Some(keys)
+    }
+
+    /// True when the specification only returns whole objects unchanged
+    /// (`[{Head, [], ['$_']}]` clauses).
+    pub fn returns_objects(&self) -> bool {
+        self.clauses
+            .iter()
+            .all(|c| c.guards.is_empty() && matches!(c.body.as_slice(), [Expr::Object]))
+    }
+}
+
+fn matches(pat: &Pat, t: Term, vars: &mut [Term]) -> bool {
+    match pat {
+        Pat::Any => true,
+        Pat::Bind(s) => {
+            vars[*s] = t;
+            true
+        }
+        Pat::Same(s) => exact(vars[*s], t),
+        Pat::Const(c) => exact(*c, t),
+        Pat::Tuple(pats) => match t.as_tuple() {
+            Some(elems) if elems.len() == pats.len() => pats
+                .iter()
+                .zip(elems.iter())
+                .all(|(p, &e)| matches(p, e, vars)),
+            _ => false,
+        },
+        Pat::Cons(h, tl) => match t.as_cons() {
+            Some((th, tt)) => matches(h, th, vars) && matches(tl, tt, vars),
+            None => false,
+        },
+        Pat::Map(pairs) => {
+            t.is_map()
+                && pairs
+                    .iter()
+                    .all(|(k, p)| match beamr_core::map::get(t, *k) {
+                        Some(v) => matches(p, v, vars),
+                        None => false,
+                    })
+        }
+    }
+}
+
+#[inline]
+fn exact(a: Term, b: Term) -> bool {
+    a == b || (!a.is_immediate() && order::exact_eq(a, b))
+}
+
+struct Env<'a> {
+    vars: &'a [Term],
+    order: &'a [u32],
+    object: Term,
+}
+
+impl Env<'_> {
+    /// Evaluates `e`; `None` on an exception. With `copy`, the result lives
+    /// entirely on `p`'s heap; otherwise it may share parts of the object
+    /// and of the specification.
+    fn eval(&mut self, e: &Expr, p: &mut Process, copy: bool) -> Option<Term> {
+        let leaf = |p: &mut Process, t: Term| {
+            if copy && !t.is_immediate() {
+                p.heap.copy_term(t)
+            } else {
+                t
+            }
+        };
+        Some(match e {
+            Expr::Const(t) => leaf(p, *t),
+            Expr::Var(s) => leaf(p, self.vars[*s]),
+            Expr::Object => leaf(p, self.object),
+            Expr::AllVars => {
+                // Slots in variable-number order.
+                let mut idx: Vec<usize> = (0..self.order.len()).collect();
+                idx.sort_by_key(|&i| self.order[i]);
+                let items: Vec<Term> = idx.iter().map(|&i| leaf(p, self.vars[i])).collect();
+                p.heap.list(&items)
+            }
+            Expr::Tuple(es) => {
+                let items = es
+                    .iter()
+                    .map(|e| self.eval(e, p, copy))
+                    .collect::<Option<Vec<_>>>()?;
+                p.heap.tuple(&items)
+            }
+            Expr::Cons(h, t) => {
+                let h = self.eval(h, p, copy)?;
+                let t = self.eval(t, p, copy)?;
+                p.heap.cons(h, t)
+            }
+            Expr::Map(pairs) => {
+                let mut kvs = Vec::with_capacity(pairs.len());
+                for (k, v) in pairs {
+                    kvs.push((self.eval(k, p, copy)?, self.eval(v, p, copy)?));
+                }
+                beamr_core::map::from_pairs(&mut p.heap, &kvs)
+            }
+            Expr::AndAlso(es) => {
+                for e in es {
+                    match self.eval(e, p, false)? {
+                        Term::TRUE => {}
+                        Term::FALSE => return Some(Term::FALSE),
+                        _ => return None,
+                    }
+                }
+                Term::TRUE
+            }
+            Expr::OrElse(es) => {
+                for e in es {
+                    match self.eval(e, p, false)? {
+                        Term::TRUE => return Some(Term::TRUE),
+                        Term::FALSE => {}
+                        _ => return None,
+                    }
+                }
+                Term::FALSE
+            }
+            Expr::Call(bif, args) => {
+                let mut vals = [Term::NIL; 3];
+                for (i, a) in args.iter().enumerate() {
+                    vals[i] = self.eval(a, p, copy)?;
+                }
+                bif(p, &vals[..args.len()]).ok()?
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_names() {
+        let a = |s: &str| Term::atom(Atom::new(s).unwrap());
+        assert_eq!(var_number(a("$1")), Some(1));
+        assert_eq!(var_number(a("$0")), Some(0));
+        assert_eq!(var_number(a("$12")), Some(12));
+        assert_eq!(var_number(a("$")), None);
+        assert_eq!(var_number(a("$x")), None);
+        assert_eq!(var_number(a("$_")), None);
+        assert_eq!(var_number(a("foo")), None);
+    }
+}
