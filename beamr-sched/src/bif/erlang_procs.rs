@@ -46,6 +46,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "make_ref", 0, make_ref),
     ("erlang", "send_after", 3, send_after),
     ("erlang", "start_timer", 3, start_timer),
+    ("erlang", "send_after", 4, send_after4),
+    ("erlang", "start_timer", 4, start_timer4),
     ("erlang", "cancel_timer", 1, cancel_timer),
     ("erlang", "cancel_timer", 2, cancel_timer2),
     ("erlang", "read_timer", 1, read_timer),
@@ -554,6 +556,38 @@ fn timer(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
         }
     });
     Ok(p.heap.local_ref(timer_ref_ids(id)))
+}
+
+/// `send_after/4` and `start_timer/4`: the options are `{abs, Bool}`; an
+/// absolute time is in monotonic milliseconds.
+fn timer_with_options(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
+    let mut abs = false;
+    for opt in a[3].list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_tuple() {
+            Some(&[k, v])
+                if k.as_atom().is_some_and(|k| k.name() == "abs")
+                    && (v == Term::TRUE || v == Term::FALSE) =>
+            {
+                abs = v == Term::TRUE;
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    if !abs {
+        return timer(p, &a[..3], wrap);
+    }
+    let at = a[0].as_small().ok_or_else(Exception::badarg)?;
+    let now = super::erlang_terms::monotonic_nanos() / 1_000_000;
+    let relative = Term::small_unchecked(at.saturating_sub(now).max(0));
+    timer(p, &[relative, a[1], a[2]], wrap)
+}
+
+fn send_after4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer_with_options(p, a, false)
+}
+
+fn start_timer4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer_with_options(p, a, true)
 }
 
 fn timer_ref_ids(id: u64) -> [u32; 3] {

@@ -258,7 +258,7 @@ fn self_(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.pid)
 }
 
-fn monotonic_nanos() -> i64 {
+pub(super) fn monotonic_nanos() -> i64 {
     static ORIGIN: std::sync::LazyLock<std::time::Instant> =
         std::sync::LazyLock::new(std::time::Instant::now);
     ORIGIN.elapsed().as_nanos() as i64
