@@ -117,6 +117,11 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
 /// Whether the call at `ip` is a tail call: one of the `_only`/`_last`
 /// forms, or a call followed by `return` (after `deallocate` or not).
 fn is_tail_call(ip: *const Instr) -> bool {
+    // A process that fails before running (spawning an undefined function)
+    // has no instruction.
+    if ip.is_null() {
+        return false;
+    }
     // SAFETY: `ip` points at the raising instruction of loaded code, which is
     // never freed; every instruction but the last of a function has a
     // successor, and a call is never the last (a return or jump follows).
