@@ -1,17 +1,31 @@
 //! [`Block`]: one contiguous, bump-allocated area of heap words.
 
+use std::mem::MaybeUninit;
+
 /// A contiguous area of words with a bump pointer. The words never move
 /// while the block lives, so terms may point into it.
+///
+/// The storage is not zeroed: only the words below the bump pointer are ever
+/// read, and each of those was written when it was allocated. (A collector's
+/// to-space is sized for the worst case, every word surviving; zeroing it
+/// cost as much as the collection when little survives.)
+///
+/// A block may use only a prefix of its storage (its *capacity*): a young
+/// generation that turned out much larger than its live data is shrunk that
+/// way, and the next collection sizes its to-space from the smaller figure.
 pub(crate) struct Block {
-    words: Box<[u64]>,
+    words: Box<[MaybeUninit<u64>]>,
+    /// Usable words: `words.len()`, or less after [`Block::shrink_to`].
+    limit: usize,
     top: usize,
 }
 
 impl Block {
-    /// A block of `capacity` zeroed words.
+    /// A block of `capacity` words.
     pub(crate) fn new(capacity: usize) -> Block {
         Block {
-            words: vec![0u64; capacity].into_boxed_slice(),
+            words: Box::new_uninit_slice(capacity),
+            limit: capacity,
             top: 0,
         }
     }
@@ -20,6 +34,7 @@ impl Block {
     pub(crate) fn empty() -> Block {
         Block {
             words: Box::new([]),
+            limit: 0,
             top: 0,
         }
     }
@@ -27,14 +42,20 @@ impl Block {
     /// Bump-allocates `n` words, or `None` if they do not fit.
     #[inline]
     pub(crate) fn alloc(&mut self, n: usize) -> Option<*mut u64> {
-        if self.words.len() - self.top >= n {
-            // SAFETY: top + n <= len, so the pointer is within the allocation.
-            let p = unsafe { self.words.as_mut_ptr().add(self.top) };
+        if self.limit - self.top >= n {
+            // SAFETY: top + n <= limit <= len, so the pointer is within the allocation.
+            let p = unsafe { self.start().add(self.top) };
             self.top += n;
             Some(p)
         } else {
             None
         }
+    }
+
+    /// Lowers the capacity to `capacity` words (never below the words in
+    /// use, never above the storage).
+    pub(crate) fn shrink_to(&mut self, capacity: usize) {
+        self.limit = capacity.clamp(self.top, self.words.len());
     }
 
     /// Words in use.
@@ -43,16 +64,16 @@ impl Block {
         self.top
     }
 
-    /// Words allocated in all.
+    /// Usable words in all.
     #[inline]
     pub(crate) fn capacity(&self) -> usize {
-        self.words.len()
+        self.limit
     }
 
     /// Words still free.
     #[inline]
     pub(crate) fn free(&self) -> usize {
-        self.words.len() - self.top
+        self.limit - self.top
     }
 
     /// Address of the first word.
@@ -74,5 +95,29 @@ impl Block {
         let start = self.start() as usize;
         let p = p as usize;
         p >= start && p < start + self.top * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocates_up_to_the_capacity_and_shrinks() {
+        let mut b = Block::new(10);
+        assert_eq!(b.capacity(), 10);
+        let p = b.alloc(4).unwrap();
+        // SAFETY: four fresh words.
+        unsafe { p.write(7) };
+        assert!(b.contains(p));
+        b.shrink_to(6);
+        assert_eq!((b.capacity(), b.free()), (6, 2));
+        assert!(b.alloc(3).is_none());
+        assert!(b.alloc(2).is_some());
+        b.shrink_to(0);
+        assert_eq!(b.capacity(), 6, "never below the words in use");
+        b.shrink_to(100);
+        assert_eq!(b.capacity(), 10, "never above the storage");
+        assert!(Block::empty().alloc(1).is_none());
     }
 }

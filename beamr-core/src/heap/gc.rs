@@ -189,7 +189,25 @@ fn size_class(words: usize) -> usize {
     size
 }
 
+/// Young generations at most this large are never shrunk (the BEAM's limit).
+const SHRINK_ABOVE_WORDS: usize = 3000;
+
 impl Heap {
+    /// Shrinks the young generation after a collection when its live words
+    /// (with `need`) fill less than a quarter of it, to the size class of
+    /// three times them, as the BEAM does: a process whose heap grew for a
+    /// burst of live data must not keep collecting into a to-space of that
+    /// size once the data is gone. The storage stays until the next
+    /// collection, which sizes its to-space from the smaller capacity.
+    fn shrink_young(&mut self, need: usize) {
+        let capacity = self.young.capacity();
+        let wanted = self.young.used() + need;
+        if capacity > SHRINK_ABOVE_WORDS && wanted.saturating_mul(4) < capacity {
+            let shrunk = size_class(wanted.saturating_mul(3)).min(capacity);
+            self.young.shrink_to(shrunk);
+        }
+    }
+
     /// Collects garbage, keeping everything reachable from `roots` (which are
     /// updated in place to the new locations), and leaves room for at least
     /// `need` more words in the young generation.
@@ -239,6 +257,7 @@ impl Heap {
         self.fragments.clear();
         self.fragment_words = 0;
         self.young_bins = young_bins;
+        self.shrink_young(need);
         self.minors_since_major = 0;
         self.stats.major_collections += 1;
         self.stats.words_copied += copied;
@@ -291,6 +310,7 @@ impl Heap {
         self.fragments.clear();
         self.fragment_words = 0;
         self.young_bins = young_bins;
+        self.shrink_young(need);
         self.minors_since_major += 1;
         self.stats.minor_collections += 1;
         self.stats.words_copied += copied;
@@ -344,4 +364,59 @@ fn sweep_bins(
         }
     }
     (young_bins, old_bins)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A heap holding `n` words of garbage (a dropped list) and a small live
+    /// tuple, returned as the root.
+    fn garbage_and_root(n: usize) -> (Heap, Term) {
+        let mut heap = Heap::new();
+        let mut list = Term::NIL;
+        for i in 0..n / 2 {
+            list = heap.cons(Term::small_unchecked(i as i64), list);
+        }
+        let root = heap.tuple(&[Term::small_unchecked(1), Term::small_unchecked(2)]);
+        (heap, root)
+    }
+
+    #[test]
+    fn a_young_generation_much_larger_than_its_live_data_shrinks() {
+        for major in [false, true] {
+            let (mut heap, root) = garbage_and_root(100_000);
+            let mut roots = [root];
+            if major {
+                heap.collect_major(10, &mut [&mut roots]);
+            } else {
+                heap.collect(10, &mut [&mut roots]);
+            }
+            assert_eq!(roots[0].as_tuple().map(<[Term]>::len), Some(2));
+            // Three words live and ten needed: the to-space took the 100,000
+            // words' size class, the capacity is back near the minimum.
+            assert!(heap.young_capacity() <= size_class(3 * 13), "major {major}");
+            assert!(heap.has_room(10));
+        }
+    }
+
+    #[test]
+    fn small_heaps_and_well_filled_heaps_keep_their_size() {
+        // Live data filling more than a quarter of the young generation.
+        let mut heap = Heap::new();
+        let mut list = Term::NIL;
+        for i in 0..5_000 {
+            list = heap.cons(Term::small_unchecked(i), list);
+        }
+        let mut roots = [list];
+        heap.collect(0, &mut [&mut roots]);
+        let capacity = heap.young_capacity();
+        assert!(capacity >= 10_000);
+        assert_eq!(roots[0].list_len(), Some(5_000));
+        // A young generation of the minimum size is never shrunk.
+        let (mut heap, root) = garbage_and_root(200);
+        let mut roots = [root];
+        heap.collect(0, &mut [&mut roots]);
+        assert_eq!(heap.young_capacity(), MIN_HEAP_WORDS);
+    }
 }

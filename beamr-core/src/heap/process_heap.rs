@@ -81,6 +81,10 @@ impl Heap {
 
     /// Allocates `n` words. Never fails: when the young generation is full,
     /// the words come from a heap fragment and [`Heap::needs_gc`] turns true.
+    ///
+    /// The words are uninitialised: the caller writes every one of them (a
+    /// header and its body, or a cons cell's two words) before anything
+    /// reads the heap (a collection, a copy, a term view).
     #[inline]
     pub fn alloc(&mut self, n: usize) -> *mut u64 {
         match self.young.alloc(n) {
