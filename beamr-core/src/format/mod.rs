@@ -23,6 +23,7 @@
 
 mod binary;
 mod chars;
+mod erts;
 mod float;
 mod ids;
 mod layout;
@@ -31,6 +32,7 @@ mod pretty;
 mod printable;
 mod write;
 
+pub use erts::display_erts;
 pub use float::write_float;
 pub use pretty::{format_p, write_p, PrettyOptions};
 pub use write::{display_w, display_with, write_w, write_with, DisplayW, WriteOptions};
