@@ -4,12 +4,13 @@
 //! Exit codes: 0 when the call returns, 1 when it crashes (the reason is
 //! printed as `erl` prints it), 2 for a usage or load error.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
 use beamr_core::beam::BeamFile;
-use beamr_core::format::{format_p, PrettyOptions};
+use beamr_core::format::{display_erts, format_p, PrettyOptions};
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 use beamr_sched::code::{otp_lib_dirs, CodePath};
@@ -82,14 +83,20 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     if reason.term == Term::atom(Atom::NORMAL) {
         return Ok(RunEnd::Returned);
     }
-    // As erl's init reports a crash of the boot function: the reason on one
-    // line on standard output, and again on standard error.
+    // As erl's init reports a crash of the boot function: on standard
+    // output as erlang:display/1 writes `{"init terminating in do_boot",
+    // Reason}` (the runtime's C printer, a \r\n line end), and on standard
+    // error as text.
+    let mut line = b"{\"init terminating in do_boot\",".to_vec();
+    line.extend_from_slice(&display_erts(reason.term));
+    line.extend_from_slice(b"}\r\n");
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(&line).and_then(|()| stdout.flush());
     let one_line = PrettyOptions {
         line_length: 0,
         ..PrettyOptions::default()
     };
     let text = format_p(reason.term, &one_line);
-    println!("{{\"init terminating in do_boot\",{text}}}");
     eprintln!("init terminating in do_boot ({text})");
     Ok(RunEnd::Crashed)
 }
