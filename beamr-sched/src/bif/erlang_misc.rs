@@ -22,6 +22,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_record", 3, is_record3),
     ("erlang", "fun_info", 2, fun_info),
     ("erlang", "fun_to_list", 1, fun_to_list),
+    ("erlang", "display", 1, display),
     ("erlang", "error", 3, error3),
     ("erlang", "phash2", 1, phash2_1),
     ("erlang", "phash2", 2, phash2_2),
@@ -211,6 +212,18 @@ fn is_record3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `erlang:fun_info(Fun, Item)`.
+/// `display(Term)`: writes the term to standard output directly, as the
+/// runtime's C printer does (see [`beamr_core::format::display_erts`]),
+/// with erts' `\r\n` line end; `true`.
+fn display(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    use std::io::Write;
+    let mut line = beamr_core::format::display_erts(a[0]);
+    line.extend_from_slice(b"\r\n");
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&line).and_then(|()| out.flush());
+    Ok(Term::TRUE)
+}
+
 /// `fun_to_list(Fun)`: the fun as `~w` writes it (`#Fun<M.I.U>`, `fun M:F/A`).
 fn fun_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_fun() {
