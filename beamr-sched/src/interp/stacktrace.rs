@@ -76,6 +76,12 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
     }
     let mut return_addresses: Vec<*const Instr> = Vec::new();
     let mut push = |ra: *const Instr| {
+        // A call whose continuation only returns (`call_fun; deallocate;
+        // return`) is a tail call on the BEAM, whose loader fuses the three:
+        // its caller's frame is gone there.
+        if returns_at_once(ra) {
+            return;
+        }
         if return_addresses.last() != Some(&ra) {
             return_addresses.push(ra);
         }
@@ -112,6 +118,18 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
     }
     frames.truncate(MAX_DEPTH);
     p.heap.list(&frames)
+}
+
+/// Whether the code at return address `ra` returns at once (`return`, or
+/// `deallocate` then `return`).
+fn returns_at_once(ra: *const Instr) -> bool {
+    // SAFETY: `ra` is a return address into loaded code, which is never
+    // freed; a deallocate is never the last instruction of its function.
+    match unsafe { &*ra } {
+        Instr::Return => true,
+        Instr::Deallocate { .. } => matches!(unsafe { &*ra.add(1) }, Instr::Return),
+        _ => false,
+    }
 }
 
 /// Whether the call at `ip` is a tail call: one of the `_only`/`_last`
