@@ -416,6 +416,9 @@ fn exit2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     } else {
         return Err(Exception::badarg());
     };
+    if target == p.pid {
+        return exit_self(p, &rt, a[1]);
+    }
     rt.send_signal(
         target,
         Signal::Exit {
@@ -425,6 +428,33 @@ fn exit2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         },
     );
     Ok(Term::TRUE)
+}
+
+/// `exit(self(), Reason)`: takes effect before the BIF returns. A trapping
+/// process gets the `'EXIT'` message (unless the reason is `kill`); any
+/// other ends now, raising the exit reason (`killed` for `kill`, `normal`
+/// included). Should code catch that exception, the exit signal, also sent
+/// to the inbox, ends the process at its next scheduling point.
+fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Exception> {
+    let kill = reason == Term::atom(Atom::KILL);
+    if p.trap_exit && !kill {
+        let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);
+        p.mailbox.push(msg);
+        return Ok(Term::TRUE);
+    }
+    rt.send_signal(
+        p.pid,
+        Signal::Exit {
+            from: p.pid,
+            reason: Payload::copy(reason),
+            linked: false,
+        },
+    );
+    Err(Exception::exit(if kill {
+        Term::atom(Atom::KILLED)
+    } else {
+        reason
+    }))
 }
 
 fn process_flag(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
