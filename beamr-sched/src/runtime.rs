@@ -468,6 +468,11 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(logger_module, start), &[], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("logger").expect("atom"), logger);
+        let sup_module = Atom::new(crate::code::embedded::KERNEL_SUP.0).expect("atom");
+        let (kernel_sup, _) = self
+            .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
         let options = SpawnOptions {
             group_leader: Some(gl),
             watched: true,

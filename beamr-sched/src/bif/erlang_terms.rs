@@ -44,6 +44,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "self", 0, self_),
     ("erlang", "monotonic_time", 0, monotonic_time0),
     ("erlang", "monotonic_time", 1, monotonic_time1),
+    ("erts_internal", "time_unit", 0, native_time_unit),
+    ("erts_internal", "perf_counter_unit", 0, native_time_unit),
 ];
 
 fn element(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -262,6 +264,13 @@ pub(super) fn monotonic_nanos() -> i64 {
     static ORIGIN: std::sync::LazyLock<std::time::Instant> =
         std::sync::LazyLock::new(std::time::Instant::now);
     ORIGIN.elapsed().as_nanos() as i64
+}
+
+/// Parts of a second in the `native` (and `perf_counter`) time unit:
+/// nanoseconds, as [`monotonic_nanos`] counts (what erlang.erl's
+/// convert_time_unit/3 asks `erts_internal` for).
+fn native_time_unit(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::small_unchecked(1_000_000_000))
 }
 
 fn monotonic_time0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {

@@ -1,5 +1,5 @@
-//! Modules beamr carries inside its binary: its group leader, `init` and
-//! logger stand-in, written in Erlang and compiled ahead of time (the `.beam`
+//! Modules beamr carries inside its binary: its group leader, `init`, and
+//! stand-ins for the logger server and `kernel_sup`, written in Erlang and compiled ahead of time (the `.beam`
 //! files are committed beside their sources in `beamr-sched/erlang/`).
 
 use beamr_core::atom::Atom;
@@ -22,8 +22,15 @@ pub const LOGGER: (&str, &[u8]) = (
     include_bytes!("../../erlang/beamr_logger.beam"),
 );
 
+/// The stand-in for kernel's top supervisor: starts servers OTP's library
+/// adds on demand (`timer_server`).
+pub const KERNEL_SUP: (&str, &[u8]) = (
+    "beamr_kernel_sup",
+    include_bytes!("../../erlang/beamr_kernel_sup.beam"),
+);
+
 /// Every embedded module.
-pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER];
+pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER, KERNEL_SUP];
 
 /// Stand-ins for OTP modules, loaded only when no OTP installation on the
 /// code path provides the real module (see `beamr-sched/erlang/fallback/`).
