@@ -77,6 +77,8 @@ pub struct SpawnOptions {
     pub watched: bool,
     /// Start with `process_flag(trap_exit, true)`.
     pub trap_exit: bool,
+    /// The priority level (`spawn_opt`'s `{priority, P}`).
+    pub priority: Option<Atom>,
 }
 
 impl Runtime {
@@ -206,6 +208,9 @@ impl Runtime {
         let mut monitor = None;
         child.watched = options.watched;
         child.trap_exit = options.trap_exit;
+        if let Some(level) = options.priority {
+            child.priority = level;
+        }
         if let Some(gl) = options.group_leader {
             child.group_leader = gl;
         }

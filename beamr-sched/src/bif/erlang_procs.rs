@@ -174,9 +174,25 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
         match opt.as_atom().map(Atom::name) {
             Some("link") => o.link = true,
             Some("monitor") => o.monitor = true,
-            // Heap sizing, priority, message-queue placement: accepted, no effect yet.
-            _ if opt.is_tuple() => {}
-            _ => return Err(Exception::badarg()),
+            _ => match opt.as_tuple() {
+                Some(&[k, v]) if k.as_atom().is_some_and(|k| k.name() == "priority") => {
+                    o.priority = Some(priority_level(v)?);
+                }
+                // Heap sizing, message-queue placement: accepted, no effect yet.
+                Some(&[k, _])
+                    if k.as_atom().is_some_and(|k| {
+                        matches!(
+                            k.name(),
+                            "min_heap_size"
+                                | "min_bin_vheap_size"
+                                | "max_heap_size"
+                                | "fullsweep_after"
+                                | "message_queue_data"
+                                | "async_dist"
+                        )
+                    }) => {}
+                _ => return Err(Exception::badarg()),
+            },
         }
     }
     Ok(o)
@@ -469,13 +485,23 @@ fn process_flag(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             Ok(Term::bool(old))
         }
         // Accepted for compatibility; beamr does not act on them yet.
-        Some("priority") => Ok(Term::atom(Atom::new("normal").expect("atom"))),
+        Some("priority") => {
+            let level = priority_level(a[1])?;
+            Ok(Term::atom(std::mem::replace(&mut p.priority, level)))
+        }
         Some("min_heap_size" | "min_bin_vheap_size" | "fullsweep_after") => {
             Ok(Term::small_unchecked(0))
         }
         Some("message_queue_data") => Ok(Term::atom(Atom::new("on_heap").expect("atom"))),
         _ => Err(Exception::badarg()),
     }
+}
+
+/// A valid priority level.
+fn priority_level(t: Term) -> Result<Atom, Exception> {
+    t.as_atom()
+        .filter(|a| matches!(a.name(), "low" | "normal" | "high" | "max"))
+        .ok_or_else(Exception::badarg)
 }
 
 fn register(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -772,14 +798,9 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         return Err(Exception::badarg());
     }
     if a[0] == p.pid {
+        let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(&rt, p));
         let mut snap = Snapshot::of(p, &rt, true);
-        if mentions(a[1], "current_stacktrace") {
-            // The frames below the caller of process_info/2.
-            let mut e = Exception::error(Term::NIL);
-            e.args = Term::atom(Atom::UNDEFINED);
-            let ip = p.ip;
-            snap.stacktrace = crate::interp::build_stacktrace(&rt, p, ip, &e);
-        }
+        snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
     }
     if !super::process_info::known_items(a[1]) {
@@ -788,11 +809,14 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let Some(handle) = rt.processes.get(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
-    let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(other) = body.as_ref() else {
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(other) = body.as_mut() else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
-    let snap = Snapshot::of(other, &rt, false);
+    // Where the (suspended) process is: built on its heap, copied below.
+    let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(&rt, other));
+    let mut snap = Snapshot::of(other, &rt, false);
+    snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
 }
 
@@ -833,6 +857,16 @@ fn process_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .collect();
     let list = p.heap.list(&items);
     process_info2(p, &[a[0], list])
+}
+
+/// The stack trace of `p` at its current instruction (for the caller of
+/// process_info/2, the call of process_info itself), on `p`'s heap.
+fn suspended_stacktrace(rt: &Runtime, p: &mut Process) -> Term {
+    let mut e = Exception::error(Term::NIL);
+    // Not a list: the frame shows the arity, not arguments.
+    e.args = Term::atom(Atom::UNDEFINED);
+    let ip = p.ip;
+    crate::interp::build_stacktrace(rt, p, ip, &e)
 }
 
 /// True if `item` is the atom `name` or a list holding it.

@@ -25,6 +25,7 @@ pub(super) struct Snapshot {
     initial_call: (Atom, Atom, u32),
     current_function: Option<(Atom, Atom, u32)>,
     running: bool,
+    priority: Atom,
     /// `current_stacktrace`, when the caller built it (empty otherwise).
     pub(super) stacktrace: Term,
 }
@@ -53,6 +54,7 @@ impl Snapshot {
             initial_call: p.initial_call,
             current_function,
             running,
+            priority: p.priority,
             stacktrace: Term::NIL,
         }
     }
@@ -111,7 +113,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         }
         "monitored_by" => p.heap.list(&s.monitored_by),
         "trap_exit" => Term::bool(s.trap_exit),
-        "current_stacktrace" => s.stacktrace,
+        "current_stacktrace" => own(s.stacktrace),
         "registered_name" => s.registered_name.map_or(Term::NIL, Term::atom),
         "heap_size" => Term::small_unchecked(s.heap_size as i64),
         "total_heap_size" => Term::small_unchecked(s.total_heap_size as i64),
@@ -122,7 +124,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
             .int(((s.total_heap_size + s.stack_size) * 8 + 2800) as i64),
         "group_leader" => s.group_leader,
         "status" => atom(if s.running { "running" } else { "waiting" }),
-        "priority" => atom("normal"),
+        "priority" => Term::atom(s.priority),
         "initial_call" => {
             let (m, f, a) = s.initial_call;
             p.heap.tuple(&[

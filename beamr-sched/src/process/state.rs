@@ -72,6 +72,9 @@ pub struct Process {
     pub startup_error: Option<Exception>,
     /// Someone waits for this process's exit reason ([`Runtime::wait_exit`]).
     pub watched: bool,
+    /// `process_flag(priority, P)`: `low`, `normal`, `high` or `max`
+    /// (recorded; the schedulers do not act on it yet).
+    pub priority: Atom,
 }
 
 /// State of a process's `receive ... after` timer.
@@ -117,6 +120,7 @@ impl Process {
             runtime: None,
             startup_error: None,
             watched: false,
+            priority: Atom::new("normal").expect("atom"),
         }
     }
 

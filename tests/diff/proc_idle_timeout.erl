@@ -1,0 +1,30 @@
+%% A server with an idle timeout that each message restarts, and a
+%% process collecting messages until a quiet period.
+-module(proc_idle_timeout).
+-export([main/0]).
+
+main() ->
+    Self = self(),
+    S = spawn(fun() -> server(Self, 0) end),
+    [begin S ! {work, N}, timer:sleep(5) end || N <- lists:seq(1, 5)],
+    receive {idle, Count} -> io:format("idle after ~p messages~n", [Count]) end,
+    %% Collect until no message for 30 ms.
+    P = spawn(fun() -> [Self ! {item, N} || N <- lists:seq(1, 10)] end),
+    Items = collect([]),
+    io:format("collected ~p from ~p~n", [Items, is_pid(P)]),
+    %% A timeout of 0 in a loop drains the queue without blocking.
+    [self() ! N || N <- lists:seq(1, 5)],
+    io:format("drained ~p~n", [drain(0)]).
+
+server(Parent, Count) ->
+    receive
+        {work, _} -> server(Parent, Count + 1)
+    after 40 ->
+        Parent ! {idle, Count}
+    end.
+
+collect(Acc) ->
+    receive {item, N} -> collect([N | Acc]) after 30 -> lists:reverse(Acc) end.
+
+drain(N) ->
+    receive _ -> drain(N + 1) after 0 -> N end.
