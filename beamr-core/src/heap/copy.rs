@@ -4,11 +4,52 @@ use super::process_heap::Heap;
 use crate::term::tag::{PRIMARY_BOXED, PRIMARY_LIST, PRIMARY_MASK};
 use crate::term::{OffHeapBinary, Subtag, Term};
 
+/// A work stack that lives in a small array until it outgrows it: most
+/// messages are small, and copying one must not cost a `malloc`.
+struct WorkStack<T: Copy, const N: usize> {
+    inline: [T; N],
+    len: usize,
+    spilled: Vec<T>,
+}
+
+impl<T: Copy, const N: usize> WorkStack<T, N> {
+    #[inline]
+    fn new(first: T) -> Self {
+        WorkStack {
+            inline: [first; N],
+            len: 1,
+            spilled: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, item: T) {
+        if self.len < N {
+            self.inline[self.len] = item;
+            self.len += 1;
+        } else {
+            self.spilled.push(item);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<T> {
+        if let Some(item) = self.spilled.pop() {
+            return Some(item);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
+}
+
 /// Words a deep copy of `term` takes (no sharing is preserved, as the BEAM's
 /// `size_object`).
 pub fn size_of_term(term: Term) -> usize {
     let mut total = 0;
-    let mut stack = vec![term];
+    let mut stack = WorkStack::<Term, 32>::new(term);
     while let Some(t) = stack.pop() {
         if let Some((head, tail)) = t.as_cons() {
             total += 2;
@@ -36,7 +77,7 @@ impl Heap {
         // Copy the root, then fix up the copy's pointer words breadth-first
         // through an explicit work list, so deep lists do not recurse.
         let mut root = term;
-        let mut work: Vec<*mut u64> = vec![&mut root as *mut Term as *mut u64];
+        let mut work = WorkStack::<*mut u64, 32>::new(&mut root as *mut Term as *mut u64);
         while let Some(slot) = work.pop() {
             // SAFETY: every slot on the work list is a term word of the root
             // variable or of an object this function allocated on this heap.
@@ -50,9 +91,12 @@ impl Heap {
                         cell.write(head.raw());
                         cell.add(1).write(tail.raw());
                     }
-                    work.push(cell);
+                    // The tail below the head: a flat list's heads are
+                    // done at once, so the work list stays short however
+                    // long the list.
                     // SAFETY: cell has two words.
                     work.push(unsafe { cell.add(1) });
+                    work.push(cell);
                     Term::from_raw(cell as u64 | PRIMARY_LIST)
                 }
                 PRIMARY_BOXED => {

@@ -192,19 +192,38 @@ fn size_class(words: usize) -> usize {
 /// Young generations at most this large are never shrunk (the BEAM's limit).
 const SHRINK_ABOVE_WORDS: usize = 3000;
 
+/// Words in the root set: every collection scans them all, so the young
+/// generation is sized with them, as the BEAM sizes its heap with the stack
+/// (which lives in the same block there). Otherwise a process with a deep
+/// stack or a long message queue and little young data collects after every
+/// few allocations and scans the whole stack each time.
+fn root_words(roots: &[&mut [Term]]) -> usize {
+    roots.iter().map(|r| r.len()).sum()
+}
+
 impl Heap {
-    /// Shrinks the young generation after a collection when its live words
-    /// (with `need`) fill less than a quarter of it, to the size class of
-    /// three times them, as the BEAM does: a process whose heap grew for a
-    /// burst of live data must not keep collecting into a to-space of that
-    /// size once the data is gone. The storage stays until the next
-    /// collection, which sizes its to-space from the smaller capacity.
-    fn shrink_young(&mut self, need: usize) {
+    /// Sizes the young generation after a collection, as the BEAM does: when
+    /// what it must hold (live young words, `need`, and the root set) fills
+    /// less than a quarter of it, it shrinks to the size class of three times
+    /// that, but not below an eighth of the old generation (minor
+    /// collections of a tiny young generation next to a large old one would
+    /// come too often). A process whose heap grew for a burst of live data
+    /// must not keep collecting into a to-space of that size once the data is
+    /// gone. The storage stays until the next collection, which sizes its
+    /// to-space from the smaller capacity.
+    fn shrink_young(&mut self, need: usize, roots: usize) {
         let capacity = self.young.capacity();
-        let wanted = self.young.used() + need;
-        if capacity > SHRINK_ABOVE_WORDS && wanted.saturating_mul(4) < capacity {
-            let shrunk = size_class(wanted.saturating_mul(3)).min(capacity);
-            self.young.shrink_to(shrunk);
+        let wanted = self.young.used() + need + roots;
+        let old = self.old.capacity();
+        if capacity > SHRINK_ABOVE_WORDS
+            && wanted.saturating_mul(4) < capacity
+            && (capacity > 8000 || capacity > old)
+        {
+            let mut target = wanted.saturating_mul(3);
+            if target.saturating_mul(9) < old {
+                target = target.max(old / 8);
+            }
+            self.young.shrink_to(size_class(target).min(capacity));
         }
     }
 
@@ -236,7 +255,8 @@ impl Heap {
         self.push_young_ranges(&mut from);
         from.ranges.push(range(&self.old));
 
-        let mut new_young = Block::new(size_class(before + need));
+        let roots_len = root_words(roots);
+        let mut new_young = Block::new(size_class(before + need + roots_len));
         let mut unused_old = Block::empty();
         let mut to = ToSpace {
             young: &mut new_young,
@@ -257,7 +277,7 @@ impl Heap {
         self.fragments.clear();
         self.fragment_words = 0;
         self.young_bins = young_bins;
-        self.shrink_young(need);
+        self.shrink_young(need, roots_len);
         self.minors_since_major = 0;
         self.stats.major_collections += 1;
         self.stats.words_copied += copied;
@@ -284,7 +304,8 @@ impl Heap {
             self.old = Block::new(size_class(self.high_water * 2));
         }
         let old_scan_start = self.old.used();
-        let mut new_young = Block::new(size_class(young_used - self.high_water + need));
+        let roots_len = root_words(roots);
+        let mut new_young = Block::new(size_class(young_used - self.high_water + need + roots_len));
         let mut to = ToSpace {
             young: &mut new_young,
             old: &mut self.old,
@@ -310,7 +331,7 @@ impl Heap {
         self.fragments.clear();
         self.fragment_words = 0;
         self.young_bins = young_bins;
-        self.shrink_young(need);
+        self.shrink_young(need, roots_len);
         self.minors_since_major += 1;
         self.stats.minor_collections += 1;
         self.stats.words_copied += copied;
