@@ -6,6 +6,7 @@ mod binary;
 mod code;
 mod erlang_arith;
 mod erlang_binaries;
+mod erlang_checksum;
 mod erlang_convert;
 mod erlang_hash;
 mod erlang_phash;

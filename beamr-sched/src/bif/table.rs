@@ -28,6 +28,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::string::BIFS,
         super::io::BIFS,
         super::code::BIFS,
+        super::erlang_checksum::BIFS,
         super::erlang_procs::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
