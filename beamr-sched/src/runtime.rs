@@ -406,6 +406,7 @@ impl Runtime {
             exits.push((process.pid, Payload::copy(reason)));
             self.exited.notify_all();
         }
+        process.recycle();
     }
 
     /// Waits until `pid`, spawned with `watched`, has exited; returns its exit reason.

@@ -7,7 +7,7 @@
 //! read as header-tagged words: the collector leaves them alone. Catch
 //! markers are catch immediates.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -77,6 +77,43 @@ pub struct Process {
     pub priority: Atom,
 }
 
+/// An array of `N` copies of `value`, built in place on the heap (`Box::new`
+/// of an array literal builds it on the stack and copies it over: 10 KB of
+/// copying per spawn for the registers).
+fn boxed_array<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
+    vec![value; N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has N elements"))
+}
+
+/// A process's register files: X registers and float registers.
+type Registers = (Box<[Term; MAX_X_REGS]>, Box<[f64; 256]>);
+
+/// Register files of exited processes, for the next spawns: 10 KB each,
+/// they were the largest allocation of a spawn, and a recently freed one is
+/// still in the cache. Shared by all schedulers (a process often exits on
+/// another scheduler than the one that spawns the next).
+static REGISTER_POOL: Mutex<Vec<Registers>> = Mutex::new(Vec::new());
+
+/// Register files kept at most (10 MB).
+const REGISTER_POOL_LIMIT: usize = 1024;
+
+/// Register files for a new process: X registers all `[]`.
+fn take_registers() -> Registers {
+    let pooled = REGISTER_POOL
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .pop();
+    match pooled {
+        Some((mut x, fr)) => {
+            x.fill(Term::NIL);
+            (x, fr)
+        }
+        None => (boxed_array(Term::NIL), boxed_array(0.0)),
+    }
+}
+
 /// State of a process's `receive ... after` timer.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReceiveTimer {
@@ -95,10 +132,11 @@ unsafe impl Send for Process {}
 impl Process {
     /// A process with empty registers and stack.
     pub fn new(pid: Term) -> Process {
+        let (x, fr) = take_registers();
         Process {
             pid,
-            x: Box::new([Term::NIL; MAX_X_REGS]),
-            fr: Box::new([0.0; 256]),
+            x,
+            fr,
             stack: Vec::with_capacity(64),
             heap: Heap::new(),
             ip: std::ptr::null(),
@@ -121,6 +159,16 @@ impl Process {
             startup_error: None,
             watched: false,
             priority: Atom::new("normal").expect("atom"),
+        }
+    }
+
+    /// Disposes of an exited process, keeping its register files for the
+    /// next spawn.
+    pub fn recycle(self: Box<Self>) {
+        let Process { x, fr, .. } = *self;
+        let mut pool = REGISTER_POOL.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < REGISTER_POOL_LIMIT {
+            pool.push((x, fr));
         }
     }
 
