@@ -4,6 +4,8 @@
 mod beamr_io;
 mod binary;
 mod code;
+mod code_loading;
+mod code_md5;
 mod erlang_arith;
 mod erlang_binaries;
 mod erlang_checksum;

@@ -37,6 +37,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::binary::BIFS,
         super::unicode::BIFS,
         super::ets::BIFS,
+        super::code_loading::BIFS,
     ] {
         for &(m, f, a, bif) in rows {
             let key = (

@@ -7,4 +7,4 @@ mod path;
 mod registry;
 
 pub use path::{otp_lib_dirs, CodePath};
-pub use registry::{CodeServer, LoadOutcome};
+pub use registry::{runs_code, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin};

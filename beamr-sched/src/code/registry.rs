@@ -26,6 +26,37 @@ use crate::loader::{self, Instr, LoadError, Module};
 struct Versions {
     current: Option<Arc<Module>>,
     old: Option<Arc<Module>>,
+    /// Where the current version came from.
+    origin: Option<Arc<Origin>>,
+}
+
+/// Where a loaded module version came from: what `code:is_loaded/1` reports
+/// and what `module_info` reads its attributes from.
+pub struct Origin {
+    /// The file name given when loading (a path, or what `load_binary` was told).
+    pub file: String,
+    /// The `.beam` file's bytes.
+    pub bytes: Arc<[u8]>,
+}
+
+/// Why [`CodeServer::load_checked`] did not load a module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoadFailure {
+    /// Not a valid `.beam` file, or one of another module.
+    Badfile,
+    /// The module has old code that must be purged first.
+    NotPurged,
+}
+
+/// What [`CodeServer::delete`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeleteOutcome {
+    /// The current version became old.
+    Deleted,
+    /// The module has no current version.
+    NotLoaded,
+    /// The module already has old code.
+    OldExists,
 }
 
 /// What loading a module did.
@@ -68,12 +99,129 @@ impl CodeServer {
 
     /// Loads a module from the bytes of a `.beam` file, making it current.
     pub fn load_binary(&self, bytes: &[u8]) -> Result<Atom, LoadError> {
-        let file = BeamFile::parse(bytes)?;
-        let module = Arc::new(loader::load(&file)?);
-        Ok(self.install(module))
+        self.load_from(bytes, "in_memory".to_string())
     }
 
-    fn install(&self, module: Arc<Module>) -> Atom {
+    /// Loads a module from the bytes of a `.beam` file read from `file`.
+    pub fn load_from(&self, bytes: &[u8], file: String) -> Result<Atom, LoadError> {
+        let parsed = BeamFile::parse(bytes)?;
+        let module = Arc::new(loader::load(&parsed)?);
+        let origin = Arc::new(Origin {
+            file,
+            bytes: bytes.into(),
+        });
+        Ok(self.install(module, origin))
+    }
+
+    /// Loads `bytes` as module `expected` (`erlang:load_module/2`): fails
+    /// with [`LoadFailure::Badfile`] if they are not a valid `.beam` file of
+    /// that module, and with [`LoadFailure::NotPurged`] if the module has
+    /// old code.
+    pub fn load_checked(
+        &self,
+        expected: Atom,
+        bytes: &[u8],
+        file: String,
+    ) -> Result<Atom, LoadFailure> {
+        let parsed = BeamFile::parse(bytes).map_err(|_| LoadFailure::Badfile)?;
+        let module = loader::load(&parsed).map_err(|_| LoadFailure::Badfile)?;
+        if module.name != expected {
+            return Err(LoadFailure::Badfile);
+        }
+        let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        if self.has_old(expected) {
+            return Err(LoadFailure::NotPurged);
+        }
+        let origin = Arc::new(Origin {
+            file,
+            bytes: bytes.into(),
+        });
+        Ok(self.install(Arc::new(module), origin))
+    }
+
+    /// Makes the current version of `module` old (`erlang:delete_module/1`):
+    /// its exports become undefined.
+    pub fn delete(&self, module: Atom) -> DeleteOutcome {
+        let mut modules = self.modules.write().unwrap_or_else(|e| e.into_inner());
+        let Some(versions) = modules.get_mut(&module) else {
+            return DeleteOutcome::NotLoaded;
+        };
+        if versions.old.is_some() {
+            return DeleteOutcome::OldExists;
+        }
+        let Some(current) = versions.current.take() else {
+            return DeleteOutcome::NotLoaded;
+        };
+        for &(f, a, _) in &current.exports {
+            Export::intern(module, f, a)
+                .code
+                .store(0, Ordering::Release);
+        }
+        versions.old = Some(current);
+        versions.origin = None;
+        DeleteOutcome::Deleted
+    }
+
+    /// The old version of `module`, if any.
+    pub fn old(&self, module: Atom) -> Option<Arc<Module>> {
+        self.modules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&module)?
+            .old
+            .clone()
+    }
+
+    /// Where the current version of `module` came from.
+    pub fn origin(&self, module: Atom) -> Option<Arc<Origin>> {
+        self.modules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&module)?
+            .origin
+            .clone()
+    }
+
+    /// Every module with a current version, and where it came from.
+    pub fn loaded(&self) -> Vec<(Atom, Arc<Origin>)> {
+        let modules = self.modules.read().unwrap_or_else(|e| e.into_inner());
+        let mut v: Vec<(Atom, Arc<Origin>)> = modules
+            .iter()
+            .filter_map(|(&m, v)| Some((m, v.origin.clone()?)))
+            .collect();
+        v.sort_by_key(|(m, _)| m.name());
+        v
+    }
+
+    /// The first `MODULE.beam` on the code path.
+    pub fn find(&self, module: Atom) -> Option<std::path::PathBuf> {
+        self.path
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .find(module.name())
+    }
+
+    /// The code path's directories, in search order.
+    pub fn path_dirs(&self) -> Vec<std::path::PathBuf> {
+        self.path
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .dirs()
+            .to_vec()
+    }
+
+    /// Adds a directory to the front of the code path.
+    pub fn add_path_front(&self, dir: impl Into<std::path::PathBuf>) {
+        let mut path = self.path.write().unwrap_or_else(|e| e.into_inner());
+        let mut new = CodePath::new();
+        new.push(dir);
+        for d in path.dirs() {
+            new.push(d.clone());
+        }
+        *path = new;
+    }
+
+    fn install(&self, module: Arc<Module>, origin: Arc<Origin>) -> Atom {
         let name = module.name;
         self.all
             .lock()
@@ -93,8 +241,12 @@ impl CodeServer {
                 .code
                 .store(address, Ordering::Release);
         }
-        versions.old = versions.current.take();
+        // After a delete, the deleted version stays the old one.
+        if versions.current.is_some() {
+            versions.old = versions.current.take();
+        }
         versions.current = Some(module);
+        versions.origin = Some(origin);
         name
     }
 
@@ -122,7 +274,8 @@ impl CodeServer {
             module: module.name().to_string(),
             reason: format!("cannot read {}: {e}", path.display()),
         })?;
-        self.load_binary(&bytes).map(LoadOutcome::Loaded)
+        self.load_from(&bytes, path.display().to_string())
+            .map(LoadOutcome::Loaded)
     }
 
     /// The current version of `module`.
@@ -166,4 +319,15 @@ impl CodeServer {
             .unwrap_or_else(|e| e.into_inner())
             .push(dir);
     }
+}
+
+/// True if `p` runs code of `module`: its next instruction, its return
+/// address, or a return address saved on its stack points into it
+/// (`erlang:check_process_code/2`).
+pub fn runs_code(p: &crate::process::Process, module: &Module) -> bool {
+    module.contains(p.ip)
+        || module.contains(p.cp)
+        || p.stack
+            .iter()
+            .any(|w| module.contains(w.raw() as usize as *const Instr))
 }

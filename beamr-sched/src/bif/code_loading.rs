@@ -1,0 +1,593 @@
+//! Hot code loading: OTP's `code` API (natively: beamr has no
+//! `code_server` process) and the `erlang` BIFs under it.
+//!
+//! # Two versions per module
+//!
+//! Loading makes the new version current and the previous one old (see
+//! `code/registry.rs`). Processes inside the old version keep running it:
+//! local calls are jumps within the version they started in, while fully
+//! qualified calls go through export entries, which point at the current
+//! version. A process runs old code while its next instruction, its return
+//! address or a return address on its stack lies in the old version
+//! ([`runs_code`]).
+//!
+//! # Purging
+//!
+//! `code:purge/1` (and `erlang:purge_module/1`) kill the processes still
+//! running old code, then drop the old version; `code:soft_purge/1` refuses
+//! while any process runs it. Killing is synchronous: the victim's body is
+//! taken from its handle (waiting for the end of its slice if it is
+//! running) and it is terminated with reason `killed`, so that, as in OTP,
+//! it is gone when `purge` returns. Code memory is never freed, so nothing
+//! can run freed code even if a process raced past the check.
+//! `code:load_binary/3` and `code:load_file/1` purge the old version first
+//! as OTP's code server does; `erlang:load_module/2` fails with
+//! `not_purged` instead.
+
+use std::path::{Path, PathBuf};
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::table::BifRow;
+use crate::code::{runs_code, CodeServer, DeleteOutcome, LoadFailure};
+use crate::loader::Module;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("code", "load_binary", 3, load_binary),
+    ("code", "load_file", 1, load_file),
+    ("code", "load_abs", 1, load_abs),
+    ("code", "is_loaded", 1, is_loaded),
+    ("code", "purge", 1, purge),
+    ("code", "soft_purge", 1, soft_purge),
+    ("code", "delete", 1, delete),
+    ("code", "which", 1, which),
+    ("code", "all_loaded", 0, all_loaded),
+    ("code", "get_object_code", 1, get_object_code),
+    ("code", "add_path", 1, add_pathz),
+    ("code", "add_pathz", 1, add_pathz),
+    ("code", "add_patha", 1, add_patha),
+    ("code", "add_paths", 1, add_pathsz),
+    ("code", "add_pathsz", 1, add_pathsz),
+    ("code", "add_pathsa", 1, add_pathsa),
+    ("code", "get_path", 0, get_path),
+    ("code", "root_dir", 0, root_dir),
+    ("code", "lib_dir", 0, lib_dir0),
+    ("code", "lib_dir", 1, lib_dir1),
+    ("code", "priv_dir", 1, priv_dir),
+    ("code", "is_sticky", 1, is_sticky),
+    ("code", "get_mode", 0, get_mode),
+    ("code", "objfile_extension", 0, objfile_extension),
+    ("erlang", "load_module", 2, load_module),
+    ("erlang", "delete_module", 1, delete_module),
+    ("erlang", "purge_module", 1, purge_module),
+    ("erlang", "check_old_code", 1, check_old_code),
+    ("erlang", "check_process_code", 2, check_process_code2),
+    ("erlang", "check_process_code", 3, check_process_code3),
+    ("erlang", "pre_loaded", 0, pre_loaded),
+    ("erlang", "loaded", 0, loaded),
+    ("erlang", "get_module_info", 1, get_module_info1),
+    ("erlang", "get_module_info", 2, get_module_info2),
+];
+
+/// OTP 25's preloaded modules, in `erlang:pre_loaded/0`'s order.
+const PRELOADED: &[&str] = &[
+    "persistent_term",
+    "counters",
+    "atomics",
+    "erts_dirty_process_signal_handler",
+    "erts_literal_area_collector",
+    "erl_tracer",
+    "erts_internal",
+    "erlang",
+    "erl_prim_loader",
+    "prim_zip",
+    "prim_net",
+    "prim_socket",
+    "socket_registry",
+    "zlib",
+    "prim_file",
+    "prim_inet",
+    "prim_eval",
+    "prim_buffer",
+    "init",
+    "erl_init",
+    "erts_code_purger",
+];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+fn code() -> &'static CodeServer {
+    CodeServer::global()
+}
+
+fn module_arg(t: Term) -> Result<Atom, Exception> {
+    t.as_atom().ok_or_else(Exception::badarg)
+}
+
+/// A file name given as a string, an atom or a binary.
+fn file_name(t: Term) -> Option<String> {
+    if let Some(a) = t.as_atom() {
+        return Some(a.name().to_string());
+    }
+    if let Some(b) = t.as_binary() {
+        return String::from_utf8(b.to_vec()).ok();
+    }
+    let mut s = String::new();
+    for c in t.iter_list() {
+        s.push(char::from_u32(u32::try_from(c.as_small()?).ok()?)?);
+    }
+    t.list_len().map(|_| s)
+}
+
+fn tagged(p: &mut Process, tag: &str, value: Term) -> Term {
+    p.heap.tuple(&[atom(tag), value])
+}
+
+fn error(p: &mut Process, reason: &str) -> Term {
+    tagged(p, "error", atom(reason))
+}
+
+// ---- old code and the processes in it ----
+
+/// True if process `pid` runs code of `module` (`p` itself included).
+fn process_runs(p: &Process, pid: Term, module: &Module) -> bool {
+    if pid == p.pid {
+        return runs_code(p, module);
+    }
+    let Some(rt) = &p.runtime else { return false };
+    let Some(handle) = rt.processes.get(pid) else {
+        return false;
+    };
+    let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    body.as_ref().is_some_and(|q| runs_code(q, module))
+}
+
+/// Every other process running `module`; whether `p` itself does.
+fn processes_in(p: &Process, module: &Module) -> (Vec<Term>, bool) {
+    let me = runs_code(p, module);
+    let Some(rt) = &p.runtime else {
+        return (Vec::new(), me);
+    };
+    let others = rt
+        .processes
+        .pids()
+        .into_iter()
+        .filter(|&pid| pid != p.pid && process_runs(p, pid, module))
+        .collect();
+    (others, me)
+}
+
+/// Terminates `pid` now with reason `killed`.
+fn kill_now(rt: &Runtime, pid: Term) {
+    let Some(handle) = rt.processes.get(pid) else {
+        return;
+    };
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(process) = body.take() else { return };
+    drop(body);
+    rt.terminate(&handle, process, Term::atom(Atom::KILLED));
+}
+
+/// Kills the processes running the old version of `module` and drops it;
+/// false if there was none. `Err` when the caller itself runs it (it is
+/// killed as well, after the others).
+fn hard_purge(p: &mut Process, module: Atom) -> Result<bool, Exception> {
+    let Some(old) = code().old(module) else {
+        return Ok(false);
+    };
+    let (victims, me) = processes_in(p, &old);
+    if let Some(rt) = p.runtime.clone() {
+        for pid in victims {
+            kill_now(&rt, pid);
+        }
+    }
+    code().purge(module);
+    if me {
+        return Err(Exception::exit(Term::atom(Atom::KILLED)));
+    }
+    Ok(true)
+}
+
+// ---- code ----
+
+/// Purges, then loads `bytes` as `module`: `{module, M}` or `{error, Reason}`.
+fn purge_and_load(
+    p: &mut Process,
+    module: Atom,
+    bytes: &[u8],
+    file: String,
+) -> Result<Term, Exception> {
+    hard_purge(p, module)?;
+    Ok(match code().load_checked(module, bytes, file) {
+        Ok(m) => tagged(p, "module", Term::atom(m)),
+        Err(LoadFailure::Badfile) => error(p, "badfile"),
+        Err(LoadFailure::NotPurged) => error(p, "not_purged"),
+    })
+}
+
+fn load_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    let file = file_name(a[1]).ok_or_else(Exception::badarg)?;
+    let bytes = a[2]
+        .as_binary()
+        .filter(|b| b.is_binary())
+        .ok_or_else(Exception::badarg)?
+        .to_vec();
+    purge_and_load(p, module, &bytes, file)
+}
+
+fn load_path(p: &mut Process, module: Atom, path: &Path) -> Result<Term, Exception> {
+    match std::fs::read(path) {
+        Ok(bytes) => purge_and_load(p, module, &bytes, path.display().to_string()),
+        Err(_) => Ok(error(p, "nofile")),
+    }
+}
+
+fn load_file(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    match code().find(module) {
+        Some(path) => load_path(p, module, &path),
+        None => Ok(error(p, "nofile")),
+    }
+}
+
+fn load_abs(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = file_name(a[0]).ok_or_else(Exception::badarg)?;
+    let path = PathBuf::from(format!("{name}.beam"));
+    let Some(module) = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .and_then(|s| Atom::new(s).ok())
+    else {
+        return Ok(error(p, "badarg"));
+    };
+    load_path(p, module, &path)
+}
+
+fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
+    if PRELOADED.contains(&module.name()) {
+        return Some(atom("preloaded"));
+    }
+    let origin = code().origin(module)?;
+    Some(p.heap.string(&origin.file))
+}
+
+fn is_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    if code().current(module).is_none() && !PRELOADED.contains(&module.name()) {
+        return Ok(Term::FALSE);
+    }
+    Ok(match loaded_file(p, module) {
+        Some(f) => tagged(p, "file", f),
+        None => Term::FALSE,
+    })
+}
+
+fn purge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    hard_purge(p, module).map(Term::bool)
+}
+
+fn soft_purge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    let Some(old) = code().old(module) else {
+        return Ok(Term::TRUE);
+    };
+    let (others, me) = processes_in(p, &old);
+    if me || !others.is_empty() {
+        return Ok(Term::FALSE);
+    }
+    code().purge(module);
+    Ok(Term::TRUE)
+}
+
+fn delete(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    Ok(Term::bool(code().delete(module) == DeleteOutcome::Deleted))
+}
+
+fn which(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    if code().current(module).is_some() || PRELOADED.contains(&module.name()) {
+        if let Some(f) = loaded_file(p, module) {
+            return Ok(f);
+        }
+    }
+    Ok(match code().find(module) {
+        Some(path) => p.heap.string(&path.display().to_string()),
+        None => atom("non_existing"),
+    })
+}
+
+fn all_loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let mut items = Vec::new();
+    for (m, origin) in code().loaded() {
+        let f = if PRELOADED.contains(&m.name()) {
+            atom("preloaded")
+        } else {
+            p.heap.string(&origin.file)
+        };
+        items.push(p.heap.tuple(&[Term::atom(m), f]));
+    }
+    Ok(p.heap.list(&items))
+}
+
+fn get_object_code(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    let Some(path) = code().find(module) else {
+        return Ok(atom("error"));
+    };
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(atom("error"));
+    };
+    let bin = p.heap.binary(&bytes);
+    let file = p.heap.string(&path.display().to_string());
+    Ok(p.heap.tuple(&[a[0], bin, file]))
+}
+
+fn add_path_with(p: &mut Process, dir: Term, front: bool) -> Result<Term, Exception> {
+    let dir = file_name(dir).ok_or_else(Exception::badarg)?;
+    if !Path::new(&dir).is_dir() {
+        return Ok(error(p, "bad_directory"));
+    }
+    if front {
+        code().add_path_front(dir);
+    } else {
+        code().add_path(dir);
+    }
+    Ok(Term::TRUE)
+}
+
+fn add_pathz(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    add_path_with(p, a[0], false)
+}
+
+fn add_patha(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    add_path_with(p, a[0], true)
+}
+
+fn add_paths_with(p: &mut Process, dirs: Term, front: bool) -> Result<Term, Exception> {
+    let dirs = dirs.list_to_vec().ok_or_else(Exception::badarg)?;
+    let dirs: Vec<Term> = if front {
+        dirs.into_iter().rev().collect()
+    } else {
+        dirs
+    };
+    for d in dirs {
+        add_path_with(p, d, front)?;
+    }
+    Ok(Term::OK)
+}
+
+fn add_pathsz(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    add_paths_with(p, a[0], false)
+}
+
+fn add_pathsa(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    add_paths_with(p, a[0], true)
+}
+
+fn get_path(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let dirs: Vec<Term> = code()
+        .path_dirs()
+        .iter()
+        .map(|d| p.heap.string(&d.display().to_string()))
+        .collect();
+    Ok(p.heap.list(&dirs))
+}
+
+/// The OTP root: the directory above `lib/APP-VSN/ebin` on the code path.
+fn otp_root() -> Option<PathBuf> {
+    if let Some(root) = std::env::var_os("BEAMR_OTP_ROOT") {
+        return Some(PathBuf::from(root));
+    }
+    code().path_dirs().iter().find_map(|d| {
+        let lib = d.parent()?.parent()?;
+        (lib.file_name()? == "lib").then(|| lib.parent().map(Path::to_path_buf))?
+    })
+}
+
+fn root_dir(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let root = otp_root().unwrap_or_else(|| PathBuf::from("/"));
+    Ok(p.heap.string(&root.display().to_string()))
+}
+
+fn lib_dir0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let root = otp_root().unwrap_or_else(|| PathBuf::from("/"));
+    Ok(p.heap.string(&root.join("lib").display().to_string()))
+}
+
+/// The directory of application `app`: the parent of an `ebin` on the path
+/// named `app` or `app-VSN`.
+fn app_dir(app: &str) -> Option<PathBuf> {
+    code().path_dirs().iter().find_map(|d| {
+        let dir = d.parent()?;
+        let name = dir.file_name()?.to_str()?;
+        let matches = name == app
+            || name
+                .strip_prefix(app)
+                .is_some_and(|rest| rest.starts_with('-'));
+        matches.then(|| dir.to_path_buf())
+    })
+}
+
+fn lib_dir1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let app = file_name(a[0]).ok_or_else(Exception::badarg)?;
+    Ok(match app_dir(&app) {
+        Some(d) => p.heap.string(&d.display().to_string()),
+        None => error(p, "bad_name"),
+    })
+}
+
+fn priv_dir(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let app = file_name(a[0]).ok_or_else(Exception::badarg)?;
+    Ok(match app_dir(&app) {
+        Some(d) => p.heap.string(&d.join("priv").display().to_string()),
+        None => error(p, "bad_name"),
+    })
+}
+
+fn is_sticky(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    module_arg(a[0])?;
+    Ok(Term::FALSE)
+}
+
+fn get_mode(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(atom("interactive"))
+}
+
+fn objfile_extension(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.heap.string(".beam"))
+}
+
+// ---- erlang ----
+
+fn load_module(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    let bytes = a[1]
+        .as_binary()
+        .filter(|b| b.is_binary())
+        .ok_or_else(Exception::badarg)?
+        .to_vec();
+    Ok(
+        match code().load_checked(module, &bytes, "in_memory".to_string()) {
+            Ok(m) => tagged(p, "module", Term::atom(m)),
+            Err(LoadFailure::Badfile) => error(p, "badfile"),
+            Err(LoadFailure::NotPurged) => error(p, "not_purged"),
+        },
+    )
+}
+
+fn delete_module(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    match code().delete(module) {
+        DeleteOutcome::Deleted => Ok(Term::TRUE),
+        DeleteOutcome::NotLoaded => Ok(Term::atom(Atom::UNDEFINED)),
+        DeleteOutcome::OldExists => Err(Exception::badarg()),
+    }
+}
+
+fn purge_module(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    if hard_purge(p, module)? {
+        Ok(Term::TRUE)
+    } else {
+        Err(Exception::badarg())
+    }
+}
+
+fn check_old_code(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[0])?;
+    Ok(Term::bool(code().has_old(module)))
+}
+
+fn check_process_code2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let module = module_arg(a[1])?;
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    let Some(old) = code().old(module) else {
+        return Ok(Term::FALSE);
+    };
+    Ok(Term::bool(process_runs(p, a[0], &old)))
+}
+
+fn check_process_code3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // Options ({async, Ref}, {allow_gc, Bool}): only the synchronous form.
+    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    for o in opts {
+        match o.as_tuple() {
+            Some(&[tag, v]) if tag == atom("allow_gc") && (v == Term::TRUE || v == Term::FALSE) => {
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    check_process_code2(p, &a[..2])
+}
+
+fn pre_loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    Ok(p.heap.list(&items))
+}
+
+fn loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let mut items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    for (m, _) in code().loaded() {
+        if !PRELOADED.contains(&m.name()) {
+            items.push(Term::atom(m));
+        }
+    }
+    Ok(p.heap.list(&items))
+}
+
+// ---- module_info ----
+
+/// The keys of `module_info/0`, in OTP's order.
+const INFO_KEYS: &[&str] = &["module", "exports", "attributes", "compile", "md5"];
+
+fn get_module_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut items = Vec::with_capacity(INFO_KEYS.len());
+    for key in INFO_KEYS {
+        let k = atom(key);
+        let v = get_module_info2(p, &[a[0], k])?;
+        items.push(p.heap.tuple(&[k, v]));
+    }
+    Ok(p.heap.list(&items))
+}
+
+/// A chunk of raw ETF decoded onto `p`'s heap; `[]` when absent or bad.
+fn etf_chunk(p: &mut Process, bytes: &[u8], id: &[u8; 4]) -> Term {
+    super::code_md5::chunks(bytes)
+        .into_iter()
+        .find(|(i, _)| i == id)
+        .and_then(|(_, data)| beamr_core::etf::decode(data, &mut p.heap).ok())
+        .unwrap_or(Term::NIL)
+}
+
+fn get_module_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let m = module_arg(a[0])?;
+    let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
+    let module = code().current(m).ok_or_else(Exception::badarg)?;
+    let pairs = |p: &mut Process, fas: &mut dyn Iterator<Item = (Atom, u32)>| {
+        let items: Vec<Term> = fas
+            .map(|(f, arity)| {
+                p.heap
+                    .tuple(&[Term::atom(f), Term::small_unchecked(i64::from(arity))])
+            })
+            .collect();
+        p.heap.list(&items)
+    };
+    let origin = code().origin(m);
+    Ok(match item.name() {
+        "module" => Term::atom(module.name),
+        "exports" => {
+            // In code order, as a freshly loaded module's export entries
+            // come out of the BEAM's export table.
+            let mut exports = module.exports.clone();
+            exports.sort_by_key(|&(_, _, at)| at);
+            pairs(p, &mut exports.into_iter().map(|(f, arity, _)| (f, arity)))
+        }
+        "functions" => pairs(p, &mut module.functions.iter().map(|f| (f.name, f.arity))),
+        "attributes" => match origin {
+            Some(o) => etf_chunk(p, &o.bytes, b"Attr"),
+            None => Term::NIL,
+        },
+        "compile" => match origin {
+            Some(o) => etf_chunk(p, &o.bytes, b"CInf"),
+            None => Term::NIL,
+        },
+        "md5" => match origin {
+            Some(o) => p.heap.binary(&super::code_md5::module_md5(&o.bytes)),
+            None => Term::NIL,
+        },
+        "nifs" => Term::NIL,
+        "native" => Term::FALSE,
+        _ => return Err(Exception::badarg()),
+    })
+}
