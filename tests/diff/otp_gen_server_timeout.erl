@@ -19,10 +19,10 @@ main() ->
     io:format("continue: ~p~n", [gen_server:call(P, continue)]),
     receive {continued, second} -> io:format("continued from call~n") end,
     %% A message cancels the pending timeout.
-    ok = gen_server:cast(P, {timeout_in, 50}),
+    ok = gen_server:cast(P, {timeout_in, 200}),
     P ! poke,
     receive {poked, _} -> io:format("poked~n") end,
-    receive {timed_out, N} -> io:format("unexpected ~p~n", [N]) after 100 -> io:format("no timeout after poke~n") end,
+    receive {timed_out, N} -> io:format("unexpected ~p~n", [N]) after 400 -> io:format("no timeout after poke~n") end,
     %% erlang:start_timer messages arrive as info.
     io:format("timer: ~p~n", [gen_server:call(P, {start_timer, 5})]),
     receive {timer_fired, ok} -> io:format("timer fired~n") end,

@@ -8,7 +8,7 @@ main() ->
     S = spawn(fun() -> server(Self, 0) end),
     [begin S ! {work, N}, timer:sleep(5) end || N <- lists:seq(1, 5)],
     receive {idle, Count} -> io:format("idle after ~p messages~n", [Count]) end,
-    %% Collect until no message for 30 ms.
+    %% Collect until no message for 200 ms.
     P = spawn(fun() -> [Self ! {item, N} || N <- lists:seq(1, 10)] end),
     Items = collect([]),
     io:format("collected ~p from ~p~n", [Items, is_pid(P)]),
@@ -19,12 +19,12 @@ main() ->
 server(Parent, Count) ->
     receive
         {work, _} -> server(Parent, Count + 1)
-    after 40 ->
+    after 300 ->
         Parent ! {idle, Count}
     end.
 
 collect(Acc) ->
-    receive {item, N} -> collect([N | Acc]) after 30 -> lists:reverse(Acc) end.
+    receive {item, N} -> collect([N | Acc]) after 200 -> lists:reverse(Acc) end.
 
 drain(N) ->
     receive _ -> drain(N + 1) after 0 -> N end.
