@@ -169,8 +169,13 @@ fn kill_now(rt: &Runtime, pid: Term) {
         return;
     };
     let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(process) = body.take() else { return };
+    let Some(mut process) = body.take() else {
+        return;
+    };
     drop(body);
+    // Links and monitors set up by signals it has not seen yet must hear
+    // of its death too.
+    crate::sched::deliver_signals(rt, &handle, &mut process);
     rt.terminate(&handle, process, Term::atom(Atom::KILLED));
 }
 
