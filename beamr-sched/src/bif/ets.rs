@@ -113,8 +113,19 @@ fn with_table<R>(
     f(p, &table, &mut data)
 }
 
+/// Atoms and BIFs the hot paths use, looked up once.
+struct Known {
+    end_of_table: Term,
+    plus: Option<crate::bif::BifFn>,
+}
+
+static KNOWN: LazyLock<Known> = LazyLock::new(|| Known {
+    end_of_table: atom("$end_of_table"),
+    plus: super::lookup(Atom::ERLANG, Atom::new("+").expect("atom"), 2),
+});
+
 fn end_of_table() -> Term {
-    atom("$end_of_table")
+    KNOWN.end_of_table
 }
 
 // ---- creation and deletion ----
@@ -754,8 +765,7 @@ fn update_counter_with(
     a: &[Term],
     default: Option<Term>,
 ) -> Result<Term, Exception> {
-    let plus = super::lookup(Atom::ERLANG, Atom::new("+").expect("atom"), 2)
-        .ok_or_else(Exception::badarg)?;
+    let plus = KNOWN.plus.ok_or_else(Exception::badarg)?;
     with_table(p, a[0], Access::Write, |p, t, d| {
         if !t.kind.is_set() {
             return badarg();

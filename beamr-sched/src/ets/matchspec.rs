@@ -54,8 +54,10 @@ struct Clause {
     head: Pat,
     guards: Vec<Expr>,
     body: Vec<Expr>,
-    /// Variable numbers, sorted: slot `i` holds variable `vars[i]`.
-    vars: Vec<u32>,
+    /// Number of variables: slot `i` holds the `i`th variable bound.
+    nvars: usize,
+    /// The slots in variable-number order (what `'$$'` lists).
+    by_number: Vec<usize>,
 }
 
 enum Pat {
@@ -339,12 +341,7 @@ impl MatchSpec {
             if body.is_empty() {
                 return Err(err("empty body"));
             }
-            clauses.push(Clause {
-                head,
-                guards,
-                body,
-                vars: c.vars,
-            });
+            clauses.push(Clause::new(head, guards, body, &c.vars));
         }
         Ok(MatchSpec {
             clauses,
@@ -367,12 +364,12 @@ impl MatchSpec {
         let mut c = Compiler { vars: Vec::new() };
         let head = c.pattern(pattern)?;
         Ok(MatchSpec {
-            clauses: vec![Clause {
+            clauses: vec![Clause::new(
                 head,
-                guards: Vec::new(),
-                body: vec![if whole { Expr::Object } else { Expr::AllVars }],
-                vars: c.vars,
-            }],
+                Vec::new(),
+                vec![if whole { Expr::Object } else { Expr::AllVars }],
+                &c.vars,
+            )],
             _heap: heap,
         })
     }
@@ -389,13 +386,13 @@ impl MatchSpec {
     pub fn run_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> Option<Term> {
         for clause in &self.clauses {
             scratch.clear();
-            scratch.resize(clause.vars.len(), Term::NON_VALUE);
+            scratch.resize(clause.nvars, Term::NON_VALUE);
             if !matches(&clause.head, object, scratch) {
                 continue;
             }
             let mut env = Env {
                 vars: scratch,
-                order: &clause.vars,
+                by_number: &clause.by_number,
                 object,
             };
             let guards_hold = clause
@@ -430,13 +427,13 @@ impl MatchSpec {
     pub fn test_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> bool {
         for clause in &self.clauses {
             scratch.clear();
-            scratch.resize(clause.vars.len(), Term::NON_VALUE);
+            scratch.resize(clause.nvars, Term::NON_VALUE);
             if !matches(&clause.head, object, scratch) {
                 continue;
             }
             let mut env = Env {
                 vars: scratch,
-                order: &clause.vars,
+                by_number: &clause.by_number,
                 object,
             };
             if !clause
@@ -523,8 +520,22 @@ fn exact(a: Term, b: Term) -> bool {
 
 struct Env<'a> {
     vars: &'a [Term],
-    order: &'a [u32],
+    by_number: &'a [usize],
     object: Term,
+}
+
+impl Clause {
+    fn new(head: Pat, guards: Vec<Expr>, body: Vec<Expr>, vars: &[u32]) -> Clause {
+        let mut by_number: Vec<usize> = (0..vars.len()).collect();
+        by_number.sort_by_key(|&i| vars[i]);
+        Clause {
+            head,
+            guards,
+            body,
+            nvars: vars.len(),
+            by_number,
+        }
+    }
 }
 
 impl Env<'_> {
@@ -544,11 +555,12 @@ impl Env<'_> {
             Expr::Var(s) => leaf(p, self.vars[*s]),
             Expr::Object => leaf(p, self.object),
             Expr::AllVars => {
-                // Slots in variable-number order.
-                let mut idx: Vec<usize> = (0..self.order.len()).collect();
-                idx.sort_by_key(|&i| self.order[i]);
-                let items: Vec<Term> = idx.iter().map(|&i| leaf(p, self.vars[i])).collect();
-                p.heap.list(&items)
+                let mut list = Term::NIL;
+                for &i in self.by_number.iter().rev() {
+                    let v = leaf(p, self.vars[i]);
+                    list = p.heap.cons(v, list);
+                }
+                list
             }
             Expr::Tuple(es) => {
                 let items = es
