@@ -38,6 +38,9 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 /// How long one run of one program may take on either runtime.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
 
+/// Programs run at once per core (see `main`).
+const THREADS_PER_CORE: usize = 2;
+
 /// Lines of context shown around the first difference.
 const CONTEXT: usize = 3;
 
@@ -66,12 +69,13 @@ fn programs(dir: &Path) -> Vec<String> {
     names
 }
 
-/// `KNOWN_FAILURES`: `NAME  reason` per line; `#` starts a comment.
+/// `KNOWN_FAILURES`: `NAME  reason` per line; lines starting with `#` are
+/// comments.
 fn known_failures(dir: &Path) -> BTreeMap<String, String> {
     let text = fs::read_to_string(dir.join("KNOWN_FAILURES")).unwrap_or_default();
     text.lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim())
-        .filter(|line| !line.is_empty())
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| {
             let (name, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             (name.to_owned(), reason.trim().to_owned())
@@ -232,7 +236,14 @@ fn check(name: &str, beams: &Path, scratch: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // A run mostly waits for erl to boot (about a second of wall time for a
+    // fraction of that in CPU), so run more programs at once than there are
+    // cores unless told otherwise.
+    if args.test_threads.is_none() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        args.test_threads = Some(cores * THREADS_PER_CORE);
+    }
     let root = workspace_root();
     let sources = root.join("tests/diff");
     let names = programs(&sources);
