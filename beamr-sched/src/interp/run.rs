@@ -217,7 +217,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     }
                 }
             }
-            Instr::Arith { op, fail, a, b, dst } => {
+            Instr::Arith {
+                op,
+                fail,
+                a,
+                b,
+                dst,
+            } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
                     if let Some(r) = op.small(i, j).and_then(Term::small) {

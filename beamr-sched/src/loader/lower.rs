@@ -453,8 +453,7 @@ impl<'f> Lowering<'f> {
         // apply/2,3 are BIFs that call code: they get instructions of their own.
         // hibernate/3 applies at once (beamr keeps no hibernated state; the
         // function applied, as proc_lib's wake_up, waits for its message).
-        if export.module == Atom::ERLANG
-            && matches!(export.function.name(), "apply" | "hibernate")
+        if export.module == Atom::ERLANG && matches!(export.function.name(), "apply" | "hibernate")
         {
             match export.arity {
                 3 => return Instr::ApplyList { tail },
@@ -781,11 +780,19 @@ impl<'f> Lowering<'f> {
 }
 
 /// False for generic instructions that produce no executable instruction:
-/// labels, line markers, and float error checks (beamr checks every float
-/// operation as it happens, as the BEAM does today).
+/// labels, line markers, float error checks (beamr checks every float
+/// operation as it happens, as the BEAM does today), `nif_start` (a marker
+/// for NIF stubs, whose bodies then raise `undef` through `nif_error`), and
+/// `on_load` (beamr does not run on-load functions yet: modules that need
+/// one load without it).
 fn emits(op: Opcode) -> bool {
     !matches!(
         op,
-        Opcode::Label | Opcode::Line | Opcode::Fclearerror | Opcode::Fcheckerror
+        Opcode::Label
+            | Opcode::Line
+            | Opcode::Fclearerror
+            | Opcode::Fcheckerror
+            | Opcode::NifStart
+            | Opcode::OnLoad
     )
 }
