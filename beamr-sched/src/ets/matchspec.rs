@@ -616,9 +616,68 @@ impl Env<'_> {
 mod tests {
     use super::*;
 
+    fn a(s: &str) -> Term {
+        Term::atom(Atom::new(s).unwrap())
+    }
+
+    #[test]
+    fn compile_and_run() {
+        let mut p = Process::new(Term::pid(1));
+        let h = &mut p.heap;
+        // [{{'$1', '$2'}, [{'>', '$2', 1}], [{{'$2', '$1'}}]}]
+        let head = h.tuple(&[a("$1"), a("$2")]);
+        let guard = h.tuple(&[a(">"), a("$2"), Term::small_unchecked(1)]);
+        let guards = h.list(&[guard]);
+        let pair = h.tuple(&[a("$2"), a("$1")]);
+        let built = h.tuple(&[pair]);
+        let body = h.list(&[built]);
+        let clause = h.tuple(&[head, guards, body]);
+        let spec = h.list(&[clause]);
+        let ms = MatchSpec::compile(spec).expect("compiles");
+        let hit = p.heap.tuple(&[a("k"), Term::small_unchecked(5)]);
+        let miss = p.heap.tuple(&[a("k"), Term::small_unchecked(0)]);
+        let short = p.heap.tuple(&[a("k")]);
+        let r = ms.run(&mut p, hit).expect("matches");
+        assert_eq!(r.as_tuple().unwrap(), &[Term::small_unchecked(5), a("k")]);
+        assert!(ms.run(&mut p, miss).is_none());
+        assert!(ms.run(&mut p, short).is_none());
+        assert!(!ms.test(&mut p, hit), "the body is not `true`");
+        assert_eq!(ms.bound_keys(1), None);
+    }
+
+    #[test]
+    fn bad_specifications_do_not_compile() {
+        let mut p = Process::new(Term::pid(1));
+        let h = &mut p.heap;
+        let unbound = {
+            let body = h.list(&[a("$3")]);
+            let c = h.tuple(&[a("$1"), Term::NIL, body]);
+            h.list(&[c])
+        };
+        let unknown_fn = {
+            let g = h.tuple(&[a("no_such_guard"), a("$1")]);
+            let gs = h.list(&[g]);
+            let body = h.list(&[a("$1")]);
+            let c = h.tuple(&[a("$1"), gs, body]);
+            h.list(&[c])
+        };
+        let empty_body = {
+            let c = h.tuple(&[a("_"), Term::NIL, Term::NIL]);
+            h.list(&[c])
+        };
+        for spec in [
+            unbound,
+            unknown_fn,
+            empty_body,
+            a("foo"),
+            Term::small_unchecked(1),
+        ] {
+            assert!(MatchSpec::compile(spec).is_err());
+        }
+    }
+
     #[test]
     fn variable_names() {
-        let a = |s: &str| Term::atom(Atom::new(s).unwrap());
         assert_eq!(var_number(a("$1")), Some(1));
         assert_eq!(var_number(a("$0")), Some(0));
         assert_eq!(var_number(a("$12")), Some(12));
