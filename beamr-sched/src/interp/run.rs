@@ -156,6 +156,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             | Instr::CallBifOnly { bif, export }
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
+                // BIFs that inspect code (check_process_code, purge) see where the caller is.
+                p.ip = ip;
                 let arity = export.arity as usize;
                 let args: [Term; 8] =
                     std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
@@ -198,6 +200,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Bif(call) => {
                 let args: [Term; 4] =
                     std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
+                // BIFs that inspect code (check_process_code, purge) see where the caller is.
+                p.ip = ip;
                 match (call.bif)(p, &args[..call.args.len()]) {
                     Ok(v) => {
                         put(p, call.dst, v);
