@@ -45,6 +45,41 @@ impl Heap {
             .fold(tail, |acc, &item| self.cons(item, acc))
     }
 
+    /// A list of the first `n` terms of `items` ending in `tail`, built in
+    /// one block of `n` cells with no buffer; with `reversed`, the first term
+    /// taken is the last element (`lists:reverse/2`). Should `items` run
+    /// out early, the remaining elements are `[]`.
+    pub fn list_of_n(
+        &mut self,
+        n: usize,
+        items: impl IntoIterator<Item = Term>,
+        tail: Term,
+        reversed: bool,
+    ) -> Term {
+        if n == 0 {
+            return tail;
+        }
+        let cells = self.alloc(2 * n);
+        let mut items = items.into_iter();
+        for i in 0..n {
+            let at = if reversed { n - 1 - i } else { i };
+            let next = if at + 1 < n {
+                // SAFETY: cell at + 1 < n is within the 2n words allocated.
+                Term::list_ptr(unsafe { cells.add(2 * at + 2) } as *const Term)
+            } else {
+                tail
+            };
+            let head = items.next().unwrap_or(Term::NIL);
+            // SAFETY: cell `at` is words 2at and 2at + 1 of the 2n allocated;
+            // every cell is written exactly once by this loop.
+            unsafe {
+                cells.add(2 * at).write(head.raw());
+                cells.add(2 * at + 1).write(next.raw());
+            }
+        }
+        Term::list_ptr(cells as *const Term)
+    }
+
     /// A list of the characters of `s` (an Erlang string).
     pub fn string(&mut self, s: &str) -> Term {
         let chars: Vec<Term> = s.chars().map(|c| Term::small_unchecked(c as i64)).collect();
@@ -291,5 +326,35 @@ impl Heap {
         // SAFETY: the body has words.len() words.
         unsafe { std::ptr::copy_nonoverlapping(words.as_ptr(), body, words.len()) };
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn smalls(list: Term) -> Vec<i64> {
+        list.list_to_vec()
+            .expect("proper list")
+            .iter()
+            .map(|t| t.as_small().expect("small"))
+            .collect()
+    }
+
+    #[test]
+    fn list_of_n_in_order_reversed_and_short() {
+        let mut heap = Heap::new();
+        let items = (1..=4).map(Term::small_unchecked);
+        let tail = heap.list(&[Term::small_unchecked(9)]);
+        let forward = heap.list_of_n(4, items.clone(), tail, false);
+        assert_eq!(smalls(forward), [1, 2, 3, 4, 9]);
+        let backward = heap.list_of_n(4, items.clone(), Term::NIL, true);
+        assert_eq!(smalls(backward), [4, 3, 2, 1]);
+        assert_eq!(heap.list_of_n(0, items.clone(), tail, false), tail);
+        let short = heap.list_of_n(3, items.take(1), Term::NIL, false);
+        assert_eq!(short.list_len(), Some(3));
+        // Longer than the young generation: one fragment holds every cell.
+        let long = heap.list_of_n(1000, (0..1000).map(Term::small_unchecked), Term::NIL, true);
+        assert_eq!(smalls(long), (0..1000).rev().collect::<Vec<_>>());
     }
 }

@@ -126,16 +126,38 @@ fn tl(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `A ++ B`: `A` must be a proper list; `B` is shared, and so is `A`
-/// when `B` is `[]`.
+/// when `B` is `[]`. The copy of `A` is built front to back in one block of
+/// cells (one pass to count and check, one to fill), with no buffer.
 fn append(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if a[0].is_nil() {
-        return Ok(a[1]);
+    let (front, back) = (a[0], a[1]);
+    if front.is_nil() {
+        return Ok(back);
     }
-    let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
-    if a[1].is_nil() {
-        return Ok(a[0]);
+    let n = proper_len(front).ok_or_else(Exception::badarg)?;
+    if back.is_nil() {
+        return Ok(front);
     }
-    Ok(p.heap.list_with_tail(&items, a[1]))
+    Ok(p.heap.list_of_n(n, list_items(front), back, false))
+}
+
+/// The elements of a list, head first (stops at the first non-cons tail).
+pub(crate) fn list_items(list: Term) -> impl Iterator<Item = Term> {
+    let mut l = list;
+    std::iter::from_fn(move || {
+        let (head, rest) = l.as_cons()?;
+        l = rest;
+        Some(head)
+    })
+}
+
+/// The length of `list` if it is a proper list.
+pub(crate) fn proper_len(mut list: Term) -> Option<usize> {
+    let mut n = 0;
+    while let Some((_, rest)) = list.as_cons() {
+        n += 1;
+        list = rest;
+    }
+    list.is_nil().then_some(n)
 }
 
 fn test(pred: fn(Term) -> bool, t: Term) -> Result<Term, Exception> {

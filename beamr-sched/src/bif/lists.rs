@@ -28,18 +28,12 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "subtract", 2, subtract),
 ];
 
-/// `lists:reverse(List, Tail)`.
+/// `lists:reverse(List, Tail)`: the reversed copy is built in one block of
+/// cells (one pass to count and check, one to fill).
 fn reverse(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut acc = a[1];
-    let mut l = a[0];
-    while let Some((h, t)) = l.as_cons() {
-        acc = p.heap.cons(h, acc);
-        l = t;
-    }
-    if !l.is_nil() {
-        return Err(Exception::badarg());
-    }
-    Ok(acc)
+    use super::erlang_terms::{list_items, proper_len};
+    let n = proper_len(a[0]).ok_or_else(Exception::badarg)?;
+    Ok(p.heap.list_of_n(n, list_items(a[0]), a[1], true))
 }
 
 /// The first tuple of `list` whose element `n` (1-based) equals `key`
