@@ -6,7 +6,7 @@
 main() ->
     Self = self(),
     S = spawn(fun() -> server(Self, 0) end),
-    [begin S ! {work, N}, timer:sleep(5) end || N <- lists:seq(1, 5)],
+    [S ! {work, N} || N <- lists:seq(1, 5)],
     receive {idle, Count} -> io:format("idle after ~p messages~n", [Count]) end,
     %% Collect until no message for 200 ms.
     P = spawn(fun() -> [Self ! {item, N} || N <- lists:seq(1, 10)] end),
