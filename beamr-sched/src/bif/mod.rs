@@ -14,6 +14,7 @@ mod erlang_hash;
 mod erlang_misc;
 mod erlang_phash;
 mod erlang_procs;
+mod erlang_system;
 mod erlang_terms;
 mod ets;
 mod io;

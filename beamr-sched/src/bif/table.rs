@@ -30,6 +30,7 @@ static TABLE: LazyLock<HashMap<(Atom, Atom, u8), BifFn>> = LazyLock::new(|| {
         super::code::BIFS,
         super::erlang_checksum::BIFS,
         super::erlang_procs::BIFS,
+        super::erlang_system::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
         super::os::BIFS,

@@ -1,0 +1,149 @@
+//! `erlang` BIFs about the runtime as a whole: `system_info/1` (the items
+//! OTP's library and programs ask for), `unique_integer/0,1`, `now/0`, and
+//! the scheduling hints `yield/0`, `garbage_collect/0,1,2`,
+//! `send_nosuspend/2,3`.
+
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::table::BifRow;
+use crate::process::{Exception, Process};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "system_info", 1, system_info),
+    ("erlang", "unique_integer", 0, unique_integer0),
+    ("erlang", "unique_integer", 1, unique_integer1),
+    ("erlang", "now", 0, now),
+    ("erlang", "yield", 0, yield_),
+    ("erlang", "garbage_collect", 0, garbage_collect),
+    ("erlang", "garbage_collect", 1, garbage_collect),
+    ("erlang", "garbage_collect", 2, garbage_collect),
+    ("erlang", "send_nosuspend", 2, send_nosuspend2),
+    ("erlang", "send_nosuspend", 3, send_nosuspend3),
+];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// Scheduler threads `beamr run` starts by default: one per core.
+fn cores() -> i64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as i64)
+}
+
+/// `system_info(Item)` for the items below; others raise badarg.
+fn system_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(&[k, v]) = a[0].as_tuple() {
+        return match (k.as_atom().map(Atom::name), v.as_atom().map(Atom::name)) {
+            (Some("wordsize"), Some("internal" | "external")) => Ok(Term::small_unchecked(8)),
+            _ => Err(Exception::badarg()),
+        };
+    }
+    let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    let small = Term::small_unchecked;
+    Ok(match item.name() {
+        "otp_release" => p.heap.string("25"),
+        "version" => p.heap.string("13.1.5"),
+        "machine" => p.heap.string("BEAM"),
+        "system_architecture" => p
+            .heap
+            .string(&format!("{}-pc-linux-gnu", std::env::consts::ARCH)),
+        "wordsize" => small(8),
+        "schedulers"
+        | "schedulers_online"
+        | "dirty_cpu_schedulers"
+        | "dirty_cpu_schedulers_online"
+        | "logical_processors"
+        | "logical_processors_available"
+        | "logical_processors_online" => small(cores()),
+        "dirty_io_schedulers" => small(10),
+        "thread_pool_size" => small(1),
+        "process_count" => {
+            let rt = p.runtime.clone().ok_or_else(Exception::badarg)?;
+            small(rt.processes.len() as i64)
+        }
+        "process_limit" => small(262_144),
+        "atom_limit" => small(1_048_576),
+        "port_limit" => small(65_536),
+        "ets_limit" => small(8192),
+        "smp_support" | "threads" | "kernel_poll" | "time_correction" => Term::TRUE,
+        "debug_compiled" | "lock_checking" => Term::FALSE,
+        "build_type" | "emu_type" => atom("opt"),
+        "emu_flavor" => atom("jit"),
+        "heap_type" => atom("private"),
+        "time_warp_mode" => atom("no_time_warp"),
+        "creation" => small(0),
+        "nif_version" => p.heap.string("2.16"),
+        "driver_version" => p.heap.string("3.3"),
+        _ => return Err(Exception::badarg()),
+    })
+}
+
+static UNIQUE: AtomicI64 = AtomicI64::new(1);
+
+fn unique_integer0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.heap.int(UNIQUE.fetch_add(1, Ordering::Relaxed)))
+}
+
+/// `unique_integer(Modifiers)`: `positive` and `monotonic` (one counter
+/// gives both: positive and strictly increasing).
+fn unique_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    for m in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
+        if !m
+            .as_atom()
+            .is_some_and(|m| matches!(m.name(), "positive" | "monotonic"))
+        {
+            return Err(Exception::badarg());
+        }
+    }
+    unique_integer0(p, &[])
+}
+
+/// Microseconds since the epoch of the last `now/0`.
+static LAST_NOW: AtomicU64 = AtomicU64::new(0);
+
+/// `now()`: `{MegaSecs, Secs, MicroSecs}` of system time, unique and
+/// strictly increasing over all calls.
+fn now(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let wall = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64);
+    let mut prev = LAST_NOW.load(Ordering::Relaxed);
+    let us = loop {
+        let next = wall.max(prev + 1);
+        match LAST_NOW.compare_exchange_weak(prev, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => break next,
+            Err(actual) => prev = actual,
+        }
+    };
+    let mega = Term::small_unchecked((us / 1_000_000_000_000) as i64);
+    let secs = Term::small_unchecked((us / 1_000_000 % 1_000_000) as i64);
+    let micro = Term::small_unchecked((us % 1_000_000) as i64);
+    Ok(p.heap.tuple(&[mega, secs, micro]))
+}
+
+/// `yield()`: a hint; the process goes on (its slice ends by reductions).
+fn yield_(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::TRUE)
+}
+
+/// `garbage_collect/0,1,2`: beamr collects when a heap fills; the request
+/// is accepted (true for a live process, as the BEAM answers).
+fn garbage_collect(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::TRUE)
+}
+
+fn send_nosuspend2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let rt = p.runtime.clone().ok_or_else(Exception::badarg)?;
+    crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
+    Ok(Term::TRUE)
+}
+
+fn send_nosuspend3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    send_nosuspend2(p, &a[..2])
+}
