@@ -479,15 +479,8 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
-        let options = SpawnOptions {
-            group_leader: Some(gl),
-            watched: true,
-            // As erl's boot process, which runs the -s functions, does.
-            trap_exit: true,
-            ..SpawnOptions::default()
-        };
-        let (pid, _) = self
-            .spawn(None, SpawnTarget::Mfa(module, function), args, options)
+        let ac_module = Atom::new(crate::code::embedded::APP_CONTROLLER.0).expect("atom");
+        self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[], options)
             .map_err(cannot_spawn)?;
         let timer_rt = self.clone();
         let timer_thread = std::thread::Builder::new()
@@ -498,6 +491,23 @@ impl Runtime {
             })
             .expect("spawn timer thread");
         let threads = spawn_schedulers(self, schedulers.max(1));
+        // The application controller registers itself once its table
+        // exists: the program may read the application environment at once.
+        let ac_name = Atom::new("application_controller").expect("atom");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while self.names.whereis(ac_name).is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        let options = SpawnOptions {
+            group_leader: Some(gl),
+            watched: true,
+            // As erl's boot process, which runs the -s functions, does.
+            trap_exit: true,
+            ..SpawnOptions::default()
+        };
+        let (pid, _) = self
+            .spawn(None, SpawnTarget::Mfa(module, function), args, options)
+            .map_err(cannot_spawn)?;
         let reason = self.wait_exit(pid);
         self.run_queues.shutdown();
         self.timers.shutdown();

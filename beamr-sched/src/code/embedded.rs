@@ -1,5 +1,6 @@
 //! Modules beamr carries inside its binary: its group leader, `init`, and
-//! stand-ins for the logger server and `kernel_sup`, written in Erlang and compiled ahead of time (the `.beam`
+//! stand-ins for the logger server, `kernel_sup` and the application
+//! controller, written in Erlang and compiled ahead of time (the `.beam`
 //! files are committed beside their sources in `beamr-sched/erlang/`).
 
 use beamr_core::atom::Atom;
@@ -29,8 +30,15 @@ pub const KERNEL_SUP: (&str, &[u8]) = (
     include_bytes!("../../erlang/beamr_kernel_sup.beam"),
 );
 
+/// The stand-in for the application controller: owns `ac_tab` (the
+/// application environment).
+pub const APP_CONTROLLER: (&str, &[u8]) = (
+    "beamr_app_controller",
+    include_bytes!("../../erlang/beamr_app_controller.beam"),
+);
+
 /// Every embedded module.
-pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER, KERNEL_SUP];
+pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER, KERNEL_SUP, APP_CONTROLLER];
 
 /// Stand-ins for OTP modules, loaded only when no OTP installation on the
 /// code path provides the real module (see `beamr-sched/erlang/fallback/`).
