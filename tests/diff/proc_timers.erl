@@ -25,6 +25,16 @@ main() ->
     R = erlang:read_timer(T4),
     io:format("read: ~p~n", [R > 5000]),
     io:format("cancel async: ~p~n", [erlang:cancel_timer(T4, [{async, false}, {info, false}])]),
+    %% Asynchronous cancel: the result comes as a message.
+    T6 = erlang:send_after(10000, self(), never),
+    io:format("async cancel: ~p~n", [erlang:cancel_timer(T6, [{async, true}])]),
+    receive {cancel_timer, T6, Left6} -> io:format("async result: ~p~n", [is_integer(Left6)]) end,
+    io:format("async again: ~p~n", [erlang:cancel_timer(T6, [{async, true}, {info, true}])]),
+    receive {cancel_timer, T6, R6} -> io:format("async result: ~p~n", [R6]) end,
+    io:format("no info: ~p~n", [erlang:cancel_timer(T6, [{info, false}])]),
+    io:format("bad option: ~p~n", [err(fun() -> erlang:cancel_timer(T6, [{bogus, true}]) end)]),
+    io:format("send/3: ~p ~p~n", [erlang:send(self(), m, [noconnect, nosuspend]), receive m -> got end]),
+    io:format("send/3 bad: ~p~n", [err(fun() -> erlang:send(self(), m, [bogus]) end)]),
     %% cancel_timer of a fired timer: false.
     T5 = erlang:send_after(1, self(), fired),
     receive fired -> ok end,

@@ -212,8 +212,17 @@ fn send2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(a[1])
 }
 
+/// `send(Dest, Msg, Options)`: `noconnect` and `nosuspend` change nothing
+/// on one node; the message is sent and `ok` returned.
 fn send3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    send2(p, a)?;
+    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    if !opts.iter().all(|o| {
+        o.as_atom()
+            .is_some_and(|o| matches!(o.name(), "noconnect" | "nosuspend"))
+    }) {
+        return Err(Exception::badarg());
+    }
+    send2(p, &a[..2])?;
     Ok(Term::OK)
 }
 
@@ -675,23 +684,36 @@ fn cancel_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
+/// `cancel_timer(TRef, [{async, A}, {info, I}])`: with `async`, the result
+/// comes as a `{cancel_timer, TRef, Result}` message (when `info`, the
+/// default) and the call returns `ok`; without `info`, the call returns `ok`.
 fn cancel_timer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (mut asynchronous, mut info) = (false, true);
+    for opt in a[1].list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_tuple() {
+            Some(&[k, v]) if v == Term::TRUE || v == Term::FALSE => {
+                match k.as_atom().map(Atom::name) {
+                    Some("async") => asynchronous = v == Term::TRUE,
+                    Some("info") => info = v == Term::TRUE,
+                    _ => return Err(Exception::badarg()),
+                }
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    }
     let result = cancel_timer(p, &a[..1])?;
-    let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
-    let is = |name: &str, value: Term| {
-        opts.iter().any(|o| {
-            o.as_tuple().is_some_and(|t| {
-                t.len() == 2 && t[0].as_atom().is_some_and(|a| a.name() == name) && t[1] == value
-            })
-        })
-    };
-    if is("async", Term::TRUE) {
+    if asynchronous {
+        if info {
+            let msg = p.heap.tuple(&[
+                Term::atom(Atom::new("cancel_timer").expect("atom")),
+                a[0],
+                result,
+            ]);
+            p.mailbox.push(msg);
+        }
         return Ok(Term::OK);
     }
-    if is("info", Term::FALSE) {
-        return Ok(Term::OK);
-    }
-    Ok(result)
+    Ok(if info { result } else { Term::OK })
 }
 
 fn read_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
