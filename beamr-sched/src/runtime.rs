@@ -222,7 +222,7 @@ impl Runtime {
             }
             if options.monitor {
                 let ids = self.new_ref_ids();
-                parent.monitors.push((ids, pid));
+                parent.monitors.push((ids, pid, None));
                 child.monitored_by.push((ids, parent.pid, None));
                 monitor = Some(ids);
             }
@@ -381,13 +381,16 @@ impl Runtime {
             ]);
             self.send_signal(
                 watcher,
-                Signal::Message(Payload {
-                    term: msg,
-                    heap: Some(heap),
-                }),
+                Signal::Down {
+                    ids,
+                    message: Payload {
+                        term: msg,
+                        heap: Some(heap),
+                    },
+                },
             );
         }
-        for &(ids, target) in &process.monitors {
+        for &(ids, target, _) in &process.monitors {
             let mut heap = beamr_core::heap::Heap::new();
             let reference = heap.local_ref(ids);
             self.send_signal(

@@ -49,6 +49,18 @@ main() ->
     Rs = monitor(process, self()),
     io:format("self monitor ref: ~p~n", [is_reference(Rs)]),
     demonitor(Rs),
+    %% process_info(monitors): by pid and by name; a fired monitor is gone.
+    P10 = spawn(fun() -> receive stop -> ok end end),
+    register(named_target, P10),
+    R10 = monitor(process, named_target),
+    R11 = monitor(process, P10),
+    {monitors, Ms} = process_info(self(), monitors),
+    io:format("monitors: ~p ~p~n",
+              [lists:member({process, {named_target, node()}}, Ms), lists:member({process, P10}, Ms)]),
+    P10 ! stop,
+    receive {'DOWN', R10, process, _, normal} -> ok end,
+    receive {'DOWN', R11, process, _, normal} -> ok end,
+    io:format("after DOWN: ~p ~p~n", [process_info(self(), monitors), demonitor(R11, [info])]),
     io:format("badarg: ~p~n", [err(fun() -> monitor(process, 42) end)]),
     io:format("badarg: ~p~n", [err(fun() -> monitor(foo, self()) end)]).
 

@@ -288,7 +288,7 @@ fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         )
     });
     match (delivered, target) {
-        (true, Some(pid)) => p.monitors.push((ids, pid)),
+        (true, Some(pid)) => p.monitors.push((ids, pid, name)),
         _ => {
             // No such process: 'DOWN' with noproc at once; a name is
             // reported as {Name, Node}.
@@ -385,8 +385,8 @@ fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let rt = runtime(p)?;
     let ids = ref_ids(a[0])?;
     rt.monitor_ended(ids);
-    if let Some(i) = p.monitors.iter().position(|(m, _)| *m == ids) {
-        let (_, target) = p.monitors.swap_remove(i);
+    if let Some(i) = p.monitors.iter().position(|(m, _, _)| *m == ids) {
+        let (_, target, _) = p.monitors.swap_remove(i);
         rt.send_signal(
             target,
             Signal::Demonitor {
@@ -400,7 +400,7 @@ fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
-    let existed = p.monitors.iter().any(|(m, _)| *m == ids);
+    let existed = p.monitors.iter().any(|(m, _, _)| *m == ids);
     demonitor1(p, &a[..1])?;
     let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
     let flush = opts

@@ -13,7 +13,7 @@ pub(super) struct Snapshot {
     messages: Vec<Term>,
     dictionary: Vec<Term>,
     links: Vec<Term>,
-    monitors: Vec<Term>,
+    monitors: Vec<(Term, Option<Atom>)>,
     monitored_by: Vec<Term>,
     trap_exit: bool,
     registered_name: Option<Atom>,
@@ -42,7 +42,11 @@ impl Snapshot {
             messages: p.mailbox.iter().collect(),
             dictionary: p.dictionary.clone(),
             links: p.links.clone(),
-            monitors: p.monitors.iter().map(|&(_, pid)| pid).collect(),
+            monitors: p
+                .monitors
+                .iter()
+                .map(|&(_, pid, name)| (pid, name))
+                .collect(),
             monitored_by: p.monitored_by.iter().map(|&(_, pid, _)| pid).collect(),
             trap_exit: p.trap_exit,
             registered_name: p.registered_name,
@@ -107,7 +111,16 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
             let items: Vec<Term> = s
                 .monitors
                 .iter()
-                .map(|&pid| p.heap.tuple(&[Term::atom(Atom::PROCESS), pid]))
+                .map(|&(pid, name)| {
+                    // A monitor set through a name shows {Name, Node}.
+                    let object = match name {
+                        Some(name) => p
+                            .heap
+                            .tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                        None => pid,
+                    };
+                    p.heap.tuple(&[Term::atom(Atom::PROCESS), object])
+                })
                 .collect();
             p.heap.list(&items)
         }

@@ -67,6 +67,14 @@ pub enum Signal {
         /// The monitor reference.
         reference: Payload,
     },
+    /// A monitor of the receiver fired: its `'DOWN'` message; the monitor
+    /// (these reference ids) ends as the message arrives.
+    Down {
+        /// The monitor reference's ids.
+        ids: [u32; 3],
+        /// The `'DOWN'` message.
+        message: Payload,
+    },
     /// A `receive ... after` timer of the receiver fired.
     Timeout {
         /// Which timer (stale ones are ignored).

@@ -49,8 +49,9 @@ pub struct Process {
     pub dictionary: Vec<Term>,
     /// Linked processes (pids).
     pub links: Vec<Term>,
-    /// Monitors this process holds: reference ids and the monitored pid.
-    pub monitors: Vec<([u32; 3], Term)>,
+    /// Monitors this process holds: reference ids, the monitored pid, and
+    /// the registered name it was monitored through.
+    pub monitors: Vec<([u32; 3], Term, Option<Atom>)>,
     /// Monitors on this process: reference ids, the monitoring pid, and the
     /// registered name the monitor was set through (its `'DOWN'` names it).
     pub monitored_by: Vec<([u32; 3], Term, Option<Atom>)>,

@@ -153,6 +153,11 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                     p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
                 }
             }
+            Signal::Down { ids, message } => {
+                p.monitors.retain(|&(m, _, _)| m != ids);
+                let term = absorb(p, message);
+                p.mailbox.push(term);
+            }
             Signal::Timeout { generation } => {
                 if p.timer.active && p.timer.generation == generation {
                     p.timer.fired = true;
