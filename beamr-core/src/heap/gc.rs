@@ -46,18 +46,51 @@ pub struct GcStats {
 
 /// The address ranges being collected, and where survivors go.
 struct FromSpace {
-    /// `[start, end)` address ranges, young first.
+    /// `[start, end)` address ranges; sorted by start once [`FromSpace::seal`]ed.
     ranges: Vec<(usize, usize)>,
     /// Objects below this address in the young block go to the old
     /// generation (minor collection only; 0 otherwise).
     mature_start: usize,
     mature_end: usize,
+    /// Lowest start and highest end of the ranges: most pointers outside
+    /// from-space (literals, the old generation in a minor collection) are
+    /// told apart by these two comparisons.
+    low: usize,
+    high: usize,
 }
 
 impl FromSpace {
+    /// A from-space with no ranges yet.
+    fn new(capacity: usize) -> FromSpace {
+        FromSpace {
+            ranges: Vec::with_capacity(capacity),
+            mature_start: 0,
+            mature_end: 0,
+            low: 0,
+            high: 0,
+        }
+    }
+
+    /// Drops empty ranges and sorts the rest, once every range is in: a
+    /// heap that absorbed many messages has a fragment per message, and a
+    /// linear search of them for every pointer made a collection quadratic.
+    fn seal(&mut self) {
+        self.ranges.retain(|&(s, e)| s < e);
+        self.ranges.sort_unstable();
+        self.low = self.ranges.first().map_or(0, |r| r.0);
+        self.high = self.ranges.iter().map(|r| r.1).max().unwrap_or(0);
+    }
+
     #[inline]
     fn contains(&self, p: usize) -> bool {
-        self.ranges.iter().any(|&(s, e)| p >= s && p < e)
+        if p < self.low || p >= self.high {
+            return false;
+        }
+        if self.ranges.len() <= 4 {
+            return self.ranges.iter().any(|&(s, e)| p >= s && p < e);
+        }
+        let i = self.ranges.partition_point(|&(s, _)| s <= p);
+        i > 0 && p < self.ranges[i - 1].1
     }
 
     #[inline]
@@ -247,13 +280,10 @@ impl Heap {
     /// Collects everything (a full sweep), as [`Heap::collect`].
     pub fn collect_major(&mut self, need: usize, roots: &mut [&mut [Term]]) {
         let before = self.used_words();
-        let mut from = FromSpace {
-            ranges: Vec::with_capacity(2 + self.fragments.len()),
-            mature_start: 0,
-            mature_end: 0,
-        };
+        let mut from = FromSpace::new(2 + self.fragments.len());
         self.push_young_ranges(&mut from);
         from.ranges.push(range(&self.old));
+        from.seal();
 
         let roots_len = root_words(roots);
         let mut new_young = Block::new(size_class(before + need + roots_len));
@@ -287,12 +317,9 @@ impl Heap {
     fn collect_minor(&mut self, need: usize, roots: &mut [&mut [Term]]) {
         let before = self.used_words();
         let young_used = self.young.used() + self.fragments.iter().map(Block::used).sum::<usize>();
-        let mut from = FromSpace {
-            ranges: Vec::with_capacity(1 + self.fragments.len()),
-            mature_start: 0,
-            mature_end: 0,
-        };
+        let mut from = FromSpace::new(1 + self.fragments.len());
         self.push_young_ranges(&mut from);
+        from.seal();
         let young_start = self.young.start() as usize;
         from.mature_start = young_start;
         from.mature_end = young_start + self.high_water * 8;
@@ -418,6 +445,48 @@ mod tests {
             // words' size class, the capacity is back near the minimum.
             assert!(heap.young_capacity() <= size_class(3 * 13), "major {major}");
             assert!(heap.has_room(10));
+        }
+    }
+
+    #[test]
+    fn from_space_finds_pointers_among_many_ranges() {
+        let mut from = FromSpace::new(8);
+        for (s, e) in [
+            (500, 600),
+            (100, 200),
+            (300, 300),
+            (900, 1000),
+            (700, 800),
+            (0, 50),
+        ] {
+            from.ranges.push((s, e));
+        }
+        from.seal();
+        assert_eq!(from.ranges.len(), 5, "the empty range is dropped");
+        for p in [0, 49, 100, 199, 500, 599, 700, 799, 900, 999] {
+            assert!(from.contains(p), "{p}");
+        }
+        for p in [50, 99, 200, 300, 650, 800, 899, 1000, 5000] {
+            assert!(!from.contains(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn many_absorbed_message_heaps_are_collected() {
+        let mut heap = Heap::new();
+        let mut kept = Vec::new();
+        for i in 0..2_000 {
+            let mut message = Heap::new();
+            let t = message.tuple(&[Term::small_unchecked(i), Term::NIL]);
+            heap.absorb(message);
+            if i % 2 == 0 {
+                kept.push(t);
+            }
+        }
+        heap.collect(0, &mut [&mut kept]);
+        assert!(!heap.needs_gc());
+        for (n, t) in kept.iter().enumerate() {
+            assert_eq!(t.as_tuple().unwrap()[0].as_small(), Some(2 * n as i64));
         }
     }
 
