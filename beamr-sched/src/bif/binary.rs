@@ -33,6 +33,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("binary", "last", 1, last),
     ("binary", "copy", 1, copy1),
     ("binary", "copy", 2, copy2),
+    ("binary", "compile_pattern", 1, compile_pattern),
     ("binary", "match", 2, match2),
     ("binary", "match", 3, match3),
     ("binary", "matches", 2, matches2),
@@ -124,6 +125,11 @@ struct Patterns(Vec<Cow<'static, [u8]>>);
 
 impl Patterns {
     fn from_term(t: Term) -> Result<Patterns, Exception> {
+        // A compiled pattern (`binary:compile_pattern/1`) carries its source.
+        let t = match t.as_tuple() {
+            Some([tag, source]) if compiled_tag(*tag) => *source,
+            _ => t,
+        };
         let items = if t.as_binary().is_some() {
             vec![t]
         } else {
@@ -176,6 +182,27 @@ impl Patterns {
         }
         None
     }
+}
+
+/// True for the tags of a compiled pattern: `bm` (one pattern) and `ac`
+/// (several), as OTP names its Boyer-Moore and Aho-Corasick forms.
+fn compiled_tag(t: Term) -> bool {
+    t.as_atom().is_some_and(|a| matches!(a.name(), "bm" | "ac"))
+}
+
+/// `binary:compile_pattern/1`: validates the pattern and returns it tagged
+/// `{bm, Binary}` or `{ac, [Binary]}`. OTP hides a prepared search
+/// structure behind a reference there; beamr searches from the source
+/// bytes, so the tag and source are all it needs.
+fn compile_pattern(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Patterns::from_term(a[0])?;
+    let tag = if a[0].as_binary().is_some() {
+        "bm"
+    } else {
+        "ac"
+    };
+    let tag = Term::atom(beamr_core::atom::Atom::new(tag).expect("atom"));
+    Ok(p.heap.tuple(&[tag, a[0]]))
 }
 
 /// Options of `match`, `matches`, `split` and `replace`.
