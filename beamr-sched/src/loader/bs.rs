@@ -67,6 +67,10 @@ pub enum SegKind {
 pub struct Segment {
     /// Its type.
     pub kind: SegKind,
+    /// Its type as the compiler named it (for error reports).
+    pub type_name: Atom,
+    /// Its number in the source expression, from 1 (for error reports).
+    pub number: u32,
     /// The unit in bits.
     pub unit: u32,
     /// [`LITTLE`] and [`SIGNED`] bits.
@@ -535,8 +539,21 @@ impl Lowering<'_> {
                 let size = self.size_of(ins, &seg[5], unit.max(1))?;
                 (src, size, Box::default())
             };
+            let number = match &seg[1] {
+                Operand::Unsigned(n) => *n as u32,
+                Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u32,
+                _ => 0,
+            };
             segments.push(Segment {
                 kind,
+                // Appends are binary segments to the programmer, and in OTP's reports.
+                type_name: match kind {
+                    SegKind::Append | SegKind::PrivateAppend => Atom::new("binary").expect("atom"),
+                    _ => kind_name
+                        .and_then(|n| Atom::new(n).ok())
+                        .unwrap_or(Atom::UNDEFINED),
+                },
+                number,
                 unit,
                 flags,
                 src,

@@ -32,6 +32,7 @@
 
 pub(crate) mod bits;
 
+use beamr_core::atom::Atom;
 use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
@@ -301,9 +302,33 @@ fn create(p: &mut Process, c: &CreateBin) -> Flow {
     }
 }
 
+/// Why a construction segment failed: the exception, and for `badarg` the
+/// BEAM's cause (`type`, `size`, `unit`, `short`, `invalid`) and the value
+/// it names, reported in the frame's `error_info`.
+struct SegFail {
+    exception: Exception,
+    cause: Option<(&'static str, Term)>,
+}
+
+impl SegFail {
+    fn badarg(cause: &'static str, value: Term) -> SegFail {
+        SegFail {
+            exception: Exception::badarg(),
+            cause: Some((cause, value)),
+        }
+    }
+
+    fn limit() -> SegFail {
+        SegFail {
+            exception: Exception::system_limit(),
+            cause: None,
+        }
+    }
+}
+
 /// The size in bits of a construction segment with an explicit size.
 #[inline(always)]
-fn construct_size(p: &Process, size: Size) -> Result<usize, Exception> {
+fn construct_size(p: &Process, size: Size) -> Result<usize, SegFail> {
     match size {
         Size::Bits(n) => Ok(n),
         Size::Var(s, unit) => {
@@ -312,16 +337,16 @@ fn construct_size(p: &Process, size: Size) -> Result<usize, Exception> {
                 Some(n) if n >= 0 => (n as usize)
                     .checked_mul(unit as usize)
                     .filter(|&b| b < MAX_BITS)
-                    .ok_or_else(Exception::system_limit),
-                Some(_) => Err(Exception::badarg()),
+                    .ok_or_else(SegFail::limit),
+                Some(_) => Err(SegFail::badarg("size", v)),
                 None => match v.as_big() {
-                    Some(b) if !b.negative => Err(Exception::system_limit()),
-                    _ => Err(Exception::badarg()),
+                    Some(b) if !b.negative => Err(SegFail::limit()),
+                    _ => Err(SegFail::badarg("size", v)),
                 },
             }
         }
-        Size::Huge => Err(Exception::system_limit()),
-        Size::All(_) | Size::Bad | Size::None => Err(Exception::badarg()),
+        Size::Huge => Err(SegFail::limit()),
+        Size::All(_) | Size::Bad | Size::None => Err(SegFail::badarg("size", Term::NIL)),
     }
 }
 
@@ -336,30 +361,36 @@ fn number_as_f64(v: Term) -> Option<f64> {
 }
 
 /// Pass one for one segment: checks the value and returns its size in bits.
-fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, Exception> {
+fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, SegFail> {
+    let value = get(p, seg.src);
     match seg.kind {
         SegKind::Integer => {
             let n = construct_size(p, seg.size)?;
-            if get(p, seg.src).is_integer() {
+            if value.is_integer() {
                 Ok(n)
             } else {
-                Err(Exception::badarg())
+                Err(SegFail::badarg("type", value))
             }
         }
         SegKind::Float => {
             let n = construct_size(p, seg.size)?;
-            let f = number_as_f64(get(p, seg.src)).ok_or_else(Exception::badarg)?;
-            bits::float_bits(f, n).ok_or_else(Exception::badarg)?;
-            Ok(n)
+            let f = number_as_f64(value).ok_or_else(|| SegFail::badarg("type", value))?;
+            match bits::float_bits(f, n) {
+                Some(_) => Ok(n),
+                None if matches!(n, 16 | 32 | 64) => Err(SegFail::badarg("no_float", value)),
+                None => Err(SegFail::badarg("invalid", Term::small_unchecked(n as i64))),
+            }
         }
         SegKind::Binary | SegKind::Append | SegKind::PrivateAppend => {
-            let view = get(p, seg.src).as_binary().ok_or_else(Exception::badarg)?;
+            let view = value
+                .as_binary()
+                .ok_or_else(|| SegFail::badarg("type", value))?;
             match seg.size {
                 Size::All(unit) => {
                     if view.bit_size % unit.max(1) as usize == 0 {
                         Ok(view.bit_size)
                     } else {
-                        Err(Exception::badarg())
+                        Err(SegFail::badarg("unit", value))
                     }
                 }
                 size => {
@@ -367,16 +398,16 @@ fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, Exception> {
                     if n <= view.bit_size {
                         Ok(n)
                     } else {
-                        Err(Exception::badarg())
+                        Err(SegFail::badarg("short", value))
                     }
                 }
             }
         }
         SegKind::Utf8 | SegKind::Utf16 | SegKind::Utf32 => {
-            let c = get(p, seg.src)
+            let c = value
                 .as_small()
                 .filter(|&c| bits::is_scalar(c))
-                .ok_or_else(Exception::badarg)?;
+                .ok_or_else(|| SegFail::badarg("type", value))?;
             Ok(match seg.kind {
                 SegKind::Utf8 => bits::utf8_bits(c as u32),
                 SegKind::Utf16 if c >= 0x10000 => 32,
@@ -386,6 +417,40 @@ fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, Exception> {
         }
         SegKind::String => construct_size(p, seg.size),
     }
+}
+
+/// The exception for a failed segment, with the BEAM's `error_info`
+/// (`#{cause => {Segment, Type, Cause, Value}, function => format_bs_fail,
+/// module => erl_erts_errors}`) for a `badarg`.
+fn segment_error(p: &mut Process, seg: &Segment, fail: SegFail) -> Exception {
+    let mut e = fail.exception;
+    if let Some((cause, value)) = fail.cause {
+        let cause = p.heap.tuple(&[
+            Term::small_unchecked(seg.number as i64),
+            Term::atom(seg.type_name),
+            Term::atom(Atom::new(cause).expect("atom")),
+            value,
+        ]);
+        let keys = [
+            Term::atom(Atom::new("cause").expect("atom")),
+            Term::atom(Atom::new("function").expect("atom")),
+            Term::atom(Atom::new("module").expect("atom")),
+        ];
+        let values = [
+            cause,
+            Term::atom(Atom::new("format_bs_fail").expect("atom")),
+            Term::atom(Atom::new("erl_erts_errors").expect("atom")),
+        ];
+        e.error_info = beamr_core::map::from_pairs(
+            &mut p.heap,
+            &[
+                (keys[0], values[0]),
+                (keys[1], values[1]),
+                (keys[2], values[2]),
+            ],
+        );
+    }
+    e
 }
 
 /// Pass two: writes `segs` (checked by pass one, sizes in `sizes`) into
@@ -449,7 +514,10 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
     };
     let mut total: usize = 0;
     for (seg, size) in segs.iter().zip(sizes.iter_mut()) {
-        *size = segment_bits(p, seg)?;
+        *size = match segment_bits(p, seg) {
+            Ok(n) => n,
+            Err(fail) => return Err(segment_error(p, seg, fail)),
+        };
         total = total
             .checked_add(*size)
             .filter(|&t| t < MAX_BITS)
