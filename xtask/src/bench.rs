@@ -3,10 +3,10 @@
 //! their ratio.
 //!
 //! Each workload's `main/0` prints one line that ends with `<N> us`, the time
-//! its work took as measured inside the program. Everything before the time
-//! is the result, which must be the same on both runtimes: a difference is a
-//! failure (reported with both lines), as is a crash, a timeout, or a line
-//! without a time. Steps:
+//! its work took as measured inside the program. Everything it prints before
+//! the time is the result, which must be the same on both runtimes: a
+//! difference is a failure (reported with both outputs), as is a crash, a
+//! timeout, or output that does not end in a time. Steps:
 //!
 //! 1. `cargo build --release -p beamr-cli` (timings need a release build);
 //! 2. `erlc` the workloads into `target/bench/beam/` (only the stale ones);
@@ -112,19 +112,15 @@ struct Line {
 }
 
 /// Splits `text` (a program's standard output) into its result and time:
-/// its last non-empty line must end with `<digits> us`.
+/// it must end with `<digits> us`; the result is everything before that, so
+/// that any other output a runtime prints differently counts as a mismatch.
 fn parse_line(text: &str) -> Option<Line> {
-    let line = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())?
-        .trim_end();
-    let rest = line.strip_suffix(" us")?;
+    let rest = text.trim_end().strip_suffix(" us")?;
     let digits_at = rest
         .rfind(|c: char| !c.is_ascii_digit())
         .map_or(0, |i| i + 1);
     let micros = rest[digits_at..].parse().ok()?;
-    let result = rest[..digits_at].trim_end().to_owned();
+    let result = rest[..digits_at].trim().to_owned();
     Some(Line { result, micros })
 }
 
@@ -231,7 +227,7 @@ fn measure(
     }
     parse_line(&out.stdout).ok_or_else(|| {
         format!(
-            "{runtime} printed no line ending in `<N> us`: `{shown}`\n    stdout:\n{}",
+            "{runtime}'s output does not end in `<N> us`: `{shown}`\n    stdout:\n{}",
             tail(&out.stdout, 10)
         )
     })
@@ -334,6 +330,19 @@ fn json_string_field(line: &str, name: &str) -> Option<String> {
     }
 }
 
+/// The folder under `target/bench/` for the `.beam` files of the workloads
+/// in `dir`: its name and a hash of its path, so that workloads of another
+/// folder never pass for fresh ones of the same name.
+fn beam_dir_name(dir: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    dir.hash(&mut hasher);
+    let name = dir
+        .file_name()
+        .map_or_else(|| "bench".into(), |n| n.to_string_lossy().into_owned());
+    format!("{name}-{:08x}", hasher.finish() as u32)
+}
+
 /// Compiles the stale workloads of `src` into `out`.
 fn compile(src: &Path, names: &[String], out: &Path) -> Result<()> {
     fs::create_dir_all(out)
@@ -371,7 +380,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     let dir = fs::canonicalize(&dir).unwrap_or(dir);
     let (names, skipped) = workloads(&dir, &options.only)?;
     let beamr = build_beamr(root)?;
-    let beam_dir = root.join("target").join("bench").join("beam");
+    let beam_dir = root.join("target").join("bench").join(beam_dir_name(&dir));
     compile(&dir, &names, &beam_dir)?;
     let beam_dir = fs::canonicalize(&beam_dir)
         .map_err(|err| Error::new(format!("resolving {}: {err}", beam_dir.display())))?;
@@ -493,10 +502,11 @@ fn print_table(outcomes: &[(String, Outcome)], skipped: &[String]) {
                     slow.push(name.as_str());
                 }
                 println!(
-                    "| {name:<12} | {:>10} | {:>10} | {:>6.2}x | {result}",
+                    "| {name:<12} | {:>10} | {:>10} | {:>6.2}x | {}",
                     human(*beamr),
                     human(*beam),
-                    r
+                    r,
+                    result.replace('\n', " / ")
                 );
             }
             Outcome::Failed(_) => println!(
@@ -551,7 +561,7 @@ mod tests {
         assert_eq!(
             parse_line("noise\nring 10000 100 done 1263104 us\n\n"),
             Some(Line {
-                result: "ring 10000 100 done".into(),
+                result: "noise\nring 10000 100 done".into(),
                 micros: 1263104
             })
         );
@@ -580,6 +590,14 @@ mod tests {
             Some(r#"/t/a\b "c"/beamr"#)
         );
         assert_eq!(json_string_field(line, "missing"), None);
+    }
+
+    #[test]
+    fn each_workload_folder_compiles_into_its_own() {
+        let a = beam_dir_name(Path::new("/work/shared/bench"));
+        assert!(a.starts_with("bench-"), "{a}");
+        assert_eq!(a, beam_dir_name(Path::new("/work/shared/bench")));
+        assert_ne!(a, beam_dir_name(Path::new("/tmp/other/bench")));
     }
 
     #[cfg(unix)]
