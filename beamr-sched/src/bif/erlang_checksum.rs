@@ -1,5 +1,6 @@
 //! Checksums of iodata: `erlang:crc32/1,2`, `erlang:adler32/1,2` and
-//! `erlang:md5/1` (zlib's CRC-32 and Adler-32, RFC 1321's MD5).
+//! `erlang:md5/1` (zlib's CRC-32 and Adler-32, RFC 1321's MD5), computed by
+//! the crc32fast, adler2 and md-5 crates.
 
 use beamr_core::term::Term;
 
@@ -23,50 +24,18 @@ fn checksum_arg(t: Term) -> Result<u32, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-/// The reflected CRC-32 table (polynomial 0xEDB88320), built at compile time.
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-};
-
 /// zlib's `crc32(crc, bytes)`.
 fn crc32(crc: u32, bytes: &[u8]) -> u32 {
-    let mut c = !crc;
-    for &b in bytes {
-        c = CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
-    }
-    !c
+    let mut hasher = crc32fast::Hasher::new_with_initial(crc);
+    hasher.update(bytes);
+    hasher.finalize()
 }
 
 /// zlib's `adler32(adler, bytes)`.
 fn adler32(adler: u32, bytes: &[u8]) -> u32 {
-    const MOD: u32 = 65521;
-    let (mut a, mut b) = (adler & 0xFFFF, adler >> 16);
-    // 5552 bytes keep the sums below 2^32 before reducing (zlib's NMAX).
-    for chunk in bytes.chunks(5552) {
-        for &byte in chunk {
-            a += u32::from(byte);
-            b += a;
-        }
-        a %= MOD;
-        b %= MOD;
-    }
-    (b << 16) | a
+    let mut hasher = adler2::Adler32::from_checksum(adler);
+    hasher.write_slice(bytes);
+    hasher.checksum()
 }
 
 fn crc32_1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -97,56 +66,9 @@ fn md5_1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// RFC 1321's MD5 digest.
-fn md5(message: &[u8]) -> [u8; 16] {
-    const S: [u32; 64] = [
-        7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5,
-        9, 14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10,
-        15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-    ];
-    // K[i] = floor(abs(sin(i + 1)) * 2^32).
-    let k: Vec<u32> = (0..64)
-        .map(|i| ((i as f64 + 1.0).sin().abs() * 4_294_967_296.0) as u32)
-        .collect();
-    let mut state: [u32; 4] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476];
-    let mut data = message.to_vec();
-    let bit_len = (message.len() as u64).wrapping_mul(8);
-    data.push(0x80);
-    while data.len() % 64 != 56 {
-        data.push(0);
-    }
-    data.extend_from_slice(&bit_len.to_le_bytes());
-    for block in data.chunks(64) {
-        let m: Vec<u32> = block
-            .chunks(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        let [mut a, mut b, mut c, mut d] = state;
-        for i in 0..64 {
-            let (f, g) = match i / 16 {
-                0 => ((b & c) | (!b & d), i),
-                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-                2 => (b ^ c ^ d, (3 * i + 5) % 16),
-                _ => (c ^ (b | !d), (7 * i) % 16),
-            };
-            let rotated = a
-                .wrapping_add(f)
-                .wrapping_add(k[i])
-                .wrapping_add(m[g])
-                .rotate_left(S[i]);
-            a = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(rotated);
-        }
-        for (s, v) in state.iter_mut().zip([a, b, c, d]) {
-            *s = s.wrapping_add(v);
-        }
-    }
-    let mut digest = [0u8; 16];
-    for (i, s) in state.iter().enumerate() {
-        digest[i * 4..i * 4 + 4].copy_from_slice(&s.to_le_bytes());
-    }
-    digest
+pub(crate) fn md5(message: &[u8]) -> [u8; 16] {
+    use md5::Digest;
+    md5::Md5::digest(message).into()
 }
 
 #[cfg(test)]
