@@ -2,7 +2,7 @@
 //! `append_element/2`, `insert_element/3`, `delete_element/2`), type tests
 //! with arguments (`is_function/2`, `is_record/2,3`), `fun_info/2`,
 //! `error/3`, `phash2/1,2` (the hash itself is in
-//! [`super::erlang_hash`]), and `function_exported/3`, `module_loaded/1`.
+//! [`super::erlang_hash`]), `function_exported/3` and `module_loaded/1`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -28,53 +28,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "phash2", 2, phash2_2),
     ("erlang", "function_exported", 3, function_exported),
     ("erlang", "module_loaded", 1, module_loaded),
-    ("erlang", "get_module_info", 1, get_module_info1),
-    ("erlang", "get_module_info", 2, get_module_info2),
 ];
-
-/// `get_module_info(M)` (what `M:module_info()` returns): module, exports,
-/// attributes and compile (beamr keeps neither: empty lists).
-fn get_module_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut items = Vec::new();
-    for key in ["module", "exports", "attributes", "compile"] {
-        let k = Term::atom(Atom::new(key).expect("atom"));
-        let v = get_module_info2(p, &[a[0], k])?;
-        items.push(p.heap.tuple(&[k, v]));
-    }
-    Ok(p.heap.list(&items))
-}
-
-/// `get_module_info(M, Item)` (what `M:module_info(Item)` returns) for a
-/// loaded module.
-fn get_module_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let m = a[0].as_atom().ok_or_else(Exception::badarg)?;
-    let module = crate::code::CodeServer::global()
-        .current(m)
-        .ok_or_else(Exception::badarg)?;
-    let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
-    let pairs = |p: &mut Process, fas: &mut dyn Iterator<Item = (Atom, u32)>| {
-        let items: Vec<Term> = fas
-            .map(|(f, arity)| {
-                p.heap
-                    .tuple(&[Term::atom(f), Term::small_unchecked(i64::from(arity))])
-            })
-            .collect();
-        p.heap.list(&items)
-    };
-    Ok(match item.name() {
-        "module" => Term::atom(module.name),
-        "exports" => {
-            // In the order of the functions in the module, as the BEAM lists them.
-            let mut exports = module.exports.clone();
-            exports.sort_by_key(|&(_, _, at)| at);
-            pairs(p, &mut exports.into_iter().map(|(f, arity, _)| (f, arity)))
-        }
-        "functions" => pairs(p, &mut module.functions.iter().map(|f| (f.name, f.arity))),
-        "attributes" | "compile" | "nifs" => Term::NIL,
-        "native" => Term::FALSE,
-        _ => return Err(Exception::badarg()),
-    })
-}
 
 /// `function_exported(M, F, A)`: `M` is loaded (it is not loaded here) and
 /// exports `F/A`, or `M:F/A` is a BIF.
