@@ -727,6 +727,14 @@ fn select(sel: &crate::loader::Select, v: Term) -> Target {
         if !v.is_immediate() {
             return sel.fail;
         }
+        // A short table is cheaper to scan than to bisect.
+        if sel.cases.len() <= 4 {
+            return sel
+                .cases
+                .iter()
+                .find(|(c, _)| c.raw() == v.raw())
+                .map_or(sel.fail, |(_, t)| *t);
+        }
         match sel.cases.binary_search_by_key(&v.raw(), |(c, _)| c.raw()) {
             Ok(i) => sel.cases[i].1,
             Err(_) => sel.fail,
