@@ -18,16 +18,16 @@ use beamr_core::term::Term;
 use num_bigint::{BigInt, Sign};
 
 use super::erlang_binaries::{
-    binary_bytes, bitstring_arg, byte_list, iodata_bytes, list_items, part_range, part_subject,
-    sub_bytes, usize_arg,
+    binary_bytes, bitstring_arg, byte_list, iodata_bytes, list_items, part_range, sub_bytes,
+    usize_arg,
 };
 use super::table::BifRow;
 use crate::process::{Exception, Process};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
-    ("binary", "part", 2, part2),
-    ("binary", "part", 3, part3),
+    ("binary", "part", 2, super::erlang_binaries::binary_part2),
+    ("binary", "part", 3, super::erlang_binaries::binary_part3),
     ("binary", "at", 2, at),
     ("binary", "first", 1, first),
     ("binary", "last", 1, last),
@@ -53,22 +53,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("binary", "longest_common_prefix", 1, longest_common_prefix),
     ("binary", "longest_common_suffix", 1, longest_common_suffix),
 ];
-
-fn part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let size = part_subject(a[0])?;
-    let pos = a[1]
-        .as_tuple()
-        .filter(|t| t.len() == 2)
-        .ok_or_else(Exception::badarg)?;
-    let (from, len) = part_range(size, pos[0], pos[1])?;
-    Ok(sub_bytes(p, a[0], from, len))
-}
-
-fn part3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let size = part_subject(a[0])?;
-    let (from, len) = part_range(size, a[1], a[2])?;
-    Ok(sub_bytes(p, a[0], from, len))
-}
 
 fn at(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;

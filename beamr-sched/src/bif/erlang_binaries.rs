@@ -241,7 +241,8 @@ pub(super) fn part_subject(t: Term) -> Result<usize, Exception> {
     Ok(bitstring_arg(t)?.byte_size())
 }
 
-fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+/// `erlang:binary_part/2`, also `binary:part/2`.
+pub(super) fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let size = part_subject(a[0])?;
     let pos = a[1]
         .as_tuple()
@@ -251,7 +252,8 @@ fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(sub_bytes(p, a[0], from, len))
 }
 
-fn binary_part3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+/// `erlang:binary_part/3`, also `binary:part/3`.
+pub(super) fn binary_part3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let size = part_subject(a[0])?;
     let (from, len) = part_range(size, a[1], a[2])?;
     Ok(sub_bytes(p, a[0], from, len))
