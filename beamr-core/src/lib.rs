@@ -2,6 +2,7 @@
 //!
 //! - [`term`]: the 64-bit tagged [`Term`] word and the boxed objects it points to.
 //! - [`atom`]: the global append-only atom table.
+//! - [`hash`]: OTP's hash building blocks (Jenkins' mix and block hash).
 //! - [`heap`]: process heaps, bump allocation and the generational copying collector.
 //! - [`etf`]: the External Term Format (`term_to_binary` / `binary_to_term`).
 //! - [`beam`]: `.beam` file parsing into plain data and generic instructions.
@@ -13,6 +14,7 @@ pub mod atom;
 pub mod beam;
 pub mod etf;
 pub mod format;
+pub mod hash;
 pub mod heap;
 pub mod map;
 pub mod order;

@@ -39,29 +39,12 @@
 //! of their own; maps keyed by integers, floats, binaries, and tuples and
 //! lists of those, iterate exactly as OTP 25's.
 
+use crate::hash::jenkins::{
+    block_hash, mix2, HCONST, HCONST_10, HCONST_11, HCONST_12, HCONST_13, HCONST_14, HCONST_15,
+    HCONST_16, HCONST_17, HCONST_18, HCONST_20, HCONST_21, HCONST_22, HCONST_4, HCONST_5, HCONST_6,
+    HCONST_7, HCONST_8, HCONST_9,
+};
 use crate::term::{Kind, Subtag, Term};
-
-/// The golden ratio, Jenkins' arbitrary start value.
-const HCONST: u32 = 0x9e37_79b9;
-/// `HCONST * n mod 2^32` for the type constants.
-const HCONST_4: u32 = 0x78dd_e6e4;
-const HCONST_5: u32 = 0x1715_609d;
-const HCONST_6: u32 = 0xb54c_da56;
-const HCONST_7: u32 = 0x5384_540f;
-const HCONST_8: u32 = 0xf1bb_cdc8;
-const HCONST_9: u32 = 0x8ff3_4781;
-const HCONST_10: u32 = 0x2e2a_c13a;
-const HCONST_11: u32 = 0xcc62_3af3;
-const HCONST_12: u32 = 0x6a99_b4ac;
-const HCONST_13: u32 = 0x08d1_2e65;
-const HCONST_14: u32 = 0xa708_a81e;
-const HCONST_15: u32 = 0x4540_21d7;
-const HCONST_16: u32 = 0xe377_9b90;
-const HCONST_17: u32 = 0x81af_1549;
-const HCONST_18: u32 = 0x1fe6_8f02;
-const HCONST_20: u32 = 0x5c55_8274;
-const HCONST_21: u32 = 0xfa8c_fc2d;
-const HCONST_22: u32 = 0x98c4_75e6;
 
 /// OTP's `INTERNAL_HASH_SALT`, a 32-bit prime that keeps the internal hash
 /// apart from `erlang:phash2`.
@@ -70,20 +53,6 @@ const INTERNAL_HASH_SALT: u32 = 3_432_918_353;
 /// The BEAM's `[]` word: the immediate-2 tag `0b11_1011` alone (beamr's own
 /// `[]` word differs). Checked against the order of list keys in `erl`.
 const BEAM_NIL_WORD: u64 = 0x3b;
-
-/// Bob Jenkins' 96-bit mix, as OTP's `MIX` macro.
-#[inline(always)]
-fn mix(mut a: u32, mut b: u32, mut c: u32) -> u32 {
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 13);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 8);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 13);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 12);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 16);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 5);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 3);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 10);
-    c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 15)
-}
 
 /// The running hash state.
 struct Hasher {
@@ -94,7 +63,7 @@ impl Hasher {
     /// OTP's `UINT32_HASH_2(x, y, k)`.
     #[inline(always)]
     fn mix2(&mut self, x: u32, y: u32, k: u32) {
-        self.hash = mix(k.wrapping_add(x), k.wrapping_add(y), self.hash);
+        self.hash = mix2(self.hash, x, y, k);
     }
 
     /// OTP's `UINT32_HASH_2` of the two halves of a 64-bit word.
@@ -108,48 +77,6 @@ impl Hasher {
     fn constant(&mut self, k: u32) {
         self.hash = (self.hash ^ k).rotate_left(17);
     }
-}
-
-/// Jenkins' lookup2 hash of `bytes` with `initval`, as OTP's `block_hash`.
-fn block_hash(bytes: &[u8], initval: u32) -> u32 {
-    let le = |k: &[u8]| u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
-    let (mut a, mut b, mut c) = (HCONST, HCONST, initval);
-    let mut k = bytes;
-    while k.len() >= 12 {
-        a = a.wrapping_add(le(&k[0..4]));
-        b = b.wrapping_add(le(&k[4..8]));
-        c = c.wrapping_add(le(&k[8..12]));
-        let (na, nb, nc) = mix3(a, b, c);
-        (a, b, c) = (na, nb, nc);
-        k = &k[12..];
-    }
-    c = c.wrapping_add(bytes.len() as u32);
-    // The tail: bytes 0..4 into a, 4..8 into b, 8..11 into c's upper three
-    // bytes (its lowest byte holds the length).
-    for (i, &byte) in k.iter().enumerate() {
-        let v = byte as u32;
-        match i {
-            0..=3 => a = a.wrapping_add(v << (8 * i)),
-            4..=7 => b = b.wrapping_add(v << (8 * (i - 4))),
-            _ => c = c.wrapping_add(v << (8 * (i - 7))),
-        }
-    }
-    mix3(a, b, c).2
-}
-
-/// [`mix`] returning all three words (for [`block_hash`]'s rounds).
-#[inline(always)]
-fn mix3(mut a: u32, mut b: u32, mut c: u32) -> (u32, u32, u32) {
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 13);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 8);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 13);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 12);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 16);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 5);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 3);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 10);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 15);
-    (a, b, c)
 }
 
 /// Work left on the hashing stack.

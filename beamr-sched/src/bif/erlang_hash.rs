@@ -26,24 +26,11 @@
 //! match OTP's only where the numbers do.
 
 use beamr_core::atom::Atom;
+use beamr_core::hash::jenkins::{
+    self, block_hash, HCONST, HCONST_10, HCONST_11, HCONST_12, HCONST_13, HCONST_14, HCONST_15,
+    HCONST_16, HCONST_19, HCONST_2, HCONST_3, HCONST_4, HCONST_5, HCONST_6, HCONST_7, HCONST_9,
+};
 use beamr_core::term::Term;
-
-const HCONST: u32 = 0x9e37_79b9;
-const HCONST_2: u32 = 0x3c6e_f372;
-const HCONST_3: u32 = 0xdaa6_6d2b;
-const HCONST_4: u32 = 0x78dd_e6e4;
-const HCONST_5: u32 = 0x1715_609d;
-const HCONST_6: u32 = 0xb54c_da56;
-const HCONST_7: u32 = 0x5384_540f;
-const HCONST_9: u32 = 0x8ff3_4781;
-const HCONST_10: u32 = 0x2e2a_c13a;
-const HCONST_11: u32 = 0xcc62_3af3;
-const HCONST_12: u32 = 0x6a99_b4ac;
-const HCONST_13: u32 = 0x08d1_2e65;
-const HCONST_14: u32 = 0xa708_a81e;
-const HCONST_15: u32 = 0x4540_21d7;
-const HCONST_16: u32 = 0xe377_9b90;
-const HCONST_19: u32 = 0xbe1e_08bb;
 
 /// The hash of `[]` met first.
 const NIL_FIRST: u32 = 3_468_870_702;
@@ -51,49 +38,10 @@ const NIL_FIRST: u32 = 3_468_870_702;
 /// against `erl`'s `phash2("abc")`).
 const NIL_WORD: u32 = 2;
 
-/// Jenkins' 96-bit mix, all three words.
-#[inline(always)]
-fn mix3(mut a: u32, mut b: u32, mut c: u32) -> (u32, u32, u32) {
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 13);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 8);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 13);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 12);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 16);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 5);
-    a = a.wrapping_sub(b).wrapping_sub(c) ^ (c >> 3);
-    b = b.wrapping_sub(c).wrapping_sub(a) ^ (a << 10);
-    c = c.wrapping_sub(a).wrapping_sub(b) ^ (b >> 15);
-    (a, b, c)
-}
-
+/// OTP's `MIX2` on a running hash.
 #[inline(always)]
 fn mix2(hash: &mut u32, x: u32, y: u32, k: u32) {
-    *hash = mix3(k.wrapping_add(x), k.wrapping_add(y), *hash).2;
-}
-
-/// Jenkins' lookup2 hash of `bytes` with `initval`.
-fn block_hash(bytes: &[u8], initval: u32) -> u32 {
-    let le = |k: &[u8]| u32::from_le_bytes([k[0], k[1], k[2], k[3]]);
-    let (mut a, mut b, mut c) = (HCONST, HCONST, initval);
-    let mut k = bytes;
-    while k.len() >= 12 {
-        (a, b, c) = mix3(
-            a.wrapping_add(le(&k[0..4])),
-            b.wrapping_add(le(&k[4..8])),
-            c.wrapping_add(le(&k[8..12])),
-        );
-        k = &k[12..];
-    }
-    c = c.wrapping_add(bytes.len() as u32);
-    for (i, &byte) in k.iter().enumerate() {
-        let v = byte as u32;
-        match i {
-            0..=3 => a = a.wrapping_add(v << (8 * i)),
-            4..=7 => b = b.wrapping_add(v << (8 * (i - 4))),
-            _ => c = c.wrapping_add(v << (8 * (i - 7))),
-        }
-    }
-    mix3(a, b, c).2
+    *hash = jenkins::mix2(*hash, x, y, k);
 }
 
 /// The atom table's hash of an atom's name (hashpjw over its UTF-8 bytes,
