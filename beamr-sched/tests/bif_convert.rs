@@ -1,9 +1,9 @@
 //! The `bif_convert` fixture against `erl`: every case (results and caught
 //! error reasons) must print the same with `~w`.
 
-mod bif_support;
+mod support;
 
 #[test]
 fn cases_match_erl() {
-    bif_support::assert_cases_match("bif_convert", "cases");
+    support::assert_cases_match("bif_convert", "cases");
 }

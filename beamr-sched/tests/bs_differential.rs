@@ -3,51 +3,14 @@
 //! with `~w`, must be identical. One `erl` run per fixture prints all of
 //! its cases, one per line.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use beamr_core::atom::Atom;
 use beamr_core::format::display_w;
 use beamr_core::term::Term;
-use beamr_sched::code::{otp_lib_dirs, CodePath};
 use beamr_sched::interp::Outcome;
 use beamr_sched::process::Process;
 use beamr_sched::runtime::Runtime;
 
-fn fixtures(module: &str) -> PathBuf {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = dir.join("beam");
-    assert!(
-        beam.join(format!("{module}.beam")).is_file(),
-        "fixture {module} missing in {}: run `cargo xtask fixtures`",
-        beam.display()
-    );
-    beam
-}
-
-/// Each case's `~w` result on erl, in `cases()` order.
-fn erl_lines(beam: &PathBuf, module: &str) -> Vec<String> {
-    let out = Command::new("erl")
-        .arg("-noshell")
-        .arg("-pa")
-        .arg(beam)
-        .arg("-eval")
-        .arg(format!(
-            "[io:format(\"~w ~w~n\", [C, {module}:run(C)]) || C <- {module}:cases()], halt()."
-        ))
-        .output()
-        .expect("erl runs");
-    assert!(
-        out.status.success(),
-        "erl failed on {module}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // `~w` writes atom text as Latin-1 bytes.
-    let text: String = out.stdout.iter().map(|&b| b as char).collect();
-    text.lines().map(str::to_string).collect()
-}
+mod support;
 
 fn call(
     rt: &Runtime,
@@ -65,14 +28,13 @@ fn call(
 
 /// Runs every case of `module` on beamr and compares with erl.
 fn differential(module: &str) {
-    let beam = fixtures(module);
-    let expected = erl_lines(&beam, module);
-    let mut path = CodePath::new();
-    path.push(&beam);
-    for dir in otp_lib_dirs() {
-        path.push(dir);
-    }
-    let rt = Runtime::new(path);
+    let beam = support::fixtures(module);
+    // Each case's `~w` result on erl, in `cases()` order.
+    let expected = support::erl_eval(
+        &beam,
+        &format!("[io:format(\"~w ~w~n\", [C, {module}:run(C)]) || C <- {module}:cases()]"),
+    );
+    let rt = Runtime::new(support::code_path(&beam));
     let m = Atom::new(module).unwrap();
     let mut p = Process::new(Term::pid(1));
     let cases = call(&rt, &mut p, m, "cases", &[]).expect("cases/0 runs");

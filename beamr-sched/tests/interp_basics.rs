@@ -7,23 +7,11 @@ use std::process::Command;
 use beamr_core::atom::Atom;
 use beamr_core::format::display_w;
 use beamr_core::term::Term;
-use beamr_sched::code::{otp_lib_dirs, CodePath};
 use beamr_sched::interp::Outcome;
 use beamr_sched::process::Process;
 use beamr_sched::runtime::Runtime;
 
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = dir.join("beam");
-    assert!(
-        beam.join("sched_basics.beam").is_file(),
-        "fixtures missing in {}: run `cargo xtask fixtures`",
-        beam.display()
-    );
-    beam
-}
+mod support;
 
 fn erl_w(beam: &PathBuf, call: &str) -> String {
     let out = Command::new("erl")
@@ -60,13 +48,8 @@ const CASES: &[(&str, &[i64])] = &[
 
 #[test]
 fn results_match_erl() {
-    let beam = fixtures();
-    let mut path = CodePath::new();
-    path.push(&beam);
-    for dir in otp_lib_dirs() {
-        path.push(dir);
-    }
-    let rt = Runtime::new(path);
+    let beam = support::fixtures("sched_basics");
+    let rt = Runtime::new(support::code_path(&beam));
     let module = Atom::new("sched_basics").unwrap();
     let mut failures = Vec::new();
     for (function, args) in CASES {

@@ -2,9 +2,9 @@
 //! `maps_ops` fixture (literals, updates, matches, the BIFs of `maps`,
 //! iterators and their errors) must print the same.
 
-mod bif_support;
+mod support;
 
 #[test]
 fn map_cases_match_erl() {
-    bif_support::assert_cases_match("maps_ops", "cases");
+    support::assert_cases_match("maps_ops", "cases");
 }

@@ -7,8 +7,9 @@ use std::process::Command;
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
-use beamr_sched::code::{otp_lib_dirs, CodePath};
 use beamr_sched::runtime::Runtime;
+
+mod support;
 
 const CASES: &[&str] = &[
     "ping",
@@ -25,19 +26,6 @@ const CASES: &[&str] = &[
     "spin",
     "kill",
 ];
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = dir.join("beam");
-    assert!(
-        beam.join("sched_procs.beam").is_file(),
-        "fixtures missing in {}: run `cargo xtask fixtures`",
-        beam.display()
-    );
-    beam
-}
 
 /// Every case's exit reason on erl, one per line.
 fn erl_reasons(beam: &PathBuf) -> Vec<String> {
@@ -76,7 +64,7 @@ fn erl_reasons(beam: &PathBuf) -> Vec<String> {
 
 #[test]
 fn exit_reasons_match_erl() {
-    let beam = fixtures();
+    let beam = support::fixtures("sched_procs");
     let expected = erl_reasons(&beam);
     assert_eq!(expected.len(), CASES.len());
     let mut failures = Vec::new();
@@ -85,12 +73,7 @@ fn exit_reasons_match_erl() {
         if only.as_deref().is_some_and(|o| o != *case) {
             continue;
         }
-        let mut path = CodePath::new();
-        path.push(&beam);
-        for dir in otp_lib_dirs() {
-            path.push(dir);
-        }
-        let rt = Arc::new(Runtime::new(path));
+        let rt = Arc::new(Runtime::new(support::code_path(&beam)));
         let reason = rt
             .run_main(
                 Atom::new("sched_procs").unwrap(),

@@ -5,31 +5,19 @@
 //! never run one process at once; the state word's own races are tested in
 //! `process::state_bits`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
 use beamr_core::format::display_w;
-use beamr_sched::code::{otp_lib_dirs, CodePath};
 use beamr_sched::runtime::Runtime;
+
+mod support;
 
 #[test]
 fn every_message_arrives_once_on_four_schedulers() {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
-        .join("beam");
-    assert!(
-        dir.join("sched_stress.beam").is_file(),
-        "fixtures missing: run `cargo xtask fixtures`"
-    );
+    let dir = support::fixtures("sched_stress");
     for round in 0..20 {
-        let mut path = CodePath::new();
-        path.push(&dir);
-        for d in otp_lib_dirs() {
-            path.push(d);
-        }
-        let rt = Arc::new(Runtime::new(path));
+        let rt = Arc::new(Runtime::new(support::code_path(&dir)));
         let reason = rt
             .run_main(
                 Atom::new("sched_stress").unwrap(),

@@ -1,8 +1,14 @@
-//! Shared harness of the BIF and map tests: a fixture function returns a
-//! list of results (one per case, errors caught as `{'EXIT', Reason}`); it
-//! runs on `erl` and on beamr, and each element's `~w` text must match.
+//! What beamr-sched's integration tests share: where the compiled fixtures
+//! are, a runtime loading them (and the local OTP), running `erl` on them,
+//! and comparing per-case results. The BIF and map tests use the whole
+//! harness: a fixture function returns a list of results (one per case,
+//! errors caught as `{'EXIT', Reason}`); it runs on `erl` and on beamr, and
+//! each element's `~w` text must match.
+//!
+//! Each test binary uses part of this module.
+#![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use beamr_core::atom::Atom;
@@ -27,36 +33,48 @@ pub fn fixtures(module: &str) -> PathBuf {
     beam
 }
 
-/// Each element of `module:function()` as `erl` prints it with `~w`.
-fn erl_lines(beam: &PathBuf, module: &str, function: &str) -> Vec<String> {
-    let out = Command::new("erl")
-        .arg("-noshell")
-        .arg("-pa")
-        .arg(beam)
-        .arg("-eval")
-        .arg(format!(
-            "[io:format(\"~w~n\", [X]) || X <- {module}:{function}()], halt()."
-        ))
-        .output()
-        .expect("erl runs");
-    assert!(
-        out.status.success(),
-        "erl failed on {module}:{function}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // erl writes characters above 127 of atoms as Latin-1 bytes.
-    let text: String = out.stdout.iter().map(|&b| b as char).collect();
-    text.lines().map(str::to_string).collect()
-}
-
-/// Each element of `module:function()` run on beamr, written with `~w`.
-fn beamr_lines(beam: &PathBuf, module: &str, function: &str) -> Vec<String> {
+/// The code path of a test runtime: the fixtures, then the local OTP.
+pub fn code_path(beam: &Path) -> CodePath {
     let mut path = CodePath::new();
     path.push(beam);
     for dir in otp_lib_dirs() {
         path.push(dir);
     }
-    let rt = Runtime::new(path);
+    path
+}
+
+/// The lines `erl` prints evaluating `expr` with the fixtures on its path
+/// (then it halts). Output bytes are read as Latin-1, as erl writes the
+/// characters above 127 of atoms.
+pub fn erl_eval(beam: &Path, expr: &str) -> Vec<String> {
+    let out = Command::new("erl")
+        .arg("-noshell")
+        .arg("-pa")
+        .arg(beam)
+        .arg("-eval")
+        .arg(format!("{expr}, halt()."))
+        .output()
+        .expect("erl runs");
+    assert!(
+        out.status.success(),
+        "erl failed on {expr}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text: String = out.stdout.iter().map(|&b| b as char).collect();
+    text.lines().map(str::to_string).collect()
+}
+
+/// Each element of `module:function()` as `erl` prints it with `~w`.
+fn erl_lines(beam: &Path, module: &str, function: &str) -> Vec<String> {
+    erl_eval(
+        beam,
+        &format!("[io:format(\"~w~n\", [X]) || X <- {module}:{function}()]"),
+    )
+}
+
+/// Each element of `module:function()` run on beamr, written with `~w`.
+fn beamr_lines(beam: &Path, module: &str, function: &str) -> Vec<String> {
+    let rt = Runtime::new(code_path(beam));
     let mut p = Process::new(Term::pid(1));
     let outcome = rt
         .call_in(
@@ -79,6 +97,12 @@ pub fn assert_cases_match(module: &str, function: &str) {
     let beam = fixtures(module);
     let expected = erl_lines(&beam, module, function);
     let got = beamr_lines(&beam, module, function);
+    assert_lines_match(&format!("{module}:{function}"), &expected, &got, 10);
+}
+
+/// Asserts that beamr's per-case lines equal erl's, naming each case that
+/// differs, and that there are more than `min_cases` of them.
+pub fn assert_lines_match(what: &str, expected: &[String], got: &[String], min_cases: usize) {
     let mut failures = Vec::new();
     for (i, e) in expected.iter().enumerate() {
         match got.get(i) {
@@ -96,7 +120,7 @@ pub fn assert_cases_match(module: &str, function: &str) {
     }
     assert!(
         failures.is_empty(),
-        "{module}:{function}: {} of {} cases differ:\n{}",
+        "{what}: {} of {} cases differ:\n{}",
         failures.len(),
         expected.len(),
         failures
@@ -106,5 +130,9 @@ pub fn assert_cases_match(module: &str, function: &str) {
             .collect::<Vec<_>>()
             .join("\n")
     );
-    assert!(expected.len() > 10, "too few cases");
+    assert!(
+        expected.len() > min_cases,
+        "{what}: too few cases ({})",
+        expected.len()
+    );
 }
