@@ -9,13 +9,12 @@
 //! `cargo xtask test-all`) first, or point `BEAMR_FIXTURES_DIR` at the
 //! folder holding `beam/format_corpus.beam`.
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use beamr_core::etf::{self, EtfErrorKind};
 use beamr_core::format::{format_p, write_w, write_with, Encoding, PrettyOptions, WriteOptions};
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+
+mod support;
 
 /// One corpus entry: the encoded term and OTP's text per directive.
 struct Case {
@@ -23,35 +22,9 @@ struct Case {
     outputs: Vec<(String, String)>,
 }
 
-/// The folder with `format_corpus.beam`.
-fn beam_dir() -> PathBuf {
-    let root = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = root.join("beam");
-    assert!(
-        beam.join("format_corpus.beam").is_file(),
-        "{} is missing: run `cargo xtask fixtures` first (or set BEAMR_FIXTURES_DIR)",
-        beam.join("format_corpus.beam").display()
-    );
-    beam
-}
-
 /// Runs the fixture under `erl` and reads what it wrote.
 fn corpus() -> Vec<Case> {
-    let beam = beam_dir();
-    let out = std::env::temp_dir().join(format!("beamr_format_corpus_{}.bin", std::process::id()));
-    let eval = format!("format_corpus:main(\"{}\")", out.display());
-    let status = Command::new("erl")
-        .args(["-noshell", "-pa"])
-        .arg(&beam)
-        .args(["-eval", &eval, "-s", "init", "stop"])
-        .status()
-        .expect("running erl (is Erlang/OTP installed and on the PATH?)");
-    assert!(status.success(), "erl failed: {status}");
-    let bytes = std::fs::read(&out).expect("reading the corpus erl wrote");
-    let _ = std::fs::remove_file(&out);
-    parse(&bytes)
+    parse(&support::erl_written("format_corpus"))
 }
 
 /// Parses the fixture's file (layout in `format_corpus.erl`).

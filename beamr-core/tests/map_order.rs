@@ -14,8 +14,6 @@
 //! folder holding `beam/map_order.beam`.
 
 use std::cmp::Ordering;
-use std::path::PathBuf;
-use std::process::Command;
 
 use beamr_core::etf;
 use beamr_core::heap::Heap;
@@ -23,34 +21,11 @@ use beamr_core::map::{self, Order};
 use beamr_core::order::{compare, compare_exact, exact_eq};
 use beamr_core::term::{Term, FLAT_MAP_LIMIT};
 
-/// The folder with `map_order.beam`.
-fn beam_dir() -> PathBuf {
-    let root = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = root.join("beam");
-    assert!(
-        beam.join("map_order.beam").is_file(),
-        "{} is missing: run `cargo xtask fixtures` first (or set BEAMR_FIXTURES_DIR)",
-        beam.join("map_order.beam").display()
-    );
-    beam
-}
+mod support;
 
 /// Runs the fixture and returns each case's encoding.
 fn cases() -> Vec<Vec<u8>> {
-    let beam = beam_dir();
-    let out = std::env::temp_dir().join(format!("beamr_map_order_{}.bin", std::process::id()));
-    let eval = format!("map_order:main(\"{}\")", out.display());
-    let status = Command::new("erl")
-        .args(["-noshell", "-pa"])
-        .arg(&beam)
-        .args(["-eval", &eval, "-s", "init", "stop"])
-        .status()
-        .expect("running erl (is Erlang/OTP installed and on the PATH?)");
-    assert!(status.success(), "erl failed: {status}");
-    let bytes = std::fs::read(&out).expect("reading the cases erl wrote");
-    let _ = std::fs::remove_file(&out);
+    let bytes = support::erl_written("map_order");
     let mut cases = Vec::new();
     let mut at = 0;
     while at < bytes.len() {

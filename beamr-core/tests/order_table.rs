@@ -12,28 +12,13 @@
 //! folder holding `beam/order_table.beam`.
 
 use std::cmp::Ordering;
-use std::path::PathBuf;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
 use beamr_core::etf;
 use beamr_core::heap::Heap;
 use beamr_core::order::{compare, compare_exact, eq, exact_eq};
 use beamr_core::term::{Kind, Term};
 
-/// The folder with `order_table.beam`.
-fn beam_dir() -> PathBuf {
-    let root = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"));
-    let beam = root.join("beam");
-    assert!(
-        beam.join("order_table.beam").is_file(),
-        "{} is missing: run `cargo xtask fixtures` first (or set BEAMR_FIXTURES_DIR)",
-        beam.join("order_table.beam").display()
-    );
-    beam
-}
+mod support;
 
 /// The corpus as OTP wrote it: each term's encoding, and the flag table.
 struct Table {
@@ -42,23 +27,7 @@ struct Table {
 }
 
 fn run_fixture() -> Table {
-    let beam = beam_dir();
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-    let run = RUNS.fetch_add(1, AtomicOrdering::Relaxed);
-    let out = std::env::temp_dir().join(format!(
-        "beamr_order_table_{}_{run}.bin",
-        std::process::id()
-    ));
-    let eval = format!("order_table:main(\"{}\")", out.display());
-    let status = Command::new("erl")
-        .args(["-noshell", "-pa"])
-        .arg(&beam)
-        .args(["-eval", &eval, "-s", "init", "stop"])
-        .status()
-        .expect("running erl (is Erlang/OTP installed and on the PATH?)");
-    assert!(status.success(), "erl failed: {status}");
-    let bytes = std::fs::read(&out).expect("reading the table erl wrote");
-    let _ = std::fs::remove_file(&out);
+    let bytes = support::erl_written("order_table");
     parse(&bytes)
 }
 
