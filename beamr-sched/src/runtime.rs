@@ -153,7 +153,7 @@ impl Runtime {
     /// caller's heap). Returns the pid, and the monitor reference's ids when
     /// asked to monitor.
     pub fn spawn(
-        self: &Arc<Runtime>,
+        &self,
         parent: Option<&mut Process>,
         target: SpawnTarget,
         args: &[Term],
@@ -161,7 +161,6 @@ impl Runtime {
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
         let pid = self.processes.new_pid();
         let mut child = Box::new(Process::new(pid));
-        child.runtime = Some(self.clone());
         let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
         match target {
             SpawnTarget::Mfa(m, f) => {
@@ -462,7 +461,6 @@ impl Runtime {
         self.register_name(Atom::new("init").expect("atom"), init);
         let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");
         let mut boot = Process::new(self.processes.new_pid());
-        boot.runtime = Some(self.clone());
         let boot_fn = Atom::new("boot").expect("atom");
         if !matches!(
             self.call_in(&mut boot, logger_module, boot_fn, &[])?,

@@ -11,6 +11,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -56,7 +57,7 @@ pub(crate) fn latin1_bytes(chars: &[u32]) -> Vec<u8> {
     out
 }
 
-fn put_chars(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn put_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let unicode = match a[0].as_atom().map(Atom::name) {
         Some("unicode" | "utf8") => true,
         Some("latin1") => false,

@@ -23,6 +23,7 @@ use super::erlang_binaries::{
 };
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -54,7 +55,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("binary", "longest_common_suffix", 1, longest_common_suffix),
 ];
 
-fn at(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn at(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let i = usize_arg(a[1])?;
     bytes
@@ -63,7 +64,7 @@ fn at(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-fn first(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn first(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     bytes
         .first()
@@ -71,7 +72,7 @@ fn first(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-fn last(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn last(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     bytes
         .last()
@@ -79,12 +80,12 @@ fn last(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-fn copy1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn copy1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     Ok(p.heap.binary(&bytes))
 }
 
-fn copy2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn copy2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let n = usize_arg(a[1])?;
     if bytes.is_empty() {
@@ -178,7 +179,7 @@ fn compiled_tag(t: Term) -> bool {
 /// `{bm, Binary}` or `{ac, [Binary]}`. OTP hides a prepared search
 /// structure behind a reference there; beamr searches from the source
 /// bytes, so the tag and source are all it needs.
-fn compile_pattern(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn compile_pattern(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Patterns::from_term(a[0])?;
     let tag = if a[0].as_binary().is_some() {
         "bm"
@@ -272,11 +273,11 @@ fn do_match(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> 
     })
 }
 
-fn match2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_match(p, a, Term::NIL)
 }
 
-fn match3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_match(p, a, a[2])
 }
 
@@ -289,11 +290,11 @@ fn do_matches(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception
     Ok(p.heap.list(&items))
 }
 
-fn matches2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn matches2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_matches(p, a, Term::NIL)
 }
 
-fn matches3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn matches3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_matches(p, a, a[2])
 }
 
@@ -323,11 +324,11 @@ fn do_split(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> 
     Ok(p.heap.list(&parts))
 }
 
-fn split2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn split2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_split(p, a, Term::NIL)
 }
 
-fn split3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn split3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_split(p, a, a[2])
 }
 
@@ -359,22 +360,22 @@ fn do_replace(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception
     Ok(p.heap.binary(&out))
 }
 
-fn replace3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn replace3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_replace(p, a, Term::NIL)
 }
 
-fn replace4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn replace4(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     do_replace(p, a, a[3])
 }
 
 // ----- conversions ----------------------------------------------------------------
 
-fn bin_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bin_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     Ok(byte_list(p, &bytes, Term::NIL))
 }
 
-fn bin_to_list2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bin_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let pos = a[1]
         .as_tuple()
@@ -384,13 +385,13 @@ fn bin_to_list2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(byte_list(p, &bytes[from..from + len], Term::NIL))
 }
 
-fn bin_to_list3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bin_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let (from, len) = part_range(bytes.len(), a[1], a[2])?;
     Ok(byte_list(p, &bytes[from..from + len], Term::NIL))
 }
 
-fn list_to_bin(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_bin(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_list() {
         return Err(Exception::badarg());
     }
@@ -430,11 +431,11 @@ fn decode_unsigned(p: &mut Process, t: Term, little: bool) -> Result<Term, Excep
     Ok(p.heap.bigint(&v))
 }
 
-fn decode_unsigned1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn decode_unsigned1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     decode_unsigned(p, a[0], false)
 }
 
-fn decode_unsigned2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn decode_unsigned2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let little = endian(a[1])?;
     decode_unsigned(p, a[0], little)
 }
@@ -451,11 +452,11 @@ fn encode_unsigned(p: &mut Process, t: Term, little: bool) -> Result<Term, Excep
     Ok(p.heap.binary(&bytes))
 }
 
-fn encode_unsigned1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn encode_unsigned1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     encode_unsigned(p, a[0], false)
 }
 
-fn encode_unsigned2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn encode_unsigned2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let little = endian(a[1])?;
     encode_unsigned(p, a[0], little)
 }
@@ -494,10 +495,10 @@ fn common(a: &[Term], suffix: bool) -> Result<Term, Exception> {
     Ok(Term::small_unchecked(n as i64))
 }
 
-fn longest_common_prefix(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn longest_common_prefix(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     common(a, false)
 }
 
-fn longest_common_suffix(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn longest_common_suffix(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     common(a, true)
 }

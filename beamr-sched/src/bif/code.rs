@@ -11,6 +11,7 @@ use beamr_core::term::Term;
 use super::table::BifRow;
 use crate::code::{CodeServer, LoadOutcome};
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -32,7 +33,7 @@ fn load(module: Atom) -> Option<&'static str> {
 }
 
 /// `ensure_loaded(M)`: `{module, M}` or `{error, nofile | badfile}`.
-fn ensure_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ensure_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = a[0].as_atom().ok_or_else(Exception::badarg)?;
     Ok(match load(module) {
         None => p.heap.tuple(&[atom("module"), a[0]]),
@@ -41,7 +42,7 @@ fn ensure_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `ensure_modules_loaded(Ms)`: `ok` or `{error, [{M, Reason}]}`.
-fn ensure_modules_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ensure_modules_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let modules = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     let mut failed = Vec::new();
     for m in modules {

@@ -136,11 +136,10 @@ fn error(p: &mut Process, reason: &str) -> Term {
 // ---- old code and the processes in it ----
 
 /// True if process `pid` runs code of `module` (`p` itself included).
-fn process_runs(p: &Process, pid: Term, module: &Module) -> bool {
+fn process_runs(rt: &Runtime, p: &Process, pid: Term, module: &Module) -> bool {
     if pid == p.pid {
         return runs_code(p, module);
     }
-    let Some(rt) = &p.runtime else { return false };
     let Some(handle) = rt.processes.get(pid) else {
         return false;
     };
@@ -149,16 +148,13 @@ fn process_runs(p: &Process, pid: Term, module: &Module) -> bool {
 }
 
 /// Every other process running `module`; whether `p` itself does.
-fn processes_in(p: &Process, module: &Module) -> (Vec<Term>, bool) {
+fn processes_in(rt: &Runtime, p: &Process, module: &Module) -> (Vec<Term>, bool) {
     let me = runs_code(p, module);
-    let Some(rt) = &p.runtime else {
-        return (Vec::new(), me);
-    };
     let others = rt
         .processes
         .pids()
         .into_iter()
-        .filter(|&pid| pid != p.pid && process_runs(p, pid, module))
+        .filter(|&pid| pid != p.pid && process_runs(rt, p, pid, module))
         .collect();
     (others, me)
 }
@@ -182,15 +178,13 @@ fn kill_now(rt: &Runtime, pid: Term) {
 /// Kills the processes running the old version of `module` and drops it;
 /// false if there was none. `Err` when the caller itself runs it (it is
 /// killed as well, after the others).
-fn hard_purge(p: &mut Process, module: Atom) -> Result<bool, Exception> {
+fn hard_purge(rt: &Runtime, p: &mut Process, module: Atom) -> Result<bool, Exception> {
     let Some(old) = code().old(module) else {
         return Ok(false);
     };
-    let (victims, me) = processes_in(p, &old);
-    if let Some(rt) = p.runtime.clone() {
-        for pid in victims {
-            kill_now(&rt, pid);
-        }
+    let (victims, me) = processes_in(rt, p, &old);
+    for pid in victims {
+        kill_now(rt, pid);
     }
     code().purge(module);
     if me {
@@ -203,12 +197,13 @@ fn hard_purge(p: &mut Process, module: Atom) -> Result<bool, Exception> {
 
 /// Purges, then loads `bytes` as `module`: `{module, M}` or `{error, Reason}`.
 fn purge_and_load(
+    rt: &Runtime,
     p: &mut Process,
     module: Atom,
     bytes: &[u8],
     file: String,
 ) -> Result<Term, Exception> {
-    hard_purge(p, module)?;
+    hard_purge(rt, p, module)?;
     Ok(match code().load_checked(module, bytes, file) {
         Ok(m) => tagged(p, "module", Term::atom(m)),
         Err(LoadFailure::Badfile) => error(p, "badfile"),
@@ -216,7 +211,7 @@ fn purge_and_load(
     })
 }
 
-fn load_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_binary(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let file = file_name(a[1]).ok_or_else(Exception::badarg)?;
     let bytes = a[2]
@@ -224,25 +219,25 @@ fn load_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .filter(|b| b.is_binary())
         .ok_or_else(Exception::badarg)?
         .to_vec();
-    purge_and_load(p, module, &bytes, file)
+    purge_and_load(rt, p, module, &bytes, file)
 }
 
-fn load_path(p: &mut Process, module: Atom, path: &Path) -> Result<Term, Exception> {
+fn load_path(rt: &Runtime, p: &mut Process, module: Atom, path: &Path) -> Result<Term, Exception> {
     match std::fs::read(path) {
-        Ok(bytes) => purge_and_load(p, module, &bytes, path.display().to_string()),
+        Ok(bytes) => purge_and_load(rt, p, module, &bytes, path.display().to_string()),
         Err(_) => Ok(error(p, "nofile")),
     }
 }
 
-fn load_file(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_file(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     match code().find(module) {
-        Some(path) => load_path(p, module, &path),
+        Some(path) => load_path(rt, p, module, &path),
         None => Ok(error(p, "nofile")),
     }
 }
 
-fn load_abs(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_abs(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = file_name(a[0]).ok_or_else(Exception::badarg)?;
     let path = PathBuf::from(format!("{name}.beam"));
     let Some(module) = path
@@ -252,7 +247,7 @@ fn load_abs(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     else {
         return Ok(error(p, "badarg"));
     };
-    load_path(p, module, &path)
+    load_path(rt, p, module, &path)
 }
 
 fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
@@ -263,7 +258,7 @@ fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
     Some(p.heap.string(&origin.file))
 }
 
-fn is_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     if code().current(module).is_none() && !PRELOADED.contains(&module.name()) {
         return Ok(Term::FALSE);
@@ -274,17 +269,17 @@ fn is_loaded(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn purge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn purge(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    hard_purge(p, module).map(Term::bool)
+    hard_purge(rt, p, module).map(Term::bool)
 }
 
-fn soft_purge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn soft_purge(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let Some(old) = code().old(module) else {
         return Ok(Term::TRUE);
     };
-    let (others, me) = processes_in(p, &old);
+    let (others, me) = processes_in(rt, p, &old);
     if me || !others.is_empty() {
         return Ok(Term::FALSE);
     }
@@ -292,12 +287,12 @@ fn soft_purge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn delete(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn delete(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     Ok(Term::bool(code().delete(module) == DeleteOutcome::Deleted))
 }
 
-fn which(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn which(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     if code().current(module).is_some() || PRELOADED.contains(&module.name()) {
         if let Some(f) = loaded_file(p, module) {
@@ -310,7 +305,7 @@ fn which(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn all_loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn all_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let mut items = Vec::new();
     for (m, origin) in code().loaded() {
         let f = if PRELOADED.contains(&m.name()) {
@@ -323,7 +318,7 @@ fn all_loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.list(&items))
 }
 
-fn get_object_code(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get_object_code(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let Some(path) = code().find(module) else {
         return Ok(atom("error"));
@@ -349,11 +344,11 @@ fn add_path_with(p: &mut Process, dir: Term, front: bool) -> Result<Term, Except
     Ok(Term::TRUE)
 }
 
-fn add_pathz(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn add_pathz(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     add_path_with(p, a[0], false)
 }
 
-fn add_patha(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn add_patha(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     add_path_with(p, a[0], true)
 }
 
@@ -370,15 +365,15 @@ fn add_paths_with(p: &mut Process, dirs: Term, front: bool) -> Result<Term, Exce
     Ok(Term::OK)
 }
 
-fn add_pathsz(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn add_pathsz(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     add_paths_with(p, a[0], false)
 }
 
-fn add_pathsa(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn add_pathsa(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     add_paths_with(p, a[0], true)
 }
 
-fn get_path(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get_path(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let dirs: Vec<Term> = code()
         .path_dirs()
         .iter()
@@ -398,12 +393,12 @@ fn otp_root() -> Option<PathBuf> {
     })
 }
 
-fn root_dir(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn root_dir(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let root = otp_root().unwrap_or_else(|| PathBuf::from("/"));
     Ok(p.heap.string(&root.display().to_string()))
 }
 
-fn lib_dir0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn lib_dir0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let root = otp_root().unwrap_or_else(|| PathBuf::from("/"));
     Ok(p.heap.string(&root.join("lib").display().to_string()))
 }
@@ -422,7 +417,7 @@ fn app_dir(app: &str) -> Option<PathBuf> {
     })
 }
 
-fn lib_dir1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn lib_dir1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let app = file_name(a[0]).ok_or_else(Exception::badarg)?;
     Ok(match app_dir(&app) {
         Some(d) => p.heap.string(&d.display().to_string()),
@@ -430,7 +425,7 @@ fn lib_dir1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn priv_dir(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn priv_dir(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let app = file_name(a[0]).ok_or_else(Exception::badarg)?;
     Ok(match app_dir(&app) {
         Some(d) => p.heap.string(&d.join("priv").display().to_string()),
@@ -438,22 +433,22 @@ fn priv_dir(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn is_sticky(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_sticky(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     module_arg(a[0])?;
     Ok(Term::FALSE)
 }
 
-fn get_mode(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get_mode(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(atom("interactive"))
 }
 
-fn objfile_extension(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn objfile_extension(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(".beam"))
 }
 
 // ---- erlang ----
 
-fn load_module(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_module(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let bytes = a[1]
         .as_binary()
@@ -469,7 +464,7 @@ fn load_module(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     )
 }
 
-fn delete_module(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn delete_module(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     match code().delete(module) {
         DeleteOutcome::Deleted => Ok(Term::TRUE),
@@ -478,21 +473,21 @@ fn delete_module(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn purge_module(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn purge_module(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    if hard_purge(p, module)? {
+    if hard_purge(rt, p, module)? {
         Ok(Term::TRUE)
     } else {
         Err(Exception::badarg())
     }
 }
 
-fn check_old_code(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn check_old_code(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     Ok(Term::bool(code().has_old(module)))
 }
 
-fn check_process_code2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn check_process_code2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[1])?;
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
@@ -500,10 +495,10 @@ fn check_process_code2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let Some(old) = code().old(module) else {
         return Ok(Term::FALSE);
     };
-    Ok(Term::bool(process_runs(p, a[0], &old)))
+    Ok(Term::bool(process_runs(rt, p, a[0], &old)))
 }
 
-fn check_process_code3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn check_process_code3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     // Options ({async, Ref}, {allow_gc, Bool}): only the synchronous form.
     let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
     for o in opts {
@@ -513,15 +508,15 @@ fn check_process_code3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             _ => return Err(Exception::badarg()),
         }
     }
-    check_process_code2(p, &a[..2])
+    check_process_code2(rt, p, &a[..2])
 }
 
-fn pre_loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn pre_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
     Ok(p.heap.list(&items))
 }
 
-fn loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let mut items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
     for (m, _) in code().loaded() {
         if !PRELOADED.contains(&m.name()) {
@@ -536,11 +531,11 @@ fn loaded(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 /// The keys of `module_info/0`, in OTP's order.
 const INFO_KEYS: &[&str] = &["module", "exports", "attributes", "compile", "md5"];
 
-fn get_module_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get_module_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut items = Vec::with_capacity(INFO_KEYS.len());
     for key in INFO_KEYS {
         let k = atom(key);
-        let v = get_module_info2(p, &[a[0], k])?;
+        let v = get_module_info2(rt, p, &[a[0], k])?;
         items.push(p.heap.tuple(&[k, v]));
     }
     Ok(p.heap.list(&items))
@@ -555,7 +550,7 @@ fn etf_chunk(p: &mut Process, bytes: &[u8], id: &[u8; 4]) -> Term {
         .unwrap_or(Term::NIL)
 }
 
-fn get_module_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get_module_info2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = module_arg(a[0])?;
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
     let module = code().current(m).ok_or_else(Exception::badarg)?;

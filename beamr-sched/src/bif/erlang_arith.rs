@@ -12,6 +12,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -111,19 +112,19 @@ fn arith(
     }
 }
 
-fn add(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn add(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     arith(p, a[0], a[1], i64::checked_add, |x, y| x + y, |x, y| x + y)
 }
 
-fn sub(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn sub(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     arith(p, a[0], a[1], i64::checked_sub, |x, y| x - y, |x, y| x - y)
 }
 
-fn mul(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn mul(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     arith(p, a[0], a[1], i64::checked_mul, |x, y| x * y, |x, y| x * y)
 }
 
-fn fdiv(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fdiv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (x, y) = (to_f64(&num(a[0])?)?, to_f64(&num(a[1])?)?);
     if y == 0.0 {
         return Err(Exception::badarith());
@@ -138,7 +139,7 @@ fn ints(a: &[Term]) -> Result<(BigInt, BigInt), Exception> {
     }
 }
 
-fn idiv(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn idiv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let (Some(x), Some(y)) = (a[0].as_small(), a[1].as_small()) {
         if y == 0 {
             return Err(Exception::badarith());
@@ -152,7 +153,7 @@ fn idiv(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.bigint(&(x / y)))
 }
 
-fn irem(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn irem(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let (Some(x), Some(y)) = (a[0].as_small(), a[1].as_small()) {
         if y == 0 {
             return Err(Exception::badarith());
@@ -179,15 +180,15 @@ fn bitop(
     Ok(p.heap.bigint(&big(&x, &y)))
 }
 
-fn band(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn band(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     bitop(p, a, |x, y| x & y, |x, y| x & y)
 }
 
-fn bor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bor(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     bitop(p, a, |x, y| x | y, |x, y| x | y)
 }
 
-fn bxor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bxor(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     bitop(p, a, |x, y| x ^ y, |x, y| x ^ y)
 }
 
@@ -213,31 +214,31 @@ fn shift(p: &mut Process, x: BigInt, shift: BigInt) -> Result<Term, Exception> {
     }
 }
 
-fn bsl(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bsl(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (x, y) = ints(a)?;
     shift(p, x, y)
 }
 
-fn bsr(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bsr(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (x, y) = ints(a)?;
     shift(p, x, -y)
 }
 
-fn bnot(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bnot(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match num(a[0])? {
         Num::Int(x) => Ok(p.heap.bigint(&!x)),
         Num::Float(_) => Err(Exception::badarith()),
     }
 }
 
-fn neg(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn neg(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match num(a[0])? {
         Num::Int(x) => Ok(p.heap.bigint(&-x)),
         Num::Float(f) => Ok(p.heap.float(-f)),
     }
 }
 
-fn plus(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn plus(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     num(a[0]).map(|_| a[0])
 }
 
@@ -245,14 +246,14 @@ fn badarg_num(t: Term) -> Result<Num, Exception> {
     num(t).map_err(|_| Exception::badarg())
 }
 
-fn abs(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn abs(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match badarg_num(a[0])? {
         Num::Int(x) => Ok(p.heap.bigint(&x.abs())),
         Num::Float(f) => Ok(p.heap.float(f.abs())),
     }
 }
 
-fn float(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn float(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let f = to_f64(&badarg_num(a[0])?).map_err(|_| Exception::badarg())?;
     Ok(p.heap.float(f))
 }
@@ -275,35 +276,35 @@ fn float_to_bigint(f: f64) -> BigInt {
     num_traits::FromPrimitive::from_f64(f).unwrap_or_default()
 }
 
-fn trunc(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn trunc(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     rounding(p, a[0], f64::trunc)
 }
 
-fn round(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn round(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     rounding(p, a[0], f64::round)
 }
 
-fn floor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn floor(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     rounding(p, a[0], f64::floor)
 }
 
-fn ceil(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ceil(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     rounding(p, a[0], f64::ceil)
 }
 
-fn eq(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn eq(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(order::eq(a[0], a[1])))
 }
 
-fn ne(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ne(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(!order::eq(a[0], a[1])))
 }
 
-fn exact_eq(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn exact_eq(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(order::exact_eq(a[0], a[1])))
 }
 
-fn exact_ne(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn exact_ne(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(!order::exact_eq(a[0], a[1])))
 }
 
@@ -311,19 +312,19 @@ fn cmp(a: &[Term]) -> Ordering {
     order::compare(a[0], a[1])
 }
 
-fn lt(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn lt(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(cmp(a).is_lt()))
 }
 
-fn gt(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn gt(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(cmp(a).is_gt()))
 }
 
-fn le(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn le(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(cmp(a).is_le()))
 }
 
-fn ge(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ge(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(cmp(a).is_ge()))
 }
 
@@ -337,26 +338,26 @@ fn boolean(t: Term) -> Result<bool, Exception> {
     }
 }
 
-fn and(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn and(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(boolean(a[0])? & boolean(a[1])?))
 }
 
-fn or(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn or(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(boolean(a[0])? | boolean(a[1])?))
 }
 
-fn xor(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn xor(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(boolean(a[0])? ^ boolean(a[1])?))
 }
 
-fn not(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn not(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(!boolean(a[0])?))
 }
 
-fn max(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn max(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(if cmp(a).is_lt() { a[1] } else { a[0] })
 }
 
-fn min(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn min(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(if cmp(a).is_gt() { a[1] } else { a[0] })
 }

@@ -14,6 +14,7 @@ use num_traits::{Num, Zero};
 use super::table::BifRow;
 use crate::interp::ops::bs::bits;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -203,17 +204,17 @@ pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
 
 // ----- sizes and slices ---------------------------------------------------------
 
-fn byte_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn byte_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let v = bitstring_arg(a[0])?;
     Ok(Term::small_unchecked(v.bit_size.div_ceil(8) as i64))
 }
 
-fn bit_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bit_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let v = bitstring_arg(a[0])?;
     Ok(Term::small_unchecked(v.bit_size as i64))
 }
 
-fn is_bitstring(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_bitstring(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(a[0].is_bitstring()))
 }
 
@@ -242,7 +243,7 @@ pub(super) fn part_subject(t: Term) -> Result<usize, Exception> {
 }
 
 /// `erlang:binary_part/2`, also `binary:part/2`.
-pub(super) fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn binary_part2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let size = part_subject(a[0])?;
     let pos = a[1]
         .as_tuple()
@@ -253,13 +254,13 @@ pub(super) fn binary_part2(p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 }
 
 /// `erlang:binary_part/3`, also `binary:part/3`.
-pub(super) fn binary_part3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn binary_part3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let size = part_subject(a[0])?;
     let (from, len) = part_range(size, a[1], a[2])?;
     Ok(sub_bytes(p, a[0], from, len))
 }
 
-fn split_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn split_binary(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let v = bitstring_arg(a[0])?;
     let pos = usize_arg(a[1])?;
     if pos > v.byte_size() {
@@ -272,7 +273,7 @@ fn split_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 // ----- iolists ------------------------------------------------------------------
 
-fn list_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_binary(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_list() {
         return Err(Exception::badarg());
     }
@@ -280,7 +281,7 @@ fn list_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.binary(&bytes))
 }
 
-fn iolist_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn iolist_to_binary(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let Some(v) = a[0].as_binary() {
         return if v.is_binary() {
             Ok(a[0])
@@ -288,10 +289,10 @@ fn iolist_to_binary(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             Err(Exception::badarg())
         };
     }
-    list_to_binary(p, a)
+    list_to_binary(rt, p, a)
 }
 
-fn iolist_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn iolist_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     // Count without copying: walk as iodata_bytes does, summing sizes.
     let mut tails: Vec<Term> = Vec::new();
     let mut cur = a[0];
@@ -327,7 +328,7 @@ fn iolist_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::small_unchecked(n as i64))
 }
 
-fn list_to_bitstring(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_bitstring(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_list() {
         return Err(Exception::badarg());
     }
@@ -336,12 +337,12 @@ fn list_to_bitstring(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(out.into_term(p))
 }
 
-fn binary_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     Ok(byte_list(p, &bytes, Term::NIL))
 }
 
-fn binary_to_list3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let (start, stop) = (usize_arg(a[1])?, usize_arg(a[2])?);
     if start < 1 || start > stop || stop > bytes.len() {
@@ -350,7 +351,7 @@ fn binary_to_list3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(byte_list(p, &bytes[start - 1..stop], Term::NIL))
 }
 
-fn bitstring_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let v = bitstring_arg(a[0])?;
     let whole = v.byte_size();
     let tail = if v.trailing_bits() > 0 {
@@ -365,12 +366,12 @@ fn bitstring_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 // ----- external term format ------------------------------------------------------
 
-fn term_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn term_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = etf::try_encode(a[0]).map_err(|_| Exception::badarg())?;
     Ok(p.heap.binary(&bytes))
 }
 
-fn term_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut level = 0;
     for opt in list_items(a[1])? {
         if opt == Term::atom(Atom::new("compressed").map_err(|_| Exception::badarg())?) {
@@ -413,11 +414,11 @@ fn decode(p: &mut Process, bin: Term, safe: bool) -> Result<(Term, usize), Excep
     etf::decode_with(&bytes, &mut p.heap, &options).map_err(|_| Exception::badarg())
 }
 
-fn binary_to_term1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_term1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     decode(p, a[0], false).map(|(t, _)| t)
 }
 
-fn binary_to_term2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_term2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (mut safe, mut used) = (false, false);
     for opt in list_items(a[1])? {
         match opt.as_atom().map(Atom::name) {
@@ -458,11 +459,11 @@ fn atom_to_binary(p: &mut Process, atom: Term, latin1: bool) -> Result<Term, Exc
     Ok(p.heap.binary(&bytes))
 }
 
-fn atom_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn atom_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     atom_to_binary(p, a[0], false)
 }
 
-fn atom_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn atom_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let latin1 = latin1_encoding(a[1])?;
     atom_to_binary(p, a[0], latin1)
 }
@@ -491,19 +492,19 @@ fn binary_to_atom(bin: Term, latin1: bool, existing: bool) -> Result<Term, Excep
     Ok(Term::atom(atom))
 }
 
-fn binary_to_atom1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_atom1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary_to_atom(a[0], false, false)
 }
 
-fn binary_to_atom2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_atom2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary_to_atom(a[0], latin1_encoding(a[1])?, false)
 }
 
-fn binary_to_existing_atom1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_existing_atom1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary_to_atom(a[0], false, true)
 }
 
-fn binary_to_existing_atom2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_existing_atom2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary_to_atom(a[0], latin1_encoding(a[1])?, true)
 }
 
@@ -532,11 +533,11 @@ fn integer_to_binary(p: &mut Process, t: Term, base: u32) -> Result<Term, Except
     Ok(p.heap.binary(text.to_ascii_uppercase().as_bytes()))
 }
 
-fn integer_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn integer_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     integer_to_binary(p, a[0], 10)
 }
 
-fn integer_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn integer_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let base = base_arg(a[1])?;
     integer_to_binary(p, a[0], base)
 }
@@ -574,21 +575,21 @@ fn binary_to_integer(p: &mut Process, bin: Term, base: u32) -> Result<Term, Exce
     Ok(p.heap.bigint(&v))
 }
 
-fn binary_to_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_integer1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary_to_integer(p, a[0], 10)
 }
 
-fn binary_to_integer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_integer2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let base = base_arg(a[1])?;
     binary_to_integer(p, a[0], base)
 }
 
 /// Calls the `erlang:F/A` BIF that works on character lists (floats are
 /// formatted and parsed in one place, `erlang_convert`).
-fn via_list_bif(p: &mut Process, f: &str, args: &[Term]) -> Result<Term, Exception> {
+fn via_list_bif(rt: &Runtime, p: &mut Process, f: &str, args: &[Term]) -> Result<Term, Exception> {
     let name = Atom::new(f).map_err(|_| Exception::badarg())?;
     let bif = super::lookup(Atom::ERLANG, name, args.len() as u8).ok_or_else(Exception::badarg)?;
-    bif(p, args)
+    bif(rt, p, args)
 }
 
 /// A character list (of bytes) as a binary.
@@ -597,18 +598,18 @@ fn chars_to_binary(p: &mut Process, list: Term) -> Result<Term, Exception> {
     Ok(p.heap.binary(&bytes))
 }
 
-fn float_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let list = via_list_bif(p, "float_to_list", a)?;
+fn float_to_binary1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let list = via_list_bif(rt, p, "float_to_list", a)?;
     chars_to_binary(p, list)
 }
 
-fn float_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let list = via_list_bif(p, "float_to_list", a)?;
+fn float_to_binary2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let list = via_list_bif(rt, p, "float_to_list", a)?;
     chars_to_binary(p, list)
 }
 
-fn binary_to_float(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn binary_to_float(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(a[0])?;
     let list = byte_list(p, &bytes, Term::NIL);
-    via_list_bif(p, "list_to_float", &[list])
+    via_list_bif(rt, p, "list_to_float", &[list])
 }

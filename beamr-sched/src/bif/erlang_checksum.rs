@@ -7,6 +7,7 @@ use beamr_core::term::Term;
 use super::erlang_binaries::iodata_bytes;
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -38,29 +39,29 @@ fn adler32(adler: u32, bytes: &[u8]) -> u32 {
     hasher.checksum()
 }
 
-fn crc32_1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn crc32_1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = iodata_bytes(a[0])?;
     Ok(p.heap.int(i64::from(crc32(0, &bytes))))
 }
 
-fn crc32_2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn crc32_2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let old = checksum_arg(a[0])?;
     let bytes = iodata_bytes(a[1])?;
     Ok(p.heap.int(i64::from(crc32(old, &bytes))))
 }
 
-fn adler32_1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn adler32_1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = iodata_bytes(a[0])?;
     Ok(p.heap.int(i64::from(adler32(1, &bytes))))
 }
 
-fn adler32_2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn adler32_2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let old = checksum_arg(a[0])?;
     let bytes = iodata_bytes(a[1])?;
     Ok(p.heap.int(i64::from(adler32(old, &bytes))))
 }
 
-fn md5_1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn md5_1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = iodata_bytes(a[0])?;
     Ok(p.heap.binary(&md5(&bytes)))
 }

@@ -21,6 +21,7 @@ use num_traits::Num as _;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -41,7 +42,7 @@ const MAX_ATOM_CHARS: usize = 255;
 /// OTP's buffer for `float_to_list/2`: text this long or longer is `badarg`.
 const FLOAT_BUF: usize = 256;
 
-fn atom_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn atom_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let atom = a[0].as_atom().ok_or_else(Exception::badarg)?;
     Ok(p.heap.string(atom.name()))
 }
@@ -70,7 +71,7 @@ fn byte_list(l: Term) -> Option<Vec<u8>> {
     l.is_nil().then_some(out)
 }
 
-fn list_to_atom(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_atom(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let s = char_list(a[0]).ok_or_else(Exception::badarg)?;
     if s.chars().count() > MAX_ATOM_CHARS {
         return Err(Exception::system_limit());
@@ -80,7 +81,7 @@ fn list_to_atom(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .map_err(|_| Exception::system_limit())
 }
 
-fn list_to_existing_atom(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_existing_atom(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let s = char_list(a[0]).ok_or_else(Exception::badarg)?;
     Atom::existing(&s)
         .map(Term::atom)
@@ -109,11 +110,11 @@ fn int_text(p: &mut Process, i: Term, base: u32) -> Result<Term, Exception> {
     Ok(p.heap.string(&text))
 }
 
-fn integer_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn integer_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     int_text(p, a[0], 10)
 }
 
-fn integer_to_list2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn integer_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_integer() {
         return Err(Exception::badarg());
     }
@@ -143,13 +144,13 @@ fn parse_int(bytes: &[u8], base: u32) -> Option<BigInt> {
     Some(if neg { -v } else { v })
 }
 
-fn list_to_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_integer1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = byte_list(a[0]).ok_or_else(Exception::badarg)?;
     let v = parse_int(&bytes, 10).ok_or_else(Exception::badarg)?;
     Ok(p.heap.bigint(&v))
 }
 
-fn list_to_integer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_integer2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let base = radix(a[1])?;
     let bytes = byte_list(a[0]).ok_or_else(Exception::badarg)?;
     let v = parse_int(&bytes, base).ok_or_else(Exception::badarg)?;
@@ -157,7 +158,7 @@ fn list_to_integer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `list_to_float/1`: `[+-]D+.D+` with an optional `[eE][+-]D+`, finite.
-fn list_to_float(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_float(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = byte_list(a[0]).ok_or_else(Exception::badarg)?;
     if !float_syntax(&bytes) {
         return Err(Exception::badarg());
@@ -217,13 +218,13 @@ fn float_arg(t: Term) -> Result<f64, Exception> {
     t.as_float().ok_or_else(Exception::badarg)
 }
 
-fn float_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn float_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let f = float_arg(a[0])?;
     let text = format_float(f, FloatFormat::Scientific(20)).ok_or_else(Exception::badarg)?;
     Ok(p.heap.string(&text))
 }
 
-fn float_to_list2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn float_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let f = float_arg(a[0])?;
     let format = float_options(a[1])?;
     let text = format_float(f, format).ok_or_else(Exception::badarg)?;

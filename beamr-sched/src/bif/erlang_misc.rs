@@ -10,6 +10,7 @@ use beamr_core::term::Term;
 use super::erlang_hash;
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -32,7 +33,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 
 /// `function_exported(M, F, A)`: `M` is loaded (it is not loaded here) and
 /// exports `F/A`, or `M:F/A` is a BIF.
-fn function_exported(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn function_exported(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(m), Some(f), Some(arity)) = (a[0].as_atom(), a[1].as_atom(), a[2].as_small()) else {
         return Err(Exception::badarg());
     };
@@ -46,7 +47,7 @@ fn function_exported(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `module_loaded(M)`: `M` has current code (it is not loaded here).
-fn module_loaded(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn module_loaded(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = a[0].as_atom().ok_or_else(Exception::badarg)?;
     Ok(Term::bool(
         crate::code::CodeServer::global().current(m).is_some(),
@@ -66,7 +67,7 @@ fn position(t: Term, limit: usize) -> Result<usize, Exception> {
 }
 
 /// `make_tuple(N, Default, [{Pos, Value}])`: later entries win.
-fn make_tuple3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn make_tuple3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let n = a[0]
         .as_small()
         .and_then(|n| usize::try_from(n).ok())
@@ -89,7 +90,7 @@ fn make_tuple3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&elements))
 }
 
-fn append_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn append_element(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let t = a[0].as_tuple().ok_or_else(Exception::badarg)?;
     if t.len() >= MAX_ARITY {
         return Err(Exception::badarg());
@@ -100,7 +101,7 @@ fn append_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&elements))
 }
 
-fn insert_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn insert_element(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let t = a[1].as_tuple().ok_or_else(Exception::badarg)?;
     let i = position(a[0], t.len() + 1)?;
     if t.len() >= MAX_ARITY {
@@ -113,7 +114,7 @@ fn insert_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&elements))
 }
 
-fn delete_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn delete_element(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let t = a[1].as_tuple().ok_or_else(Exception::badarg)?;
     let i = position(a[0], t.len())?;
     let mut elements = Vec::with_capacity(t.len() - 1);
@@ -130,7 +131,7 @@ fn fun_arity(f: Term) -> Option<u32> {
     f.as_export().map(|e| e.arity)
 }
 
-fn is_function2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_function2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arity = match a[1].as_small() {
         Some(n) if n >= 0 => n as u64,
         None if a[1]
@@ -146,7 +147,7 @@ fn is_function2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     ))
 }
 
-fn is_record2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_record2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[1].is_atom() {
         return Err(Exception::badarg());
     }
@@ -155,7 +156,7 @@ fn is_record2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })))
 }
 
-fn is_record3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_record3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let size = a[2].as_small().ok_or_else(Exception::badarg)?;
     if !a[1].is_atom() {
         return Err(Exception::badarg());
@@ -169,7 +170,7 @@ fn is_record3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// `display(Term)`: writes the term to standard output directly, as the
 /// runtime's C printer does (see [`beamr_core::format::display_erts`]),
 /// with erts' `\r\n` line end; `true`.
-fn display(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn display(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::io::Write;
     let mut line = beamr_core::format::display_erts(a[0]);
     line.extend_from_slice(b"\r\n");
@@ -179,7 +180,7 @@ fn display(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `fun_to_list(Fun)`: the fun as `~w` writes it (`#Fun<M.I.U>`, `fun M:F/A`).
-fn fun_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fun_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_fun() {
         return Err(Exception::badarg());
     }
@@ -187,7 +188,7 @@ fn fun_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&text))
 }
 
-fn fun_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fun_info(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
     let undefined = Term::atom(Atom::UNDEFINED);
     let value = if let Some(c) = a[0].as_closure() {
@@ -225,7 +226,7 @@ fn fun_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// `error(Reason, Args, Options)`: as `error/2`; an `{error_info, Map}`
 /// option ends the raising frame's location. As in the BEAM, options that
 /// are not a proper list of such tuples are ignored (and the last one wins).
-fn error3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn error3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut e = Exception::error(a[0]);
     e.args = a[1];
     let mut error_info = Term::NON_VALUE;
@@ -247,13 +248,13 @@ fn error3(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Err(e)
 }
 
-fn phash2_1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn phash2_1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::small_unchecked(
         (erlang_hash::phash2(a[0]) & ((1 << 27) - 1)) as i64,
     ))
 }
 
-fn phash2_2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn phash2_2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let range = hash_range(a[1])?;
     let h = erlang_hash::phash2(a[0]) as u64;
     let v = match range {

@@ -13,6 +13,7 @@ use beamr_core::term::Term;
 use super::erlang_hash::{atom_hash, phash2};
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[("erlang", "phash", 2, phash)];
@@ -32,7 +33,7 @@ const F13: u32 = 268_440_593;
 const F14: u32 = 268_440_611;
 
 /// `phash(Term, Range)`: `make_hash(Term) rem Range + 1`, Range in 1..2^32.
-fn phash(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn phash(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let range = a[1]
         .as_integer()
         .and_then(|i| u64::try_from(i.to_bigint()).ok())

@@ -2,7 +2,6 @@
 //! signals, registered names, timers, the process dictionary, and
 //! `process_info`.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use beamr_core::atom::Atom;
@@ -75,17 +74,13 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "port_to_list", 1, port_to_list),
 ];
 
-fn runtime(p: &Process) -> Result<Arc<Runtime>, Exception> {
-    p.runtime.clone().ok_or_else(Exception::badarg)
-}
-
 fn spawn_with(
+    rt: &Runtime,
     p: &mut Process,
     target: SpawnTarget,
     args: Term,
     options: SpawnOptions,
 ) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
     let args = args.list_to_vec().ok_or_else(Exception::badarg)?;
     let (pid, monitor) = rt.spawn(Some(p), target, &args, options)?;
     Ok(match monitor {
@@ -112,16 +107,23 @@ fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
     }
 }
 
-fn spawn1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    spawn_with(p, fun_target(a[0])?, Term::NIL, SpawnOptions::default())
+fn spawn1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(rt, p, fun_target(a[0])?, Term::NIL, SpawnOptions::default())
 }
 
-fn spawn3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    spawn_with(p, mfa_target(a[0], a[1])?, a[2], SpawnOptions::default())
-}
-
-fn spawn_link1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
+        rt,
+        p,
+        mfa_target(a[0], a[1])?,
+        a[2],
+        SpawnOptions::default(),
+    )
+}
+
+fn spawn_link1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(
+        rt,
         p,
         fun_target(a[0])?,
         Term::NIL,
@@ -132,8 +134,9 @@ fn spawn_link1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     )
 }
 
-fn spawn_link3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_link3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
+        rt,
         p,
         mfa_target(a[0], a[1])?,
         a[2],
@@ -144,8 +147,9 @@ fn spawn_link3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     )
 }
 
-fn spawn_monitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_monitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
+        rt,
         p,
         fun_target(a[0])?,
         Term::NIL,
@@ -156,8 +160,9 @@ fn spawn_monitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     )
 }
 
-fn spawn_monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
+        rt,
         p,
         mfa_target(a[0], a[1])?,
         a[2],
@@ -198,23 +203,22 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
     Ok(o)
 }
 
-fn spawn_opt2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    spawn_with(p, fun_target(a[0])?, Term::NIL, spawn_options(a[1])?)
+fn spawn_opt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(rt, p, fun_target(a[0])?, Term::NIL, spawn_options(a[1])?)
 }
 
-fn spawn_opt4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    spawn_with(p, mfa_target(a[0], a[1])?, a[2], spawn_options(a[3])?)
+fn spawn_opt4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    spawn_with(rt, p, mfa_target(a[0], a[1])?, a[2], spawn_options(a[3])?)
 }
 
-fn send2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
     Ok(a[1])
 }
 
 /// `send(Dest, Msg, Options)`: `noconnect` and `nosuspend` change nothing
 /// on one node; the message is sent and `ok` returned.
-fn send3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
     if !opts.iter().all(|o| {
         o.as_atom()
@@ -222,12 +226,11 @@ fn send3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }) {
         return Err(Exception::badarg());
     }
-    send2(p, &a[..2])?;
+    send2(rt, p, &a[..2])?;
     Ok(Term::OK)
 }
 
-fn link(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -247,8 +250,7 @@ fn link(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn unlink(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() {
         return Err(Exception::badarg());
     }
@@ -257,8 +259,7 @@ fn unlink(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0] != Term::atom(Atom::PROCESS) {
         return Err(Exception::badarg());
     }
@@ -312,7 +313,7 @@ fn monitor(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `{alias, Mode}` and `{tag, Tag}` (not supported: badarg) options.
-fn monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
     let mut mode = None;
     for opt in opts {
@@ -330,9 +331,8 @@ fn monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             _ => return Err(Exception::badarg()),
         }
     }
-    let reference = monitor(p, &a[..2])?;
+    let reference = monitor(rt, p, &a[..2])?;
     if let Some(mode) = mode {
-        let rt = runtime(p)?;
         let ids = ref_ids(reference)?;
         rt.aliases
             .lock()
@@ -342,13 +342,12 @@ fn monitor3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(reference)
 }
 
-fn alias0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    alias1(p, &[Term::NIL])
+fn alias0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    alias1(rt, p, &[Term::NIL])
 }
 
 /// `alias(Opts)`: `[]` or `[explicit_unalias]`, or `[reply]`.
-fn alias1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn alias1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut mode = AliasMode::Explicit;
     for opt in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_atom().map(Atom::name) {
@@ -365,8 +364,7 @@ fn alias1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.local_ref(ids))
 }
 
-fn unalias(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn unalias(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     let mut aliases = rt.aliases.lock().unwrap_or_else(|e| e.into_inner());
     let owned = aliases.get(&ids).is_some_and(|&(owner, _)| owner == p.pid);
@@ -381,8 +379,7 @@ fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
     Ok([r.ids[0], r.ids[1], r.ids[2]])
 }
 
-fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     rt.monitor_ended(ids);
     if let Some(i) = p.monitors.iter().position(|(m, _, _)| *m == ids) {
@@ -398,10 +395,10 @@ fn demonitor1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     let existed = p.monitors.iter().any(|(m, _, _)| *m == ids);
-    demonitor1(p, &a[..1])?;
+    demonitor1(rt, p, &a[..1])?;
     let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
     let flush = opts
         .iter()
@@ -411,7 +408,6 @@ fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .any(|o| o.as_atom().is_some_and(|a| a.name() == "info"));
     if flush {
         // A 'DOWN' already sent may still be in the inbox: take it in first.
-        let rt = runtime(p)?;
         if let Some(handle) = rt.processes.get(p.pid) {
             crate::sched::deliver_signals(&rt, &handle, p);
         }
@@ -432,8 +428,7 @@ fn demonitor2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn exit2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let target = if a[0].is_local_pid() {
         a[0]
     } else if a[0].is_pid() {
@@ -482,7 +477,7 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
     }))
 }
 
-fn process_flag(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match a[0].as_atom().map(Atom::name) {
         Some("trap_exit") => {
             let new = a[1] == Term::TRUE;
@@ -513,8 +508,7 @@ fn priority_level(t: Term) -> Result<Atom, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-fn register(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0]
         .as_atom()
         .filter(|&n| n != Atom::UNDEFINED)
@@ -540,8 +534,7 @@ fn register(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn unregister(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let pid = rt.names.whereis(name).ok_or_else(Exception::badarg)?;
     rt.names.unregister(name);
@@ -560,8 +553,7 @@ fn unregister(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn whereis(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn whereis(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     Ok(rt
         .names
@@ -569,14 +561,12 @@ fn whereis(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .unwrap_or(Term::atom(Atom::UNDEFINED)))
 }
 
-fn registered(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn registered(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let names: Vec<Term> = rt.names.names().into_iter().map(Term::atom).collect();
     Ok(p.heap.list(&names))
 }
 
-fn is_process_alive(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn is_process_alive(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -585,8 +575,7 @@ fn is_process_alive(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     ))
 }
 
-fn make_ref(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn make_ref(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let ids = rt.new_ref_ids();
     Ok(p.heap.local_ref(ids))
 }
@@ -594,8 +583,7 @@ fn make_ref(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 /// Marks a reference's third id word as a timer reference.
 const TIMER_REF_TAG: u32 = 0x7100_0000;
 
-fn timer(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn timer(rt: &Runtime, p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
     let ms = a[0]
         .as_small()
         .and_then(|v| u64::try_from(v).ok())
@@ -625,7 +613,12 @@ fn timer(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
 
 /// `send_after/4` and `start_timer/4`: the options are `{abs, Bool}`; an
 /// absolute time is in monotonic milliseconds.
-fn timer_with_options(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, Exception> {
+fn timer_with_options(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+    wrap: bool,
+) -> Result<Term, Exception> {
     let mut abs = false;
     for opt in a[3].list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_tuple() {
@@ -639,32 +632,32 @@ fn timer_with_options(p: &mut Process, a: &[Term], wrap: bool) -> Result<Term, E
         }
     }
     if !abs {
-        return timer(p, &a[..3], wrap);
+        return timer(rt, p, &a[..3], wrap);
     }
     let at = a[0].as_small().ok_or_else(Exception::badarg)?;
     let now = super::erlang_terms::monotonic_nanos() / 1_000_000;
     let relative = Term::small_unchecked(at.saturating_sub(now).max(0));
-    timer(p, &[relative, a[1], a[2]], wrap)
+    timer(rt, p, &[relative, a[1], a[2]], wrap)
 }
 
-fn send_after4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    timer_with_options(p, a, false)
+fn send_after4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer_with_options(rt, p, a, false)
 }
 
-fn start_timer4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    timer_with_options(p, a, true)
+fn start_timer4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer_with_options(rt, p, a, true)
 }
 
 fn timer_ref_ids(id: u64) -> [u32; 3] {
     [id as u32, (id >> 32) as u32, TIMER_REF_TAG]
 }
 
-fn send_after(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    timer(p, a, false)
+fn send_after(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer(rt, p, a, false)
 }
 
-fn start_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    timer(p, a, true)
+fn start_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    timer(rt, p, a, true)
 }
 
 fn timer_id(t: Term) -> Result<u64, Exception> {
@@ -675,8 +668,7 @@ fn timer_id(t: Term) -> Result<u64, Exception> {
     Ok(r.ids[0] as u64 | (r.ids[1] as u64) << 32)
 }
 
-fn cancel_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn cancel_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let id = timer_id(a[0])?;
     Ok(match rt.timers.cancel(id) {
         Some(left) => p.heap.int(left.as_millis() as i64),
@@ -687,7 +679,7 @@ fn cancel_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// `cancel_timer(TRef, [{async, A}, {info, I}])`: with `async`, the result
 /// comes as a `{cancel_timer, TRef, Result}` message (when `info`, the
 /// default) and the call returns `ok`; without `info`, the call returns `ok`.
-fn cancel_timer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (mut asynchronous, mut info) = (false, true);
     for opt in a[1].list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_tuple() {
@@ -701,7 +693,7 @@ fn cancel_timer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             _ => return Err(Exception::badarg()),
         }
     }
-    let result = cancel_timer(p, &a[..1])?;
+    let result = cancel_timer(rt, p, &a[..1])?;
     if asynchronous {
         if info {
             let msg = p.heap.tuple(&[
@@ -716,8 +708,7 @@ fn cancel_timer2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(if info { result } else { Term::OK })
 }
 
-fn read_timer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn read_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let id = timer_id(a[0])?;
     Ok(match rt.timers.remaining(id) {
         Some(left) => p.heap.int(left.as_millis() as i64),
@@ -731,7 +722,7 @@ fn dict_index(p: &Process, key: Term) -> Option<usize> {
         .find(|&i| beamr_core::order::exact_eq(p.dictionary[i], key))
 }
 
-fn get0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let pairs: Vec<Term> = p
         .dictionary
         .clone()
@@ -741,11 +732,11 @@ fn get0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.list(&pairs))
 }
 
-fn get1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(dict_index(p, a[0]).map_or(Term::atom(Atom::UNDEFINED), |i| p.dictionary[i + 1]))
 }
 
-fn put2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn put2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match dict_index(p, a[0]) {
         Some(i) => Ok(std::mem::replace(&mut p.dictionary[i + 1], a[1])),
         None => {
@@ -756,13 +747,13 @@ fn put2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn erase0(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let all = get0(p, a)?;
+fn erase0(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let all = get0(rt, p, a)?;
     p.dictionary.clear();
     Ok(all)
 }
 
-fn erase1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn erase1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match dict_index(p, a[0]) {
         Some(i) => {
             let v = p.dictionary[i + 1];
@@ -773,12 +764,12 @@ fn erase1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn get_keys0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get_keys0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let keys: Vec<Term> = p.dictionary.iter().step_by(2).copied().collect();
     Ok(p.heap.list(&keys))
 }
 
-fn get_keys1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get_keys1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let keys: Vec<Term> = p
         .dictionary
         .chunks(2)
@@ -788,12 +779,11 @@ fn get_keys1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.list(&keys))
 }
 
-fn group_leader0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn group_leader0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.group_leader)
 }
 
-fn group_leader2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn group_leader2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() || !a[1].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -808,14 +798,12 @@ fn group_leader2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn processes(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn processes(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let pids = rt.processes.pids();
     Ok(p.heap.list(&pids))
 }
 
-fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -844,7 +832,7 @@ fn process_info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 /// `process_info(Pid)`: the BEAM's default items (`registered_name` only
 /// when registered), or `undefined` for a dead process.
-fn process_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut names = vec![
         "current_function",
         "initial_call",
@@ -861,6 +849,7 @@ fn process_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         "reductions",
     ];
     let name = process_info2(
+        rt,
         p,
         &[
             a[0],
@@ -878,7 +867,7 @@ fn process_info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .map(|n| Term::atom(Atom::new(n).expect("atom")))
         .collect();
     let list = p.heap.list(&items);
-    process_info2(p, &[a[0], list])
+    process_info2(rt, p, &[a[0], list])
 }
 
 /// The stack trace of `p` at its current instruction (for the caller of
@@ -897,11 +886,11 @@ fn mentions(item: Term, name: &str) -> bool {
     is(item) || item.list_to_vec().is_some_and(|l| l.into_iter().any(is))
 }
 
-fn node0(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn node0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::atom(Atom::NONODE_NOHOST))
 }
 
-fn node1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn node1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0].is_pid() || a[0].is_port() || a[0].is_reference() {
         Ok(Term::atom(Atom::NONODE_NOHOST))
     } else {
@@ -909,15 +898,15 @@ fn node1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn nodes(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn nodes(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::NIL)
 }
 
-fn is_alive(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn is_alive(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::FALSE)
 }
 
-fn list_to_pid(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     let text: String = chars
         .iter()
@@ -946,7 +935,7 @@ fn list_to_pid(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn pid_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn pid_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() {
         return Err(Exception::badarg());
     }
@@ -954,7 +943,7 @@ fn pid_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&text))
 }
 
-fn ref_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ref_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_reference() {
         return Err(Exception::badarg());
     }
@@ -962,7 +951,7 @@ fn ref_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&text))
 }
 
-fn port_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn port_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_port() {
         return Err(Exception::badarg());
     }
@@ -1004,8 +993,7 @@ fn total_and_delta(p: &mut Process, total: u64, last: &std::sync::atomic::Atomic
 
 /// `statistics(Item)` for the items OTP's library asks for; counters beamr
 /// does not keep (garbage collection, I/O bytes, context switches) read 0.
-fn statistics(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = runtime(p)?;
+fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let zero = Term::small_unchecked(0);
     Ok(match item.name() {
@@ -1036,7 +1024,7 @@ fn statistics(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 /// `fun_info_mfa(Fun)`: `{M, F, Arity}` of a fun (for a local fun, the
 /// function the compiler made of it), as eunit names tests.
-fn fun_info_mfa(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fun_info_mfa(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (m, f, arity) = if let Some(c) = a[0].as_closure() {
         (c.entry.module, c.entry.function, c.entry.arity)
     } else if let Some(e) = a[0].as_export() {

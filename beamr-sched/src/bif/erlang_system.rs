@@ -11,6 +11,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -36,7 +37,7 @@ fn cores() -> i64 {
 }
 
 /// `system_info(Item)` for the items below; others raise badarg.
-fn system_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let Some(&[k, v]) = a[0].as_tuple() {
         return match (k.as_atom().map(Atom::name), v.as_atom().map(Atom::name)) {
             (Some("wordsize"), Some("internal" | "external")) => Ok(Term::small_unchecked(8)),
@@ -62,10 +63,7 @@ fn system_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         | "logical_processors_online" => small(cores()),
         "dirty_io_schedulers" => small(10),
         "thread_pool_size" => small(1),
-        "process_count" => {
-            let rt = p.runtime.clone().ok_or_else(Exception::badarg)?;
-            small(rt.processes.len() as i64)
-        }
+        "process_count" => small(rt.processes.len() as i64),
         "process_limit" => small(262_144),
         "atom_limit" => small(1_048_576),
         "port_limit" => small(65_536),
@@ -85,13 +83,13 @@ fn system_info(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 static UNIQUE: AtomicI64 = AtomicI64::new(1);
 
-fn unique_integer0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn unique_integer0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.int(UNIQUE.fetch_add(1, Ordering::Relaxed)))
 }
 
 /// `unique_integer(Modifiers)`: `positive` and `monotonic` (one counter
 /// gives both: positive and strictly increasing).
-fn unique_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unique_integer1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     for m in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
         if !m
             .as_atom()
@@ -100,7 +98,7 @@ fn unique_integer1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             return Err(Exception::badarg());
         }
     }
-    unique_integer0(p, &[])
+    unique_integer0(rt, p, &[])
 }
 
 /// Microseconds since the epoch of the last `now/0`.
@@ -108,7 +106,7 @@ static LAST_NOW: AtomicU64 = AtomicU64::new(0);
 
 /// `now()`: `{MegaSecs, Secs, MicroSecs}` of system time, unique and
 /// strictly increasing over all calls.
-fn now(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn now(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let wall = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_micros() as u64);
@@ -127,23 +125,22 @@ fn now(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `yield()`: a hint; the process goes on (its slice ends by reductions).
-fn yield_(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn yield_(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
 /// `garbage_collect/0,1,2`: beamr collects when a heap fills; the request
 /// is accepted (true for a live process, as the BEAM answers).
-fn garbage_collect(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn garbage_collect(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn send_nosuspend2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let rt = p.runtime.clone().ok_or_else(Exception::badarg)?;
+fn send_nosuspend2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
     Ok(Term::TRUE)
 }
 
-fn send_nosuspend3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send_nosuspend3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[2].list_to_vec().ok_or_else(Exception::badarg)?;
-    send_nosuspend2(p, &a[..2])
+    send_nosuspend2(rt, p, &a[..2])
 }

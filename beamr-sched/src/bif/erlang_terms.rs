@@ -6,6 +6,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Class, Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -48,7 +49,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erts_internal", "perf_counter_unit", 0, native_time_unit),
 ];
 
-fn element(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn element(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(i), Some(t)) = (a[0].as_small(), a[1].as_tuple()) else {
         return Err(Exception::badarg());
     };
@@ -59,7 +60,7 @@ fn element(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-fn setelement(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn setelement(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(i), Some(t)) = (a[0].as_small(), a[1].as_tuple()) else {
         return Err(Exception::badarg());
     };
@@ -73,14 +74,14 @@ fn setelement(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&elements))
 }
 
-fn tuple_size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn tuple_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[0].as_tuple()
         .map(|t| Term::small_unchecked(t.len() as i64))
         .ok_or_else(Exception::badarg)
 }
 
 /// `size/1`: a tuple's arity or a binary's byte size.
-fn size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let Some(t) = a[0].as_tuple() {
         return Ok(Term::small_unchecked(t.len() as i64));
     }
@@ -90,7 +91,7 @@ fn size(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn make_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn make_tuple(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let n = a[0]
         .as_small()
         .and_then(|n| usize::try_from(n).ok())
@@ -101,34 +102,34 @@ fn make_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&vec![a[1]; n]))
 }
 
-fn tuple_to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn tuple_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let t = a[0].as_tuple().ok_or_else(Exception::badarg)?;
     Ok(p.heap.list(t))
 }
 
-fn list_to_tuple(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_tuple(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     Ok(p.heap.tuple(&items))
 }
 
-fn length(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn length(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[0].list_len()
         .map(|n| Term::small_unchecked(n as i64))
         .ok_or_else(Exception::badarg)
 }
 
-fn hd(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn hd(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[0].as_cons().map(|(h, _)| h).ok_or_else(Exception::badarg)
 }
 
-fn tl(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn tl(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     a[0].as_cons().map(|(_, t)| t).ok_or_else(Exception::badarg)
 }
 
 /// `A ++ B`: `A` must be a proper list; `B` is shared, and so is `A`
 /// when `B` is `[]`. The copy of `A` is built front to back in one block of
 /// cells (one pass to count and check, one to fill), with no buffer.
-fn append(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn append(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (front, back) = (a[0], a[1]);
     if front.is_nil() {
         return Ok(back);
@@ -164,73 +165,73 @@ fn test(pred: fn(Term) -> bool, t: Term) -> Result<Term, Exception> {
     Ok(Term::bool(pred(t)))
 }
 
-fn is_atom(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_atom(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_atom, a[0])
 }
 
-fn is_integer(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_integer(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_integer, a[0])
 }
 
-fn is_float(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_float(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_float, a[0])
 }
 
-fn is_number(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_number(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_number, a[0])
 }
 
-fn is_list(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_list(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_list, a[0])
 }
 
-fn is_tuple(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_tuple(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_tuple, a[0])
 }
 
-fn is_pid(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_pid(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_pid, a[0])
 }
 
-fn is_reference(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_reference(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_reference, a[0])
 }
 
-fn is_port(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_port(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_port, a[0])
 }
 
-fn is_binary(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_binary(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(|t| t.as_binary().is_some_and(|b| b.is_binary()), a[0])
 }
 
-fn is_map(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_map(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_map, a[0])
 }
 
-fn is_function(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_function(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_fun, a[0])
 }
 
-fn is_boolean(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_boolean(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(|t| t == Term::TRUE || t == Term::FALSE, a[0])
 }
 
-fn error1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn error1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::error(a[0]))
 }
 
-fn error2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn error2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut e = Exception::error(a[0]);
     e.args = a[1];
     Err(e)
 }
 
-fn exit1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn exit1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::exit(a[0]))
 }
 
-fn throw(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn throw(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::throw(a[0]))
 }
 
@@ -238,7 +239,7 @@ fn throw(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// stack trace makes it return `badarg` instead of raising; old-style
 /// `{M, F, A}` and `{Fun, Args}` frames get an empty location, and the
 /// trace is cut to the backtrace depth.
-fn raise(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn raise(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let badarg = Ok(Term::atom(Atom::BADARG));
     let Some(class) = a[0].as_atom().and_then(Class::from_atom) else {
         return badarg;
@@ -278,7 +279,7 @@ fn raise(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn self_(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn self_(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.pid)
 }
 
@@ -291,15 +292,15 @@ pub(super) fn monotonic_nanos() -> i64 {
 /// Parts of a second in the `native` (and `perf_counter`) time unit:
 /// nanoseconds, as [`monotonic_nanos`] counts (what erlang.erl's
 /// convert_time_unit/3 asks `erts_internal` for).
-fn native_time_unit(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn native_time_unit(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::small_unchecked(1_000_000_000))
 }
 
-fn monotonic_time0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn monotonic_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.int(monotonic_nanos()))
 }
 
-fn monotonic_time1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn monotonic_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let per_second: i64 = match a[0].as_atom().map(Atom::name) {
         Some("second" | "seconds") => 1,
         Some("millisecond" | "milli_seconds") => 1_000,

@@ -68,11 +68,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("ets", "match_spec_run_r", 3, match_spec_run_r),
 ];
 
-/// Tables of processes that belong to no runtime (bare test processes).
-static BARE: LazyLock<Tables> = LazyLock::new(Tables::default);
-
-fn tables(rt: &Option<Arc<Runtime>>) -> &Tables {
-    rt.as_deref().map_or(&*BARE, |rt| &rt.ets)
+fn tables(rt: &Runtime) -> &Tables {
+    &rt.ets
 }
 
 fn atom(name: &str) -> Term {
@@ -91,14 +88,13 @@ enum Access {
 
 /// Runs `f` on the locked table `tab` after checking `p`'s access.
 fn with_table<R>(
+    rt: &Runtime,
     p: &mut Process,
     tab: Term,
     access: Access,
     f: impl FnOnce(&mut Process, &Table, &mut TableData) -> Result<R, Exception>,
 ) -> Result<R, Exception> {
-    let table = tables(&p.runtime)
-        .resolve(tab)
-        .ok_or_else(Exception::badarg)?;
+    let table = tables(rt).resolve(tab).ok_or_else(Exception::badarg)?;
     let mut data = table.lock();
     if data.deleted {
         return badarg();
@@ -130,7 +126,7 @@ fn end_of_table() -> Term {
 
 // ---- creation and deletion ----
 
-fn new(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
     let mut kind = Kind::Set;
@@ -174,7 +170,7 @@ fn new(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             _ => return badarg(),
         }
     }
-    let tables = tables(&p.runtime);
+    let tables = tables(rt);
     let id = tables.new_id();
     let table = Arc::new(Table::new(
         id,
@@ -201,10 +197,8 @@ fn bool_opt(t: Term) -> Result<bool, Exception> {
     }
 }
 
-fn delete1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let table = tables(&p.runtime)
-        .resolve(a[0])
-        .ok_or_else(Exception::badarg)?;
+fn delete1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let table = tables(rt).resolve(a[0]).ok_or_else(Exception::badarg)?;
     let name = {
         let mut data = table.lock();
         if data.deleted || (table.protection != Protection::Public && data.owner != p.pid) {
@@ -214,19 +208,19 @@ fn delete1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         data.clear();
         data.name
     };
-    tables(&p.runtime).remove(&table, name);
+    tables(rt).remove(&table, name);
     Ok(Term::TRUE)
 }
 
-fn delete2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn delete2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         d.remove_key(a[1]);
         Ok(Term::TRUE)
     })
 }
 
-fn delete_object(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn delete_object(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         if d.key_of(a[1]).is_none() {
             return badarg();
         }
@@ -235,15 +229,15 @@ fn delete_object(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn delete_all_objects(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn delete_all_objects(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         d.clear();
         Ok(Term::TRUE)
     })
 }
 
-fn internal_delete_all(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn internal_delete_all(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         let n = d.size();
         d.clear();
         Ok(Term::small_unchecked(n as i64))
@@ -266,8 +260,8 @@ fn objects(d: &TableData, arg: Term) -> Result<Vec<Term>, Exception> {
     Ok(objs)
 }
 
-fn insert(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn insert(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         for o in objects(d, a[1])? {
             d.insert(o);
         }
@@ -275,8 +269,8 @@ fn insert(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn insert_new(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |_, _, d| {
+fn insert_new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |_, _, d| {
         let objs = objects(d, a[1])?;
         let taken = objs
             .iter()
@@ -291,8 +285,8 @@ fn insert_new(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn lookup(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, _, d| {
+fn lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let found = d.lookup(a[1]);
         let mut list = Term::NIL;
         for s in found.iter().rev() {
@@ -310,9 +304,9 @@ fn position(t: Term) -> Result<usize, Exception> {
     }
 }
 
-fn lookup_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let pos = position(a[2])?;
-    with_table(p, a[0], Access::Read, |p, t, d| {
+    with_table(rt, p, a[0], Access::Read, |p, t, d| {
         let found = d.lookup(a[1]);
         if found.is_empty() {
             return badarg();
@@ -335,14 +329,14 @@ fn lookup_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn member(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |_, _, d| {
+fn member(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |_, _, d| {
         Ok(Term::bool(d.contains(a[1])))
     })
 }
 
-fn take(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |p, _, d| {
+fn take(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |p, _, d| {
         let group = d.remove_key(a[1]);
         let copies: Vec<Term> = group.iter().map(|s| p.heap.copy_term(s.term())).collect();
         Ok(p.heap.list(&copies))
@@ -358,15 +352,15 @@ fn key_result(p: &mut Process, k: Option<Term>) -> Term {
     }
 }
 
-fn first(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, _, d| {
+fn first(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let k = d.first();
         Ok(key_result(p, k))
     })
 }
 
-fn last(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, t, d| {
+fn last(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, t, d| {
         // Only ordered sets have a last; for the others it is the first.
         let k = if t.kind == Kind::OrderedSet {
             d.last()
@@ -377,8 +371,8 @@ fn last(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn next(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, t, d| {
+fn next(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, t, d| {
         if t.kind != Kind::OrderedSet && d.fixed == 0 && !d.contains(a[1]) {
             return badarg();
         }
@@ -387,8 +381,8 @@ fn next(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn prev(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, t, d| {
+fn prev(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, t, d| {
         if t.kind != Kind::OrderedSet {
             if d.fixed == 0 && !d.contains(a[1]) {
                 return badarg();
@@ -413,12 +407,13 @@ fn pattern(pattern: Term, whole: bool) -> Result<MatchSpec, Exception> {
 
 /// Every result of `ms` on the table, in table order (reversed when asked).
 fn run_all(
+    rt: &Runtime,
     p: &mut Process,
     tab: Term,
     ms: &MatchSpec,
     reverse: bool,
 ) -> Result<Vec<Term>, Exception> {
-    with_table(p, tab, Access::Read, |p, t, d| {
+    with_table(rt, p, tab, Access::Read, |p, t, d| {
         let mut out = Vec::new();
         let mut scratch = Vec::new();
         if let Some(mut keys) = ms.bound_keys(t.keypos) {
@@ -434,7 +429,7 @@ fn run_all(
             }
             for k in keys {
                 for s in d.lookup(k) {
-                    if let Some(r) = ms.run_with(&mut scratch, p, s.term()) {
+                    if let Some(r) = ms.run_with(rt, &mut scratch, p, s.term()) {
                         out.push(r);
                     }
                 }
@@ -443,13 +438,13 @@ fn run_all(
         }
         if reverse && t.kind == Kind::OrderedSet {
             for s in d.iter().rev() {
-                if let Some(r) = ms.run_with(&mut scratch, p, s.term()) {
+                if let Some(r) = ms.run_with(rt, &mut scratch, p, s.term()) {
                     out.push(r);
                 }
             }
         } else {
             for s in d.iter() {
-                if let Some(r) = ms.run_with(&mut scratch, p, s.term()) {
+                if let Some(r) = ms.run_with(rt, &mut scratch, p, s.term()) {
                     out.push(r);
                 }
             }
@@ -459,12 +454,13 @@ fn run_all(
 }
 
 fn select_list(
+    rt: &Runtime,
     p: &mut Process,
     tab: Term,
     ms: &MatchSpec,
     reverse: bool,
 ) -> Result<Term, Exception> {
-    let out = run_all(p, tab, ms, reverse)?;
+    let out = run_all(rt, p, tab, ms, reverse)?;
     Ok(p.heap.list(&out))
 }
 
@@ -493,7 +489,7 @@ fn limit(t: Term) -> Result<usize, Exception> {
     }
 }
 
-fn select1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0] == end_of_table() {
         return Ok(end_of_table());
     }
@@ -508,77 +504,77 @@ fn select1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     }
 }
 
-fn match2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = pattern(a[1], false)?;
-    select_list(p, a[0], &ms, false)
+    select_list(rt, p, a[0], &ms, false)
 }
 
-fn match3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = pattern(a[1], false)?;
-    let out = run_all(p, a[0], &ms, false)?;
+    let out = run_all(rt, p, a[0], &ms, false)?;
     Ok(chunk(p, &out, lim))
 }
 
-fn match_object2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_object2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = pattern(a[1], true)?;
-    select_list(p, a[0], &ms, false)
+    select_list(rt, p, a[0], &ms, false)
 }
 
-fn match_object3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_object3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = pattern(a[1], true)?;
-    let out = run_all(p, a[0], &ms, false)?;
+    let out = run_all(rt, p, a[0], &ms, false)?;
     Ok(chunk(p, &out, lim))
 }
 
-fn select2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
-    select_list(p, a[0], &ms, false)
+    select_list(rt, p, a[0], &ms, false)
 }
 
-fn select3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = compile(a[1])?;
-    let out = run_all(p, a[0], &ms, false)?;
+    let out = run_all(rt, p, a[0], &ms, false)?;
     Ok(chunk(p, &out, lim))
 }
 
-fn select_reverse2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_reverse2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
-    select_list(p, a[0], &ms, true)
+    select_list(rt, p, a[0], &ms, true)
 }
 
-fn select_reverse3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_reverse3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = compile(a[1])?;
-    let out = run_all(p, a[0], &ms, true)?;
+    let out = run_all(rt, p, a[0], &ms, true)?;
     Ok(chunk(p, &out, lim))
 }
 
-fn select_count(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_count(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
-    with_table(p, a[0], Access::Read, |p, _, d| {
+    with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let mut scratch = Vec::new();
         let n = d
             .iter()
-            .filter(|s| ms.test_with(&mut scratch, p, s.term()))
+            .filter(|s| ms.test_with(rt, &mut scratch, p, s.term()))
             .count();
         Ok(Term::small_unchecked(n as i64))
     })
 }
 
-fn select_delete(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_delete(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
-    with_table(p, a[0], Access::Write, |p, _, d| {
+    with_table(rt, p, a[0], Access::Write, |p, _, d| {
         let mut scratch = Vec::new();
-        let n = d.retain(|o| !ms.test_with(&mut scratch, p, o));
+        let n = d.retain(|o| !ms.test_with(rt, &mut scratch, p, o));
         Ok(Term::small_unchecked(n as i64))
     })
 }
 
-fn tab2list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Read, |p, _, d| {
+fn tab2list(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let copies: Vec<Term> = d.iter().map(|s| p.heap.copy_term(s.term())).collect();
         Ok(p.heap.list(&copies))
     })
@@ -588,7 +584,7 @@ fn tab2list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 /// `ets:match_spec_compile/1`: beamr keeps the specification's term form
 /// (wrapped so `is_compiled_ms` can tell it) and compiles it where it runs.
-fn match_spec_compile(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_spec_compile(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     compile(a[0])?;
     Ok(p.heap.tuple(&[atom("$beamr_compiled_ms"), a[0]]))
 }
@@ -600,20 +596,20 @@ fn compiled_source(t: Term) -> Option<Term> {
     }
 }
 
-fn is_compiled_ms(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_compiled_ms(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(compiled_source(a[0]).is_some()))
 }
 
 /// `ets:match_spec_run_r(List, CompiledMs, Acc)`: results prepended to `Acc`
 /// in reverse order (`match_spec_run/2` reverses them).
-fn match_spec_run_r(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_spec_run_r(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let spec = compiled_source(a[1]).ok_or_else(Exception::badarg)?;
     let ms = compile(spec)?;
     let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     let mut acc = a[2];
     let mut scratch = Vec::new();
     for item in items {
-        if let Some(r) = ms.run_with(&mut scratch, p, item) {
+        if let Some(r) = ms.run_with(rt, &mut scratch, p, item) {
             acc = p.heap.cons(r, acc);
         }
     }
@@ -662,11 +658,11 @@ const INFO_ITEMS: &[&str] = &[
     "protection",
 ];
 
-fn info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_atom() && !a[0].is_reference() {
         return badarg();
     }
-    let Some(table) = tables(&p.runtime).resolve(a[0]) else {
+    let Some(table) = tables(rt).resolve(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
     let data = table.lock();
@@ -682,12 +678,12 @@ fn info1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.list(&items))
 }
 
-fn info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_atom() && !a[0].is_reference() {
         return badarg();
     }
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
-    let Some(table) = tables(&p.runtime).resolve(a[0]) else {
+    let Some(table) = tables(rt).resolve(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
     let data = table.lock();
@@ -697,16 +693,16 @@ fn info2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     info_item(p, &table, &data, item).ok_or_else(Exception::badarg)
 }
 
-fn whereis(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn whereis(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
-    match tables(&p.runtime).resolve(Term::atom(name)) {
+    match tables(rt).resolve(Term::atom(name)) {
         Some(t) if !t.lock().deleted => Ok(p.heap.local_ref(t.id)),
         _ => Ok(Term::atom(Atom::UNDEFINED)),
     }
 }
 
-fn all(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let list = tables(&p.runtime).all();
+fn all(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let list = tables(rt).all();
     let mut ids = Vec::with_capacity(list.len());
     for t in list {
         let name = {
@@ -761,12 +757,13 @@ fn counter_op(op: Term, keypos: usize) -> Result<CounterOp, Exception> {
 }
 
 fn update_counter_with(
+    rt: &Runtime,
     p: &mut Process,
     a: &[Term],
     default: Option<Term>,
 ) -> Result<Term, Exception> {
     let plus = KNOWN.plus.ok_or_else(Exception::badarg)?;
-    with_table(p, a[0], Access::Write, |p, t, d| {
+    with_table(rt, p, a[0], Access::Write, |p, t, d| {
         if !t.kind.is_set() {
             return badarg();
         }
@@ -802,7 +799,7 @@ fn update_counter_with(
             if !old.is_integer() {
                 return badarg();
             }
-            let mut new = plus(p, &[old, op.incr])?;
+            let mut new = plus(rt, p, &[old, op.incr])?;
             if let Some((th, set)) = op.threshold {
                 let negative = order::compare(op.incr, Term::small_unchecked(0)).is_lt();
                 let crossed = if negative {
@@ -828,16 +825,16 @@ fn update_counter_with(
     })
 }
 
-fn update_counter3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    update_counter_with(p, a, None)
+fn update_counter3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    update_counter_with(rt, p, a, None)
 }
 
-fn update_counter4(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    update_counter_with(p, a, Some(a[3]))
+fn update_counter4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    update_counter_with(rt, p, a, Some(a[3]))
 }
 
-fn update_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_table(p, a[0], Access::Write, |p, t, d| {
+fn update_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_table(rt, p, a[0], Access::Write, |p, t, d| {
         if !t.kind.is_set() {
             return badarg();
         }
@@ -875,10 +872,9 @@ fn update_element(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 
 // ---- ownership and naming ----
 
-fn rename(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn rename(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let new_name = a[1].as_atom().ok_or_else(Exception::badarg)?;
-    let rt = p.runtime.clone();
-    let tables = tables(&rt);
+    let tables = tables(rt);
     let table = tables.resolve(a[0]).ok_or_else(Exception::badarg)?;
     let mut data = table.lock();
     if data.deleted || (table.protection != Protection::Public && data.owner != p.pid) {
@@ -895,8 +891,7 @@ fn rename(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(a[1])
 }
 
-fn transfer(rt: &Option<Arc<Runtime>>, to: Term, tab: Term, from: Term, gift: Term) {
-    let Some(rt) = rt else { return };
+fn transfer(rt: &Runtime, to: Term, tab: Term, from: Term, gift: Term) {
     let mut heap = beamr_core::heap::Heap::new();
     let tab = heap.copy_term(tab);
     let gift = heap.copy_term(gift);
@@ -910,35 +905,32 @@ fn transfer(rt: &Option<Arc<Runtime>>, to: Term, tab: Term, from: Term, gift: Te
     );
 }
 
-fn give_away(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn give_away(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let to = a[1];
     if !to.is_local_pid() || to == p.pid {
         return badarg();
     }
-    let rt = p.runtime.clone();
-    if let Some(rt) = &rt {
-        if rt.processes.get(to).is_none() {
-            return badarg();
-        }
+    if rt.processes.get(to).is_none() {
+        return badarg();
     }
-    let tab = with_table(p, a[0], Access::Read, |p, t, d| {
+    let tab = with_table(rt, p, a[0], Access::Read, |p, t, d| {
         if d.owner != p.pid {
             return badarg();
         }
         d.owner = to;
         Ok(Tables::tid(&mut p.heap, t, d.name))
     })?;
-    transfer(&rt, to, tab, p.pid, a[2]);
+    transfer(rt, to, tab, p.pid, a[2]);
     Ok(Term::TRUE)
 }
 
-fn setopts(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn setopts(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = if a[1].is_tuple() {
         vec![a[1]]
     } else {
         a[1].list_to_vec().ok_or_else(Exception::badarg)?
     };
-    with_table(p, a[0], Access::Read, |p, _, d| {
+    with_table(rt, p, a[0], Access::Read, |p, _, d| {
         if d.owner != p.pid {
             return badarg();
         }
@@ -956,9 +948,9 @@ fn setopts(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn safe_fixtable(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn safe_fixtable(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let on = bool_opt(a[1])?;
-    with_table(p, a[0], Access::Read, |_, _, d| {
+    with_table(rt, p, a[0], Access::Read, |_, _, d| {
         if on {
             d.fixed += 1;
         } else {

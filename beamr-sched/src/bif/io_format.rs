@@ -11,6 +11,7 @@ use beamr_core::term::Term;
 
 use super::beamr_io::chardata;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// One parsed control sequence.
 struct Spec {
@@ -310,7 +311,7 @@ fn pad(out: &mut Vec<u32>, spec: &Spec, mut text: Vec<u32>) {
 }
 
 /// The BIF: `beamr_io:format(Format, Args)` returns the formatted characters as a list.
-pub(crate) fn format_bif(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(crate) fn format_bif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let chars = format(a[0], a[1])?;
     let terms: Vec<Term> = chars
         .into_iter()

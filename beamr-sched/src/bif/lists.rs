@@ -16,6 +16,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -30,7 +31,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 
 /// `lists:reverse(List, Tail)`: the reversed copy is built in one block of
 /// cells (one pass to count and check, one to fill).
-fn reverse(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn reverse(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use super::erlang_terms::{list_items, proper_len};
     let n = proper_len(a[0]).ok_or_else(Exception::badarg)?;
     Ok(p.heap.list_of_n(n, list_items(a[0]), a[1], true))
@@ -77,15 +78,15 @@ fn keyfind_in(key: Term, n: Term, list: Term) -> Result<Option<Term>, Exception>
     }
 }
 
-fn keyfind(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn keyfind(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(keyfind_in(a[0], a[1], a[2])?.unwrap_or(Term::FALSE))
 }
 
-fn keymember(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn keymember(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(keyfind_in(a[0], a[1], a[2])?.is_some()))
 }
 
-fn keysearch(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn keysearch(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(match keyfind_in(a[0], a[1], a[2])? {
         Some(t) => p.heap.tuple(&[Term::atom(Atom::VALUE), t]),
         None => Term::FALSE,
@@ -93,7 +94,7 @@ fn keysearch(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `lists:member(Elem, List)`, matching with `=:=`.
-fn member(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn member(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (x, mut l) = (a[0], a[1]);
     if x.is_immediate() {
         while let Some((h, t)) = l.as_cons() {
@@ -122,7 +123,7 @@ fn member(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 const LINEAR_LIMIT: usize = 16;
 
 /// `A -- B`.
-fn subtract(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn subtract(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (lhs, rhs) = (a[0], a[1]);
     if lhs.list_len().is_none() {
         return Err(Exception::badarg());

@@ -30,6 +30,7 @@ use num_bigint::{BigInt, Sign};
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -90,33 +91,33 @@ fn need_map(p: &mut Process, m: Term) -> Result<Term, Exception> {
     }
 }
 
-fn map_size(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn map_size(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match map::size(a[0]) {
         Some(n) => Ok(p.heap.int(n as i64)),
         None => Err(badmap(p, a[0])),
     }
 }
 
-fn map_get(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn map_get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     map::get(m, a[0]).ok_or_else(|| badkey(p, a[0]))
 }
 
-fn is_map_key(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn is_map_key(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     Ok(Term::bool(map::contains(m, a[0])))
 }
 
-fn get2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    map_get(p, a)
+fn get2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    map_get(rt, p, a)
 }
 
-fn get3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     Ok(map::get(m, a[0]).unwrap_or(a[2]))
 }
 
-fn find(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn find(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     Ok(match map::get(m, a[0]) {
         Some(v) => p.heap.tuple(&[Term::atom(Atom::OK), v]),
@@ -124,22 +125,22 @@ fn find(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn put(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn put(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[2])?;
     map::put(&mut p.heap, m, a[0], a[1]).map_err(|e| map_error(p, e))
 }
 
-fn update(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn update(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[2])?;
     map::update(&mut p.heap, m, a[0], a[1]).map_err(|e| map_error(p, e))
 }
 
-fn remove(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn remove(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     map::remove(&mut p.heap, m, a[0]).map_err(|e| map_error(p, e))
 }
 
-fn take(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn take(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[1])?;
     let Some(v) = map::get(m, a[0]) else {
         return Ok(Term::atom(Atom::ERROR));
@@ -149,7 +150,7 @@ fn take(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `maps:merge/2`: the keys of both, the second map's values winning.
-fn merge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn merge(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (m1, m2) = (need_map(p, a[0])?, need_map(p, a[1])?);
     let (n1, n2) = (map::size(m1).unwrap_or(0), map::size(m2).unwrap_or(0));
     if n1 == 0 {
@@ -181,7 +182,7 @@ fn merge(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(map::from_pairs(&mut p.heap, &entries))
 }
 
-fn from_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn from_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut pairs = Vec::new();
     let mut l = a[0];
     while let Some((h, t)) = l.as_cons() {
@@ -197,46 +198,46 @@ fn from_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(map::from_pairs(&mut p.heap, &pairs))
 }
 
-fn from_keys(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn from_keys(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let keys = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     let pairs: Vec<(Term, Term)> = keys.iter().map(|&k| (k, a[1])).collect();
     Ok(map::from_pairs(&mut p.heap, &pairs))
 }
 
-fn to_list(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[0])?;
     map::to_list(&mut p.heap, m).map_err(|e| map_error(p, e))
 }
 
-fn keys(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn keys(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[0])?;
     map::keys(&mut p.heap, m).map_err(|e| map_error(p, e))
 }
 
-fn values(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn values(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[0])?;
     map::values(&mut p.heap, m).map_err(|e| map_error(p, e))
 }
 
-fn is_key(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    is_map_key(p, a)
+fn is_key(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    is_map_key(rt, p, a)
 }
 
-fn size(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    map_size(p, a)
+fn size(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    map_size(rt, p, a)
 }
 
-fn new(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn new(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(map::new(&mut p.heap))
 }
 
-fn iterator(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn iterator(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let m = need_map(p, a[0])?;
     Ok(p.heap.cons(Term::small_unchecked(0), m))
 }
 
 /// `maps:next/1` as OTP 25's `maps.erl` defines it.
-fn next(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn next(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let it = a[0];
     if let Some(&[_, _, _]) = it.as_tuple() {
         return Ok(it);
@@ -262,7 +263,7 @@ enum Mode {
 }
 
 /// `erts_internal:map_next(Path, Map, iterator | Acc)`.
-fn map_next(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn map_next(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[1].is_map() {
         return Err(Exception::badarg());
     }

@@ -10,6 +10,7 @@ use num_traits::ToPrimitive;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -79,7 +80,7 @@ fn binary(p: &mut Process, a: &[Term], f: fn(f64, f64) -> f64) -> Result<Term, E
 macro_rules! unary_bifs {
     ($($name:ident => $f:expr,)*) => {
         $(
-            fn $name(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+            fn $name(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
                 unary(p, a, $f)
             }
         )*
@@ -110,16 +111,16 @@ unary_bifs! {
     ceil => f64::ceil,
 }
 
-fn pow(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn pow(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary(p, a, f64::powf)
 }
 
-fn atan2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn atan2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary(p, a, f64::atan2)
 }
 
 /// C's `fmod`: the remainder with the sign of the dividend (Rust's `%`).
-fn fmod(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fmod(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary(p, a, |x, y| x % y)
 }
 

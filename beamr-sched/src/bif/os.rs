@@ -9,6 +9,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -33,7 +34,7 @@ pub(crate) fn string_arg(t: Term) -> Option<String> {
         .collect()
 }
 
-fn getenv0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let vars: Vec<String> = std::env::vars_os()
         .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
         .collect();
@@ -41,7 +42,7 @@ fn getenv0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.list(&terms))
 }
 
-fn getenv1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     Ok(match std::env::var(&name) {
         Ok(v) => p.heap.string(&v),
@@ -49,7 +50,7 @@ fn getenv1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     })
 }
 
-fn putenv(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(name), Some(value)) = (string_arg(a[0]), string_arg(a[1])) else {
         return Err(Exception::badarg());
     };
@@ -63,13 +64,13 @@ fn putenv(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-fn unsetenv(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unsetenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     std::env::remove_var(name);
     Ok(Term::TRUE)
 }
 
-fn getpid(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn getpid(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&std::process::id().to_string()))
 }
 
@@ -79,11 +80,11 @@ fn now() -> std::time::Duration {
         .unwrap_or_default()
 }
 
-fn system_time0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.int(now().as_nanos() as i64))
 }
 
-fn timestamp(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let t = now();
     let (secs, micros) = (t.as_secs() as i64, t.subsec_micros() as i64);
     Ok(p.heap.tuple(&[
@@ -93,18 +94,18 @@ fn timestamp(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     ]))
 }
 
-fn dflag_unicode_io(_: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn dflag_unicode_io(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     // Only local group leaders exist; they all take unicode requests.
     Ok(Term::atom(Atom::TRUE))
 }
 
-fn halt0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    halt1(p, &[Term::small_unchecked(0)])
+fn halt0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    halt1(rt, p, &[Term::small_unchecked(0)])
 }
 
 /// `halt(Status)`: ends the OS process at once, as the BEAM does. An integer
 /// is the exit status; a string is printed as the "slogan" and the status is 1.
-fn halt1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::io::Write;
     let status = if let Some(code) = a[0].as_small() {
         i32::try_from(code).map_err(|_| Exception::badarg())?
@@ -120,9 +121,9 @@ fn halt1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     std::process::exit(status)
 }
 
-fn halt2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn halt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[1].is_list() {
         return Err(Exception::badarg());
     }
-    halt1(p, &a[..1])
+    halt1(rt, p, &a[..1])
 }

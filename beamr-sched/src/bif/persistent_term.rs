@@ -10,6 +10,7 @@ use beamr_core::term::Term;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -46,15 +47,15 @@ fn lookup(key: Term) -> Option<Term> {
         .map(|&(_, v)| v)
 }
 
-fn get1(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     lookup(a[0]).ok_or_else(Exception::badarg)
 }
 
-fn get2(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(lookup(a[0]).unwrap_or(a[1]))
 }
 
-fn put(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn put(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
     let key = store.heap.copy_term(a[0]);
     let value = store.heap.copy_term(a[1]);
@@ -63,14 +64,14 @@ fn put(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::OK)
 }
 
-fn erase(_: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn erase(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut store = STORE.lock().unwrap_or_else(|e| e.into_inner());
     let before = store.entries.len();
     store.entries.retain(|(k, _)| !order::exact_eq(*k, a[0]));
     Ok(Term::bool(store.entries.len() != before))
 }
 
-fn get0(p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let entries = STORE
         .lock()
         .unwrap_or_else(|e| e.into_inner())

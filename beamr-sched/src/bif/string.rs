@@ -18,6 +18,7 @@ use num_bigint::BigInt;
 
 use super::table::BifRow;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -75,7 +76,7 @@ fn is_list(t: Term) -> bool {
     t.is_nil() || t.as_cons().is_some()
 }
 
-fn list_to_integer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_integer(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !is_list(a[0]) {
         return error(p, "not_a_list");
     }
@@ -95,7 +96,7 @@ fn list_to_integer(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.tuple(&[value, r.rest]))
 }
 
-fn list_to_float(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_float(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !is_list(a[0]) {
         return error(p, "not_a_list");
     }

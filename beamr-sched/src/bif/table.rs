@@ -7,9 +7,10 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
-/// A native BIF: called with its arguments, on the calling process.
-pub type BifFn = fn(&mut Process, &[Term]) -> Result<Term, Exception>;
+/// A native BIF: called with the runtime, the calling process and its arguments.
+pub type BifFn = fn(&Runtime, &mut Process, &[Term]) -> Result<Term, Exception>;
 
 /// One table row: module, function, arity, implementation.
 pub(crate) type BifRow = (&'static str, &'static str, u8, BifFn);

@@ -16,6 +16,7 @@ use beamr_core::term::Term;
 use super::table::BifRow;
 use crate::interp::ops::bs::bits;
 use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -272,16 +273,16 @@ fn to_binary(p: &mut Process, data: Term, from: Enc, to: Enc) -> Result<Term, Ex
     }
 }
 
-fn characters_to_binary1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn characters_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     to_binary(p, a[0], Enc::Utf8, Enc::Utf8)
 }
 
-fn characters_to_binary2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn characters_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let from = encoding(a[1])?;
     to_binary(p, a[0], from, Enc::Utf8)
 }
 
-fn characters_to_binary3(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn characters_to_binary3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (from, to) = (encoding(a[1])?, encoding(a[2])?);
     to_binary(p, a[0], from, to)
 }
@@ -302,11 +303,11 @@ fn to_list(p: &mut Process, data: Term, from: Enc) -> Result<Term, Exception> {
     }
 }
 
-fn characters_to_list1(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn characters_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     to_list(p, a[0], Enc::Utf8)
 }
 
-fn characters_to_list2(p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn characters_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let from = encoding(a[1])?;
     to_list(p, a[0], from)
 }

@@ -31,6 +31,7 @@ use beamr_core::term::Term;
 
 use crate::bif::BifFn;
 use crate::process::Process;
+use crate::runtime::Runtime;
 
 /// Why a match specification does not compile.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -377,13 +378,19 @@ impl MatchSpec {
     /// Runs the specification on `object`: the first clause whose head
     /// matches and whose guards hold gives the result, built on `p`'s heap.
     /// `None` when no clause matches.
-    pub fn run(&self, p: &mut Process, object: Term) -> Option<Term> {
+    pub fn run(&self, rt: &Runtime, p: &mut Process, object: Term) -> Option<Term> {
         let mut scratch = Vec::new();
-        self.run_with(&mut scratch, p, object)
+        self.run_with(rt, &mut scratch, p, object)
     }
 
     /// [`MatchSpec::run`] reusing `scratch` for the variable bindings.
-    pub fn run_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> Option<Term> {
+    pub fn run_with(
+        &self,
+        rt: &Runtime,
+        scratch: &mut Vec<Term>,
+        p: &mut Process,
+        object: Term,
+    ) -> Option<Term> {
         for clause in &self.clauses {
             scratch.clear();
             scratch.resize(clause.nvars, Term::NON_VALUE);
@@ -398,14 +405,14 @@ impl MatchSpec {
             let guards_hold = clause
                 .guards
                 .iter()
-                .all(|g| env.eval(g, p, false) == Some(Term::TRUE));
+                .all(|g| env.eval(rt, g, p, false) == Some(Term::TRUE));
             if !guards_hold {
                 continue;
             }
             // A body that raises gives 'EXIT', as in OTP.
             let mut result = Term::NON_VALUE;
             for b in &clause.body {
-                match env.eval(b, p, true) {
+                match env.eval(rt, b, p, true) {
                     Some(r) => result = r,
                     None => return Some(Term::atom(Atom::EXIT)),
                 }
@@ -417,14 +424,20 @@ impl MatchSpec {
 
     /// True if some clause's head matches `object` and its guards hold
     /// (the body is not built; for counting and deleting).
-    pub fn test(&self, p: &mut Process, object: Term) -> bool {
+    pub fn test(&self, rt: &Runtime, p: &mut Process, object: Term) -> bool {
         let mut scratch = Vec::new();
-        self.test_with(&mut scratch, p, object)
+        self.test_with(rt, &mut scratch, p, object)
     }
 
     /// [`MatchSpec::test`] reusing `scratch`; true when the clause that
     /// matches has a body evaluating to `true`.
-    pub fn test_with(&self, scratch: &mut Vec<Term>, p: &mut Process, object: Term) -> bool {
+    pub fn test_with(
+        &self,
+        rt: &Runtime,
+        scratch: &mut Vec<Term>,
+        p: &mut Process,
+        object: Term,
+    ) -> bool {
         for clause in &self.clauses {
             scratch.clear();
             scratch.resize(clause.nvars, Term::NON_VALUE);
@@ -439,13 +452,13 @@ impl MatchSpec {
             if !clause
                 .guards
                 .iter()
-                .all(|g| env.eval(g, p, false) == Some(Term::TRUE))
+                .all(|g| env.eval(rt, g, p, false) == Some(Term::TRUE))
             {
                 continue;
             }
             let mut result = None;
             for b in &clause.body {
-                result = env.eval(b, p, false);
+                result = env.eval(rt, b, p, false);
                 if result.is_none() {
                     return false;
                 }
@@ -542,7 +555,7 @@ impl Env<'_> {
     /// Evaluates `e`; `None` on an exception. With `copy`, the result lives
     /// entirely on `p`'s heap; otherwise it may share parts of the object
     /// and of the specification.
-    fn eval(&mut self, e: &Expr, p: &mut Process, copy: bool) -> Option<Term> {
+    fn eval(&mut self, rt: &Runtime, e: &Expr, p: &mut Process, copy: bool) -> Option<Term> {
         let leaf = |p: &mut Process, t: Term| {
             if copy && !t.is_immediate() {
                 p.heap.copy_term(t)
@@ -565,25 +578,25 @@ impl Env<'_> {
             Expr::Tuple(es) => {
                 let items = es
                     .iter()
-                    .map(|e| self.eval(e, p, copy))
+                    .map(|e| self.eval(rt, e, p, copy))
                     .collect::<Option<Vec<_>>>()?;
                 p.heap.tuple(&items)
             }
             Expr::Cons(h, t) => {
-                let h = self.eval(h, p, copy)?;
-                let t = self.eval(t, p, copy)?;
+                let h = self.eval(rt, h, p, copy)?;
+                let t = self.eval(rt, t, p, copy)?;
                 p.heap.cons(h, t)
             }
             Expr::Map(pairs) => {
                 let mut kvs = Vec::with_capacity(pairs.len());
                 for (k, v) in pairs {
-                    kvs.push((self.eval(k, p, copy)?, self.eval(v, p, copy)?));
+                    kvs.push((self.eval(rt, k, p, copy)?, self.eval(rt, v, p, copy)?));
                 }
                 beamr_core::map::from_pairs(&mut p.heap, &kvs)
             }
             Expr::AndAlso(es) => {
                 for e in es {
-                    match self.eval(e, p, false)? {
+                    match self.eval(rt, e, p, false)? {
                         Term::TRUE => {}
                         Term::FALSE => return Some(Term::FALSE),
                         _ => return None,
@@ -593,7 +606,7 @@ impl Env<'_> {
             }
             Expr::OrElse(es) => {
                 for e in es {
-                    match self.eval(e, p, false)? {
+                    match self.eval(rt, e, p, false)? {
                         Term::TRUE => return Some(Term::TRUE),
                         Term::FALSE => {}
                         _ => return None,
@@ -604,9 +617,9 @@ impl Env<'_> {
             Expr::Call(bif, args) => {
                 let mut vals = [Term::NIL; 3];
                 for (i, a) in args.iter().enumerate() {
-                    vals[i] = self.eval(a, p, copy)?;
+                    vals[i] = self.eval(rt, a, p, copy)?;
                 }
-                bif(p, &vals[..args.len()]).ok()?
+                bif(rt, p, &vals[..args.len()]).ok()?
             }
         })
     }
@@ -637,11 +650,12 @@ mod tests {
         let hit = p.heap.tuple(&[a("k"), Term::small_unchecked(5)]);
         let miss = p.heap.tuple(&[a("k"), Term::small_unchecked(0)]);
         let short = p.heap.tuple(&[a("k")]);
-        let r = ms.run(&mut p, hit).expect("matches");
+        let rt = crate::runtime::Runtime::new(crate::code::CodePath::default());
+        let r = ms.run(&rt, &mut p, hit).expect("matches");
         assert_eq!(r.as_tuple().unwrap(), &[Term::small_unchecked(5), a("k")]);
-        assert!(ms.run(&mut p, miss).is_none());
-        assert!(ms.run(&mut p, short).is_none());
-        assert!(!ms.test(&mut p, hit), "the body is not `true`");
+        assert!(ms.run(&rt, &mut p, miss).is_none());
+        assert!(ms.run(&rt, &mut p, short).is_none());
+        assert!(!ms.test(&rt, &mut p, hit), "the body is not `true`");
         assert_eq!(ms.bound_keys(1), None);
     }
 

@@ -162,10 +162,10 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let args: [Term; 8] =
                     std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
                 let result = if arity <= 8 {
-                    bif(p, &args[..arity])
+                    bif(rt, p, &args[..arity])
                 } else {
                     let args: Vec<Term> = p.x[..arity].to_vec();
-                    bif(p, &args)
+                    bif(rt, p, &args)
                 };
                 match result {
                     Ok(v) => p.x[0] = v,
@@ -202,7 +202,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip;
-                match (call.bif)(p, &args[..call.args.len()]) {
+                match (call.bif)(rt, p, &args[..call.args.len()]) {
                     Ok(v) => {
                         put(p, call.dst, v);
                         next!()
@@ -237,7 +237,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 let bif = crate::bif::lookup(Atom::ERLANG, Atom::new(op.name()).expect("atom"), 2)
                     .expect("arithmetic BIFs exist");
-                match bif(p, &[x, y]) {
+                match bif(rt, p, &[x, y]) {
                     Ok(v) => {
                         put(p, *dst, v);
                         next!()
@@ -501,7 +501,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
                         let args = p.x[..*arity as usize].to_vec();
-                        match bif(p, &args) {
+                        match bif(rt, p, &args) {
                             Ok(v) => p.x[0] = v,
                             Err(e) => raise!(exceptions::bif_error(
                                 p,
@@ -533,7 +533,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 };
                 if let Some(bif) = crate::bif::lookup(export.module, export.function, arity as u8) {
                     let args: Vec<Term> = p.x[..arity as usize].to_vec();
-                    match bif(p, &args) {
+                    match bif(rt, p, &args) {
                         Ok(v) => p.x[0] = v,
                         Err(e) => raise!(exceptions::bif_error(
                             p,
@@ -583,7 +583,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
                         let args = p.x[..arity as usize].to_vec();
-                        match bif(p, &args) {
+                        match bif(rt, p, &args) {
                             Ok(v) => p.x[0] = v,
                             Err(e) => raise!(exceptions::bif_error(
                                 p,

@@ -7,7 +7,7 @@
 //! read as header-tagged words: the collector leaves them alone. Catch
 //! markers are catch immediates.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -16,7 +16,6 @@ use beamr_core::term::Term;
 use super::exception::Exception;
 use super::mailbox::Mailbox;
 use crate::loader::Instr;
-use crate::runtime::Runtime;
 
 /// Number of X registers (the BEAM's 1024).
 pub const MAX_X_REGS: usize = 1024;
@@ -67,8 +66,6 @@ pub struct Process {
     pub timer: ReceiveTimer,
     /// `{M, F, A}` of the initial call, for `process_info`.
     pub initial_call: (Atom, Atom, u32),
-    /// The runtime the process belongs to (absent for a bare test process).
-    pub runtime: Option<Arc<Runtime>>,
     /// An error to raise instead of running (spawning an undefined function).
     pub startup_error: Option<Exception>,
     /// Someone waits for this process's exit reason ([`Runtime::wait_exit`]).
@@ -156,7 +153,6 @@ impl Process {
             pending_exit: None,
             timer: ReceiveTimer::default(),
             initial_call: (Atom::UNDEFINED, Atom::UNDEFINED, 0),
-            runtime: None,
             startup_error: None,
             watched: false,
             priority: Atom::new("normal").expect("atom"),
