@@ -1,6 +1,11 @@
 //! Criterion benchmarks: writer cost per 4-word event on one thread and on
-//! every core, the cost of a full trace event through `RingTracer`, a
-//! disabled probe against a baseline, and reader throughput.
+//! every core, the cost of a full trace event through `RingTracer`,
+//! `RingTracer::enabled` on a paused recorder against a baseline, and reader
+//! throughput.
+//!
+//! `paused_probe` measures only the tracer's answer: the runtime has no probe
+//! sites yet, so the planned cost of a probe that nothing traces (its
+//! flag-word check) is not measured here.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

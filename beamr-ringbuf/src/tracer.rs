@@ -7,8 +7,10 @@
 //! past the last ring; since several such threads may write at once, it is
 //! guarded by a spin lock (an uncontended compare-and-swap; no system call).
 //!
-//! The scheduler rings rely on the runtime's promise that only scheduler `s`
-//! reports `scheduler_id == s`; that is what makes them single-writer.
+//! The scheduler rings rely on the caller's promise that only scheduler `s`
+//! reports `scheduler_id == s`; that is what makes them single-writer. (No
+//! runtime calls a `RingTracer` yet; today the callers are tests, benchmarks
+//! and the [`synthetic`](crate::synthetic) generator, which keep it.)
 //!
 //! Event layouts are in [`crate::codec`].
 

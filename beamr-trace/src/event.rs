@@ -5,7 +5,9 @@
 //! fragment, or a literal area). They are valid while the call lasts; a
 //! backend that keeps anything copies it.
 //!
-//! Which payload goes with which tag ([`Payload::fits`]):
+//! Which payload goes with which tag ([`Payload::fits`]). The last column is
+//! the trace message the BEAM sends for it; beamr sends none yet (the message
+//! backend is planned):
 //!
 //! | tag | payload | BEAM trace message |
 //! |---|---|---|
@@ -162,7 +164,8 @@ pub enum Payload<'a> {
         mfa: Mfa,
         /// Its arguments, or only the arity.
         args: CallArgs<'a>,
-        /// What a match specification's `message` action returned, if any.
+        /// What a match specification's `message` action returned, if any
+        /// (beamr has no trace match specifications yet).
         match_spec_result: Option<Term>,
     },
     /// Returned to a function (`return_to`); `None` when not known.

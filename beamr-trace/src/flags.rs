@@ -1,8 +1,13 @@
 //! [`TraceFlags`]: the flags of `erlang:trace/3`, one bit each.
 //!
+//! Vocabulary only: beamr has no `erlang:trace/3` yet and nothing in the
+//! runtime reads these flags. The descriptions below say what each flag
+//! means on the BEAM.
+//!
 //! `{tracer, ...}` is not a flag here: which tracer receives the events is
-//! the trace session's business, not a bit. The bit positions are beamr's own
-//! and may be stored (a process's trace-flag word); they never change.
+//! to be the business of trace sessions (planned; none exist yet), not a
+//! bit. The bit positions are beamr's own and may be stored (planned: a
+//! process's trace-flag word); they never change.
 
 use bitflags::bitflags;
 

@@ -1,8 +1,16 @@
-//! beamr-trace: the tracing vocabulary shared by the runtime and every trace backend.
+//! beamr-trace: the tracing vocabulary meant to be shared by the runtime and
+//! every trace backend.
 //!
-//! Trace tags, tracees, decisions, trace events and the [`Tracer`] trait. The
-//! runtime (beamr-sched) fires probes through this crate; backends
-//! (beamr-ringbuf, beamr-otel, the message backend) implement [`Tracer`].
+//! Trace tags, tracees, decisions, trace events and the [`Tracer`] trait.
+//! Today only beamr-ringbuf's `RingTracer` and this crate's
+//! [`RecordingTracer`] implement [`Tracer`], and only tests, benchmarks and
+//! beamr-ringbuf's synthetic generator call them: the runtime (beamr-sched)
+//! fires no probes yet.
+//!
+//! Planned, not here yet: beamr-sched firing probes through this crate; trace
+//! patterns, match specifications for tracing, `seq_trace` tokens, trace
+//! sessions, and the message backend (BEAM-style trace messages); a
+//! beamr-otel backend.
 //!
 //! - [`tag`]: [`TraceTag`], every tag of `erlang:trace/3`, `erl_tracer` and
 //!   `seq_trace`, with the atom each one is.
@@ -10,7 +18,7 @@
 //! - [`tracee`]: [`Tracee`], the process or port a probe fired in.
 //! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
 //! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
-//!   protocol a probe site follows.
+//!   protocol a probe site is to follow.
 //! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
 //!   is given, for tests.
 #![forbid(unsafe_code)]

@@ -1,5 +1,6 @@
 //! [`RecordingTracer`]: a backend that keeps a copy of every event it is
-//! given, for tests of probe sites and of other backends.
+//! given, for tests: today of the protocol in [`fire`](crate::fire), later
+//! of probe sites in the runtime (none exist yet) and of other backends.
 //!
 //! It is also the reference for "a backend copies what it keeps": every term
 //! of an event is deep-copied onto the recorder's own [`Heap`] before the
@@ -95,7 +96,7 @@ impl RecordingTracer {
 
     /// How many events reached [`Tracer::trace`] although the filter does not
     /// answer [`Decision::Trace`] for them: probe sites that skipped the
-    /// `enabled` question. Zero in a correct runtime.
+    /// `enabled` question. Zero with a correct caller.
     pub fn unasked(&self) -> u64 {
         self.unasked.load(Ordering::Relaxed)
     }

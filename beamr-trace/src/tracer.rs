@@ -1,15 +1,22 @@
 //! The [`Tracer`] trait every trace backend implements, its [`Decision`], and
-//! [`fire`], the protocol a probe site follows.
+//! [`fire`], the protocol a probe site is to follow.
+//!
+//! No probe site exists yet: beamr-sched fires no probes, so today [`fire`]
+//! is called only by tests, benchmarks and beamr-ringbuf's synthetic
+//! generator. The protocol below is the contract those probe sites will
+//! keep; [`fire`] implements steps 2 and 3.
 //!
 //! # Protocol
 //!
-//! 1. The probe site checks its flag word (one load and a branch); when
-//!    nothing traces the tracee it stops there and no tracer is called.
+//! 1. The probe site checks its flag word (planned: one load and a branch);
+//!    when nothing traces the tracee it stops there and no tracer is called.
+//!    (Neither the flag words nor the check exist yet.)
 //! 2. It calls [`Tracer::enabled`] with the tag and tracee, before building
 //!    anything.
 //!    - [`Decision::Discard`]: nothing more happens for this event.
-//!    - [`Decision::Remove`]: nothing more happens, and the runtime takes
-//!      this tracer off the tracee (clears its flags for this tracer).
+//!    - [`Decision::Remove`]: nothing more happens, and the runtime is to
+//!      take this tracer off the tracee (clear its flags for this tracer);
+//!      [`fire`] returns the decision so that its caller can.
 //!    - [`Decision::Trace`]: go on.
 //! 3. It builds a [`TraceEvent`] that borrows the tracee's terms and calls
 //!    [`Tracer::trace`] with it, then drops the event.
@@ -41,14 +48,15 @@ pub enum Decision {
     Trace,
     /// Skip this event.
     Discard,
-    /// Skip this event and take this tracer off the tracee.
+    /// Skip this event and ask for this tracer to be taken off the tracee
+    /// (the caller of [`fire`] acts on it; no runtime does yet).
     Remove,
 }
 
 /// A trace backend, as `erl_tracer` is in the BEAM.
 pub trait Tracer: Send + Sync {
     /// Called first, before any event is built: Trace, Discard or Remove
-    /// (Remove takes this tracer off the tracee).
+    /// (Remove asks to be taken off the tracee).
     fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision;
     /// Called in the context of the traced process, on its scheduler thread.
     fn trace(&self, event: &TraceEvent<'_>);

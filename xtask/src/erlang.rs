@@ -6,7 +6,8 @@ use crate::{Error, Result};
 use std::process::Command;
 
 /// The Debian/Ubuntu packages that provide `erl`, `erlc`, and the parts of
-/// OTP the tests use (`dbg` from runtime_tools, `eunit`).
+/// OTP the tests use (`eunit`), plus runtime_tools (`dbg`), which no test
+/// uses yet: beamr has no tracing BIFs, so `dbg` does not work on it.
 pub const APT_PACKAGES: [&str; 3] = ["erlang-base", "erlang-runtime-tools", "erlang-eunit"];
 
 const TOOLS: [&str; 2] = ["erl", "erlc"];

@@ -1,6 +1,10 @@
 //! `beamr trace ...`: read the ring-buffer trace files that
 //! [`beamr_ringbuf`] writes (format in `beamr-ringbuf/docs/format.md`).
 //!
+//! `beamr run` does not write such files yet (the runtime fires no probes);
+//! today they come from beamr-ringbuf's writer, used by tests and by its
+//! synthetic generator (`cargo run -p beamr-ringbuf --example synthetic`).
+//!
 //! - `dump`: every event, one per line, in timestamp order ([`dump`]);
 //! - `stats`: counts per kind and per ring, time span, losses ([`stats`]);
 //! - `tail`: follow a file while it is written ([`tail`]);
