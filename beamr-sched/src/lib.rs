@@ -1,19 +1,47 @@
 //! beamr-sched: the runtime. Code loading, the interpreter, BIFs, processes,
 //! mailboxes, signals, links and monitors, timers and schedulers.
 //!
-//! - [`loader`]: generic instructions to executable code.
-//! - [`code`]: the code server (loaded modules, the code path).
-//! - [`interp`]: the dispatch loop and its slow paths.
-//! - [`bif`]: native BIFs.
-//! - [`process`]: a process's registers, stack and heap.
-//! - [`sched`]: scheduler threads, run queues and timers.
-//! - [`runtime`]: state shared by every process, and the operations across processes.
+//! The top-level modules form layers; a module uses only the modules below
+//! it (`tests/layers.rs` reads the sources and holds every `crate::` path to
+//! this order):
+//!
+//! ```text
+//! boot       starting a runtime: native BIFs installed, system processes, run_main
+//!  |
+//! bif        native BIFs, one file per Erlang module and concept
+//!  |
+//! sched      scheduler threads, time slices, spawning
+//!  |
+//! interp     the dispatch loop and its slow paths (exceptions, stack traces, funs)
+//!  |
+//! matchspec  compiled match specifications (ETS select and match)
+//!  |
+//! code       the code server and the call resolver (M:F/A -> BIF | code | undef)
+//!  |
+//! loader     generic instructions to executable ones; the native BIF table type
+//!  |
+//! signals    sending, delivering and acting on every signal; a process's end
+//!  |
+//! runtime    the shared state: process table, names, aliases, run queues, timers, ETS
+//!  |
+//! ets        ETS tables and their storage
+//!  |
+//! process    one process: registers, stack, heap, mailbox, handle, signal data
+//! ```
+//!
+//! Two knots are cut by passing things in rather than reaching up: a BIF
+//! gets the runtime and the process as arguments (`loader::BifFn`), and the
+//! loader gets the native table from the code layer's resolver, which
+//! `Runtime::new` fills from `bif` before any code loads.
 
 pub mod bif;
+pub mod boot;
 pub mod code;
 pub mod ets;
 pub mod interp;
 pub mod loader;
+pub mod matchspec;
 pub mod process;
 pub mod runtime;
 pub mod sched;
+pub mod signals;

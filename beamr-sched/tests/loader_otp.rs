@@ -13,6 +13,7 @@ fn every_otp_module_loads() {
         !dirs.is_empty(),
         "no Erlang/OTP installation found (erl on PATH or BEAMR_OTP_ROOT)"
     );
+    let natives = beamr_sched::bif::natives();
     let mut loaded = 0;
     let mut failures = Vec::new();
     for dir in dirs {
@@ -27,7 +28,7 @@ fn every_otp_module_loads() {
             let bytes = std::fs::read(&path).unwrap();
             let file =
                 BeamFile::parse(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            match loader::load(&file) {
+            match loader::load(&file, &natives) {
                 Ok(_) => loaded += 1,
                 Err(e) => failures.push(format!("{}: {e}", path.display())),
             }

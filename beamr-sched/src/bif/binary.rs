@@ -21,7 +21,7 @@ use super::erlang_binaries::{
     binary_bytes, bitstring_arg, byte_list, iodata_bytes, list_items, part_range, sub_bytes,
     usize_arg,
 };
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

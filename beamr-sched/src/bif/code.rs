@@ -8,8 +8,8 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
 use crate::code::{CodeServer, LoadOutcome};
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -29,8 +29,8 @@ use std::path::{Path, PathBuf};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
 use crate::code::{runs_code, CodeServer, DeleteOutcome, LoadFailure};
+use crate::loader::BifRow;
 use crate::loader::Module;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -159,22 +159,6 @@ fn processes_in(rt: &Runtime, p: &Process, module: &Module) -> (Vec<Term>, bool)
     (others, me)
 }
 
-/// Terminates `pid` now with reason `killed`.
-fn kill_now(rt: &Runtime, pid: Term) {
-    let Some(handle) = rt.processes.get(pid) else {
-        return;
-    };
-    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(mut process) = body.take() else {
-        return;
-    };
-    drop(body);
-    // Links and monitors set up by signals it has not seen yet must hear
-    // of its death too.
-    crate::sched::deliver_signals(rt, &handle, &mut process);
-    rt.terminate(&handle, process, Term::atom(Atom::KILLED));
-}
-
 /// Kills the processes running the old version of `module` and drops it;
 /// false if there was none. `Err` when the caller itself runs it (it is
 /// killed as well, after the others).
@@ -184,7 +168,7 @@ fn hard_purge(rt: &Runtime, p: &mut Process, module: Atom) -> Result<bool, Excep
     };
     let (victims, me) = processes_in(rt, p, &old);
     for pid in victims {
-        kill_now(rt, pid);
+        rt.kill_now(pid);
     }
     code().purge(module);
     if me {

@@ -10,7 +10,7 @@ use num_bigint::BigInt;
 use num_integer::Integer as _;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

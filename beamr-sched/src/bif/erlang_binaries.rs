@@ -11,8 +11,8 @@ use beamr_core::term::{BinaryView, Term};
 use num_bigint::BigInt;
 use num_traits::{Num, Zero};
 
-use super::table::BifRow;
 use crate::interp::ops::bs::bits;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -588,7 +588,9 @@ fn binary_to_integer2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 /// formatted and parsed in one place, `erlang_convert`).
 fn via_list_bif(rt: &Runtime, p: &mut Process, f: &str, args: &[Term]) -> Result<Term, Exception> {
     let name = Atom::new(f).map_err(|_| Exception::badarg())?;
-    let bif = super::lookup(Atom::ERLANG, name, args.len() as u8).ok_or_else(Exception::badarg)?;
+    let bif = crate::code::resolve::natives()
+        .get(Atom::ERLANG, name, args.len() as u8)
+        .ok_or_else(Exception::badarg)?;
     bif(rt, p, args)
 }
 

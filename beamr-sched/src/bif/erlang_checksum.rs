@@ -5,7 +5,7 @@
 use beamr_core::term::Term;
 
 use super::erlang_binaries::iodata_bytes;
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

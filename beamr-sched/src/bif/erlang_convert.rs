@@ -19,7 +19,7 @@ use beamr_core::term::Term;
 use num_bigint::BigInt;
 use num_traits::Num as _;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -8,7 +8,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use super::erlang_hash;
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -42,7 +42,7 @@ fn function_exported(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term,
         .current(m)
         .is_some_and(|module| module.export_index(f, u32::from(arity)).is_some());
     Ok(Term::bool(
-        loaded || super::table::lookup(m, f, arity).is_some(),
+        loaded || crate::code::resolve::natives().get(m, f, arity).is_some(),
     ))
 }
 

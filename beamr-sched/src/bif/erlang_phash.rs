@@ -11,7 +11,7 @@
 use beamr_core::term::Term;
 
 use super::erlang_hash::{atom_hash, phash2};
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -8,10 +8,11 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use super::process_info::{process_info, Snapshot};
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
-use crate::runtime::{AliasMode, Runtime, SpawnOptions, SpawnTarget};
-use crate::sched::TimerAction;
+use crate::runtime::{AliasMode, Runtime, TimerAction};
+use crate::sched::{SpawnOptions, SpawnTarget};
+use crate::signals;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -212,7 +213,7 @@ fn spawn_opt4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 }
 
 fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
+    signals::send(rt, p, a[0], a[1])?;
     Ok(a[1])
 }
 
@@ -409,7 +410,7 @@ fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     if flush {
         // A 'DOWN' already sent may still be in the inbox: take it in first.
         if let Some(handle) = rt.processes.get(p.pid) {
-            crate::sched::deliver_signals(&rt, &handle, p);
+            signals::deliver_signals(rt, &handle, p);
         }
         p.mailbox.remove_where(|m| {
             m.as_tuple().is_some_and(|t| {
@@ -437,7 +438,7 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         return Err(Exception::badarg());
     };
     if target == p.pid {
-        return exit_self(p, &rt, a[1]);
+        return exit_self(p, rt, a[1]);
     }
     rt.send_signal(
         target,
@@ -808,8 +809,8 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         return Err(Exception::badarg());
     }
     if a[0] == p.pid {
-        let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(&rt, p));
-        let mut snap = Snapshot::of(p, &rt, true);
+        let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(p));
+        let mut snap = Snapshot::of(p, true);
         snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
     }
@@ -824,8 +825,8 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         return Ok(Term::atom(Atom::UNDEFINED));
     };
     // Where the (suspended) process is: built on its heap, copied below.
-    let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(&rt, other));
-    let mut snap = Snapshot::of(other, &rt, false);
+    let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(other));
+    let mut snap = Snapshot::of(other, false);
     snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
 }
@@ -872,12 +873,12 @@ fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 
 /// The stack trace of `p` at its current instruction (for the caller of
 /// process_info/2, the call of process_info itself), on `p`'s heap.
-fn suspended_stacktrace(rt: &Runtime, p: &mut Process) -> Term {
+fn suspended_stacktrace(p: &mut Process) -> Term {
     let mut e = Exception::error(Term::NIL);
     // Not a list: the frame shows the arity, not arguments.
     e.args = Term::atom(Atom::UNDEFINED);
     let ip = p.ip;
-    crate::interp::build_stacktrace(rt, p, ip, &e)
+    crate::interp::build_stacktrace(p, ip.cast(), &e)
 }
 
 /// True if `item` is the atom `name` or a list holding it.

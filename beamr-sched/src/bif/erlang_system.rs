@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -136,7 +136,7 @@ fn garbage_collect(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, E
 }
 
 fn send_nosuspend2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    crate::interp::ops::recv::send(&rt, p, a[0], a[1])?;
+    crate::signals::send(rt, p, a[0], a[1])?;
     Ok(Term::TRUE)
 }
 

@@ -12,9 +12,10 @@ use beamr_core::atom::Atom;
 use beamr_core::order;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
 use crate::ets::table::TableData;
-use crate::ets::{Kind, MatchSpec, Protection, Stored, Table, Tables};
+use crate::ets::{Kind, Protection, Stored, Table, Tables};
+use crate::loader::BifRow;
+use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
 
@@ -112,12 +113,12 @@ fn with_table<R>(
 /// Atoms and BIFs the hot paths use, looked up once.
 struct Known {
     end_of_table: Term,
-    plus: Option<crate::bif::BifFn>,
+    plus: crate::loader::BifFn,
 }
 
 static KNOWN: LazyLock<Known> = LazyLock::new(|| Known {
     end_of_table: atom("$end_of_table"),
-    plus: super::lookup(Atom::ERLANG, Atom::new("+").expect("atom"), 2),
+    plus: crate::code::resolve::arith(crate::loader::ArithOp::Add),
 });
 
 fn end_of_table() -> Term {
@@ -762,7 +763,7 @@ fn update_counter_with(
     a: &[Term],
     default: Option<Term>,
 ) -> Result<Term, Exception> {
-    let plus = KNOWN.plus.ok_or_else(Exception::badarg)?;
+    let plus = KNOWN.plus;
     with_table(rt, p, a[0], Access::Write, |p, t, d| {
         if !t.kind.is_set() {
             return badarg();

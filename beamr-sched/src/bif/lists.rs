@@ -14,7 +14,7 @@ use beamr_core::atom::Atom;
 use beamr_core::order::{self, compare_exact, exact_eq};
 use beamr_core::term::Term;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -28,7 +28,7 @@ use beamr_core::map::{self, MapError, Order};
 use beamr_core::term::Term;
 use num_bigint::{BigInt, Sign};
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -8,7 +8,7 @@
 use beamr_core::term::Term;
 use num_traits::ToPrimitive;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

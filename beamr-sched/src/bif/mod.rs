@@ -1,5 +1,6 @@
 //! Native BIFs: functions that are BIFs in OTP, implemented in Rust, one
-//! file per Erlang module, registered in one table by `{M, F, A}`.
+//! file per Erlang module and concept, each with its rows of
+//! `{M, F, A, implementation}`, gathered by [`natives`].
 
 mod beamr_io;
 mod binary;
@@ -25,8 +26,8 @@ mod math;
 mod os;
 mod persistent_term;
 mod process_info;
+mod registry;
 mod string;
-mod table;
 mod unicode;
 
-pub use table::{lookup, BifFn};
+pub use registry::natives;

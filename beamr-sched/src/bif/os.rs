@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

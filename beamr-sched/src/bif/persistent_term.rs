@@ -8,7 +8,7 @@ use beamr_core::heap::Heap;
 use beamr_core::order;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

@@ -5,7 +5,6 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::process::{Exception, Process};
-use crate::runtime::Runtime;
 
 /// What `process_info` reports about one process, read while it is locked.
 pub(super) struct Snapshot {
@@ -32,11 +31,13 @@ pub(super) struct Snapshot {
 
 impl Snapshot {
     /// Reads `p`; `running` when it is the caller.
-    pub(super) fn of(p: &Process, rt: &Runtime, running: bool) -> Snapshot {
-        let current_function = rt.code.module_at(p.ip).and_then(|m| {
-            let f = m.function_at(m.index_of(p.ip))?;
-            Some((m.name, f.name, f.arity))
-        });
+    pub(super) fn of(p: &Process, running: bool) -> Snapshot {
+        let current_function = crate::code::CodeServer::global()
+            .module_at(p.ip.cast())
+            .and_then(|m| {
+                let f = m.function_at(m.index_of(p.ip.cast()))?;
+                Some((m.name, f.name, f.arity))
+            });
         Snapshot {
             pid: p.pid,
             messages: p.mailbox.iter().collect(),

@@ -16,7 +16,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use num_bigint::BigInt;
 
-use super::table::BifRow;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

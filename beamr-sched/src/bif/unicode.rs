@@ -13,8 +13,8 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::table::BifRow;
 use crate::interp::ops::bs::bits;
+use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 

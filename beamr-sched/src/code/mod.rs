@@ -1,10 +1,13 @@
-//! The code server: which modules are loaded (a current and an old version
-//! of each), where to find modules not loaded yet, and which module an
-//! instruction address belongs to.
+//! Loaded code: the code server (which modules are loaded, a current and an
+//! old version of each, where to find modules not loaded yet, which module
+//! an instruction address belongs to) and the call resolver (what a call of
+//! `M:F/A` runs).
 
 pub mod embedded;
 mod path;
 mod registry;
+pub mod resolve;
 
 pub use path::{otp_lib_dirs, CodePath};
 pub use registry::{runs_code, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin};
+pub use resolve::Callee;

@@ -105,7 +105,7 @@ impl CodeServer {
     /// Loads a module from the bytes of a `.beam` file read from `file`.
     pub fn load_from(&self, bytes: &[u8], file: String) -> Result<Atom, LoadError> {
         let parsed = BeamFile::parse(bytes)?;
-        let module = Arc::new(loader::load(&parsed)?);
+        let module = Arc::new(loader::load(&parsed, super::resolve::natives())?);
         let origin = Arc::new(Origin {
             file,
             bytes: bytes.into(),
@@ -124,7 +124,8 @@ impl CodeServer {
         file: String,
     ) -> Result<Atom, LoadFailure> {
         let parsed = BeamFile::parse(bytes).map_err(|_| LoadFailure::Badfile)?;
-        let module = loader::load(&parsed).map_err(|_| LoadFailure::Badfile)?;
+        let module =
+            loader::load(&parsed, super::resolve::natives()).map_err(|_| LoadFailure::Badfile)?;
         if module.name != expected {
             return Err(LoadFailure::Badfile);
         }
@@ -325,8 +326,8 @@ impl CodeServer {
 /// address, or a return address saved on its stack points into it
 /// (`erlang:check_process_code/2`).
 pub fn runs_code(p: &crate::process::Process, module: &Module) -> bool {
-    module.contains(p.ip)
-        || module.contains(p.cp)
+    module.contains(p.ip.cast())
+        || module.contains(p.cp.cast())
         || p.stack
             .iter()
             .any(|w| module.contains(w.raw() as usize as *const Instr))

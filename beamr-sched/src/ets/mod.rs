@@ -1,14 +1,12 @@
-//! ETS: tables of tuples shared between processes, and the match
-//! specifications that query them.
+//! ETS: tables of tuples shared between processes.
 //!
 //! - [`table`]: one table, its storage and lock.
-//! - [`matchspec`]: compiling and running match specifications.
 //! - [`Tables`]: a runtime's tables by identifier and by name, and what
 //!   happens to a table when its owner exits.
 //!
-//! The `ets` BIFs themselves are in `bif/ets.rs`.
+//! The `ets` BIFs themselves are in `bif/ets/`; match specifications (which
+//! `select` and `match` run) in the top-level `matchspec`.
 
-pub mod matchspec;
 pub mod table;
 
 use std::collections::HashMap;
@@ -19,11 +17,9 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
-pub use matchspec::{MatchSpec, MsError};
 pub use table::{Kind, Protection, Stored, Table};
 
-use crate::process::{Payload, Signal};
-use crate::runtime::Runtime;
+use crate::process::Payload;
 
 /// Third word of a table identifier's reference: keeps table identifiers
 /// apart from `make_ref` references (whose third word is 0).
@@ -116,9 +112,15 @@ impl Tables {
         }
     }
 
-    /// A process exited: its tables go to their heirs (with an
-    /// `{'ETS-TRANSFER', Tab, FromPid, HeirData}` message) or are deleted.
-    pub fn owner_exited(&self, rt: &Runtime, pid: Term) {
+    /// A process exited: its tables go to their heirs (`send` gets each
+    /// heir and its `{'ETS-TRANSFER', Tab, FromPid, HeirData}` message) or
+    /// are deleted. `is_alive` tells whether a heir still runs.
+    pub fn owner_exited(
+        &self,
+        pid: Term,
+        is_alive: impl Fn(Term) -> bool,
+        mut send: impl FnMut(Term, Payload),
+    ) {
         let owned: Vec<Arc<Table>> = {
             let reg = self.registry.read().unwrap_or_else(|e| e.into_inner());
             if reg.by_id.is_empty() {
@@ -135,7 +137,7 @@ impl Tables {
                 .heir
                 .as_ref()
                 .map(|(h, d)| (*h, d.term()))
-                .filter(|(h, _)| *h != pid && rt.processes.get(*h).is_some());
+                .filter(|(h, _)| *h != pid && is_alive(*h));
             match heir {
                 Some((heir, gift)) => {
                     data.owner = heir;
@@ -149,12 +151,12 @@ impl Tables {
                         gift,
                     ]);
                     drop(data);
-                    rt.send_signal(
+                    send(
                         heir,
-                        Signal::Message(Payload {
+                        Payload {
                             term: msg,
                             heap: Some(heap),
-                        }),
+                        },
                     );
                 }
                 None => {

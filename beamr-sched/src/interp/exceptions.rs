@@ -7,11 +7,10 @@ use beamr_core::atom::Atom;
 use beamr_core::term::{Export, Term};
 
 use super::stacktrace::build_stacktrace;
-use crate::bif::BifFn;
-use crate::code::LoadOutcome;
+use crate::code::{resolve, Callee, CodeServer};
+use crate::loader::BifFn;
 use crate::loader::Instr;
 use crate::process::{Class, Exception, Process};
-use crate::runtime::Runtime;
 
 /// Where an exception went.
 pub(super) enum Unwound {
@@ -41,9 +40,9 @@ fn decode_catch(payload: u64) -> (*const Instr, usize) {
 /// Raises `e` at `ip`: records it, builds its stack trace, and unwinds the
 /// stack to the innermost catch.
 #[cold]
-pub(super) fn unwind(rt: &Runtime, p: &mut Process, e: Exception, ip: *const Instr) -> Unwound {
+pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound {
     let trace = if e.trace.is_non_value() {
-        build_stacktrace(rt, p, ip, &e)
+        build_stacktrace(p, ip, &e)
     } else {
         e.trace
     };
@@ -135,12 +134,7 @@ pub(super) enum FunTarget {
 
 /// Resolves a call of `f` with `arity` arguments in x0.., putting a
 /// closure's free variables after them.
-pub(super) fn fun_target(
-    rt: &Runtime,
-    p: &mut Process,
-    f: Term,
-    arity: u32,
-) -> Result<FunTarget, Exception> {
+pub(super) fn fun_target(p: &mut Process, f: Term, arity: u32) -> Result<FunTarget, Exception> {
     if let Some(c) = f.as_closure() {
         if c.entry.arity != arity {
             return Err(badarity(p, f, arity));
@@ -150,7 +144,7 @@ pub(super) fn fun_target(
         }
         let mut code = c.entry.code.load(Ordering::Acquire);
         if code == 0 {
-            let _ = rt.code.ensure_loaded(c.entry.module);
+            let _ = CodeServer::global().ensure_loaded(c.entry.module);
             code = c.entry.code.load(Ordering::Acquire);
         }
         if code == 0 {
@@ -164,26 +158,20 @@ pub(super) fn fun_target(
         if export.arity != arity {
             return Err(badarity(p, f, arity));
         }
-        if let Some(bif) = crate::bif::lookup(export.module, export.function, arity as u8) {
-            return Ok(FunTarget::Bif(bif, export));
-        }
-        let mut code = export.code.load(Ordering::Acquire);
-        if code == 0 {
-            if let Ok(LoadOutcome::Loaded(_)) = rt.code.ensure_loaded(export.module) {
-                code = export.code.load(Ordering::Acquire);
+        return match resolve::resolve(export) {
+            Callee::Native(bif) => Ok(FunTarget::Bif(bif, export)),
+            Callee::Code(code) => Ok(FunTarget::Code(code)),
+            Callee::Undefined => {
+                let args = p.x[..arity as usize].to_vec();
+                Err(bif_error(
+                    p,
+                    Exception::error(Term::atom(Atom::UNDEF)),
+                    export.module,
+                    export.function,
+                    &args,
+                ))
             }
-        }
-        if code == 0 {
-            let args = p.x[..arity as usize].to_vec();
-            return Err(bif_error(
-                p,
-                Exception::error(Term::atom(Atom::UNDEF)),
-                export.module,
-                export.function,
-                &args,
-            ));
-        }
-        return Ok(FunTarget::Code(code as *const Instr));
+        };
     }
     Err(Exception::error(
         p.heap.tuple(&[Term::atom(Atom::BADFUN), f]),

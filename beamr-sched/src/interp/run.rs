@@ -1,14 +1,12 @@
 //! The dispatch loop.
 
-use std::sync::atomic::Ordering;
-
 use beamr_core::atom::Atom;
 use beamr_core::order;
 use beamr_core::term::{Export, Term};
 
 use super::exceptions::{self, FunTarget, Unwound};
 use super::ops::{self, get, put, Flow};
-use crate::code::LoadOutcome;
+use crate::code::{resolve, Callee};
 use crate::loader::{Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -48,7 +46,7 @@ fn cp_word(cp: *const Instr) -> Term {
 /// Runs `p` from `p.ip` for at most `budget` reductions.
 pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
     let mut reds = budget as i64;
-    let mut ip = p.ip;
+    let mut ip: *const Instr = p.ip.cast();
     macro_rules! next {
         () => {{
             // SAFETY: every instruction but the last (int_code_end, never
@@ -66,13 +64,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
     macro_rules! raise {
         ($e:expr) => {{
             let e: Exception = $e;
-            match exceptions::unwind(rt, p, e, ip) {
+            match exceptions::unwind(p, e, ip) {
                 Unwound::Caught(handler) => {
                     ip = handler;
                     continue;
                 }
                 Unwound::Uncaught(exception, trace) => {
-                    p.ip = ip;
+                    p.ip = ip.cast();
                     return Outcome::Crashed { exception, trace };
                 }
             }
@@ -83,7 +81,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             reds -= 1;
             ip = $addr;
             if reds <= 0 {
-                p.ip = ip;
+                p.ip = ip.cast();
                 p.reductions += budget as u64;
                 return Outcome::Yielded;
             }
@@ -97,12 +95,12 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 Flow::Jump(t) => jump!(t),
                 Flow::Raise(e) => raise!(e),
                 Flow::Wait => {
-                    p.ip = ip;
+                    p.ip = ip.cast();
                     p.reductions += (budget as i64 - reds).max(0) as u64;
                     return Outcome::Waiting;
                 }
                 Flow::Yield => {
-                    p.ip = ip;
+                    p.ip = ip.cast();
                     p.reductions += budget as u64;
                     return Outcome::Yielded;
                 }
@@ -120,36 +118,36 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
             Instr::Call { target } => {
                 // SAFETY: the successor exists (see next!).
-                p.cp = unsafe { ip.add(1) };
+                p.cp = unsafe { ip.add(1) }.cast();
                 call_code!(offset(ip, *target))
             }
             Instr::CallOnly { target } => call_code!(offset(ip, *target)),
             Instr::CallLast { target, dealloc } => {
-                p.cp = pop_frame(p, *dealloc);
+                p.cp = pop_frame(p, *dealloc).cast();
                 call_code!(offset(ip, *target))
             }
             Instr::CallExt { export } => {
-                let code = resolve(rt, export);
+                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
                 if code.is_null() {
                     raise!(undef(p, export))
                 }
                 // SAFETY: see next!.
-                p.cp = unsafe { ip.add(1) };
+                p.cp = unsafe { ip.add(1) }.cast();
                 call_code!(code)
             }
             Instr::CallExtOnly { export } => {
-                let code = resolve(rt, export);
+                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
                 if code.is_null() {
                     raise!(undef(p, export))
                 }
                 call_code!(code)
             }
             Instr::CallExtLast { export, dealloc } => {
-                let code = resolve(rt, export);
+                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
                 if code.is_null() {
                     raise!(undef(p, export))
                 }
-                p.cp = pop_frame(p, *dealloc);
+                p.cp = pop_frame(p, *dealloc).cast();
                 call_code!(code)
             }
             Instr::CallBif { bif, export }
@@ -157,7 +155,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
-                p.ip = ip;
+                p.ip = ip.cast();
                 let arity = export.arity as usize;
                 let args: [Term; 8] =
                     std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
@@ -183,7 +181,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 match ins {
                     Instr::CallBif { .. } => next!(),
                     Instr::CallBifLast { dealloc, .. } => {
-                        p.cp = pop_frame(p, *dealloc);
+                        p.cp = pop_frame(p, *dealloc).cast();
                         if let Some(done) = do_return(p, &mut ip) {
                             return done;
                         }
@@ -201,7 +199,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let args: [Term; 4] =
                     std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
-                p.ip = ip;
+                p.ip = ip.cast();
                 match (call.bif)(rt, p, &args[..call.args.len()]) {
                     Ok(v) => {
                         put(p, call.dst, v);
@@ -235,9 +233,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         next!()
                     }
                 }
-                let bif = crate::bif::lookup(Atom::ERLANG, Atom::new(op.name()).expect("atom"), 2)
-                    .expect("arithmetic BIFs exist");
-                match bif(rt, p, &[x, y]) {
+                match resolve::arith(*op)(rt, p, &[x, y]) {
                     Ok(v) => {
                         put(p, *dst, v);
                         next!()
@@ -258,7 +254,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 continue;
             }
             Instr::Allocate { slots, heap, live } => {
-                p.stack.push(cp_word(p.cp));
+                p.stack.push(cp_word(p.cp.cast()));
                 let len = p.stack.len();
                 p.stack.resize(len + *slots as usize, Term::NIL);
                 if *heap > 0 && (!p.heap.has_room(*heap as usize) || p.heap.needs_gc()) {
@@ -273,7 +269,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::Deallocate { slots } => {
-                p.cp = pop_frame(p, *slots);
+                p.cp = pop_frame(p, *slots).cast();
                 next!()
             }
             Instr::Trim { n } => {
@@ -493,10 +489,10 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Instr::CallFun2 { func, .. } => get(p, *func),
                     _ => p.x[*arity as usize],
                 };
-                match exceptions::fun_target(rt, p, f, *arity) {
+                match exceptions::fun_target(p, f, *arity) {
                     Ok(FunTarget::Code(code)) => {
                         // SAFETY: see next!.
-                        p.cp = unsafe { ip.add(1) };
+                        p.cp = unsafe { ip.add(1) }.cast();
                         call_code!(code)
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
@@ -531,36 +527,36 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     (Some(m), Some(f)) => Export::intern(m, f, arity),
                     _ => raise!(Exception::badarg()),
                 };
-                if let Some(bif) = crate::bif::lookup(export.module, export.function, arity as u8) {
-                    let args: Vec<Term> = p.x[..arity as usize].to_vec();
-                    match bif(rt, p, &args) {
-                        Ok(v) => p.x[0] = v,
-                        Err(e) => raise!(exceptions::bif_error(
-                            p,
-                            e,
-                            export.module,
-                            export.function,
-                            &args
-                        )),
+                let code = match resolve::resolve(export) {
+                    Callee::Code(code) => code,
+                    Callee::Undefined => raise!(undef(p, export)),
+                    Callee::Native(bif) => {
+                        let args: Vec<Term> = p.x[..arity as usize].to_vec();
+                        match bif(rt, p, &args) {
+                            Ok(v) => p.x[0] = v,
+                            Err(e) => raise!(exceptions::bif_error(
+                                p,
+                                e,
+                                export.module,
+                                export.function,
+                                &args
+                            )),
+                        }
+                        match tail {
+                            Tail::Call => next!(),
+                            Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc).cast(),
+                            Tail::Only => {}
+                        }
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
                     }
-                    match tail {
-                        Tail::Call => next!(),
-                        Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc),
-                        Tail::Only => {}
-                    }
-                    if let Some(done) = do_return(p, &mut ip) {
-                        return done;
-                    }
-                    continue;
-                }
-                let code = resolve(rt, export);
-                if code.is_null() {
-                    raise!(undef(p, export))
-                }
+                };
                 match tail {
                     // SAFETY: see next!.
-                    Tail::Call => p.cp = unsafe { ip.add(1) },
-                    Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc),
+                    Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
+                    Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc).cast(),
                     Tail::Only => {}
                 }
                 call_code!(code)
@@ -571,12 +567,12 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Ok(n) => n,
                     Err(e) => raise!(e),
                 };
-                match exceptions::fun_target(rt, p, f, arity) {
+                match exceptions::fun_target(p, f, arity) {
                     Ok(FunTarget::Code(code)) => {
                         match tail {
                             // SAFETY: see next!.
-                            Tail::Call => p.cp = unsafe { ip.add(1) },
-                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc),
+                            Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
+                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc).cast(),
                             Tail::Only => {}
                         }
                         call_code!(code)
@@ -595,7 +591,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         }
                         match tail {
                             Tail::Call => next!(),
-                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc),
+                            Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc).cast(),
                             Tail::Only => {}
                         }
                         if let Some(done) = do_return(p, &mut ip) {
@@ -663,10 +659,10 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
 #[inline(always)]
 fn do_return(p: &mut Process, ip: &mut *const Instr) -> Option<Outcome> {
     if p.cp.is_null() {
-        p.ip = *ip;
+        p.ip = (*ip).cast();
         return Some(Outcome::Returned);
     }
-    *ip = p.cp;
+    *ip = p.cp.cast();
     p.cp = std::ptr::null();
     None
 }
@@ -679,27 +675,6 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
     p.stack
         .pop()
         .map_or(std::ptr::null(), |w| w.raw() as *const Instr)
-}
-
-/// The code address of an export, loading its module on first use; null if undefined.
-fn resolve(rt: &Runtime, export: &'static Export) -> *const Instr {
-    let code = export.code.load(Ordering::Acquire);
-    if code != 0 {
-        return code as *const Instr;
-    }
-    resolve_slow(rt, export)
-}
-
-#[cold]
-fn resolve_slow(rt: &Runtime, export: &'static Export) -> *const Instr {
-    match rt.code.ensure_loaded(export.module) {
-        Ok(LoadOutcome::Loaded(_)) => export.code.load(Ordering::Acquire) as *const Instr,
-        Ok(LoadOutcome::NotFound) => std::ptr::null(),
-        Err(e) => {
-            eprintln!("beamr: loading {} failed: {e}", export.module);
-            std::ptr::null()
-        }
-    }
 }
 
 #[cold]

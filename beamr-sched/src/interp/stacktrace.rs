@@ -25,17 +25,18 @@ use beamr_core::term::Term;
 
 use crate::loader::{Instr, Tail};
 use crate::process::{Exception, Process};
-use crate::runtime::Runtime;
 
 /// Frames kept in a stack trace.
 pub const MAX_DEPTH: usize = 8;
 
 /// The stack trace of `e` raised at `ip` in `p`, built on `p`'s heap.
-pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exception) -> Term {
+pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Term {
     let mut frames: Vec<Term> = Vec::new();
     let mut skip_current = false;
     if let Some((m, f)) = e.mfa {
-        let current = rt.code.module_at(ip).filter(|m2| m2.name == m);
+        let current = crate::code::CodeServer::global()
+            .module_at(ip)
+            .filter(|m2| m2.name == m);
         let location = match current {
             Some(module) if e.reason == Term::atom(Atom::FUNCTION_CLAUSE) => {
                 // function_clause: the failing function is the current one.
@@ -70,7 +71,7 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
                 .tuple(&[Term::atom(atom("error_info")), e.error_info]);
             p.heap.list(&[item])
         };
-        if let Some(frame) = frame_at(rt, p, ip, false, args, error_info) {
+        if let Some(frame) = frame_at(p, ip, false, args, error_info) {
             frames.push(frame);
         }
     }
@@ -87,7 +88,7 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
         }
     };
     if !p.cp.is_null() {
-        push(p.cp);
+        push(p.cp.cast());
     }
     for w in p.stack.iter().rev() {
         if w.raw() != 0 && w.raw() & 0b11 == 0 {
@@ -98,7 +99,7 @@ pub fn build_stacktrace(rt: &Runtime, p: &mut Process, ip: *const Instr, e: &Exc
         if frames.len() >= MAX_DEPTH {
             break;
         }
-        if let Some(frame) = frame_at(rt, p, ra, true, None, Term::NIL) {
+        if let Some(frame) = frame_at(p, ra, true, None, Term::NIL) {
             frames.push(frame);
         }
     }
@@ -198,14 +199,13 @@ fn bif_error_info(p: &mut Process, bif_module: Atom, cause: Term) -> Term {
 /// location is that of the call before it. `args` replaces the arity;
 /// `tail` ends the location list.
 fn frame_at(
-    rt: &Runtime,
     p: &mut Process,
     ip: *const Instr,
     is_return: bool,
     args: Option<Term>,
     tail: Term,
 ) -> Option<Term> {
-    let module = rt.code.module_at(ip)?;
+    let module = crate::code::CodeServer::global().module_at(ip)?;
     let index = module.index_of(ip);
     let at = if is_return {
         index.saturating_sub(1)

@@ -9,8 +9,8 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::{Export, FunEntry, Term};
 
+use super::natives::BifFn;
 use super::operand::{Dst, Src, Target};
-use crate::bif::BifFn;
 
 /// Arithmetic done inline on small integers by [`Instr::Arith`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,18 @@ pub enum ArithOp {
 }
 
 impl ArithOp {
+    /// Every operation, in declaration order (`op as usize` indexes it).
+    pub const ALL: [ArithOp; 8] = [
+        ArithOp::Add,
+        ArithOp::Sub,
+        ArithOp::Mul,
+        ArithOp::Div,
+        ArithOp::Rem,
+        ArithOp::Band,
+        ArithOp::Bor,
+        ArithOp::Bxor,
+    ];
+
     /// The operation for `erlang:Name/2`, if it is one of these.
     pub fn from_name(name: &str) -> Option<ArithOp> {
         Some(match name {

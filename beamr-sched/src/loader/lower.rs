@@ -16,16 +16,18 @@ use beamr_core::term::{Export, FunEntry, Term};
 use super::error::LoadError;
 use super::instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 use super::module::{FunctionInfo, Module};
+use super::natives::Natives;
 use super::operand::{Dst, Src, Target};
-use crate::bif;
 
-/// Loads a parsed `.beam` file into an executable module.
-pub fn load(file: &BeamFile) -> Result<Module, LoadError> {
-    Lowering::new(file)?.run()
+/// Loads a parsed `.beam` file into an executable module, binding imports
+/// that are BIFs in `natives` to their native implementations.
+pub fn load(file: &BeamFile, natives: &Natives) -> Result<Module, LoadError> {
+    Lowering::new(file, natives)?.run()
 }
 
 pub(super) struct Lowering<'f> {
     pub(super) file: &'f BeamFile,
+    natives: &'f Natives,
     pub(super) module: Atom,
     atoms: Vec<Atom>,
     literals: Vec<Term>,
@@ -44,7 +46,7 @@ fn atom(name: &str, module: &str) -> Result<Atom, LoadError> {
 }
 
 impl<'f> Lowering<'f> {
-    fn new(file: &'f BeamFile) -> Result<Lowering<'f>, LoadError> {
+    fn new(file: &'f BeamFile, natives: &'f Natives) -> Result<Lowering<'f>, LoadError> {
         let name = file.module_name();
         let atoms = file
             .atoms
@@ -98,6 +100,7 @@ impl<'f> Lowering<'f> {
             .collect();
         Ok(Lowering {
             file,
+            natives,
             module,
             atoms,
             literals,
@@ -373,13 +376,13 @@ impl<'f> Lowering<'f> {
         dst: usize,
     ) -> Result<Instr, LoadError> {
         let export = self.import(ins, import)?;
-        let bif =
-            bif::lookup(export.module, export.function, export.arity as u8).ok_or_else(|| {
-                LoadError::UnknownBif {
-                    module: self.module.name().to_string(),
-                    bif: format!("{}:{}/{}", export.module, export.function, export.arity),
-                    offset: ins.offset,
-                }
+        let bif = self
+            .natives
+            .get(export.module, export.function, export.arity as u8)
+            .ok_or_else(|| LoadError::UnknownBif {
+                module: self.module.name().to_string(),
+                bif: format!("{}:{}/{}", export.module, export.function, export.arity),
+                offset: ins.offset,
             })?;
         let args = args
             .iter()
@@ -461,7 +464,10 @@ impl<'f> Lowering<'f> {
                 _ => {}
             }
         }
-        match bif::lookup(export.module, export.function, export.arity as u8) {
+        match self
+            .natives
+            .get(export.module, export.function, export.arity as u8)
+        {
             Some(bif) => match (dealloc, only) {
                 (Some(dealloc), _) => Instr::CallBifLast {
                     bif,

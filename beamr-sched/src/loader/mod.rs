@@ -9,6 +9,7 @@ mod instr;
 mod lower;
 pub mod maps;
 mod module;
+mod natives;
 mod operand;
 pub mod recv;
 
@@ -16,4 +17,5 @@ pub use error::LoadError;
 pub use instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 pub use lower::load;
 pub use module::{FunctionInfo, Module};
+pub use natives::{BifFn, BifRow, Natives};
 pub use operand::{Dst, Src, SrcKind, Target};

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use beamr_core::term::Term;
 
-use super::signal::{Payload, Signal};
+use super::signal::Signal;
 use super::state::Process;
 use super::state_bits::StateWord;
 
@@ -48,38 +48,9 @@ impl ProcessHandle {
         self.state.notify()
     }
 
-    /// Sends a message: copies `message` straight onto the receiver's heap
-    /// and into its mailbox when nobody holds the process (it is waiting or
-    /// queued) and no earlier signal waits in its inbox, as the BEAM does when
-    /// it can take the receiver's main lock; otherwise queues it as a
-    /// [`Signal::Message`] on a heap of its own. Returns true if the caller
-    /// must enqueue the process (it was waiting).
-    ///
-    /// The direct path saves the message heap's allocation, its absorption
-    /// into the receiver and the collection of the fragment. It keeps the
-    /// order of signals between two processes: a message goes past the inbox
-    /// only when the inbox is empty, and the sender's earlier signals are
-    /// either delivered already or in the inbox.
-    #[must_use]
-    pub fn send_message(&self, message: Term) -> bool {
-        if self.state.is_exited() {
-            return false;
-        }
-        if let Ok(mut body) = self.body.try_lock() {
-            if let Some(p) = body.as_mut() {
-                if self.inbox_is_empty() {
-                    let term = p.heap.copy_term(message);
-                    p.mailbox.push(term);
-                    drop(body);
-                    return self.state.notify();
-                }
-            }
-        }
-        self.push_signal(Signal::Message(Payload::copy(message)))
-    }
-
+    /// True if no signal waits in the inbox.
     #[inline]
-    fn inbox_is_empty(&self) -> bool {
+    pub fn inbox_is_empty(&self) -> bool {
         self.inbox
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -13,5 +13,5 @@ pub use exception::{Class, Exception};
 pub use handle::ProcessHandle;
 pub use mailbox::Mailbox;
 pub use signal::{Payload, Signal};
-pub use state::{Process, ReceiveTimer, MAX_X_REGS};
+pub use state::{CodeAddr, Process, ReceiveTimer, MAX_X_REGS};
 pub use table::{ProcessTable, Registry};

@@ -15,7 +15,11 @@ use beamr_core::term::Term;
 
 use super::exception::Exception;
 use super::mailbox::Mailbox;
-use crate::loader::Instr;
+
+/// An address in loaded code: an instruction of a module's code array. Opaque
+/// here (a process does not know the instruction set); the interpreter and
+/// the loader cast it to and from their instruction pointers.
+pub type CodeAddr = *const ();
 
 /// Number of X registers (the BEAM's 1024).
 pub const MAX_X_REGS: usize = 1024;
@@ -33,9 +37,9 @@ pub struct Process {
     /// The heap.
     pub heap: Heap,
     /// The next instruction to run (null before the first call).
-    pub ip: *const Instr,
+    pub ip: CodeAddr,
     /// The continuation pointer: where `return` goes (null: the process is done).
-    pub cp: *const Instr,
+    pub cp: CodeAddr,
     /// Reductions done in all.
     pub reductions: u64,
     /// The exception most recently caught, for `build_stacktrace` and `raw_raise`.
@@ -199,9 +203,9 @@ impl Process {
 impl Process {
     /// Prepares the process to call the code at `entry` with `args`; the
     /// call's return ends the process's run ([`Outcome::Returned`](crate::interp::Outcome)).
-    pub fn prepare_call(&mut self, entry: *const Instr, args: &[Term]) {
+    pub fn prepare_call<T>(&mut self, entry: *const T, args: &[Term]) {
         self.x[..args.len()].copy_from_slice(args);
-        self.ip = entry;
+        self.ip = entry.cast();
         self.cp = std::ptr::null();
     }
 }

@@ -1,11 +1,9 @@
-//! Schedulers: one thread per core by default, each with a local run queue,
-//! stealing from the others and from a global injector when idle; and the
-//! timer service behind `receive ... after` and `erlang:send_after`.
+//! Schedulers: one thread per core by default, each taking runnable
+//! processes from the run queues and running them for a time slice; and
+//! spawning, which makes new processes runnable.
 
-mod queue;
-mod timer;
+mod spawn;
 mod worker;
 
-pub use queue::RunQueues;
-pub use timer::{TimerAction, TimerService};
-pub use worker::{deliver_signals, run_slice, spawn_schedulers, SliceEnd};
+pub use spawn::{SpawnOptions, SpawnTarget};
+pub use worker::{run_slice, spawn_schedulers, SliceEnd};

@@ -7,8 +7,9 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::interp::{self, Outcome};
-use crate::process::{Payload, Process, ProcessHandle, Signal};
+use crate::process::ProcessHandle;
 use crate::runtime::Runtime;
+use crate::signals;
 
 /// Reductions per time slice, as in the BEAM.
 pub const SLICE_REDUCTIONS: u32 = 4000;
@@ -54,7 +55,7 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
         return SliceEnd::Skipped;
     };
     loop {
-        deliver_signals(rt, handle, p);
+        signals::deliver_signals(rt, handle, p);
         if let Some(reason) = p.pending_exit.take() {
             let process = body.take().expect("present");
             drop(body);
@@ -62,7 +63,7 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
             return SliceEnd::Exited;
         }
         if let Some(e) = p.startup_error.take() {
-            let trace = crate::interp::build_stacktrace(rt, p, std::ptr::null(), &e);
+            let trace = crate::interp::build_stacktrace(p, std::ptr::null(), &e);
             let reason = rt.exit_reason(p, e, trace);
             let process = body.take().expect("present");
             drop(body);
@@ -97,81 +98,4 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
             }
         }
     }
-}
-
-/// Moves every signal from the inbox into the process: messages into the
-/// mailbox, links and monitors into its tables, exit signals into
-/// `pending_exit` or `'EXIT'` messages.
-pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
-    for signal in handle.take_signals() {
-        match signal {
-            Signal::Message(payload) => {
-                let term = absorb(p, payload);
-                p.mailbox.push(term);
-            }
-            Signal::Exit {
-                from,
-                reason,
-                linked,
-            } => {
-                if linked {
-                    let Some(i) = p.links.iter().position(|&l| l == from) else {
-                        continue;
-                    };
-                    p.links.swap_remove(i);
-                }
-                let reason = absorb(p, reason);
-                let kill = Term::atom(Atom::KILL);
-                if reason == kill && !linked {
-                    p.pending_exit = Some(Term::atom(Atom::KILLED));
-                } else if p.trap_exit {
-                    let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
-                    p.mailbox.push(msg);
-                } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
-                    p.pending_exit = Some(reason);
-                }
-            }
-            Signal::Link { from } => {
-                if !p.links.contains(&from) {
-                    p.links.push(from);
-                }
-            }
-            Signal::Unlink { from } => p.links.retain(|&l| l != from),
-            Signal::Monitor {
-                from,
-                reference,
-                name,
-            } => {
-                if let Some(r) = reference.term.as_ref() {
-                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.push((ids, from, name));
-                }
-            }
-            Signal::Demonitor { from, reference } => {
-                if let Some(r) = reference.term.as_ref() {
-                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
-                }
-            }
-            Signal::Down { ids, message } => {
-                p.monitors.retain(|&(m, _, _)| m != ids);
-                let term = absorb(p, message);
-                p.mailbox.push(term);
-            }
-            Signal::Timeout { generation } => {
-                if p.timer.active && p.timer.generation == generation {
-                    p.timer.fired = true;
-                }
-            }
-        }
-    }
-    let _ = rt;
-}
-
-/// Makes a payload's term part of the process heap.
-pub(crate) fn absorb(p: &mut Process, payload: Payload) -> Term {
-    if let Some(heap) = payload.heap {
-        p.heap.absorb(heap);
-    }
-    payload.term
 }

@@ -10,11 +10,12 @@ use crate::loader::recv::RecvInstr;
 use crate::loader::Target;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::signals;
 
 /// Executes one instruction.
 pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
     match *op {
-        RecvInstr::Send => match send(rt, p, p.x[0], p.x[1]) {
+        RecvInstr::Send => match signals::send(rt, p, p.x[0], p.x[1]) {
             Ok(()) => {
                 p.x[0] = p.x[1];
                 Flow::Next
@@ -66,7 +67,7 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
             if ms == 0 {
                 // Signals that have already arrived count: take them in
                 // before deciding that no message matches.
-                if deliver_pending(rt, p) && target.is_some() {
+                if signals::deliver_pending(rt, p) && target.is_some() {
                     return Flow::Jump(target);
                 }
                 return Flow::Next;
@@ -109,58 +110,10 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
     }
 }
 
-/// Moves signals waiting in `p`'s inbox into it; true if that added a
-/// message the current receive has not looked at.
-fn deliver_pending(rt: &Runtime, p: &mut Process) -> bool {
-    if let Some(handle) = rt.processes.get(p.pid) {
-        if handle.has_signals() {
-            crate::sched::deliver_signals(rt, &handle, p);
-        }
-    }
-    p.mailbox.has_unseen()
-}
-
 fn wait(p: &mut Process, target: Target) -> Flow {
     if target.is_some() && p.mailbox.has_unseen() {
         Flow::Jump(target)
     } else {
         Flow::Wait
     }
-}
-
-/// Sends `msg` to `dest` (a pid, a registered name, or `{Name, Node}`).
-pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
-    let pid = if dest.is_local_pid() {
-        dest
-    } else if let Some(name) = dest.as_atom() {
-        rt.names.whereis(name).ok_or_else(Exception::badarg)?
-    } else if let Some([name, node]) = dest
-        .as_tuple()
-        .and_then(|t| <&[Term; 2]>::try_from(t).ok())
-        .copied()
-    {
-        match (name.as_atom(), node.as_atom()) {
-            // An unregistered name on this node: the message is dropped.
-            (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
-                Some(pid) => pid,
-                None => return Ok(()),
-            },
-            _ => return Err(Exception::badarg()),
-        }
-    } else if dest.is_reference() {
-        rt.send_alias(dest, msg);
-        return Ok(());
-    } else if dest.is_pid() {
-        // A pid of another node: beamr is not distributed; the message is dropped.
-        return Ok(());
-    } else {
-        return Err(Exception::badarg());
-    };
-    if pid == p.pid {
-        // To itself: the message is already on the process's heap.
-        p.mailbox.push(msg);
-    } else {
-        rt.send(pid, msg);
-    }
-    Ok(())
 }

@@ -27,9 +27,10 @@
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::order;
-use beamr_core::term::Term;
+use beamr_core::term::{Export, Term};
 
-use crate::bif::BifFn;
+use crate::code::resolve;
+use crate::loader::BifFn;
 use crate::process::Process;
 use crate::runtime::Runtime;
 
@@ -268,7 +269,7 @@ impl Compiler {
             {
                 return Err(err("unknown guard function"));
             }
-            let bif = crate::bif::lookup(Atom::ERLANG, f, arity)
+            let bif = resolve::native(Export::intern(Atom::ERLANG, f, arity as u32))
                 .ok_or_else(|| err("guard function not implemented"))?;
             let es = args
                 .iter()
@@ -635,6 +636,8 @@ mod tests {
 
     #[test]
     fn compile_and_run() {
+        // Guard functions bind to the native BIFs a runtime installs.
+        let rt = crate::runtime::Runtime::new(crate::code::CodePath::default());
         let mut p = Process::new(Term::pid(1));
         let h = &mut p.heap;
         // [{{'$1', '$2'}, [{'>', '$2', 1}], [{{'$2', '$1'}}]}]
@@ -650,7 +653,6 @@ mod tests {
         let hit = p.heap.tuple(&[a("k"), Term::small_unchecked(5)]);
         let miss = p.heap.tuple(&[a("k"), Term::small_unchecked(0)]);
         let short = p.heap.tuple(&[a("k")]);
-        let rt = crate::runtime::Runtime::new(crate::code::CodePath::default());
         let r = ms.run(&rt, &mut p, hit).expect("matches");
         assert_eq!(r.as_tuple().unwrap(), &[Term::small_unchecked(5), a("k")]);
         assert!(ms.run(&rt, &mut p, miss).is_none());

@@ -1,0 +1,148 @@
+//! Starting a runtime: [`Runtime::new`] installs the native BIFs and the
+//! code path; [`Runtime::run_main`] starts the system processes and the
+//! schedulers and runs a program; [`Runtime::call_in`] runs a call on the
+//! calling thread (tests, tools).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::code::{resolve, CodePath, CodeServer};
+use crate::interp::Outcome;
+use crate::loader::LoadError;
+use crate::process::{Payload, Process};
+use crate::runtime::Runtime;
+use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
+
+impl Runtime {
+    /// A runtime loading code from `path` (appended to the process-wide code
+    /// path). The first runtime of the OS process installs the native BIFs
+    /// for the loader and the call resolver.
+    pub fn new(path: CodePath) -> Runtime {
+        resolve::install_natives(crate::bif::natives);
+        let code = CodeServer::global();
+        for dir in path.dirs() {
+            code.add_path(dir.clone());
+        }
+        Runtime::empty()
+    }
+
+    /// Runs `module:function(args...)` to completion in `p`, on this thread,
+    /// loading code as needed; no other process runs. The result is in
+    /// `p.x[0]` on return.
+    pub fn call_in(
+        &self,
+        p: &mut Process,
+        module: Atom,
+        function: Atom,
+        args: &[Term],
+    ) -> Result<Outcome, LoadError> {
+        let code = self.entry(module, function, args.len() as u32)?;
+        p.prepare_call(code, args);
+        loop {
+            match crate::interp::run(self, p, 4000) {
+                Outcome::Yielded => continue,
+                done => return Ok(done),
+            }
+        }
+    }
+
+    /// Runs `module:function(args)` as the first process on `schedulers`
+    /// scheduler threads until it exits; returns its exit reason (`normal`
+    /// when the call returned). Other processes are stopped then.
+    pub fn run_main(
+        self: &Arc<Runtime>,
+        module: Atom,
+        function: Atom,
+        args: &[Term],
+        schedulers: usize,
+    ) -> Result<Payload, LoadError> {
+        self.entry(module, function, args.len() as u32)?;
+        crate::code::embedded::ensure_embedded(CodeServer::global())?;
+        let cannot_spawn = |_| LoadError::Atom {
+            module: module.name().to_string(),
+            reason: "cannot spawn".into(),
+        };
+        let gl_module = Atom::new(crate::code::embedded::GROUP_LEADER.0).expect("atom");
+        let start = Atom::new("start").expect("atom");
+        let (gl, _) = self
+            .spawn(
+                None,
+                SpawnTarget::Mfa(gl_module, start),
+                &[],
+                SpawnOptions::default(),
+            )
+            .map_err(cannot_spawn)?;
+        // erl -noshell's group leader is the `user` process; io:format(user, ...) names it.
+        self.register_name(Atom::new("user").expect("atom"), gl);
+        let init_module = Atom::new(crate::code::embedded::INIT.0).expect("atom");
+        let options = SpawnOptions {
+            group_leader: Some(gl),
+            ..SpawnOptions::default()
+        };
+        let (init, _) = self
+            .spawn(None, SpawnTarget::Mfa(init_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("init").expect("atom"), init);
+        let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");
+        let mut boot = Process::new(self.processes.new_pid());
+        let boot_fn = Atom::new("boot").expect("atom");
+        if !matches!(
+            self.call_in(&mut boot, logger_module, boot_fn, &[])?,
+            Outcome::Returned
+        ) {
+            return Err(LoadError::Atom {
+                module: logger_module.name().to_string(),
+                reason: "boot/0 failed".into(),
+            });
+        }
+        let (logger, _) = self
+            .spawn(None, SpawnTarget::Mfa(logger_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("logger").expect("atom"), logger);
+        let sup_module = Atom::new(crate::code::embedded::KERNEL_SUP.0).expect("atom");
+        let (kernel_sup, _) = self
+            .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
+        let ac_module = Atom::new(crate::code::embedded::APP_CONTROLLER.0).expect("atom");
+        self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        let timer_rt = self.clone();
+        let timer_thread = std::thread::Builder::new()
+            .name("beamr-timers".into())
+            .spawn(move || {
+                let rt = timer_rt.clone();
+                timer_rt.timers.run(|action| rt.fire_timer(action))
+            })
+            .expect("spawn timer thread");
+        let threads = spawn_schedulers(self, schedulers.max(1));
+        // The application controller registers itself once its table
+        // exists: the program may read the application environment at once.
+        let ac_name = Atom::new("application_controller").expect("atom");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while self.names.whereis(ac_name).is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        let options = SpawnOptions {
+            group_leader: Some(gl),
+            watched: true,
+            // As erl's boot process, which runs the -s functions, does.
+            trap_exit: true,
+            ..SpawnOptions::default()
+        };
+        let (pid, _) = self
+            .spawn(None, SpawnTarget::Mfa(module, function), args, options)
+            .map_err(cannot_spawn)?;
+        let reason = self.wait_exit(pid);
+        self.run_queues.shutdown();
+        self.timers.shutdown();
+        for t in threads {
+            let _ = t.join();
+        }
+        let _ = timer_thread.join();
+        Ok(reason)
+    }
+}

@@ -1,0 +1,14 @@
+//! The state one runtime shares between its processes and threads.
+//!
+//! - [`shared_state`]: [`Runtime`], the tables (processes, names, aliases,
+//!   run queues, timers, ETS).
+//! - [`run_queue`]: where runnable processes wait for a scheduler.
+//! - [`timer_service`]: the thread that fires timers.
+
+mod run_queue;
+mod shared_state;
+mod timer_service;
+
+pub use run_queue::RunQueues;
+pub use shared_state::{AliasMode, Runtime};
+pub use timer_service::{TimerAction, TimerService};

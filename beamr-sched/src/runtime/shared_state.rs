@@ -1,0 +1,116 @@
+//! [`Runtime`]: the state every process shares: the process table,
+//! registered names, aliases, run queues, the timer service and ETS tables.
+//!
+//! Only the state lives here. What crosses processes is elsewhere, each in
+//! one place: sending, delivering and exit signals in `signals`, spawning in
+//! `sched::spawn`, starting a runtime (`Runtime::new`, `run_main`) in `boot`.
+//! Loaded code is process-wide (`code::CodeServer::global()`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Instant;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::run_queue::RunQueues;
+use super::timer_service::TimerService;
+use crate::process::{Payload, ProcessTable, Registry};
+
+/// The shared state of one beamr runtime.
+pub struct Runtime {
+    /// When the runtime started (the origin of monotonic time).
+    pub started: Instant,
+    /// Live processes.
+    pub processes: ProcessTable,
+    /// Registered names.
+    pub names: Registry,
+    /// Active process aliases (`erlang:alias/0,1`, `monitor/3`'s `alias`
+    /// option): the reference's ids, its owner, and how it ends.
+    pub aliases: Mutex<HashMap<[u32; 3], (Term, AliasMode)>>,
+    /// Runnable processes.
+    pub run_queues: RunQueues,
+    /// Timers.
+    pub timers: TimerService,
+    /// ETS tables.
+    pub ets: crate::ets::Tables,
+    pub(crate) next_ref: AtomicU64,
+    /// Exit reasons of exited processes someone may wait for
+    /// ([`Runtime::run_main`]), each on a heap of its own.
+    pub(crate) exits: Mutex<Vec<(Term, Payload)>>,
+    pub(crate) exited: Condvar,
+}
+
+/// How a process alias ends, besides `erlang:unalias/1` and its owner's exit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AliasMode {
+    /// Only by `unalias/1`.
+    Explicit,
+    /// With its monitor (`demonitor/1,2` or the `'DOWN'` message).
+    Demonitor,
+    /// With its monitor, or after the first message sent through it.
+    ReplyDemonitor,
+    /// After the first message sent through it.
+    Reply,
+}
+
+impl Runtime {
+    /// The tables of a runtime with no process yet. [`Runtime::new`] (in
+    /// `boot`) is the constructor to use: it also installs the native BIFs
+    /// and the code path.
+    pub(crate) fn empty() -> Runtime {
+        Runtime {
+            started: Instant::now(),
+            processes: ProcessTable::default(),
+            names: Registry::default(),
+            aliases: Mutex::new(HashMap::new()),
+            run_queues: RunQueues::default(),
+            timers: TimerService::default(),
+            ets: crate::ets::Tables::default(),
+            next_ref: AtomicU64::new(1),
+            exits: Mutex::new(Vec::new()),
+            exited: Condvar::new(),
+        }
+    }
+
+    /// A fresh local reference's id words.
+    pub fn new_ref_ids(&self) -> [u32; 3] {
+        let n = self.next_ref.fetch_add(1, Ordering::Relaxed);
+        [n as u32, (n >> 32) as u32, 0]
+    }
+
+    /// Registers `name` for the live process `pid`; false if the name is
+    /// taken or the process is gone.
+    pub fn register_name(&self, name: Atom, pid: Term) -> bool {
+        let Some(handle) = self.processes.get(pid) else {
+            return false;
+        };
+        let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+        match body.as_mut() {
+            Some(p) if p.registered_name.is_none() && self.names.register(name, pid) => {
+                p.registered_name = Some(name);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps the exit reason of a watched process for [`Runtime::wait_exit`].
+    pub(crate) fn record_exit(&self, pid: Term, reason: Term) {
+        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+        exits.push((pid, Payload::copy(reason)));
+        self.exited.notify_all();
+    }
+
+    /// Waits until `pid`, spawned with `watched`, has exited; returns its exit reason.
+    pub fn wait_exit(&self, pid: Term) -> Payload {
+        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(i) = exits.iter().position(|(p, _)| *p == pid) {
+                return exits.swap_remove(i).1;
+            }
+            exits = self.exited.wait(exits).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}

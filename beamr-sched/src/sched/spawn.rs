@@ -1,0 +1,144 @@
+//! Spawning: a new process running a function or a fun, linked to or
+//! monitored by its parent as asked, queued to run.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::{Export, Term};
+
+use crate::code::CodeServer;
+use crate::loader::{Instr, LoadError};
+use crate::process::{Exception, Process, ProcessHandle};
+use crate::runtime::Runtime;
+
+/// What to run in a new process.
+#[derive(Clone, Copy)]
+pub enum SpawnTarget {
+    /// `M:F(Args)`.
+    Mfa(Atom, Atom),
+    /// A fun (closure or export fun) applied to the arguments.
+    Fun(Term),
+}
+
+/// Options of a spawn.
+#[derive(Clone, Copy, Default)]
+pub struct SpawnOptions {
+    /// Link parent and child.
+    pub link: bool,
+    /// Monitor the child; the reference is returned.
+    pub monitor: bool,
+    /// The group leader of a process spawned without a parent.
+    pub group_leader: Option<Term>,
+    /// Keep the exit reason for [`Runtime::wait_exit`].
+    pub watched: bool,
+    /// Start with `process_flag(trap_exit, true)`.
+    pub trap_exit: bool,
+    /// The priority level (`spawn_opt`'s `{priority, P}`).
+    pub priority: Option<Atom>,
+}
+
+impl Runtime {
+    /// The entry address of exported `module:function/arity`, loading the module.
+    pub fn entry(
+        &self,
+        module: Atom,
+        function: Atom,
+        arity: u32,
+    ) -> Result<*const Instr, LoadError> {
+        CodeServer::global().ensure_loaded(module)?;
+        let code = Export::intern(module, function, arity)
+            .code
+            .load(Ordering::Acquire);
+        if code == 0 {
+            return Err(LoadError::Atom {
+                module: module.name().to_string(),
+                reason: format!("function {module}:{function}/{arity} is undefined"),
+            });
+        }
+        Ok(code as *const Instr)
+    }
+
+    /// Spawns a process running `target` with `args` (copied from the
+    /// caller's heap). Returns the pid, and the monitor reference's ids when
+    /// asked to monitor.
+    pub fn spawn(
+        &self,
+        parent: Option<&mut Process>,
+        target: SpawnTarget,
+        args: &[Term],
+        options: SpawnOptions,
+    ) -> Result<(Term, Option<[u32; 3]>), Exception> {
+        let pid = self.processes.new_pid();
+        let mut child = Box::new(Process::new(pid));
+        let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
+        match target {
+            SpawnTarget::Mfa(m, f) => {
+                child.initial_call = (m, f, args.len() as u32);
+                match self.entry(m, f, args.len() as u32) {
+                    Ok(code) => child.prepare_call(code, &args),
+                    Err(_) => {
+                        // The BEAM spawns the process, which then fails with undef.
+                        let arg_list = child.heap.list(&args);
+                        let mut e = Exception::error(Term::atom(Atom::UNDEF));
+                        e.args = arg_list;
+                        e.mfa = Some((m, f));
+                        child.startup_error = Some(e);
+                    }
+                }
+            }
+            SpawnTarget::Fun(fun) => {
+                let fun = child.heap.copy_term(fun);
+                // A process spawned with a fun starts, for process_info, in
+                // erlang:apply/2 (as on the BEAM).
+                child.initial_call = (Atom::ERLANG, Atom::new("apply").expect("atom"), 2);
+                if let Some(c) = fun.as_closure() {
+                    let mut all = args.clone();
+                    all.extend_from_slice(c.free);
+                    let mut code = c.entry.code.load(Ordering::Acquire);
+                    if code == 0 {
+                        let _ = CodeServer::global().ensure_loaded(c.entry.module);
+                        code = c.entry.code.load(Ordering::Acquire);
+                    }
+                    if code == 0 || c.entry.arity as usize != args.len() {
+                        return Err(Exception::badarg());
+                    }
+                    child.prepare_call(code as *const Instr, &all);
+                } else if let Some(e) = fun.as_export() {
+                    let code = self
+                        .entry(e.module, e.function, e.arity)
+                        .map_err(|_| Exception::badarg())?;
+                    child.prepare_call(code, &args);
+                } else {
+                    return Err(Exception::badarg());
+                }
+            }
+        }
+        let mut monitor = None;
+        child.watched = options.watched;
+        child.trap_exit = options.trap_exit;
+        if let Some(level) = options.priority {
+            child.priority = level;
+        }
+        if let Some(gl) = options.group_leader {
+            child.group_leader = gl;
+        }
+        if let Some(parent) = parent {
+            child.group_leader = parent.group_leader;
+            if options.link {
+                parent.links.push(pid);
+                child.links.push(parent.pid);
+            }
+            if options.monitor {
+                let ids = self.new_ref_ids();
+                parent.monitors.push((ids, pid, None));
+                child.monitored_by.push((ids, parent.pid, None));
+                monitor = Some(ids);
+            }
+        }
+        let handle = Arc::new(ProcessHandle::new(child));
+        self.processes.insert(handle.clone());
+        self.run_queues.push(handle);
+        Ok((pid, monitor))
+    }
+}

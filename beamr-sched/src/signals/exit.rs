@@ -1,0 +1,112 @@
+//! A process's end: its exit reason, and the signals its death sends (exit
+//! signals to links, `'DOWN'` messages to monitors, demonitors to what it
+//! monitored), its name and ETS tables released.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
+use crate::runtime::Runtime;
+
+impl Runtime {
+    /// The exit reason of an uncaught exception: `Reason` for exit,
+    /// `{Reason, Trace}` for error, `{{nocatch, Value}, Trace}` for throw.
+    pub fn exit_reason(&self, p: &mut Process, e: Exception, trace: Term) -> Term {
+        match e.class {
+            crate::process::Class::Exit => e.reason,
+            crate::process::Class::Error => p.heap.tuple(&[e.reason, trace]),
+            crate::process::Class::Throw => {
+                let nocatch = p.heap.tuple(&[Term::atom(Atom::NOCATCH), e.reason]);
+                p.heap.tuple(&[nocatch, trace])
+            }
+        }
+    }
+
+    /// Ends a process: removes it from the tables, breaks its links with
+    /// exit signals, and tells its monitors.
+    pub fn terminate(&self, handle: &ProcessHandle, process: Box<Process>, reason: Term) {
+        handle.state.exit();
+        self.processes.remove(process.pid);
+        if let Some(name) = process.registered_name {
+            self.names.unregister(name);
+        }
+        self.ets.owner_exited(
+            process.pid,
+            |heir| self.processes.get(heir).is_some(),
+            |heir, transfer| {
+                self.send_signal(heir, Signal::Message(transfer));
+            },
+        );
+        for &link in &process.links {
+            self.send_signal(
+                link,
+                Signal::Exit {
+                    from: process.pid,
+                    reason: Payload::copy(reason),
+                    linked: true,
+                },
+            );
+        }
+        for &(ids, watcher, name) in &process.monitored_by {
+            self.monitor_ended(ids);
+            let mut heap = beamr_core::heap::Heap::new();
+            let reference = heap.local_ref(ids);
+            let reason = heap.copy_term(reason);
+            let object = match name {
+                Some(name) => heap.tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                None => process.pid,
+            };
+            let msg = heap.tuple(&[
+                Term::atom(Atom::DOWN),
+                reference,
+                Term::atom(Atom::PROCESS),
+                object,
+                reason,
+            ]);
+            self.send_signal(
+                watcher,
+                Signal::Down {
+                    ids,
+                    message: Payload {
+                        term: msg,
+                        heap: Some(heap),
+                    },
+                },
+            );
+        }
+        for &(ids, target, _) in &process.monitors {
+            let mut heap = beamr_core::heap::Heap::new();
+            let reference = heap.local_ref(ids);
+            self.send_signal(
+                target,
+                Signal::Demonitor {
+                    from: process.pid,
+                    reference: Payload {
+                        term: reference,
+                        heap: Some(heap),
+                    },
+                },
+            );
+        }
+        if process.watched {
+            self.record_exit(process.pid, reason);
+        }
+        process.recycle();
+    }
+
+    /// Terminates `pid` now with reason `killed`.
+    pub fn kill_now(&self, pid: Term) {
+        let Some(handle) = self.processes.get(pid) else {
+            return;
+        };
+        let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(mut process) = body.take() else {
+            return;
+        };
+        drop(body);
+        // Links and monitors set up by signals it has not seen yet must hear
+        // of its death too.
+        super::deliver_signals(self, &handle, &mut process);
+        self.terminate(&handle, process, Term::atom(Atom::KILLED));
+    }
+}

@@ -1,0 +1,132 @@
+//! Sending: resolving a destination (pid, registered name, alias,
+//! `{Name, Node}`) and putting a signal in the receiver's inbox, or a
+//! message straight into its mailbox.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
+use crate::runtime::{AliasMode, Runtime};
+
+impl Runtime {
+    /// Sends a signal to the process `pid`; false if there is no such process.
+    pub fn send_signal(&self, pid: Term, signal: Signal) -> bool {
+        match self.processes.get(pid) {
+            Some(handle) => {
+                if handle.push_signal(signal) {
+                    self.run_queues.push(handle);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sends `message` (copied) to `pid`. Sending to a dead process does nothing.
+    pub fn send(&self, pid: Term, message: Term) {
+        if let Some(handle) = self.processes.get(pid) {
+            if send_message(&handle, message) {
+                self.run_queues.push(handle);
+            }
+        }
+    }
+
+    /// Sends `message` through the alias `reference`; dropped when the alias
+    /// is not active.
+    pub fn send_alias(&self, reference: Term, message: Term) {
+        let Some(r) = reference.as_ref() else {
+            return;
+        };
+        let ids = [r.ids[0], r.ids[1], r.ids[2]];
+        let owner = {
+            let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
+            match aliases.get(&ids) {
+                Some(&(owner, mode)) => {
+                    if matches!(mode, AliasMode::Reply | AliasMode::ReplyDemonitor) {
+                        aliases.remove(&ids);
+                    }
+                    owner
+                }
+                None => return,
+            }
+        };
+        self.send(owner, message);
+    }
+
+    /// Deactivates the alias `ids` if it ends with its monitor.
+    pub fn monitor_ended(&self, ids: [u32; 3]) {
+        let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, mode)) = aliases.get(&ids) {
+            if matches!(mode, AliasMode::Demonitor | AliasMode::ReplyDemonitor) {
+                aliases.remove(&ids);
+            }
+        }
+    }
+}
+
+/// Sends `msg` to `dest` (a pid, a registered name, or `{Name, Node}`).
+pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
+    let pid = if dest.is_local_pid() {
+        dest
+    } else if let Some(name) = dest.as_atom() {
+        rt.names.whereis(name).ok_or_else(Exception::badarg)?
+    } else if let Some([name, node]) = dest
+        .as_tuple()
+        .and_then(|t| <&[Term; 2]>::try_from(t).ok())
+        .copied()
+    {
+        match (name.as_atom(), node.as_atom()) {
+            // An unregistered name on this node: the message is dropped.
+            (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
+                Some(pid) => pid,
+                None => return Ok(()),
+            },
+            _ => return Err(Exception::badarg()),
+        }
+    } else if dest.is_reference() {
+        rt.send_alias(dest, msg);
+        return Ok(());
+    } else if dest.is_pid() {
+        // A pid of another node: beamr is not distributed; the message is dropped.
+        return Ok(());
+    } else {
+        return Err(Exception::badarg());
+    };
+    if pid == p.pid {
+        // To itself: the message is already on the process's heap.
+        p.mailbox.push(msg);
+    } else {
+        rt.send(pid, msg);
+    }
+    Ok(())
+}
+
+/// Sends a message: copies `message` straight onto the receiver's heap
+/// and into its mailbox when nobody holds the process (it is waiting or
+/// queued) and no earlier signal waits in its inbox, as the BEAM does when
+/// it can take the receiver's main lock; otherwise queues it as a
+/// [`Signal::Message`] on a heap of its own. Returns true if the caller
+/// must enqueue the process (it was waiting).
+///
+/// The direct path saves the message heap's allocation, its absorption
+/// into the receiver and the collection of the fragment. It keeps the
+/// order of signals between two processes: a message goes past the inbox
+/// only when the inbox is empty, and the sender's earlier signals are
+/// either delivered already or in the inbox.
+#[must_use]
+fn send_message(handle: &ProcessHandle, message: Term) -> bool {
+    if handle.state.is_exited() {
+        return false;
+    }
+    if let Ok(mut body) = handle.body.try_lock() {
+        if let Some(p) = body.as_mut() {
+            if handle.inbox_is_empty() {
+                let term = p.heap.copy_term(message);
+                p.mailbox.push(term);
+                drop(body);
+                return handle.state.notify();
+            }
+        }
+    }
+    handle.push_signal(Signal::Message(Payload::copy(message)))
+}
