@@ -2,12 +2,12 @@
 //! `append_element/2`, `insert_element/3`, `delete_element/2`), type tests
 //! with arguments (`is_function/2`, `is_record/2,3`), `fun_info/2`,
 //! `error/3`, `phash2/1,2` (the hash itself is in
-//! [`super::erlang_hash`]), `function_exported/3` and `module_loaded/1`.
+//! [`super::erlang_phash2`]), `function_exported/3` and `module_loaded/1`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::erlang_hash;
+use super::erlang_phash2;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -250,13 +250,13 @@ fn error3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception>
 
 fn phash2_1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::small_unchecked(
-        (erlang_hash::phash2(a[0]) & ((1 << 27) - 1)) as i64,
+        (erlang_phash2::phash2(a[0]) & ((1 << 27) - 1)) as i64,
     ))
 }
 
 fn phash2_2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let range = hash_range(a[1])?;
-    let h = erlang_hash::phash2(a[0]) as u64;
+    let h = erlang_phash2::phash2(a[0]) as u64;
     let v = match range {
         Some(r) if r & (r - 1) == 0 => h & (r - 1),
         Some(r) => h % r,

@@ -6,11 +6,11 @@
 //! and adds each part: integers byte by byte (least significant first, in
 //! whole 32-bit words of the absolute value), binaries byte by byte, lists
 //! of bytes as a string, atoms by the atom table's hash, maps through
-//! `make_hash2` ([`super::erlang_hash::phash2`]).
+//! `make_hash2` ([`super::erlang_phash2::phash2`]).
 
 use beamr_core::term::Term;
 
-use super::erlang_hash::{atom_hash, phash2};
+use super::erlang_phash2::{atom_hash, phash2};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;

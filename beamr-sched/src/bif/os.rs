@@ -11,7 +11,6 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
-/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("os", "getenv", 0, getenv0),
     ("os", "getenv", 1, getenv1),
@@ -21,20 +20,17 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("os", "system_time", 0, system_time0),
     ("os", "timestamp", 0, timestamp),
     ("net_kernel", "dflag_unicode_io", 1, dflag_unicode_io),
-    ("erlang", "halt", 0, halt0),
-    ("erlang", "halt", 1, halt1),
-    ("erlang", "halt", 2, halt2),
 ];
 
 /// A list of characters as a Rust string, or `None` if it is not one.
-pub(crate) fn string_arg(t: Term) -> Option<String> {
+pub(super) fn string_arg(t: Term) -> Option<String> {
     t.list_to_vec()?
         .iter()
         .map(|c| c.as_small().and_then(|c| char::from_u32(c as u32)))
         .collect()
 }
 
-fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+pub(super) fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let vars: Vec<String> = std::env::vars_os()
         .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
         .collect();
@@ -42,7 +38,7 @@ fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception
     Ok(p.heap.list(&terms))
 }
 
-fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     Ok(match std::env::var(&name) {
         Ok(v) => p.heap.string(&v),
@@ -50,7 +46,7 @@ fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
     })
 }
 
-fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(name), Some(value)) = (string_arg(a[0]), string_arg(a[1])) else {
         return Err(Exception::badarg());
     };
@@ -64,27 +60,27 @@ fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception>
     Ok(Term::TRUE)
 }
 
-fn unsetenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn unsetenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     std::env::remove_var(name);
     Ok(Term::TRUE)
 }
 
-fn getpid(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+pub(super) fn getpid(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&std::process::id().to_string()))
 }
 
-fn now() -> std::time::Duration {
+pub(super) fn now() -> std::time::Duration {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .unwrap_or_default()
 }
 
-fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+pub(super) fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.int(now().as_nanos() as i64))
 }
 
-fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+pub(super) fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let t = now();
     let (secs, micros) = (t.as_secs() as i64, t.subsec_micros() as i64);
     Ok(p.heap.tuple(&[
@@ -94,36 +90,11 @@ fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Excepti
     ]))
 }
 
-fn dflag_unicode_io(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+pub(super) fn dflag_unicode_io(
+    _rt: &Runtime,
+    _: &mut Process,
+    _: &[Term],
+) -> Result<Term, Exception> {
     // Only local group leaders exist; they all take unicode requests.
     Ok(Term::atom(Atom::TRUE))
-}
-
-fn halt0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    halt1(rt, p, &[Term::small_unchecked(0)])
-}
-
-/// `halt(Status)`: ends the OS process at once, as the BEAM does. An integer
-/// is the exit status; a string is printed as the "slogan" and the status is 1.
-fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    use std::io::Write;
-    let status = if let Some(code) = a[0].as_small() {
-        i32::try_from(code).map_err(|_| Exception::badarg())?
-    } else if let Some(slogan) = string_arg(a[0]) {
-        eprintln!("{slogan}");
-        1
-    } else if a[0].as_atom().is_some_and(|x| x.name() == "abort") {
-        std::process::abort();
-    } else {
-        return Err(Exception::badarg());
-    };
-    let _ = std::io::stdout().flush();
-    std::process::exit(status)
-}
-
-fn halt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if !a[1].is_list() {
-        return Err(Exception::badarg());
-    }
-    halt1(rt, p, &a[..1])
 }

@@ -1,11 +1,18 @@
 //! The interpreter: one dispatch loop over executable instructions, with a
 //! reduction budget, and the slow paths it calls out to (exceptions, stack
-//! traces, calls that must load code).
+//! traces, fun calls).
+//!
+//! - [`run`](fn@run): the dispatch loop.
+//! - `unwind`: raising an exception and finding its handler.
+//! - `fun_call`: what a fun or an `apply` runs.
+//! - [`stacktrace`]: stack traces as Erlang terms.
+//! - [`ops`]: instruction groups with their own files (binaries, maps, receive).
 
-mod exceptions;
+mod fun_call;
 pub mod ops;
 mod run;
 pub(crate) mod stacktrace;
+mod unwind;
 
 pub use run::{run, Outcome};
 pub use stacktrace::build_stacktrace;

@@ -4,8 +4,9 @@ use beamr_core::atom::Atom;
 use beamr_core::order;
 use beamr_core::term::{Export, Term};
 
-use super::exceptions::{self, FunTarget, Unwound};
+use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
+use super::unwind::{self as exceptions, Unwound};
 use crate::code::{resolve, Callee};
 use crate::loader::{Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
@@ -489,7 +490,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Instr::CallFun2 { func, .. } => get(p, *func),
                     _ => p.x[*arity as usize],
                 };
-                match exceptions::fun_target(p, f, *arity) {
+                match fun_call::fun_target(p, f, *arity) {
                     Ok(FunTarget::Code(code)) => {
                         // SAFETY: see next!.
                         p.cp = unsafe { ip.add(1) }.cast();
@@ -516,7 +517,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let (arity, tail) = match ins {
                     Instr::Apply { arity } => (*arity, Tail::Call),
                     Instr::ApplyLast { arity, dealloc } => (*arity, Tail::Last(*dealloc)),
-                    Instr::ApplyList { tail } => match exceptions::spread_args(p, 2) {
+                    Instr::ApplyList { tail } => match fun_call::spread_args(p, 2) {
                         Ok(n) => (n, *tail),
                         Err(e) => raise!(e),
                     },
@@ -563,11 +564,11 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
             Instr::ApplyFunList { tail } => {
                 let f = p.x[0];
-                let arity = match exceptions::spread_args(p, 1) {
+                let arity = match fun_call::spread_args(p, 1) {
                     Ok(n) => n,
                     Err(e) => raise!(e),
                 };
-                match exceptions::fun_target(p, f, arity) {
+                match fun_call::fun_target(p, f, arity) {
                     Ok(FunTarget::Code(code)) => {
                         match tail {
                             // SAFETY: see next!.

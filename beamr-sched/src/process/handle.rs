@@ -6,15 +6,15 @@ use std::sync::Mutex;
 
 use beamr_core::term::Term;
 
+use super::body::Process;
+use super::run_state::StateWord;
 use super::signal::Signal;
-use super::state::Process;
-use super::state_bits::StateWord;
 
 /// A process as the rest of the runtime sees it.
 pub struct ProcessHandle {
     /// The process's pid.
     pub pid: Term,
-    /// Scheduling state (see [`super::state_bits`]).
+    /// Scheduling state (see [`super::run_state`]).
     pub state: StateWord,
     /// Signals not yet seen by the process, in arrival order.
     inbox: Mutex<Vec<Signal>>,

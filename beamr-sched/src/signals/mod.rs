@@ -19,7 +19,7 @@
 //! A process's body (registers, stack, heap, mailbox) sits behind the
 //! handle's `body` mutex. The scheduler that moves the process's state word
 //! to RUNNING locks it for the whole time slice (see
-//! `process::state_bits`); inspection BIFs (`process_info`) lock it briefly.
+//! `process::run_state`); inspection BIFs (`process_info`) lock it briefly.
 //!
 //! 1. A sender builds every signal on the sender's thread, on a heap of its
 //!    own ([`Payload`](crate::process::Payload)), never on the receiver's

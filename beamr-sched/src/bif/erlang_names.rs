@@ -1,0 +1,88 @@
+//! `erlang` BIFs on registered names and liveness: `register`,
+//! `unregister`, `whereis`, `registered`, `is_process_alive`.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::loader::BifRow;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "register", 2, register),
+    ("erlang", "unregister", 1, unregister),
+    ("erlang", "whereis", 1, whereis),
+    ("erlang", "registered", 0, registered),
+    ("erlang", "is_process_alive", 1, is_process_alive),
+];
+
+pub(super) fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = a[0]
+        .as_atom()
+        .filter(|&n| n != Atom::UNDEFINED)
+        .ok_or_else(Exception::badarg)?;
+    let pid = a[1];
+    if !pid.is_local_pid() || rt.processes.get(pid).is_none() {
+        return Err(Exception::badarg());
+    }
+    if pid == p.pid {
+        if p.registered_name.is_some() || !rt.names.register(name, pid) {
+            return Err(Exception::badarg());
+        }
+        p.registered_name = Some(name);
+        return Ok(Term::TRUE);
+    }
+    let handle = rt.processes.get(pid).ok_or_else(Exception::badarg)?;
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let other = body.as_mut().ok_or_else(Exception::badarg)?;
+    if other.registered_name.is_some() || !rt.names.register(name, pid) {
+        return Err(Exception::badarg());
+    }
+    other.registered_name = Some(name);
+    Ok(Term::TRUE)
+}
+
+pub(super) fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    let pid = rt.names.whereis(name).ok_or_else(Exception::badarg)?;
+    rt.names.unregister(name);
+    if pid == p.pid {
+        p.registered_name = None;
+    } else if let Some(handle) = rt.processes.get(pid) {
+        if let Some(other) = handle
+            .body
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
+            other.registered_name = None;
+        }
+    }
+    Ok(Term::TRUE)
+}
+
+pub(super) fn whereis(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    Ok(rt
+        .names
+        .whereis(name)
+        .unwrap_or(Term::atom(Atom::UNDEFINED)))
+}
+
+pub(super) fn registered(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let names: Vec<Term> = rt.names.names().into_iter().map(Term::atom).collect();
+    Ok(p.heap.list(&names))
+}
+
+pub(super) fn is_process_alive(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+) -> Result<Term, Exception> {
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    Ok(Term::bool(
+        a[0] == p.pid || rt.processes.get(a[0]).is_some_and(|h| !h.state.is_exited()),
+    ))
+}

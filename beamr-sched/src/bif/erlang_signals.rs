@@ -1,0 +1,292 @@
+//! `erlang` BIFs that send signals: `send`/`!`, `link`, `unlink`,
+//! `monitor`, `demonitor`, aliases, `exit/2`.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::loader::BifRow;
+use crate::process::{Exception, Payload, Process, Signal};
+use crate::runtime::{AliasMode, Runtime};
+use crate::signals;
+
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "send", 2, send2),
+    ("erlang", "!", 2, send2),
+    ("erlang", "send", 3, send3),
+    ("erlang", "link", 1, link),
+    ("erlang", "unlink", 1, unlink),
+    ("erlang", "monitor", 2, monitor),
+    ("erlang", "monitor", 3, monitor3),
+    ("erlang", "alias", 0, alias0),
+    ("erlang", "alias", 1, alias1),
+    ("erlang", "unalias", 1, unalias),
+    ("erlang", "demonitor", 1, demonitor1),
+    ("erlang", "demonitor", 2, demonitor2),
+    ("erlang", "exit", 2, exit2),
+];
+
+pub(super) fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    signals::send(rt, p, a[0], a[1])?;
+    Ok(a[1])
+}
+
+/// `send(Dest, Msg, Options)`: `noconnect` and `nosuspend` change nothing
+/// on one node; the message is sent and `ok` returned.
+pub(super) fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    if !opts.iter().all(|o| {
+        o.as_atom()
+            .is_some_and(|o| matches!(o.name(), "noconnect" | "nosuspend"))
+    }) {
+        return Err(Exception::badarg());
+    }
+    send2(rt, p, &a[..2])?;
+    Ok(Term::OK)
+}
+
+pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    if a[0] == p.pid || p.links.contains(&a[0]) {
+        return Ok(Term::TRUE);
+    }
+    if rt.send_signal(a[0], Signal::Link { from: p.pid }) {
+        p.links.push(a[0]);
+    } else if p.trap_exit {
+        let msg = p
+            .heap
+            .tuple(&[Term::atom(Atom::EXIT), a[0], Term::atom(Atom::NOPROC)]);
+        p.mailbox.push(msg);
+    } else {
+        return Err(Exception::error(Term::atom(Atom::NOPROC)));
+    }
+    Ok(Term::TRUE)
+}
+
+pub(super) fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_pid() {
+        return Err(Exception::badarg());
+    }
+    p.links.retain(|&l| l != a[0]);
+    rt.send_signal(a[0], Signal::Unlink { from: p.pid });
+    Ok(Term::TRUE)
+}
+
+pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if a[0] != Term::atom(Atom::PROCESS) {
+        return Err(Exception::badarg());
+    }
+    // A name, local or as {Name, Node} for this node.
+    let name = match a[1].as_tuple() {
+        Some(&[name, node]) if node == Term::atom(Atom::NONODE_NOHOST) => {
+            Some(name.as_atom().ok_or_else(Exception::badarg)?)
+        }
+        Some(_) => return Err(Exception::badarg()),
+        None => a[1].as_atom(),
+    };
+    let target = match name {
+        Some(name) => rt.names.whereis(name),
+        None if a[1].is_local_pid() => Some(a[1]),
+        None => return Err(Exception::badarg()),
+    };
+    let ids = rt.new_ref_ids();
+    let reference = p.heap.local_ref(ids);
+    let delivered = target.is_some_and(|pid| {
+        rt.send_signal(
+            pid,
+            Signal::Monitor {
+                from: p.pid,
+                reference: Payload::copy(reference),
+                name,
+            },
+        )
+    });
+    match (delivered, target) {
+        (true, Some(pid)) => p.monitors.push((ids, pid, name)),
+        _ => {
+            // No such process: 'DOWN' with noproc at once; a name is
+            // reported as {Name, Node}.
+            let object = match name {
+                Some(name) => p
+                    .heap
+                    .tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                None => a[1],
+            };
+            let msg = p.heap.tuple(&[
+                Term::atom(Atom::DOWN),
+                reference,
+                a[0],
+                object,
+                Term::atom(Atom::NOPROC),
+            ]);
+            p.mailbox.push(msg);
+        }
+    }
+    Ok(reference)
+}
+
+/// `{alias, Mode}` and `{tag, Tag}` (not supported: badarg) options.
+pub(super) fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut mode = None;
+    for opt in opts {
+        let pair = opt
+            .as_tuple()
+            .filter(|t| t.len() == 2)
+            .ok_or_else(Exception::badarg)?;
+        match (
+            pair[0].as_atom().map(Atom::name),
+            pair[1].as_atom().map(Atom::name),
+        ) {
+            (Some("alias"), Some("explicit_unalias")) => mode = Some(AliasMode::Explicit),
+            (Some("alias"), Some("demonitor")) => mode = Some(AliasMode::Demonitor),
+            (Some("alias"), Some("reply_demonitor")) => mode = Some(AliasMode::ReplyDemonitor),
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let reference = monitor(rt, p, &a[..2])?;
+    if let Some(mode) = mode {
+        let ids = ref_ids(reference)?;
+        rt.aliases
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(ids, (p.pid, mode));
+    }
+    Ok(reference)
+}
+
+pub(super) fn alias0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    alias1(rt, p, &[Term::NIL])
+}
+
+/// `alias(Opts)`: `[]` or `[explicit_unalias]`, or `[reply]`.
+pub(super) fn alias1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut mode = AliasMode::Explicit;
+    for opt in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_atom().map(Atom::name) {
+            Some("explicit_unalias") => mode = AliasMode::Explicit,
+            Some("reply") => mode = AliasMode::Reply,
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let ids = rt.new_ref_ids();
+    rt.aliases
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(ids, (p.pid, mode));
+    Ok(p.heap.local_ref(ids))
+}
+
+pub(super) fn unalias(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let ids = ref_ids(a[0])?;
+    let mut aliases = rt.aliases.lock().unwrap_or_else(|e| e.into_inner());
+    let owned = aliases.get(&ids).is_some_and(|&(owner, _)| owner == p.pid);
+    if owned {
+        aliases.remove(&ids);
+    }
+    Ok(Term::bool(owned))
+}
+
+pub(super) fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
+    let r = t.as_ref().ok_or_else(Exception::badarg)?;
+    Ok([r.ids[0], r.ids[1], r.ids[2]])
+}
+
+pub(super) fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let ids = ref_ids(a[0])?;
+    rt.monitor_ended(ids);
+    if let Some(i) = p.monitors.iter().position(|(m, _, _)| *m == ids) {
+        let (_, target, _) = p.monitors.swap_remove(i);
+        rt.send_signal(
+            target,
+            Signal::Demonitor {
+                from: p.pid,
+                reference: Payload::copy(a[0]),
+            },
+        );
+    }
+    Ok(Term::TRUE)
+}
+
+pub(super) fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let ids = ref_ids(a[0])?;
+    let existed = p.monitors.iter().any(|(m, _, _)| *m == ids);
+    demonitor1(rt, p, &a[..1])?;
+    let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
+    let flush = opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|a| a.name() == "flush"));
+    let info = opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|a| a.name() == "info"));
+    if flush {
+        // A 'DOWN' already sent may still be in the inbox: take it in first.
+        if let Some(handle) = rt.processes.get(p.pid) {
+            signals::deliver_signals(rt, &handle, p);
+        }
+        p.mailbox.remove_where(|m| {
+            m.as_tuple().is_some_and(|t| {
+                t.len() == 5
+                    && t[0] == Term::atom(Atom::DOWN)
+                    && t[1]
+                        .as_ref()
+                        .is_some_and(|r| [r.ids[0], r.ids[1], r.ids[2]] == ids)
+            })
+        });
+    }
+    Ok(if info {
+        Term::bool(existed)
+    } else {
+        Term::TRUE
+    })
+}
+
+pub(super) fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let target = if a[0].is_local_pid() {
+        a[0]
+    } else if a[0].is_pid() {
+        return Ok(Term::TRUE);
+    } else {
+        return Err(Exception::badarg());
+    };
+    if target == p.pid {
+        return exit_self(p, rt, a[1]);
+    }
+    rt.send_signal(
+        target,
+        Signal::Exit {
+            from: p.pid,
+            reason: Payload::copy(a[1]),
+            linked: false,
+        },
+    );
+    Ok(Term::TRUE)
+}
+
+/// `exit(self(), Reason)`: takes effect before the BIF returns. A trapping
+/// process gets the `'EXIT'` message (unless the reason is `kill`); any
+/// other ends now, raising the exit reason (`killed` for `kill`, `normal`
+/// included). Should code catch that exception, the exit signal, also sent
+/// to the inbox, ends the process at its next scheduling point.
+pub(super) fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Exception> {
+    let kill = reason == Term::atom(Atom::KILL);
+    if p.trap_exit && !kill {
+        let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);
+        p.mailbox.push(msg);
+        return Ok(Term::TRUE);
+    }
+    rt.send_signal(
+        p.pid,
+        Signal::Exit {
+            from: p.pid,
+            reason: Payload::copy(reason),
+            linked: false,
+        },
+    );
+    Err(Exception::exit(if kill {
+        Term::atom(Atom::KILLED)
+    } else {
+        reason
+    }))
+}
