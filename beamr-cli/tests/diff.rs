@@ -14,23 +14,36 @@
 //!    directory with crash dumps off: the expected output, produced at test
 //!    time and never stored.
 //! 2. `beamr run -e NAME DIR`: the actual output.
-//! 3. Standard output must be byte-identical and the exit status equal
+//! 3. Standard output must be byte-identical and the exit code equal
 //!    (0 when `main` returns; 1 on both when it crashes). Each run is killed
 //!    after [`TIME_LIMIT`].
 //!
-//! A program listed in `KNOWN_FAILURES` still runs: a mismatch is reported
-//! as ignored with the listed reason; a match fails the test, so that the
-//! list never outlives the bug.
+//! Nothing passes without comparing: the suite fails before running
+//! anything when `tests/diff` cannot be read or holds no program (or
+//! `KNOWN_FAILURES` exists but cannot be read), and a trial fails, whatever
+//! `KNOWN_FAILURES` says, when its program was not built, either runtime
+//! could not start, timed out or was ended by a signal (no exit code), or
+//! erl did not run the program (no `main/0`, or nothing printed).
+//!
+//! A program listed in `KNOWN_FAILURES` still runs: when both runs complete
+//! and differ, it is reported as ignored with the listed reason; a match
+//! fails the test, so that the list never outlives the bug.
 //!
 //! The modules are compiled with one `erlc` run from the workspace root, with
 //! the source given as `tests/diff/NAME.erl`: that is the file name stack
-//! traces show on both runtimes.
+//! traces show on both runtimes. A stale `.beam` is deleted first, so a
+//! program that stops compiling fails instead of running its old version.
+//!
+//! The harness's own checks run first as trials named `harness::...`;
+//! libtest's name filter selects programs (`cargo test -p beamr-cli --test
+//! diff -- proc_`).
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant, SystemTime};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
@@ -44,6 +57,10 @@ const THREADS_PER_CORE: usize = 2;
 /// Lines of context shown around the first difference.
 const CONTEXT: usize = 3;
 
+/// Lines of a runtime's standard error shown when a trial fails.
+const STDERR_TAIL: usize = 10;
+
+/// The workspace root (the parent of this crate's directory).
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -51,58 +68,79 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The programs' names, sorted.
-fn programs(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .filter_map(|e| {
-                    let path = e.path();
-                    (path.extension()? == "erl")
-                        .then(|| path.file_stem()?.to_str().map(str::to_owned))?
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+/// The programs' names (`NAME` of each `dir/NAME.erl`), sorted. An error
+/// naming `dir` when it cannot be read or holds no program: a suite of zero
+/// programs would pass without testing anything.
+fn programs(dir: &Path) -> Result<Vec<String>, String> {
+    let cannot =
+        |e: io::Error| format!("cannot read the programs' directory {}: {e}", dir.display());
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir).map_err(cannot)? {
+        let path = entry.map_err(cannot)?.path();
+        if path.extension().is_some_and(|ext| ext == "erl") {
+            let name = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .ok_or_else(|| format!("{}: the program's name is not UTF-8", path.display()))?;
+            names.push(name.to_owned());
+        }
+    }
+    if names.is_empty() {
+        return Err(format!(
+            "the programs' directory {} holds no NAME.erl program",
+            dir.display()
+        ));
+    }
     names.sort();
-    names
+    Ok(names)
 }
 
-/// `KNOWN_FAILURES`: `NAME  reason` per line; lines starting with `#` are
-/// comments.
-fn known_failures(dir: &Path) -> BTreeMap<String, String> {
-    let text = fs::read_to_string(dir.join("KNOWN_FAILURES")).unwrap_or_default();
-    text.lines()
+/// `dir/KNOWN_FAILURES`: `NAME  reason` per line; lines starting with `#`
+/// are comments. A missing file lists nothing; one that cannot be read is
+/// an error naming it.
+fn known_failures(dir: &Path) -> Result<BTreeMap<String, String>, String> {
+    let path = dir.join("KNOWN_FAILURES");
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    Ok(text
+        .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| {
             let (name, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
             (name.to_owned(), reason.trim().to_owned())
         })
-        .collect()
+        .collect())
 }
 
+/// The modification time of `path`, if it has one.
 fn mtime(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// Compiles the programs whose `.beam` is missing or older than the source
-/// into `out`; returns erlc's complaints (empty when it succeeded).
+/// into `out`; returns erlc's complaints (empty when it succeeded). A stale
+/// `.beam` is deleted first, so that a program that no longer compiles has
+/// none (and its trial fails) instead of running its previous version.
 fn compile(root: &Path, names: &[String], out: &Path) -> String {
     fs::create_dir_all(out).expect("creating the output directory");
-    let stale: Vec<String> = names
-        .iter()
-        .filter(|name| {
-            let src = root.join("tests/diff").join(format!("{name}.erl"));
-            let beam = out.join(format!("{name}.beam"));
-            match (mtime(&src), mtime(&beam)) {
-                (Some(s), Some(b)) => s > b,
-                _ => true,
+    let mut stale = Vec::new();
+    for name in names {
+        let src = root.join("tests/diff").join(format!("{name}.erl"));
+        let beam = out.join(format!("{name}.beam"));
+        let fresh = matches!((mtime(&src), mtime(&beam)), (Some(s), Some(b)) if s <= b);
+        if !fresh {
+            match fs::remove_file(&beam) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return format!("cannot delete the stale {}: {e}", beam.display()),
             }
-        })
-        .map(|name| format!("tests/diff/{name}.erl"))
-        .collect();
+            stale.push(format!("tests/diff/{name}.erl"));
+        }
+    }
     if stale.is_empty() {
         return String::new();
     }
@@ -129,44 +167,85 @@ fn compile(root: &Path, names: &[String], out: &Path) -> String {
 
 /// What one runtime did with one program.
 struct Run {
-    status: ExitStatus,
+    /// The exit code; `None` when the run did not exit (a signal killed it).
+    code: Option<i32>,
+    /// How the run ended, as the system says it (`exit status: 1`,
+    /// `signal: 9 (SIGKILL)`).
+    status: String,
+    /// Everything it wrote on standard output.
     stdout: Vec<u8>,
+    /// Everything it wrote on standard error.
     stderr: Vec<u8>,
 }
 
-/// Runs `cmd`, reading its output meanwhile; kills it after [`TIME_LIMIT`].
-fn run(mut cmd: Command, what: &str) -> Result<Run, Failed> {
+/// Reads all of `r` on a thread of its own; the bytes (or the read error)
+/// arrive on the returned channel.
+fn drain(mut r: impl Read + Send + 'static) -> mpsc::Receiver<io::Result<Vec<u8>>> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let result = r.read_to_end(&mut bytes).map(|_| bytes);
+        let _ = tx.send(result);
+    });
+    rx
+}
+
+/// The bytes `drain` read from `what`'s `stream`, waiting until `deadline`.
+fn collect(
+    rx: &mpsc::Receiver<io::Result<Vec<u8>>>,
+    deadline: Instant,
+    what: &str,
+    stream: &str,
+) -> Result<Vec<u8>, String> {
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(e)) => Err(format!("reading {what}'s {stream}: {e}")),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(format!(
+            "{what} exited but its {stream} stayed open (a process it started still holds it)"
+        )),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err(format!("the thread reading {what}'s {stream} died"))
+        }
+    }
+}
+
+/// Runs `cmd`, reading its output meanwhile. `Err` when it cannot start,
+/// its output cannot be read, or it runs longer than `limit` (it is then
+/// killed).
+fn run(mut cmd: Command, what: &str, limit: Duration) -> Result<Run, String> {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Failed::from(format!("cannot start {what}: {e}")))?;
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            let _ = r.read_to_end(&mut bytes);
-            bytes
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let started = Instant::now();
+        .map_err(|e| format!("cannot start {what}: {e}"))?;
+    let out = drain(child.stdout.take().expect("piped stdout"));
+    let err = drain(child.stderr.take().expect("piped stderr"));
+    let deadline = Instant::now() + limit;
     let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for a child") {
-            break status;
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("{what} did not finish within {limit:?} (killed)"));
+            }
+            Err(e) => {
+                let _ = child.kill();
+                return Err(format!("waiting for {what}: {e}"));
+            }
         }
-        if started.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{what} did not finish within {TIME_LIMIT:?}").into());
-        }
-        std::thread::sleep(Duration::from_millis(5));
     };
+    // The pipes close when the program exits; a little grace for the reads.
+    let deadline = deadline.max(Instant::now()) + Duration::from_secs(5);
     Ok(Run {
-        status,
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
+        code: status.code(),
+        status: status.to_string(),
+        stdout: collect(&out, deadline, what, "stdout")?,
+        stderr: collect(&err, deadline, what, "stderr")?,
     })
 }
 
@@ -194,10 +273,93 @@ fn difference(expected: &[u8], actual: &[u8]) -> Option<String> {
     Some(text)
 }
 
-/// Both runtimes on `name`; `Err` describes how they differ.
-fn check(name: &str, beams: &Path, scratch: &Path) -> Result<(), Failed> {
+/// The last lines of `what`'s standard error, as a paragraph to append to a
+/// failure (empty when it wrote nothing there).
+fn stderr_tail(what: &str, run: &Run) -> String {
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    if stderr.trim().is_empty() {
+        return String::new();
+    }
+    let lines: Vec<&str> = stderr.lines().collect();
+    let tail = &lines[lines.len().saturating_sub(STDERR_TAIL)..];
+    format!("\n{what}'s stderr ends:\n{}", tail.join("\n"))
+}
+
+/// How one program's trial came out.
+#[derive(Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Both runs completed, with the same output and exit code.
+    Same,
+    /// Both runs completed, and beamr's output or exit code differs from
+    /// erl's (the description says how): the bug `KNOWN_FAILURES` may list.
+    Differs(String),
+    /// No comparison was possible: the program was not built, a runtime did
+    /// not start, was killed by a signal or timed out, or erl printed
+    /// nothing. Always a failure, listed in `KNOWN_FAILURES` or not.
+    Broken(String),
+}
+
+/// Whether erl's standard output says that its boot failed because
+/// `name:main/0` is undefined (`-s NAME main` then prints `init terminating
+/// in do_boot` with the `undef`): the program never ran.
+fn main_undefined(name: &str, erl_stdout: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(erl_stdout);
+    text.contains("init terminating in do_boot")
+        && text.contains(&format!("{{undef,[{{{name},main,[],"))
+}
+
+/// Compares erl's run (`expected`) with beamr's (`actual`) of program
+/// `name`. Only two runs that both exited, with erl having run the program
+/// and printed something, can be [`Verdict::Same`].
+fn compare(name: &str, expected: &Run, actual: &Run) -> Verdict {
+    let Some(erl_code) = expected.code else {
+        return Verdict::Broken(format!(
+            "erl did not exit: a signal ended it ({}){}",
+            expected.status,
+            stderr_tail("erl", expected)
+        ));
+    };
+    let Some(beamr_code) = actual.code else {
+        return Verdict::Broken(format!(
+            "beamr did not exit: a signal ended it ({}){}",
+            actual.status,
+            stderr_tail("beamr", actual)
+        ));
+    };
+    if expected.stdout.is_empty() {
+        return Verdict::Broken(format!(
+            "erl printed nothing on stdout ({}), so the comparison would test nothing: \
+             does the program export main/0 and print what it computes?{}",
+            expected.status,
+            stderr_tail("erl", expected)
+        ));
+    }
+    if main_undefined(name, &expected.stdout) {
+        return Verdict::Broken(format!(
+            "{name}:main/0 is undefined on erl (its boot failed with undef), \
+             so the comparison would test nothing"
+        ));
+    }
+    let mut problems = Vec::new();
+    if erl_code != beamr_code {
+        problems.push(format!("exit code: erl {erl_code}, beamr {beamr_code}"));
+    }
+    if let Some(diff) = difference(&expected.stdout, &actual.stdout) {
+        problems.push(diff);
+    }
+    if problems.is_empty() {
+        return Verdict::Same;
+    }
+    Verdict::Differs(problems.join("\n") + &stderr_tail("beamr", actual))
+}
+
+/// Runs program `name` from `beams` on both runtimes, in `scratch`.
+/// `complaints` is what erlc said when compiling the programs.
+fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict {
     if !beams.join(format!("{name}.beam")).is_file() {
-        return Err(format!("{name}.beam was not built (see erlc's errors)").into());
+        return Verdict::Broken(format!(
+            "{name}.beam was not built; erlc said:\n{complaints}"
+        ));
     }
     let mut erl = Command::new("erl");
     erl.current_dir(scratch)
@@ -206,33 +368,236 @@ fn check(name: &str, beams: &Path, scratch: &Path) -> Result<(), Failed> {
         .arg("-pa")
         .arg(beams)
         .args(["-s", name, "main", "-s", "init", "stop"]);
-    let expected = run(erl, "erl")?;
+    let expected = match run(erl, "erl", TIME_LIMIT) {
+        Ok(run) => run,
+        Err(e) => return Verdict::Broken(e),
+    };
     let mut beamr = Command::new(env!("CARGO_BIN_EXE_beamr"));
     beamr
         .current_dir(scratch)
         .args(["run", "-e", name])
         .arg(beams);
-    let actual = run(beamr, "beamr")?;
-    let mut problems = Vec::new();
-    if expected.status.code() != actual.status.code() {
-        problems.push(format!(
-            "exit status: erl {}, beamr {}",
-            expected.status, actual.status
-        ));
+    let actual = match run(beamr, "beamr", TIME_LIMIT) {
+        Ok(run) => run,
+        Err(e) => return Verdict::Broken(e),
+    };
+    compare(name, &expected, &actual)
+}
+
+/// The trial's result for program `name`, given its verdict and the reason
+/// `KNOWN_FAILURES` gives for it, if it lists it.
+fn outcome(name: &str, verdict: Verdict, known: Option<&str>) -> Result<Completion, Failed> {
+    match (verdict, known) {
+        (Verdict::Same, None) => Ok(Completion::Completed),
+        (Verdict::Same, Some(_)) => Err(format!(
+            "{name} is listed in tests/diff/KNOWN_FAILURES but now passes: remove it from the list"
+        )
+        .into()),
+        (Verdict::Differs(why), None) => Err(why.into()),
+        (Verdict::Differs(_), Some(reason)) => Ok(Completion::ignored_with(reason)),
+        (Verdict::Broken(why), None) => Err(why.into()),
+        (Verdict::Broken(why), Some(_)) => Err(format!(
+            "{why}\n(listed in KNOWN_FAILURES, but only a completed run that differs is ignored)"
+        )
+        .into()),
     }
-    if let Some(diff) = difference(&expected.stdout, &actual.stdout) {
-        problems.push(diff);
+}
+
+/// Fails with `what` unless `ok`.
+fn ensure(ok: bool, what: impl FnOnce() -> String) -> Result<(), Failed> {
+    if ok {
+        Ok(())
+    } else {
+        Err(what().into())
     }
-    if problems.is_empty() {
-        return Ok(());
+}
+
+/// A run that exited with `code`, printing `stdout`.
+fn exited(code: i32, stdout: &str) -> Run {
+    Run {
+        code: Some(code),
+        status: format!("exit status: {code}"),
+        stdout: stdout.as_bytes().to_vec(),
+        stderr: Vec::new(),
     }
-    let stderr = String::from_utf8_lossy(&actual.stderr);
-    if !stderr.trim().is_empty() {
-        let tail: Vec<&str> = stderr.lines().rev().take(10).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        problems.push(format!("beamr's stderr ends:\n{}", tail.join("\n")));
+}
+
+/// A run that signal 9 ended, printing `stdout`.
+fn killed(stdout: &str) -> Run {
+    Run {
+        code: None,
+        status: "signal: 9 (SIGKILL)".to_owned(),
+        stdout: stdout.as_bytes().to_vec(),
+        stderr: Vec::new(),
     }
-    Err(problems.join("\n").into())
+}
+
+/// Whether `verdict` is [`Verdict::Broken`] with a reason containing `text`.
+fn broken_with(verdict: &Verdict, text: &str) -> bool {
+    matches!(verdict, Verdict::Broken(why) if why.contains(text))
+}
+
+/// A trial result in words, for the harness's own failure messages.
+fn describe(result: &Result<Completion, Failed>) -> String {
+    match result {
+        Ok(Completion::Completed) => "passed".to_owned(),
+        Ok(Completion::Ignored { reason }) => format!("ignored ({reason:?})"),
+        Err(failed) => format!("failed ({:?})", failed.message()),
+    }
+}
+
+/// The harness's own tests (named `harness::...`): each failure mode that
+/// must fail a trial or the whole suite does.
+fn harness_trials(tmp: &Path) -> Vec<Trial> {
+    let tmp = tmp.join("harness");
+    let dir = |name: &str| {
+        let dir = tmp.join(name);
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    };
+    let (missing, empty, known_dir) = (dir("missing"), dir("empty"), dir("known_dir"));
+    #[cfg_attr(not(unix), allow(unused_mut))]
+    let mut trials = vec![
+        Trial::test(
+            "harness::programs_missing_directory_is_an_error",
+            move || {
+                let err = programs(&missing).err().unwrap_or_default();
+                let named = err.contains(&missing.display().to_string());
+                ensure(named && err.starts_with("cannot read"), || {
+                    format!("programs() on a missing directory: {err:?}, not an error naming it")
+                })
+            },
+        ),
+        Trial::test("harness::programs_none_is_an_error", move || {
+            fs::create_dir_all(&empty).map_err(|e| e.to_string())?;
+            fs::write(empty.join("KNOWN_FAILURES"), "").map_err(|e| e.to_string())?;
+            fs::write(empty.join("notes.txt"), "").map_err(|e| e.to_string())?;
+            let err = programs(&empty).err().unwrap_or_default();
+            ensure(err.contains(&empty.display().to_string()), || {
+                format!(
+                    "programs() on a directory without .erl files: {err:?}, not an error naming it"
+                )
+            })?;
+            fs::write(empty.join("b.erl"), "").map_err(|e| e.to_string())?;
+            fs::write(empty.join("a.erl"), "").map_err(|e| e.to_string())?;
+            let names = programs(&empty)?;
+            ensure(names == ["a", "b"], || {
+                format!("programs() found {names:?}")
+            })
+        }),
+        Trial::test(
+            "harness::known_failures_unreadable_is_an_error",
+            move || {
+                fs::create_dir_all(known_dir.join("KNOWN_FAILURES")).map_err(|e| e.to_string())?;
+                let result = known_failures(&known_dir);
+                ensure(
+                    result.as_ref().is_err_and(|e| e.contains("KNOWN_FAILURES")),
+                    || format!("known_failures() with KNOWN_FAILURES a directory: {result:?}"),
+                )?;
+                let none = known_failures(&known_dir.join("nowhere"));
+                ensure(none.as_ref().is_ok_and(BTreeMap::is_empty), || {
+                    format!("known_failures() without the file: {none:?}")
+                })
+            },
+        ),
+        Trial::test("harness::signal_killed_runs_never_compare_equal", || {
+            let both = compare("p", &killed("x\n"), &killed("x\n"));
+            ensure(broken_with(&both, "erl did not exit"), || {
+                format!("two killed runs: {both:?}")
+            })?;
+            let beamr = compare("p", &exited(0, "x\n"), &killed("x\n"));
+            ensure(broken_with(&beamr, "beamr did not exit"), || {
+                format!("beamr killed: {beamr:?}")
+            })?;
+            let erl = compare("p", &killed("x\n"), &exited(0, "x\n"));
+            ensure(broken_with(&erl, "erl did not exit"), || {
+                format!("erl killed: {erl:?}")
+            })
+        }),
+        Trial::test("harness::exit_codes_and_output_are_compared", || {
+            let same = compare("p", &exited(1, "x\n"), &exited(1, "x\n"));
+            ensure(same == Verdict::Same, || {
+                format!("identical runs: {same:?}")
+            })?;
+            let code = compare("p", &exited(0, "x\n"), &exited(1, "x\n"));
+            ensure(
+                matches!(&code, Verdict::Differs(why) if why.contains("exit code: erl 0, beamr 1")),
+                || format!("exit codes 0 and 1: {code:?}"),
+            )?;
+            let out = compare("p", &exited(0, "x\n"), &exited(0, "y\n"));
+            ensure(matches!(out, Verdict::Differs(_)), || {
+                format!("outputs x and y: {out:?}")
+            })
+        }),
+        Trial::test("harness::undefined_main_is_broken", || {
+            let boot = "{\"init terminating in do_boot\",{undef,[{p,main,[],[]},{init,start_em,1,[]}]}}\r\n";
+            let verdict = compare("p", &exited(1, boot), &exited(1, boot));
+            ensure(broken_with(&verdict, "p:main/0 is undefined"), || {
+                format!("two runs without p:main/0: {verdict:?}")
+            })?;
+            let other = boot.replace("{p,main,", "{q,main,");
+            let verdict = compare("p", &exited(1, &other), &exited(1, &other));
+            ensure(verdict == Verdict::Same, || {
+                format!("p failing with another module's undef: {verdict:?}")
+            })
+        }),
+        Trial::test("harness::empty_erl_output_is_broken", || {
+            let verdict = compare("p", &exited(1, ""), &exited(1, ""));
+            ensure(broken_with(&verdict, "erl printed nothing"), || {
+                format!("two runs printing nothing: {verdict:?}")
+            })
+        }),
+        Trial::test("harness::known_failures_ignore_only_differences", || {
+            let known = Some("a reason");
+            let differs = outcome("p", Verdict::Differs("d".into()), known);
+            ensure(matches!(differs, Ok(Completion::Ignored { .. })), || {
+                format!("a listed program that differs: {}", describe(&differs))
+            })?;
+            let broken = outcome("p", Verdict::Broken("b".into()), known);
+            ensure(broken.is_err(), || {
+                format!("a listed program that broke: {}", describe(&broken))
+            })?;
+            let same = outcome("p", Verdict::Same, known);
+            ensure(same.is_err(), || {
+                format!("a listed program that passes: {}", describe(&same))
+            })?;
+            let unlisted = outcome("p", Verdict::Differs("d".into()), None);
+            ensure(unlisted.is_err(), || {
+                format!("an unlisted program that differs: {}", describe(&unlisted))
+            })
+        }),
+        Trial::test("harness::run_times_out", || {
+            let mut cmd = Command::new("sleep");
+            cmd.arg("10");
+            let result = run(cmd, "sleep", Duration::from_millis(200));
+            ensure(
+                result.as_ref().is_err_and(|e| e.contains("did not finish")),
+                || {
+                    format!(
+                        "sleep 10 under a 200 ms limit: {:?}",
+                        result.as_ref().map(|r| &r.status)
+                    )
+                },
+            )
+        }),
+    ];
+    #[cfg(unix)]
+    trials.push(Trial::test("harness::run_reports_a_signal", || {
+        let sh = || {
+            let mut cmd = Command::new("sh");
+            cmd.args(["-c", "echo x; kill -KILL $$"]);
+            run(cmd, "sh", Duration::from_secs(30))
+        };
+        let (a, b) = (sh()?, sh()?);
+        ensure(a.code.is_none() && a.stdout == b"x\n", || {
+            format!("sh killing itself: {} printing {:?}", a.status, a.stdout)
+        })?;
+        let verdict = compare("p", &a, &b);
+        ensure(broken_with(&verdict, "signal"), || {
+            format!("two signal-killed runs: {verdict:?}")
+        })
+    }));
+    trials
 }
 
 fn main() {
@@ -246,36 +611,33 @@ fn main() {
     }
     let root = workspace_root();
     let sources = root.join("tests/diff");
-    let names = programs(&sources);
-    let known = known_failures(&sources);
+    let (names, known) = match programs(&sources).and_then(|names| {
+        let known = known_failures(&sources)?;
+        Ok((names, known))
+    }) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("error: the differential suite cannot run: {e}");
+            std::process::exit(1);
+        }
+    };
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff");
     let beams = tmp.join("beam");
     let scratch = tmp.join("run");
     fs::create_dir_all(&scratch).expect("creating the scratch directory");
-    let complaints = compile(&root, &names, &beams);
+    let complaints: Arc<str> = compile(&root, &names, &beams).into();
     if !complaints.is_empty() {
         eprintln!("{complaints}");
     }
-    let mut trials: Vec<Trial> = names
-        .iter()
-        .map(|name| {
-            let (name, beams, scratch) = (name.clone(), beams.clone(), scratch.clone());
-            let reason = known.get(&name).cloned();
-            Trial::ignorable_test(name.clone(), move || {
-                let result = check(&name, &beams, &scratch);
-                match (result, reason) {
-                    (Ok(()), None) => Ok(Completion::Completed),
-                    (Err(e), None) => Err(e),
-                    (Err(_), Some(reason)) => Ok(Completion::ignored_with(reason)),
-                    (Ok(()), Some(_)) => Err(format!(
-                        "{name} is listed in tests/diff/KNOWN_FAILURES but now passes: \
-                         remove it from the list"
-                    )
-                    .into()),
-                }
-            })
+    let mut trials = harness_trials(&tmp);
+    trials.extend(names.iter().map(|name| {
+        let (name, beams, scratch) = (name.clone(), beams.clone(), scratch.clone());
+        let (reason, complaints) = (known.get(&name).cloned(), complaints.clone());
+        Trial::ignorable_test(name.clone(), move || {
+            let verdict = check(&name, &beams, &scratch, &complaints);
+            outcome(&name, verdict, reason.as_deref())
         })
-        .collect();
+    }));
     for name in known.keys().filter(|k| !names.contains(k)) {
         let name = name.clone();
         trials.push(Trial::test(format!("KNOWN_FAILURES/{name}"), move || {

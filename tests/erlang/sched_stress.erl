@@ -1,26 +1,79 @@
 -module(sched_stress).
 %% Stress for the scheduler's state protocol: many senders blast many
-%% receivers on several schedulers; every message must arrive exactly once,
-%% no wake-up may be lost (the run finishes), and each receiver's count of
-%% messages it saw while its own dictionary said it was running once.
--export([main/0]).
+%% receivers on several schedulers; every message must arrive exactly once
+%% and no wake-up may be lost (the run finishes).
+%%
+%% main/0 exits with {stress, true, true} when every receiver got exactly
+%% its messages. Every wait has a deadline (DeadlineMs per phase: 60 s for
+%% main/0), so a lost message or wake-up ends the run with a reason saying
+%% what is missing instead of hanging: {stress, senders_unfinished, Ks,
+%% within_ms, DeadlineMs} (senders Ks never said they were done) or
+%% {stress, receivers_wrong, Problems}, where a problem is {receiver, K, got,
+%% N, expected, WantN, sum, Sum, expected_sum, WantSum} or {receiver, K,
+%% no_total_within_ms, DeadlineMs}.
+%%
+%% main/2 injects a fault, so that the tests can check those reports:
+%% none; drop_two (receiver 1 discards two messages); silent (receiver 1
+%% never reports its total); hang (main itself waits forever).
+-export([main/0, main/2]).
 
 -define(RECEIVERS, 50).
 -define(SENDERS, 50).
 -define(MESSAGES, 400).
 
 main() ->
+    main(none, 60000).
+
+main(hang, _) ->
+    receive never -> ok end;
+main(Fault, DeadlineMs) ->
     Self = self(),
-    Receivers = [spawn(fun() -> receiver(Self, 0, 0) end) || _ <- lists:seq(1, ?RECEIVERS)],
-    Senders = [spawn(fun() -> sender(Receivers, ?MESSAGES), Self ! sent end) || _ <- lists:seq(1, ?SENDERS)],
-    [receive sent -> ok end || _ <- Senders],
+    Faults = [Fault | lists:duplicate(?RECEIVERS - 1, none)],
+    Receivers = [spawn(fun() -> receiver(Self, 0, 0, F) end) || F <- Faults],
+    Senders = [spawn(fun() -> sender(Receivers, ?MESSAGES), Self ! {sent, self()} end)
+               || _ <- lists:seq(1, ?SENDERS)],
+    Numbered = fun(Pids) -> lists:zip(lists:seq(1, length(Pids)), Pids) end,
+    SentBy = deadline(DeadlineMs),
+    case [K || {K, S} <- Numbered(Senders), not sent(S, SentBy)] of
+        [] -> ok;
+        Unfinished -> exit({stress, senders_unfinished, Unfinished, within_ms, DeadlineMs})
+    end,
     [R ! {done, Self} || R <- Receivers],
-    Totals = [receive {total, R, N, Sum} -> {N, Sum} end || R <- Receivers],
-    Count = lists:sum([N || {N, _} <- Totals]),
-    Sum = lists:sum([S || {_, S} <- Totals]),
-    Expected = ?SENDERS * ?MESSAGES,
-    ExpectedSum = ?SENDERS * lists:sum(lists:seq(1, ?MESSAGES)),
-    exit({stress, Count =:= Expected, Sum =:= ExpectedSum}).
+    TotalBy = deadline(DeadlineMs),
+    Problems = [P || {K, R} <- Numbered(Receivers), P <- total(K, R, TotalBy, DeadlineMs)],
+    case Problems of
+        [] -> exit({stress, true, true});
+        _ -> exit({stress, receivers_wrong, Problems})
+    end.
+
+%% The monotonic time (ms) Ms from now.
+deadline(Ms) ->
+    erlang:monotonic_time(millisecond) + Ms.
+
+%% Milliseconds left until Deadline.
+remaining(Deadline) ->
+    max(0, Deadline - erlang:monotonic_time(millisecond)).
+
+%% Whether sender S said it was done before Deadline.
+sent(S, Deadline) ->
+    receive
+        {sent, S} -> true
+    after remaining(Deadline) -> false
+    end.
+
+%% [] when receiver K (pid R) reports exactly its messages before Deadline,
+%% else [Problem]. Sender messages I = 1..?MESSAGES go round the receivers,
+%% so receiver K gets each I with (I - 1) rem ?RECEIVERS =:= K - 1, once per
+%% sender.
+total(K, R, Deadline, DeadlineMs) ->
+    Mine = [I || I <- lists:seq(1, ?MESSAGES), (I - 1) rem ?RECEIVERS =:= K - 1],
+    {WantN, WantSum} = {?SENDERS * length(Mine), ?SENDERS * lists:sum(Mine)},
+    receive
+        {total, R, WantN, WantSum} -> [];
+        {total, R, N, Sum} -> [{receiver, K, got, N, expected, WantN, sum, Sum, expected_sum, WantSum}]
+    after remaining(Deadline) ->
+        [{receiver, K, no_total_within_ms, DeadlineMs}]
+    end.
 
 sender(Receivers, N) ->
     sender(Receivers, Receivers, 1, N).
@@ -31,9 +84,14 @@ sender(All, [R | Rs], I, N) ->
     R ! {msg, I},
     sender(All, Rs, I + 1, N).
 
-receiver(Parent, N, Sum) ->
+receiver(Parent, N, Sum, drop_two) ->
+    receive {msg, _} -> ok end,
+    receive {msg, _} -> ok end,
+    receiver(Parent, N, Sum, none);
+receiver(Parent, N, Sum, Fault) ->
     receive
-        {msg, I} -> receiver(Parent, N + 1, Sum + I);
+        {msg, I} -> receiver(Parent, N + 1, Sum + I, Fault);
+        {done, Parent} when Fault =:= silent -> receive never -> ok end;
         {done, Parent} -> drain(Parent, N, Sum)
     end.
 
