@@ -43,8 +43,14 @@ mod tests {
         let c = Clock::default();
         c.anchor(1_000);
         let a = c.system_time(1_000);
-        assert_eq!(c.system_time(3_000).duration_since(a).unwrap(), Duration::from_nanos(2_000));
-        assert_eq!(a.duration_since(c.system_time(500)).unwrap(), Duration::from_nanos(500));
+        assert_eq!(
+            c.system_time(3_000).duration_since(a).unwrap(),
+            Duration::from_nanos(2_000)
+        );
+        assert_eq!(
+            a.duration_since(c.system_time(500)).unwrap(),
+            Duration::from_nanos(500)
+        );
         c.anchor(9_999_999);
         assert_eq!(c.system_time(1_000), a, "the first anchor stays");
     }

@@ -204,7 +204,9 @@ impl Config {
         if let Some(d) = millis("OTEL_METRIC_EXPORT_INTERVAL").filter(|d| !d.is_zero()) {
             c.metric_interval = d;
         }
-        if let Some(n) = count("OTEL_BSP_MAX_QUEUE_SIZE").or_else(|| count("OTEL_BLRP_MAX_QUEUE_SIZE")) {
+        if let Some(n) =
+            count("OTEL_BSP_MAX_QUEUE_SIZE").or_else(|| count("OTEL_BLRP_MAX_QUEUE_SIZE"))
+        {
             c.queue_capacity = n;
         }
         if let Some(n) = count("OTEL_BSP_MAX_EXPORT_BATCH_SIZE") {
@@ -272,7 +274,10 @@ mod tests {
     fn reads_the_standard_variables() {
         let c = from(&[
             ("OTEL_SERVICE_NAME", "shop"),
-            ("OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=prod,team=a%20b,bad"),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "deployment.environment=prod,team=a%20b,bad",
+            ),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
             ("OTEL_TRACES_SAMPLER", "parentbased_traceidratio"),
             ("OTEL_TRACES_SAMPLER_ARG", "0.25"),

@@ -100,7 +100,10 @@ mod tests {
             TraceState::NONE,
         );
         assert_eq!(MessageContext::from_span_context(&unsampled), None);
-        assert_eq!(MessageContext::from_span_context(&SpanContext::empty_context()), None);
+        assert_eq!(
+            MessageContext::from_span_context(&SpanContext::empty_context()),
+            None
+        );
         assert!(std::mem::size_of::<MessageContext>() <= 32);
     }
 }

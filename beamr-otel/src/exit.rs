@@ -146,7 +146,10 @@ mod tests {
         let stack = h.list(&[frame]);
         let err = h.tuple(&[atom("badarith"), stack]);
         let e = classify(err);
-        assert_eq!((e.class, e.crashed, e.reason.as_str()), ("error", true, "badarith"));
+        assert_eq!(
+            (e.class, e.crashed, e.reason.as_str()),
+            ("error", true, "badarith")
+        );
         assert_eq!(e.stacktrace.as_deref(), Some("w:go/1 (w.erl:7)"));
         let nocatch = h.tuple(&[atom("nocatch"), Term::small_unchecked(3)]);
         let thrown = h.tuple(&[nocatch, stack]);

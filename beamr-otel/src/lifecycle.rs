@@ -68,14 +68,24 @@ impl Lifecycle {
         Lifecycle { logger }
     }
 
-    fn record(&self, name: &'static str, severity: Severity, at: &At, body: String) -> SdkLogRecord {
+    fn record(
+        &self,
+        name: &'static str,
+        severity: Severity,
+        at: &At,
+        body: String,
+    ) -> SdkLogRecord {
         let mut r = self.logger.create_log_record();
         r.set_event_name(name);
         r.set_target(keys::SCOPE);
         r.set_timestamp(at.time);
         r.set_observed_timestamp(SystemTime::now());
         r.set_severity_number(severity);
-        r.set_severity_text(if severity == Severity::Error { "ERROR" } else { "INFO" });
+        r.set_severity_text(if severity == Severity::Error {
+            "ERROR"
+        } else {
+            "INFO"
+        });
         r.set_body(text(body));
         if let Some(sc) = &at.span {
             r.set_trace_context(sc.trace_id(), sc.span_id(), Some(sc.trace_flags()));
@@ -134,7 +144,12 @@ impl Lifecycle {
     /// `process.linked`: `a` linked to `b`.
     pub(crate) fn linked(&self, at: &At, a: Tracee, b: Term) {
         let (a, b) = (tracee_pid(a), peer(b));
-        let mut r = self.record(event::LINKED, Severity::Info, at, format!("{a} linked to {b}"));
+        let mut r = self.record(
+            event::LINKED,
+            Severity::Info,
+            at,
+            format!("{a} linked to {b}"),
+        );
         both(&mut r, keys::PID, text(a.clone()));
         both(&mut r, keys::PID_A, text(a));
         both(&mut r, keys::PID_B, text(b));

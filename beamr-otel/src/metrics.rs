@@ -87,7 +87,10 @@ impl RuntimeMetrics {
     pub(crate) fn new(meter: &Meter) -> RuntimeMetrics {
         let shared = Arc::new(Shared::default());
         let s = Arc::clone(&shared);
-        let counter = |name: &'static str, desc: &'static str, unit: &'static str, read: fn(&Shared) -> u64| {
+        let counter = |name: &'static str,
+                       desc: &'static str,
+                       unit: &'static str,
+                       read: fn(&Shared) -> u64| {
             let s = Arc::clone(&s);
             meter
                 .u64_observable_counter(name)
@@ -96,17 +99,31 @@ impl RuntimeMetrics {
                 .with_callback(move |o| o.observe(read(&s), &[]))
                 .build();
         };
-        counter("beamr.messages.sent", "Messages sent", "{message}", |s| s.sent.load(Ordering::Relaxed));
-        counter("beamr.messages.received", "Messages received", "{message}", |s| {
-            s.received.load(Ordering::Relaxed)
+        counter("beamr.messages.sent", "Messages sent", "{message}", |s| {
+            s.sent.load(Ordering::Relaxed)
         });
-        counter("beamr.processes.spawned", "Processes spawned", "{process}", |s| {
-            s.spawned.load(Ordering::Relaxed)
-        });
-        counter("beamr.reductions", "Reductions executed", "{reduction}", |s| {
-            s.reductions.load(Ordering::Relaxed)
-        });
-        let gauge = |name: &'static str, desc: &'static str, unit: &'static str, read: fn(&Shared) -> u64| {
+        counter(
+            "beamr.messages.received",
+            "Messages received",
+            "{message}",
+            |s| s.received.load(Ordering::Relaxed),
+        );
+        counter(
+            "beamr.processes.spawned",
+            "Processes spawned",
+            "{process}",
+            |s| s.spawned.load(Ordering::Relaxed),
+        );
+        counter(
+            "beamr.reductions",
+            "Reductions executed",
+            "{reduction}",
+            |s| s.reductions.load(Ordering::Relaxed),
+        );
+        let gauge = |name: &'static str,
+                     desc: &'static str,
+                     unit: &'static str,
+                     read: fn(&Shared) -> u64| {
             let s = Arc::clone(&s);
             meter
                 .u64_observable_gauge(name)
@@ -115,8 +132,12 @@ impl RuntimeMetrics {
                 .with_callback(move |o| o.observe(read(&s), &[]))
                 .build();
         };
-        gauge("beamr.process.count", "Processes alive", "{process}", |s| s.processes.load(Ordering::Relaxed));
-        gauge("beamr.memory.heap", "Process heap memory", "By", |s| s.heap_bytes.load(Ordering::Relaxed));
+        gauge("beamr.process.count", "Processes alive", "{process}", |s| {
+            s.processes.load(Ordering::Relaxed)
+        });
+        gauge("beamr.memory.heap", "Process heap memory", "By", |s| {
+            s.heap_bytes.load(Ordering::Relaxed)
+        });
         let s2 = Arc::clone(&s);
         meter
             .u64_observable_counter("beamr.processes.exited")
@@ -124,7 +145,10 @@ impl RuntimeMetrics {
             .with_unit("{process}")
             .with_callback(move |o| {
                 for (i, class) in EXIT_CLASSES.iter().enumerate() {
-                    o.observe(s2.exited[i].load(Ordering::Relaxed), &[KeyValue::new("process.exit_class", *class)]);
+                    o.observe(
+                        s2.exited[i].load(Ordering::Relaxed),
+                        &[KeyValue::new("process.exit_class", *class)],
+                    );
                 }
             })
             .build();
@@ -135,7 +159,10 @@ impl RuntimeMetrics {
             .with_unit("{collection}")
             .with_callback(move |o| {
                 for (i, kind) in GC_KINDS.iter().enumerate() {
-                    o.observe(s2.gc[i].load(Ordering::Relaxed), &[KeyValue::new(k::GC_KIND, *kind)]);
+                    o.observe(
+                        s2.gc[i].load(Ordering::Relaxed),
+                        &[KeyValue::new(k::GC_KIND, *kind)],
+                    );
                 }
             })
             .build();
@@ -152,8 +179,16 @@ impl RuntimeMetrics {
             })
             .build();
         for (name, desc, read) in [
-            ("beamr.otel.dropped", "Trace items dropped because the export queue was full", 0),
-            ("beamr.otel.export.failed", "Trace items lost in failed exports", 1),
+            (
+                "beamr.otel.dropped",
+                "Trace items dropped because the export queue was full",
+                0,
+            ),
+            (
+                "beamr.otel.export.failed",
+                "Trace items lost in failed exports",
+                1,
+            ),
         ] {
             let s2 = Arc::clone(&s);
             meter
@@ -178,7 +213,9 @@ impl RuntimeMetrics {
             .build();
         let queue_length = meter
             .u64_histogram("beamr.process.message_queue.length")
-            .with_description("Message-queue lengths of processes, one point per process per snapshot")
+            .with_description(
+                "Message-queue lengths of processes, one point per process per snapshot",
+            )
             .with_unit("{message}")
             .with_boundaries(vec![0.0, 1.0, 10.0, 100.0, 1000.0, 10000.0])
             .build();
@@ -225,7 +262,8 @@ impl RuntimeMetrics {
         let i = usize::from(major);
         self.shared.gc[i].fetch_add(1, Ordering::Relaxed);
         if let Some(s) = seconds {
-            self.gc_duration.record(s, &[KeyValue::new(k::GC_KIND, GC_KINDS[i])]);
+            self.gc_duration
+                .record(s, &[KeyValue::new(k::GC_KIND, GC_KINDS[i])]);
         }
     }
 

@@ -91,7 +91,9 @@ pub struct Pipeline {
 
 impl std::fmt::Debug for Pipeline {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Pipeline").field("stats", &self.stats()).finish()
+        f.debug_struct("Pipeline")
+            .field("stats", &self.stats())
+            .finish()
     }
 }
 
@@ -184,17 +186,33 @@ impl Pipeline {
             let s = config
                 .signals
                 .traces
-                .then(|| otlp_exporter!(opentelemetry_otlp::SpanExporter, "traces", "/v1/traces", &config))
+                .then(|| {
+                    otlp_exporter!(
+                        opentelemetry_otlp::SpanExporter,
+                        "traces",
+                        "/v1/traces",
+                        &config
+                    )
+                })
                 .transpose()?;
             let l = config
                 .signals
                 .logs
-                .then(|| otlp_exporter!(opentelemetry_otlp::LogExporter, "logs", "/v1/logs", &config))
+                .then(|| {
+                    otlp_exporter!(opentelemetry_otlp::LogExporter, "logs", "/v1/logs", &config)
+                })
                 .transpose()?;
             let m = config
                 .signals
                 .metrics
-                .then(|| otlp_exporter!(opentelemetry_otlp::MetricExporter, "metrics", "/v1/metrics", &config))
+                .then(|| {
+                    otlp_exporter!(
+                        opentelemetry_otlp::MetricExporter,
+                        "metrics",
+                        "/v1/metrics",
+                        &config
+                    )
+                })
                 .transpose()?;
             Ok::<_, Error>((s, l, m))
         })?;
@@ -268,9 +286,12 @@ impl Pipeline {
             None => None,
         };
         let meter_provider = metrics.map(|e| {
-            let reader = PeriodicReader::builder(OnExec { inner: e, exec: exec.clone() })
-                .with_interval(config.metric_interval)
-                .build();
+            let reader = PeriodicReader::builder(OnExec {
+                inner: e,
+                exec: exec.clone(),
+            })
+            .with_interval(config.metric_interval)
+            .build();
             SdkMeterProvider::builder()
                 .with_reader(reader)
                 .with_resource(res.clone())
@@ -334,7 +355,11 @@ impl Pipeline {
         source: impl Fn() -> RuntimeSnapshot + Send + 'static,
     ) -> Result<Option<SnapshotSampler>, Error> {
         match &self.backend.metrics {
-            Some(m) => Ok(Some(SnapshotSampler::start(Arc::clone(m), interval, source)?)),
+            Some(m) => Ok(Some(SnapshotSampler::start(
+                Arc::clone(m),
+                interval,
+                source,
+            )?)),
             None => Ok(None),
         }
     }
@@ -342,8 +367,16 @@ impl Pipeline {
     /// What the batch queues dropped, exported and lost so far.
     pub fn stats(&self) -> ExportStats {
         ExportStats {
-            spans: self.span_counters.as_ref().map(|c| c.stats()).unwrap_or_default(),
-            logs: self.log_counters.as_ref().map(|c| c.stats()).unwrap_or_default(),
+            spans: self
+                .span_counters
+                .as_ref()
+                .map(|c| c.stats())
+                .unwrap_or_default(),
+            logs: self
+                .log_counters
+                .as_ref()
+                .map(|c| c.stats())
+                .unwrap_or_default(),
         }
     }
 

@@ -87,7 +87,14 @@ impl Spans {
     }
 
     /// `call`: opens a span for `mfa`.
-    pub(crate) fn call(&self, st: &mut ProcState, tracee: Tracee, mfa: Mfa, args: CallArgs<'_>, t: SystemTime) {
+    pub(crate) fn call(
+        &self,
+        st: &mut ProcState,
+        tracee: Tracee,
+        mfa: Mfa,
+        args: CallArgs<'_>,
+        t: SystemTime,
+    ) {
         let name = render::mfa(mfa);
         let mut attrs = Vec::with_capacity(4);
         thread(tracee, &mut attrs);
@@ -124,7 +131,14 @@ impl Spans {
     }
 
     /// `exception_from`: ends `mfa`'s span with an error.
-    pub(crate) fn raised(&self, st: &mut ProcState, mfa: Mfa, class: &str, reason: Term, t: SystemTime) {
+    pub(crate) fn raised(
+        &self,
+        st: &mut ProcState,
+        mfa: Mfa,
+        class: &str,
+        reason: Term,
+        t: SystemTime,
+    ) {
         if let Some(mut span) = Self::pop(st, mfa, t) {
             let reason = render::term(reason);
             let attrs = vec![
@@ -156,7 +170,10 @@ impl Spans {
         attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "send"));
         attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "send"));
         attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(k::MESSAGING_BODY_SIZE, (size_of_term(message) * 8) as i64));
+        attrs.push(KeyValue::new(
+            k::MESSAGING_BODY_SIZE,
+            (size_of_term(message) * 8) as i64,
+        ));
         if !delivered {
             attrs.push(KeyValue::new("error.type", "noproc"));
         }
@@ -199,7 +216,10 @@ impl Spans {
         attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "receive"));
         attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "process"));
         attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(k::MESSAGING_BODY_SIZE, (size_of_term(message) * 8) as i64));
+        attrs.push(KeyValue::new(
+            k::MESSAGING_BODY_SIZE,
+            (size_of_term(message) * 8) as i64,
+        ));
         let span = self
             .tracer
             .span_builder(format!("process {dest}"))
@@ -216,7 +236,8 @@ impl Spans {
     pub(crate) fn exit(&self, st: &mut ProcState, crash: Option<&str>, t: SystemTime) {
         for mut f in st.calls.drain(..).rev() {
             if let Some(reason) = crash {
-                f.span.set_status(Status::error(format!("process crashed: {reason}")));
+                f.span
+                    .set_status(Status::error(format!("process crashed: {reason}")));
             }
             f.span.end_with_timestamp(t);
         }

@@ -218,7 +218,8 @@ impl OtelTracer {
         let pid = pid_of(event.tracee);
         match event.tag {
             TraceTag::GcMinorStart | TraceTag::GcMajorStart => {
-                b.procs.with(pid, |st| st.gc_start_ns = Some(event.timestamp_ns));
+                b.procs
+                    .with(pid, |st| st.gc_start_ns = Some(event.timestamp_ns));
             }
             _ => {
                 let start = b.procs.with(pid, |st| st.gc_start_ns.take());
@@ -257,7 +258,8 @@ impl Tracer for OtelTracer {
             Payload::Call { mfa, args, .. } => {
                 if let Some(spans) = &b.spans {
                     let t = b.clock.system_time(event.timestamp_ns);
-                    b.procs.with(pid, |st| spans.call(st, event.tracee, mfa, args, t));
+                    b.procs
+                        .with(pid, |st| spans.call(st, event.tracee, mfa, args, t));
                 }
             }
             Payload::Return { mfa, value } => {
@@ -269,7 +271,8 @@ impl Tracer for OtelTracer {
             Payload::Exception { mfa, class, reason } => {
                 if let Some(spans) = &b.spans {
                     let t = b.clock.system_time(event.timestamp_ns);
-                    b.procs.with(pid, |st| spans.raised(st, mfa, class.name(), reason, t));
+                    b.procs
+                        .with(pid, |st| spans.raised(st, mfa, class.name(), reason, t));
                 }
             }
             Payload::Spawn { other, mfa, .. } if event.tag == TraceTag::Spawn => {

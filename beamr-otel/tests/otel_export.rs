@@ -39,8 +39,16 @@ fn round_trip(protocol: Protocol, receiver: Receiver) {
     let requests = receiver.requests.lock().unwrap().clone();
     match protocol {
         Protocol::Grpc => assert!(requests.iter().all(|r| r.starts_with("grpc"))),
-        Protocol::HttpProtobuf => assert!(requests.iter().all(|r| r.ends_with("application/x-protobuf")), "{requests:?}"),
-        Protocol::HttpJson => assert!(requests.iter().all(|r| r.ends_with("application/json")), "{requests:?}"),
+        Protocol::HttpProtobuf => assert!(
+            requests
+                .iter()
+                .all(|r| r.ends_with("application/x-protobuf")),
+            "{requests:?}"
+        ),
+        Protocol::HttpJson => assert!(
+            requests.iter().all(|r| r.ends_with("application/json")),
+            "{requests:?}"
+        ),
     }
 }
 
@@ -62,7 +70,11 @@ fn http_json_delivers_logs_spans_and_metrics() {
 #[test]
 fn an_absent_collector_never_blocks_and_drops_are_counted() {
     // A port that was free a moment ago: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     for protocol in [Protocol::Grpc, Protocol::HttpProtobuf] {
         let mut c = config(protocol, format!("http://127.0.0.1:{port}"), "absent");
         c.queue_capacity = 8;
@@ -77,7 +89,9 @@ fn an_absent_collector_never_blocks_and_drops_are_counted() {
                 Tracee::pid(100 + i),
                 i,
                 1,
-                Payload::Exit { reason: beamr_core::term::Term::NIL },
+                Payload::Exit {
+                    reason: beamr_core::term::Term::NIL,
+                },
             );
             tracer.trace(&ev);
             let _ = tracer.trace_send(&TraceEvent::new(
@@ -85,11 +99,17 @@ fn an_absent_collector_never_blocks_and_drops_are_counted() {
                 Tracee::pid(100 + i),
                 i,
                 1,
-                Payload::Message { message: beamr_core::term::Term::NIL, peer: Some(beamr_core::term::Term::pid(1)) },
+                Payload::Message {
+                    message: beamr_core::term::Term::NIL,
+                    peer: Some(beamr_core::term::Term::pid(1)),
+                },
             ));
         }
         let elapsed = t.elapsed();
-        assert!(elapsed < Duration::from_secs(5), "{protocol:?}: tracing took {elapsed:?}");
+        assert!(
+            elapsed < Duration::from_secs(5),
+            "{protocol:?}: tracing took {elapsed:?}"
+        );
         let stats = pipeline.stats();
         assert!(stats.logs.dropped > 1_000, "{protocol:?}: {stats:?}");
         assert!(stats.spans.dropped > 1_000, "{protocol:?}: {stats:?}");

@@ -30,7 +30,8 @@ impl<E: PushMetricExporter> PushMetricExporter for OnExec<E> {
     }
 
     fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        self.exec.enter(|| self.inner.shutdown_with_timeout(timeout))
+        self.exec
+            .enter(|| self.inner.shutdown_with_timeout(timeout))
     }
 
     fn temporality(&self) -> Temporality {

@@ -171,7 +171,12 @@ impl<T: Send + 'static> BatchQueue<T> {
 }
 
 /// The worker thread's loop (step 2 of the module's protocol).
-fn run<T: Send + 'static>(rx: Receiver<Msg<T>>, options: BatchOptions, mut sink: impl Sink<T>, counters: &Counters) {
+fn run<T: Send + 'static>(
+    rx: Receiver<Msg<T>>,
+    options: BatchOptions,
+    mut sink: impl Sink<T>,
+    counters: &Counters,
+) {
     let mut batch: Vec<T> = Vec::new();
     let mut deadline: Option<Instant> = None;
     let export = |batch: &mut Vec<T>, sink: &mut dyn Sink<T>| {
@@ -322,6 +327,10 @@ mod tests {
         assert_eq!(s.exported, 0);
         while rx.try_recv().is_ok() {}
         q.push(1);
-        assert_eq!(q.stats().dropped, dropped + 1, "a push after shutdown is dropped");
+        assert_eq!(
+            q.stats().dropped,
+            dropped + 1,
+            "a push after shutdown is dropped"
+        );
     }
 }

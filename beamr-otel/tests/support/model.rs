@@ -66,7 +66,9 @@ fn value(v: &Option<opentelemetry_proto::tonic::common::v1::AnyValue>) -> String
 }
 
 fn attrs(kvs: &[KeyValue]) -> Attrs {
-    kvs.iter().map(|kv| (kv.key.clone(), value(&kv.value))).collect()
+    kvs.iter()
+        .map(|kv| (kv.key.clone(), value(&kv.value)))
+        .collect()
 }
 
 impl Collected {
@@ -74,10 +76,7 @@ impl Collected {
         for rl in req.resource_logs {
             let resource = attrs(&rl.resource.map(|r| r.attributes).unwrap_or_default());
             for sl in rl.scope_logs {
-                let scope = sl
-                    .scope
-                    .map(|s| (s.name, s.version))
-                    .unwrap_or_default();
+                let scope = sl.scope.map(|s| (s.name, s.version)).unwrap_or_default();
                 for r in sl.log_records {
                     self.logs.push(Log {
                         event_name: r.event_name,
@@ -107,7 +106,11 @@ impl Collected {
                         trace_id: s.trace_id,
                         span_id: s.span_id,
                         parent_span_id: s.parent_span_id,
-                        links: s.links.into_iter().map(|l| (l.trace_id, l.span_id)).collect(),
+                        links: s
+                            .links
+                            .into_iter()
+                            .map(|l| (l.trace_id, l.span_id))
+                            .collect(),
                         attrs: attrs(&s.attributes),
                         resource: resource.clone(),
                         status_code: s.status.map(|st| st.code).unwrap_or(0),

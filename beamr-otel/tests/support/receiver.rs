@@ -9,16 +9,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use opentelemetry_proto::tonic::collector::logs::v1::logs_service_server::{LogsService, LogsServiceServer};
-use opentelemetry_proto::tonic::collector::logs::v1::{ExportLogsServiceRequest, ExportLogsServiceResponse};
+use opentelemetry_proto::tonic::collector::logs::v1::logs_service_server::{
+    LogsService, LogsServiceServer,
+};
+use opentelemetry_proto::tonic::collector::logs::v1::{
+    ExportLogsServiceRequest, ExportLogsServiceResponse,
+};
 use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{
     MetricsService, MetricsServiceServer,
 };
 use opentelemetry_proto::tonic::collector::metrics::v1::{
     ExportMetricsServiceRequest, ExportMetricsServiceResponse,
 };
-use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{TraceService, TraceServiceServer};
-use opentelemetry_proto::tonic::collector::trace::v1::{ExportTraceServiceRequest, ExportTraceServiceResponse};
+use opentelemetry_proto::tonic::collector::trace::v1::trace_service_server::{
+    TraceService, TraceServiceServer,
+};
+use opentelemetry_proto::tonic::collector::trace::v1::{
+    ExportTraceServiceRequest, ExportTraceServiceResponse,
+};
 use prost::Message;
 
 use super::model::Collected;
@@ -127,7 +135,11 @@ impl Receiver {
         listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
-        let (c, r, s) = (Arc::clone(&collected), Arc::clone(&requests), Arc::clone(&stop));
+        let (c, r, s) = (
+            Arc::clone(&collected),
+            Arc::clone(&requests),
+            Arc::clone(&stop),
+        );
         std::thread::spawn(move || {
             while !s.load(Ordering::Relaxed) {
                 match listener.accept() {
@@ -184,7 +196,12 @@ impl Drop for Receiver {
 
 /// Serves HTTP/1.1 requests on one connection until it closes or the
 /// receiver stops.
-fn serve_http(stream: TcpStream, collected: &Shared, requests: &Mutex<Vec<String>>, stop: &AtomicBool) {
+fn serve_http(
+    stream: TcpStream,
+    collected: &Shared,
+    requests: &Mutex<Vec<String>>,
+    stop: &AtomicBool,
+) {
     let _ = stream.set_nonblocking(false);
     let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
     let mut writer = match stream.try_clone() {
@@ -197,7 +214,12 @@ fn serve_http(stream: TcpStream, collected: &Shared, requests: &Mutex<Vec<String
         match reader.read_line(&mut line) {
             Ok(0) => return,
             Ok(_) => {}
-            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
                 continue
             }
             Err(_) => return,
@@ -223,19 +245,32 @@ fn serve_http(stream: TcpStream, collected: &Shared, requests: &Mutex<Vec<String
             }
         }
         let mut body = vec![0; length];
-        let _ = reader.get_mut().set_read_timeout(Some(Duration::from_secs(5)));
+        let _ = reader
+            .get_mut()
+            .set_read_timeout(Some(Duration::from_secs(5)));
         if reader.read_exact(&mut body).is_err() {
             return;
         }
-        let _ = reader.get_mut().set_read_timeout(Some(Duration::from_millis(200)));
-        requests.lock().unwrap().push(format!("{path} {content_type}"));
+        let _ = reader
+            .get_mut()
+            .set_read_timeout(Some(Duration::from_millis(200)));
+        requests
+            .lock()
+            .unwrap()
+            .push(format!("{path} {content_type}"));
         let json = content_type.contains("json");
         let ok = {
             let mut c = collected.lock().unwrap();
             match path.as_str() {
-                "/v1/traces" => decode::<ExportTraceServiceRequest>(&body, json).map(|r| c.add_spans(r)),
-                "/v1/logs" => decode::<ExportLogsServiceRequest>(&body, json).map(|r| c.add_logs(r)),
-                "/v1/metrics" => decode::<ExportMetricsServiceRequest>(&body, json).map(|r| c.add_metrics(r)),
+                "/v1/traces" => {
+                    decode::<ExportTraceServiceRequest>(&body, json).map(|r| c.add_spans(r))
+                }
+                "/v1/logs" => {
+                    decode::<ExportLogsServiceRequest>(&body, json).map(|r| c.add_logs(r))
+                }
+                "/v1/metrics" => {
+                    decode::<ExportMetricsServiceRequest>(&body, json).map(|r| c.add_metrics(r))
+                }
                 _ => None,
             }
             .is_some()
@@ -255,9 +290,14 @@ fn serve_http(stream: TcpStream, collected: &Shared, requests: &Mutex<Vec<String
     }
 }
 
-fn decode<T: Message + Default + serde::de::DeserializeOwned>(body: &[u8], json: bool) -> Option<T> {
+fn decode<T: Message + Default + serde::de::DeserializeOwned>(
+    body: &[u8],
+    json: bool,
+) -> Option<T> {
     if json {
-        serde_json::from_slice(body).map_err(|e| eprintln!("json: {e}")).ok()
+        serde_json::from_slice(body)
+            .map_err(|e| eprintln!("json: {e}"))
+            .ok()
     } else {
         T::decode(body).map_err(|e| eprintln!("protobuf: {e}")).ok()
     }

@@ -68,7 +68,15 @@ pub fn run(t: &OtelTracer) {
     }
     fire(
         t,
-        TraceEvent::new(TraceTag::Link, boss, next(), 1, Payload::Link { peer: Term::pid(MIDDLE) }),
+        TraceEvent::new(
+            TraceTag::Link,
+            boss,
+            next(),
+            1,
+            Payload::Link {
+                peer: Term::pid(MIDDLE),
+            },
+        ),
     );
     let mref = h.local_ref([1, 2, 3]);
     t.trace_monitor(boss, Term::pid(WORKER), mref, next());
@@ -93,11 +101,23 @@ pub fn run(t: &OtelTracer) {
         boss,
         next(),
         1,
-        Payload::Message { message: go, peer: Some(Term::pid(MIDDLE)) },
+        Payload::Message {
+            message: go,
+            peer: Some(Term::pid(MIDDLE)),
+        },
     ));
     assert!(ctx1.is_some(), "a sampled send carries a context");
     t.trace_receive(
-        &TraceEvent::new(TraceTag::Receive, middle, next(), 2, Payload::Message { message: go, peer: Some(Term::pid(BOSS)) }),
+        &TraceEvent::new(
+            TraceTag::Receive,
+            middle,
+            next(),
+            2,
+            Payload::Message {
+                message: go,
+                peer: Some(Term::pid(BOSS)),
+            },
+        ),
         ctx1,
     );
     let work = h.tuple(&[atom("work"), Term::small_unchecked(1)]);
@@ -106,11 +126,23 @@ pub fn run(t: &OtelTracer) {
         middle,
         next(),
         2,
-        Payload::Message { message: work, peer: Some(atom("worker")) },
+        Payload::Message {
+            message: work,
+            peer: Some(atom("worker")),
+        },
     ));
     assert!(ctx2.is_some());
     t.trace_receive(
-        &TraceEvent::new(TraceTag::Receive, worker, next(), 1, Payload::Message { message: work, peer: Some(Term::pid(MIDDLE)) }),
+        &TraceEvent::new(
+            TraceTag::Receive,
+            worker,
+            next(),
+            1,
+            Payload::Message {
+                message: work,
+                peer: Some(Term::pid(MIDDLE)),
+            },
+        ),
         ctx2,
     );
     fire(
@@ -120,11 +152,32 @@ pub fn run(t: &OtelTracer) {
             boss,
             next(),
             1,
-            Payload::Return { mfa: mfa("demo", "start", 1), value: atom("ok") },
+            Payload::Return {
+                mfa: mfa("demo", "start", 1),
+                value: atom("ok"),
+            },
         ),
     );
-    fire(t, TraceEvent::new(TraceTag::GcMinorStart, boss, next(), 1, Payload::Gc(GcInfo::default())));
-    fire(t, TraceEvent::new(TraceTag::GcMinorEnd, boss, next(), 1, Payload::Gc(GcInfo::default())));
+    fire(
+        t,
+        TraceEvent::new(
+            TraceTag::GcMinorStart,
+            boss,
+            next(),
+            1,
+            Payload::Gc(GcInfo::default()),
+        ),
+    );
+    fire(
+        t,
+        TraceEvent::new(
+            TraceTag::GcMinorEnd,
+            boss,
+            next(),
+            1,
+            Payload::Gc(GcInfo::default()),
+        ),
+    );
     let crash_args = [Term::small_unchecked(0)];
     fire(
         t,
@@ -133,7 +186,11 @@ pub fn run(t: &OtelTracer) {
             worker,
             next(),
             1,
-            Payload::Call { mfa: mfa("demo", "crash", 1), args: CallArgs::Args(&crash_args), match_spec_result: None },
+            Payload::Call {
+                mfa: mfa("demo", "crash", 1),
+                args: CallArgs::Args(&crash_args),
+                match_spec_result: None,
+            },
         ),
     );
     fire(
@@ -143,7 +200,11 @@ pub fn run(t: &OtelTracer) {
             worker,
             next(),
             1,
-            Payload::Exception { mfa: mfa("demo", "crash", 1), class: Atom::new("error").unwrap(), reason: atom("badarith") },
+            Payload::Exception {
+                mfa: mfa("demo", "crash", 1),
+                class: Atom::new("error").unwrap(),
+                reason: atom("badarith"),
+            },
         ),
     );
     let file = h.string("demo.erl");
@@ -153,8 +214,22 @@ pub fn run(t: &OtelTracer) {
     let frame = h.tuple(&[atom("demo"), atom("crash"), Term::small_unchecked(1), loc]);
     let stack = h.list(&[frame]);
     let reason = h.tuple(&[atom("badarith"), stack]);
-    fire(t, TraceEvent::new(TraceTag::Exit, worker, next(), 1, Payload::Exit { reason }));
-    fire(t, TraceEvent::new(TraceTag::Exit, middle, next(), 2, Payload::Exit { reason: atom("normal") }));
+    fire(
+        t,
+        TraceEvent::new(TraceTag::Exit, worker, next(), 1, Payload::Exit { reason }),
+    );
+    fire(
+        t,
+        TraceEvent::new(
+            TraceTag::Exit,
+            middle,
+            next(),
+            2,
+            Payload::Exit {
+                reason: atom("normal"),
+            },
+        ),
+    );
 }
 
 /// The snapshot the scenario's runtime reports.
@@ -172,15 +247,19 @@ pub fn snapshot() -> RuntimeSnapshot {
 pub fn complete(c: &Collected) -> bool {
     c.logs.len() >= 6
         && c.spans.len() >= 6
-        && c.metrics.get("beamr.messages.sent").is_some_and(|p| p.iter().any(|p| p.value >= 2.0))
+        && c.metrics
+            .get("beamr.messages.sent")
+            .is_some_and(|p| p.iter().any(|p| p.value >= 2.0))
         && c.metrics.contains_key("beamr.process.message_queue.length")
 }
 
 fn span<'a>(c: &'a Collected, name: &str) -> &'a Span {
-    c.spans
-        .iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no span {name}: {:#?}", c.spans.iter().map(|s| &s.name).collect::<Vec<_>>()))
+    c.spans.iter().find(|s| s.name == name).unwrap_or_else(|| {
+        panic!(
+            "no span {name}: {:#?}",
+            c.spans.iter().map(|s| &s.name).collect::<Vec<_>>()
+        )
+    })
 }
 
 const KIND_INTERNAL: i32 = 1;
@@ -202,7 +281,10 @@ fn log<'a>(c: &'a Collected, event: &str) -> Vec<&'a super::model::Log> {
 pub fn check_logs(c: &Collected, service: &str) {
     let spawned = log(c, "process.spawned");
     assert_eq!(spawned.len(), 2, "{:#?}", c.logs);
-    let s = spawned.iter().find(|l| l.attrs["pid"] == "<0.11.0>").expect("spawn of <0.11.0>");
+    let s = spawned
+        .iter()
+        .find(|l| l.attrs["pid"] == "<0.11.0>")
+        .expect("spawn of <0.11.0>");
     for (long, short, v) in [
         ("process.pid", "pid", "<0.11.0>"),
         ("process.parent_pid", "parent_pid", "<0.10.0>"),
@@ -214,7 +296,10 @@ pub fn check_logs(c: &Collected, service: &str) {
         assert_eq!(s.attrs[short], v, "{short}");
     }
     assert_eq!(s.severity_number, 9, "Info");
-    assert_eq!(s.scope, ("beamr".to_string(), env!("CARGO_PKG_VERSION").to_string()));
+    assert_eq!(
+        s.scope,
+        ("beamr".to_string(), env!("CARGO_PKG_VERSION").to_string())
+    );
     assert_eq!(s.resource["service.name"], service);
     assert!(s.time_unix_nano > 0 && s.observed_time_unix_nano > 0);
     assert!(s.body.contains("spawned"), "{}", s.body);
@@ -228,7 +313,11 @@ pub fn check_logs(c: &Collected, service: &str) {
     assert_eq!(mon.len(), 1);
     assert_eq!(mon[0].attrs["process.watcher_pid"], "<0.10.0>");
     assert_eq!(mon[0].attrs["target_pid"], "<0.12.0>");
-    assert!(mon[0].attrs["process.monitor.ref"].starts_with("#Ref<"), "{:?}", mon[0].attrs);
+    assert!(
+        mon[0].attrs["process.monitor.ref"].starts_with("#Ref<"),
+        "{:?}",
+        mon[0].attrs
+    );
 
     let crashed = log(c, "process.crashed");
     assert_eq!(crashed.len(), 1);
@@ -238,12 +327,18 @@ pub fn check_logs(c: &Collected, service: &str) {
     assert_eq!(cr.attrs["process.exit_class"], "error");
     assert_eq!(cr.attrs["exception.class"], "error");
     assert_eq!(cr.attrs["exception_reason"], "badarith");
-    assert_eq!(cr.attrs["exception.stacktrace"], "demo:crash/1 (demo.erl:9)");
+    assert_eq!(
+        cr.attrs["exception.stacktrace"],
+        "demo:crash/1 (demo.erl:9)"
+    );
     assert!(cr.attrs["process.exit.reason"].starts_with("{badarith,"));
     // The worker crashed while processing the message <0.11.0> sent: the
     // record is in that trace.
     let consumer = span(c, "process worker");
-    assert_eq!(cr.trace_id, consumer.trace_id, "crash record carries the span context");
+    assert_eq!(
+        cr.trace_id, consumer.trace_id,
+        "crash record carries the span context"
+    );
 
     let exited = log(c, "process.exited");
     assert_eq!(exited.len(), 1);
@@ -265,16 +360,25 @@ pub fn check_spans(c: &Collected, service: &str) {
 
     let send1 = span(c, "send <0.11.0>");
     assert_eq!(send1.kind, KIND_PRODUCER);
-    assert_eq!(send1.parent_span_id, call.span_id, "send is the call's child");
+    assert_eq!(
+        send1.parent_span_id, call.span_id,
+        "send is the call's child"
+    );
     assert_eq!(send1.attrs["messaging.system"], "beamr");
     assert_eq!(send1.attrs["messaging.operation.type"], "send");
     assert_eq!(send1.attrs["messaging.destination.name"], "<0.11.0>");
-    assert_eq!(send1.attrs["messaging.message.body.size"], "0", "an atom is immediate");
+    assert_eq!(
+        send1.attrs["messaging.message.body.size"], "0",
+        "an atom is immediate"
+    );
 
     let recv1 = span(c, "process <0.11.0>");
     assert_eq!(recv1.kind, KIND_CONSUMER);
     assert_eq!(recv1.parent_span_id, send1.span_id);
-    assert_eq!(recv1.links, vec![(send1.trace_id.clone(), send1.span_id.clone())]);
+    assert_eq!(
+        recv1.links,
+        vec![(send1.trace_id.clone(), send1.span_id.clone())]
+    );
     assert_eq!(recv1.attrs["messaging.operation.type"], "process");
     assert_eq!(recv1.attrs["thread.id"], "11");
 
@@ -282,16 +386,25 @@ pub fn check_spans(c: &Collected, service: &str) {
     assert_eq!(send2.kind, KIND_PRODUCER);
     assert_eq!(send2.parent_span_id, recv1.span_id);
     assert_eq!(send2.attrs["messaging.destination.name"], "worker");
-    assert_eq!(send2.attrs["messaging.message.body.size"], "24", "{{work, 1}}: 3 words");
+    assert_eq!(
+        send2.attrs["messaging.message.body.size"], "24",
+        "{{work, 1}}: 3 words"
+    );
 
     let recv2 = span(c, "process worker");
     assert_eq!(recv2.kind, KIND_CONSUMER);
     assert_eq!(recv2.parent_span_id, send2.span_id);
-    assert_eq!(recv2.links, vec![(send2.trace_id.clone(), send2.span_id.clone())]);
+    assert_eq!(
+        recv2.links,
+        vec![(send2.trace_id.clone(), send2.span_id.clone())]
+    );
     assert_eq!(recv2.attrs["thread.name"], "worker");
 
     let crash = span(c, "demo:crash/1");
-    assert_eq!(crash.parent_span_id, recv2.span_id, "a call nests under the consumer span");
+    assert_eq!(
+        crash.parent_span_id, recv2.span_id,
+        "a call nests under the consumer span"
+    );
     assert_eq!(crash.status_code, STATUS_ERROR);
     assert_eq!(crash.attrs["exception.type"], "error");
     assert_eq!(crash.attrs["exception.message"], "badarith");
@@ -303,7 +416,10 @@ pub fn check_spans(c: &Collected, service: &str) {
 }
 
 fn point(c: &Collected, name: &str, attr: Option<(&str, &str)>) -> f64 {
-    let points = c.metrics.get(name).unwrap_or_else(|| panic!("no metric {name}: {:?}", c.metrics.keys()));
+    let points = c
+        .metrics
+        .get(name)
+        .unwrap_or_else(|| panic!("no metric {name}: {:?}", c.metrics.keys()));
     points
         .iter()
         .find(|p| attr.is_none_or(|(k, v)| p.attrs.get(k).map(String::as_str) == Some(v)))
@@ -315,16 +431,54 @@ pub fn check_metrics(c: &Collected) {
     assert_eq!(point(c, "beamr.messages.sent", None), 2.0);
     assert_eq!(point(c, "beamr.messages.received", None), 2.0);
     assert_eq!(point(c, "beamr.processes.spawned", None), 2.0);
-    assert_eq!(point(c, "beamr.processes.exited", Some(("process.exit_class", "error"))), 1.0);
-    assert_eq!(point(c, "beamr.processes.exited", Some(("process.exit_class", "normal"))), 1.0);
-    assert_eq!(point(c, "beamr.gc.count", Some(("beamr.gc.kind", "minor"))), 1.0);
-    assert_eq!(point(c, "beamr.gc.duration", Some(("beamr.gc.kind", "minor"))), 1.0);
+    assert_eq!(
+        point(
+            c,
+            "beamr.processes.exited",
+            Some(("process.exit_class", "error"))
+        ),
+        1.0
+    );
+    assert_eq!(
+        point(
+            c,
+            "beamr.processes.exited",
+            Some(("process.exit_class", "normal"))
+        ),
+        1.0
+    );
+    assert_eq!(
+        point(c, "beamr.gc.count", Some(("beamr.gc.kind", "minor"))),
+        1.0
+    );
+    assert_eq!(
+        point(c, "beamr.gc.duration", Some(("beamr.gc.kind", "minor"))),
+        1.0
+    );
     assert_eq!(point(c, "beamr.process.count", None), 3.0);
-    assert_eq!(point(c, "beamr.scheduler.run_queue.length", Some(("beamr.scheduler.id", "2"))), 2.0);
+    assert_eq!(
+        point(
+            c,
+            "beamr.scheduler.run_queue.length",
+            Some(("beamr.scheduler.id", "2"))
+        ),
+        2.0
+    );
     assert_eq!(point(c, "beamr.reductions", None), 1234.0);
     assert_eq!(point(c, "beamr.memory.heap", None), 4096.0);
-    assert_eq!(point(c, "beamr.process.message_queue.length", None), 3.0, "three processes sampled");
-    assert_eq!(point(c, "beamr.otel.dropped", Some(("beamr.otel.signal", "spans"))), 0.0);
+    assert_eq!(
+        point(c, "beamr.process.message_queue.length", None),
+        3.0,
+        "three processes sampled"
+    );
+    assert_eq!(
+        point(
+            c,
+            "beamr.otel.dropped",
+            Some(("beamr.otel.signal", "spans"))
+        ),
+        0.0
+    );
     for (name, points) in &c.metrics {
         for p in points {
             for k in p.attrs.keys() {
