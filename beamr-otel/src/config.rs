@@ -3,18 +3,18 @@
 //!
 //! [`Config::from_env`] reads the process environment; [`Config::from_lookup`]
 //! reads any `name -> value` function, so tests never touch the environment.
-//! Variables read here (defaults in brackets):
+//! Variables read here:
 //!
-//! | variable | field |
-//! |---|---|
-//! | `OTEL_SERVICE_NAME` [`beamr`] | [`Config::service_name`] |
-//! | `OTEL_RESOURCE_ATTRIBUTES` [none] | [`Config::resource_attributes`] |
-//! | `OTEL_EXPORTER_OTLP_PROTOCOL` [`grpc`] | [`Config::protocol`] |
-//! | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` [`parentbased_always_on`] | [`Config::sampler`] |
-//! | `OTEL_METRIC_EXPORT_INTERVAL` [60000 ms] | [`Config::metric_interval`] |
-//! | `OTEL_BSP_MAX_QUEUE_SIZE`, `OTEL_BLRP_MAX_QUEUE_SIZE` [2048] | [`Config::queue_capacity`] |
-//! | `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` [512] | [`Config::max_batch`] |
-//! | `OTEL_BSP_SCHEDULE_DELAY` [1000 ms] | [`Config::batch_delay`] |
+//! | variable | default | field |
+//! |---|---|---|
+//! | `OTEL_SERVICE_NAME` | `beamr` | [`Config::service_name`] |
+//! | `OTEL_RESOURCE_ATTRIBUTES` | none | [`Config::resource_attributes`] |
+//! | `OTEL_EXPORTER_OTLP_PROTOCOL` | `grpc` | [`Config::protocol`] |
+//! | `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` | `parentbased_always_on` | [`Config::sampler`] |
+//! | `OTEL_METRIC_EXPORT_INTERVAL` | 60000 ms | [`Config::metric_interval`] |
+//! | `OTEL_BSP_MAX_QUEUE_SIZE`, `OTEL_BLRP_MAX_QUEUE_SIZE` | 2048 | [`Config::queue_capacity`] |
+//! | `OTEL_BSP_MAX_EXPORT_BATCH_SIZE` | 512 | [`Config::max_batch`] |
+//! | `OTEL_BSP_SCHEDULE_DELAY` | 1000 ms | [`Config::batch_delay`] |
 //!
 //! Endpoints, headers, timeouts and compression
 //! (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_{TRACES,LOGS,METRICS}_ENDPOINT`,

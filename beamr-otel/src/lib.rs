@@ -47,7 +47,7 @@
 //! `tests/layering.rs` holds this order.
 #![forbid(unsafe_code)]
 
-pub mod batch;
+mod batch;
 mod clock;
 pub mod config;
 pub mod context;

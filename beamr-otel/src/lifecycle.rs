@@ -1,4 +1,4 @@
-//! [`Lifecycle`]: process lifecycle as OpenTelemetry log records.
+//! `Lifecycle`: process lifecycle as OpenTelemetry log records.
 //!
 //! | trace event | record | severity |
 //! |---|---|---|

@@ -1,10 +1,10 @@
-//! [`Spans`]: call spans nested by each process's call stack, and
+//! `Spans`: call spans nested by each process's call stack, and
 //! PRODUCER/CONSUMER spans for messages.
 //!
 //! # Calls
 //!
 //! `call` starts an INTERNAL span named `module:function/arity`, the child
-//! of the process's current span ([`ProcState::current`]), and pushes it on
+//! of the process's current span (`ProcState::current`), and pushes it on
 //! the process's stack. `return_from` and `exception_from` end the innermost
 //! open span of the same function; spans above it (calls whose return was
 //! not traced) end with it. An exception sets the span's status to Error
