@@ -1,0 +1,81 @@
+//! [`SpanBatcher`]: the SDK's `SpanProcessor` over a [`BatchQueue`]: ended,
+//! sampled spans are queued (never waiting) and exported in batches on the
+//! queue's thread.
+
+use std::time::Duration;
+
+use opentelemetry::Context;
+use opentelemetry_sdk::error::{OTelSdkError, OTelSdkResult};
+use opentelemetry_sdk::trace::{Span, SpanData, SpanExporter, SpanProcessor};
+
+use super::queue::{BatchOptions, BatchQueue, Sink};
+use crate::exec::Exec;
+
+/// Exports batches of spans with `E` on `Exec`.
+struct SpanSink<E> {
+    exporter: E,
+    exec: Exec,
+}
+
+impl<E: SpanExporter + 'static> Sink<SpanData> for SpanSink<E> {
+    fn export(&mut self, batch: Vec<SpanData>) -> bool {
+        self.exec.block_on(self.exporter.export(batch)).is_ok()
+    }
+    fn shutdown(&mut self) {
+        let exporter = &mut self.exporter;
+        self.exec.enter(|| {
+            let _ = exporter.shutdown();
+        });
+    }
+}
+
+/// A batching span processor that drops (and counts) rather than waits.
+#[derive(Debug)]
+pub(crate) struct SpanBatcher {
+    queue: BatchQueue<SpanData>,
+}
+
+impl SpanBatcher {
+    /// Starts the `beamr-otel-spans` thread exporting with `exporter`.
+    pub(crate) fn start<E: SpanExporter + 'static>(
+        exporter: E,
+        exec: Exec,
+        options: BatchOptions,
+    ) -> std::io::Result<SpanBatcher> {
+        let queue = BatchQueue::start("spans", options, SpanSink { exporter, exec })?;
+        Ok(SpanBatcher { queue })
+    }
+
+    /// The queue's shared counters.
+    pub(crate) fn counters(&self) -> std::sync::Arc<super::queue::Counters> {
+        self.queue.counters()
+    }
+}
+
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(30);
+
+impl SpanProcessor for SpanBatcher {
+    fn on_start(&self, _span: &mut Span, _cx: &Context) {}
+
+    fn on_end(&self, span: SpanData) {
+        if span.span_context.is_sampled() {
+            self.queue.push(span);
+        }
+    }
+
+    fn force_flush(&self) -> OTelSdkResult {
+        if self.queue.flush(FLUSH_TIMEOUT) {
+            Ok(())
+        } else {
+            Err(OTelSdkError::Timeout(FLUSH_TIMEOUT))
+        }
+    }
+
+    fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
+        if self.queue.shutdown(timeout) {
+            Ok(())
+        } else {
+            Err(OTelSdkError::Timeout(timeout))
+        }
+    }
+}
