@@ -6,9 +6,9 @@ use beamr_core::term::{Export, Term};
 
 use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
-use super::unwind::{self as exceptions, Unwound};
+use super::unwind::{self, Unwound};
 use crate::code::{resolve, Callee};
-use crate::loader::{Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
+use crate::loader::{BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -65,7 +65,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
     macro_rules! raise {
         ($e:expr) => {{
             let e: Exception = $e;
-            match exceptions::unwind(p, e, ip) {
+            match unwind::unwind(p, e, ip) {
                 Unwound::Caught(handler) => {
                     ip = handler;
                     continue;
@@ -128,26 +128,23 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 call_code!(offset(ip, *target))
             }
             Instr::CallExt { export } => {
-                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
-                if code.is_null() {
+                let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
-                }
+                };
                 // SAFETY: see next!.
                 p.cp = unsafe { ip.add(1) }.cast();
                 call_code!(code)
             }
             Instr::CallExtOnly { export } => {
-                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
-                if code.is_null() {
+                let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
-                }
+                };
                 call_code!(code)
             }
             Instr::CallExtLast { export, dealloc } => {
-                let code = resolve::code_of(export).unwrap_or(std::ptr::null());
-                if code.is_null() {
+                let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
-                }
+                };
                 p.cp = pop_frame(p, *dealloc).cast();
                 call_code!(code)
             }
@@ -157,27 +154,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 reds -= 1;
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip.cast();
-                let arity = export.arity as usize;
-                let args: [Term; 8] =
-                    std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
-                let result = if arity <= 8 {
-                    bif(rt, p, &args[..arity])
-                } else {
-                    let args: Vec<Term> = p.x[..arity].to_vec();
-                    bif(rt, p, &args)
-                };
-                match result {
-                    Ok(v) => p.x[0] = v,
-                    Err(e) => {
-                        let args = p.x[..arity].to_vec();
-                        raise!(exceptions::bif_error(
-                            p,
-                            e,
-                            export.module,
-                            export.function,
-                            &args
-                        ))
-                    }
+                if let Err(e) = call_native(rt, p, *bif, export) {
+                    raise!(e)
                 }
                 match ins {
                     Instr::CallBif { .. } => next!(),
@@ -210,7 +188,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         if call.fail.is_some() {
                             jump!(call.fail)
                         }
-                        raise!(exceptions::bif_error(
+                        raise!(unwind::bif_error(
                             p,
                             e,
                             call.mfa.0,
@@ -244,7 +222,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                             jump!(*fail)
                         }
                         let name = Atom::new(op.name()).expect("atom");
-                        raise!(exceptions::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
+                        raise!(unwind::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
                     }
                 }
             }
@@ -367,7 +345,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 index,
             } => {
                 let (v, t) = (get(p, *value), get(p, *tuple));
-                exceptions::set_tuple_element(t, *index as usize, v);
+                unwind::set_tuple_element(t, *index as usize, v);
                 next!()
             }
             Instr::PutList { head, tail, dst } => {
@@ -398,37 +376,37 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 arity,
             } => {
                 let args = p.x[..*arity as usize].to_vec();
-                raise!(exceptions::function_clause(p, *module, *function, &args))
+                raise!(unwind::function_clause(p, *module, *function, &args))
             }
             Instr::Badmatch { arg } => {
                 let v = get(p, *arg);
-                raise!(exceptions::tagged_error(p, Atom::BADMATCH, v))
+                raise!(unwind::tagged_error(p, Atom::BADMATCH, v))
             }
             Instr::CaseEnd { arg } => {
                 let v = get(p, *arg);
-                raise!(exceptions::tagged_error(p, Atom::CASE_CLAUSE, v))
+                raise!(unwind::tagged_error(p, Atom::CASE_CLAUSE, v))
             }
             Instr::TryCaseEnd { arg } => {
                 let v = get(p, *arg);
-                raise!(exceptions::tagged_error(p, Atom::TRY_CLAUSE, v))
+                raise!(unwind::tagged_error(p, Atom::TRY_CLAUSE, v))
             }
             Instr::Badrecord { arg } => {
                 let v = get(p, *arg);
-                raise!(exceptions::tagged_error(p, Atom::BADRECORD, v))
+                raise!(unwind::tagged_error(p, Atom::BADRECORD, v))
             }
             Instr::IfEnd => raise!(Exception::error(Term::atom(Atom::IF_CLAUSE))),
             Instr::Catch { y, handler } => {
                 put(
                     p,
                     Dst::y(*y as usize),
-                    exceptions::catch_marker(offset(ip, *handler), *y),
+                    unwind::catch_marker(offset(ip, *handler), *y),
                 );
                 next!()
             }
             Instr::CatchEnd { y } => {
                 put(p, Dst::y(*y as usize), Term::NIL);
                 if p.x[0].is_non_value() {
-                    exceptions::catch_value(p);
+                    unwind::catch_value(p);
                 }
                 next!()
             }
@@ -497,16 +475,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         call_code!(code)
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
-                        let args = p.x[..*arity as usize].to_vec();
-                        match bif(rt, p, &args) {
-                            Ok(v) => p.x[0] = v,
-                            Err(e) => raise!(exceptions::bif_error(
-                                p,
-                                e,
-                                export.module,
-                                export.function,
-                                &args
-                            )),
+                        if let Err(e) = call_native(rt, p, bif, export) {
+                            raise!(e)
                         }
                         next!()
                     }
@@ -532,16 +502,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Callee::Code(code) => code,
                     Callee::Undefined => raise!(undef(p, export)),
                     Callee::Native(bif) => {
-                        let args: Vec<Term> = p.x[..arity as usize].to_vec();
-                        match bif(rt, p, &args) {
-                            Ok(v) => p.x[0] = v,
-                            Err(e) => raise!(exceptions::bif_error(
-                                p,
-                                e,
-                                export.module,
-                                export.function,
-                                &args
-                            )),
+                        if let Err(e) = call_native(rt, p, bif, export) {
+                            raise!(e)
                         }
                         match tail {
                             Tail::Call => next!(),
@@ -579,16 +541,8 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         call_code!(code)
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
-                        let args = p.x[..arity as usize].to_vec();
-                        match bif(rt, p, &args) {
-                            Ok(v) => p.x[0] = v,
-                            Err(e) => raise!(exceptions::bif_error(
-                                p,
-                                e,
-                                export.module,
-                                export.function,
-                                &args
-                            )),
+                        if let Err(e) = call_native(rt, p, bif, export) {
+                            raise!(e)
                         }
                         match tail {
                             Tail::Call => next!(),
@@ -678,10 +632,47 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
         .map_or(std::ptr::null(), |w| w.raw() as *const Instr)
 }
 
+/// Calls the native BIF behind `export` with its arguments in x0..,
+/// leaving the result in x0; on failure, the exception with the BIF's
+/// frame (its arguments) on top of the stack trace.
+#[inline]
+fn call_native(
+    rt: &Runtime,
+    p: &mut Process,
+    bif: BifFn,
+    export: &'static Export,
+) -> Result<(), Exception> {
+    /// Arguments up to this many are copied to the native stack, not the heap.
+    const ON_STACK: usize = 8;
+    let arity = export.arity as usize;
+    let on_stack: [Term; ON_STACK];
+    let on_heap: Vec<Term>;
+    let args: &[Term] = if arity <= ON_STACK {
+        on_stack = std::array::from_fn(|i| if i < arity { p.x[i] } else { Term::NIL });
+        &on_stack[..arity]
+    } else {
+        on_heap = p.x[..arity].to_vec();
+        &on_heap
+    };
+    match bif(rt, p, args) {
+        Ok(v) => {
+            p.x[0] = v;
+            Ok(())
+        }
+        Err(e) => Err(unwind::bif_error(
+            p,
+            e,
+            export.module,
+            export.function,
+            args,
+        )),
+    }
+}
+
 #[cold]
 fn undef(p: &mut Process, export: &'static Export) -> Exception {
     let args = p.x[..export.arity as usize].to_vec();
-    exceptions::bif_error(
+    unwind::bif_error(
         p,
         Exception::error(Term::atom(Atom::UNDEF)),
         export.module,
