@@ -8,19 +8,20 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "halt", 0, halt0),
     ("erlang", "halt", 1, halt1),
     ("erlang", "halt", 2, halt2),
 ];
 
-pub(super) fn halt0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn halt0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     halt1(rt, p, &[Term::small_unchecked(0)])
 }
 
 /// `halt(Status)`: ends the OS process at once, as the BEAM does. An integer
 /// is the exit status; a string is printed as the "slogan" and the status is 1.
-pub(super) fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::io::Write;
     let status = if let Some(code) = a[0].as_small() {
         i32::try_from(code).map_err(|_| Exception::badarg())?
@@ -36,7 +37,7 @@ pub(super) fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, 
     std::process::exit(status)
 }
 
-pub(super) fn halt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn halt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[1].is_list() {
         return Err(Exception::badarg());
     }

@@ -8,6 +8,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "make_ref", 0, make_ref),
     ("erlang", "node", 0, node0),
@@ -22,17 +23,17 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "port_to_list", 1, port_to_list),
 ];
 
-pub(super) fn make_ref(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn make_ref(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let ids = rt.new_ref_ids();
     Ok(p.heap.local_ref(ids))
 }
 
 /// Marks a reference's third id word as a timer reference.
-pub(super) fn node0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn node0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::atom(Atom::NONODE_NOHOST))
 }
 
-pub(super) fn node1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn node1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0].is_pid() || a[0].is_port() || a[0].is_reference() {
         Ok(Term::atom(Atom::NONODE_NOHOST))
     } else {
@@ -40,15 +41,15 @@ pub(super) fn node1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, 
     }
 }
 
-pub(super) fn nodes(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn nodes(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::NIL)
 }
 
-pub(super) fn is_alive(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn is_alive(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::FALSE)
 }
 
-pub(super) fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
     let text: String = chars
         .iter()
@@ -77,7 +78,7 @@ pub(super) fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<
     }
 }
 
-pub(super) fn pid_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn pid_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() {
         return Err(Exception::badarg());
     }
@@ -85,7 +86,7 @@ pub(super) fn pid_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<
     Ok(p.heap.string(&text))
 }
 
-pub(super) fn ref_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn ref_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_reference() {
         return Err(Exception::badarg());
     }
@@ -93,7 +94,7 @@ pub(super) fn ref_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<
     Ok(p.heap.string(&text))
 }
 
-pub(super) fn port_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn port_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_port() {
         return Err(Exception::badarg());
     }
@@ -103,12 +104,12 @@ pub(super) fn port_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
 
 /// Milliseconds of `wall_clock` and `runtime` at the previous
 /// `statistics/1` call (the "since last call" parts).
-pub(super) static LAST_WALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub(super) static LAST_RUNTIME: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static LAST_WALL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static LAST_RUNTIME: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// CPU time of the OS process in milliseconds (user + system, from
 /// `/proc/self/stat` at 100 ticks a second; 0 where unavailable).
-pub(super) fn cpu_millis() -> u64 {
+fn cpu_millis() -> u64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
         return 0;
     };
@@ -126,11 +127,7 @@ pub(super) fn cpu_millis() -> u64 {
 }
 
 /// `{Total, SinceLast}` with `last` updated.
-pub(super) fn total_and_delta(
-    p: &mut Process,
-    total: u64,
-    last: &std::sync::atomic::AtomicU64,
-) -> Term {
+fn total_and_delta(p: &mut Process, total: u64, last: &std::sync::atomic::AtomicU64) -> Term {
     let before = last.swap(total, std::sync::atomic::Ordering::Relaxed);
     let t = p.heap.int(total as i64);
     let d = p.heap.int(total.saturating_sub(before) as i64);
@@ -139,7 +136,7 @@ pub(super) fn total_and_delta(
 
 /// `statistics(Item)` for the items OTP's library asks for; counters beamr
 /// does not keep (garbage collection, I/O bytes, context switches) read 0.
-pub(super) fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let zero = Term::small_unchecked(0);
     Ok(match item.name() {
@@ -170,7 +167,7 @@ pub(super) fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Te
 
 /// `fun_info_mfa(Fun)`: `{M, F, Arity}` of a fun (for a local fun, the
 /// function the compiler made of it), as eunit names tests.
-pub(super) fn fun_info_mfa(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn fun_info_mfa(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (m, f, arity) = if let Some(c) = a[0].as_closure() {
         (c.entry.module, c.entry.function, c.entry.arity)
     } else if let Some(e) = a[0].as_export() {

@@ -8,6 +8,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "register", 2, register),
     ("erlang", "unregister", 1, unregister),
@@ -16,7 +17,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_process_alive", 1, is_process_alive),
 ];
 
-pub(super) fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0]
         .as_atom()
         .filter(|&n| n != Atom::UNDEFINED)
@@ -42,7 +43,7 @@ pub(super) fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
     Ok(Term::TRUE)
 }
 
-pub(super) fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let pid = rt.names.whereis(name).ok_or_else(Exception::badarg)?;
     rt.names.unregister(name);
@@ -74,11 +75,7 @@ pub(super) fn registered(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Te
     Ok(p.heap.list(&names))
 }
 
-pub(super) fn is_process_alive(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn is_process_alive(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }

@@ -10,6 +10,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "process_flag", 2, process_flag),
     ("erlang", "get", 0, get0),
@@ -26,7 +27,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "process_info", 2, process_info2),
 ];
 
-pub(super) fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match a[0].as_atom().map(Atom::name) {
         Some("trap_exit") => {
             let new = a[1] == Term::TRUE;
@@ -57,7 +58,7 @@ pub(super) fn priority_level(t: Term) -> Result<Atom, Exception> {
         .ok_or_else(Exception::badarg)
 }
 
-pub(super) fn dict_index(p: &Process, key: Term) -> Option<usize> {
+fn dict_index(p: &Process, key: Term) -> Option<usize> {
     (0..p.dictionary.len())
         .step_by(2)
         .find(|&i| beamr_core::order::exact_eq(p.dictionary[i], key))
@@ -77,7 +78,7 @@ pub(super) fn get1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     Ok(dict_index(p, a[0]).map_or(Term::atom(Atom::UNDEFINED), |i| p.dictionary[i + 1]))
 }
 
-pub(super) fn put2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn put2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match dict_index(p, a[0]) {
         Some(i) => Ok(std::mem::replace(&mut p.dictionary[i + 1], a[1])),
         None => {
@@ -88,13 +89,13 @@ pub(super) fn put2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     }
 }
 
-pub(super) fn erase0(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn erase0(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let all = get0(rt, p, a)?;
     p.dictionary.clear();
     Ok(all)
 }
 
-pub(super) fn erase1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn erase1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match dict_index(p, a[0]) {
         Some(i) => {
             let v = p.dictionary[i + 1];
@@ -105,12 +106,12 @@ pub(super) fn erase1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     }
 }
 
-pub(super) fn get_keys0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn get_keys0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let keys: Vec<Term> = p.dictionary.iter().step_by(2).copied().collect();
     Ok(p.heap.list(&keys))
 }
 
-pub(super) fn get_keys1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn get_keys1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let keys: Vec<Term> = p
         .dictionary
         .chunks(2)
@@ -120,11 +121,11 @@ pub(super) fn get_keys1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Te
     Ok(p.heap.list(&keys))
 }
 
-pub(super) fn group_leader0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn group_leader0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.group_leader)
 }
 
-pub(super) fn group_leader2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn group_leader2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() || !a[1].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -144,7 +145,7 @@ pub(super) fn processes(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Ter
     Ok(p.heap.list(&pids))
 }
 
-pub(super) fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }
@@ -173,7 +174,7 @@ pub(super) fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
 
 /// `process_info(Pid)`: the BEAM's default items (`registered_name` only
 /// when registered), or `undefined` for a dead process.
-pub(super) fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut names = vec![
         "current_function",
         "initial_call",
@@ -213,7 +214,7 @@ pub(super) fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
 
 /// The stack trace of `p` at its current instruction (for the caller of
 /// process_info/2, the call of process_info itself), on `p`'s heap.
-pub(super) fn suspended_stacktrace(p: &mut Process) -> Term {
+fn suspended_stacktrace(p: &mut Process) -> Term {
     let mut e = Exception::error(Term::NIL);
     // Not a list: the frame shows the arity, not arguments.
     e.args = Term::atom(Atom::UNDEFINED);
@@ -222,7 +223,7 @@ pub(super) fn suspended_stacktrace(p: &mut Process) -> Term {
 }
 
 /// True if `item` is the atom `name` or a list holding it.
-pub(super) fn mentions(item: Term, name: &str) -> bool {
+fn mentions(item: Term, name: &str) -> bool {
     let is = |t: Term| t.as_atom().is_some_and(|a| a.name() == name);
     is(item) || item.list_to_vec().is_some_and(|l| l.into_iter().any(is))
 }

@@ -9,6 +9,7 @@ use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::{AliasMode, Runtime};
 use crate::signals;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "send", 2, send2),
     ("erlang", "!", 2, send2),
@@ -25,14 +26,14 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "exit", 2, exit2),
 ];
 
-pub(super) fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     signals::send(rt, p, a[0], a[1])?;
     Ok(a[1])
 }
 
 /// `send(Dest, Msg, Options)`: `noconnect` and `nosuspend` change nothing
 /// on one node; the message is sent and `ok` returned.
-pub(super) fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
     if !opts.iter().all(|o| {
         o.as_atom()
@@ -64,7 +65,7 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     Ok(Term::TRUE)
 }
 
-pub(super) fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_pid() {
         return Err(Exception::badarg());
     }
@@ -127,7 +128,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 }
 
 /// `{alias, Mode}` and `{tag, Tag}` (not supported: badarg) options.
-pub(super) fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
     let mut mode = None;
     for opt in opts {
@@ -156,12 +157,12 @@ pub(super) fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
     Ok(reference)
 }
 
-pub(super) fn alias0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn alias0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     alias1(rt, p, &[Term::NIL])
 }
 
 /// `alias(Opts)`: `[]` or `[explicit_unalias]`, or `[reply]`.
-pub(super) fn alias1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn alias1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let mut mode = AliasMode::Explicit;
     for opt in a[0].list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_atom().map(Atom::name) {
@@ -178,7 +179,7 @@ pub(super) fn alias1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     Ok(p.heap.local_ref(ids))
 }
 
-pub(super) fn unalias(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unalias(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     let mut aliases = rt.aliases.lock().unwrap_or_else(|e| e.into_inner());
     let owned = aliases.get(&ids).is_some_and(|&(owner, _)| owner == p.pid);
@@ -188,12 +189,12 @@ pub(super) fn unalias(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     Ok(Term::bool(owned))
 }
 
-pub(super) fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
+fn ref_ids(t: Term) -> Result<[u32; 3], Exception> {
     let r = t.as_ref().ok_or_else(Exception::badarg)?;
     Ok([r.ids[0], r.ids[1], r.ids[2]])
 }
 
-pub(super) fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     rt.monitor_ended(ids);
     if let Some(i) = p.monitors.iter().position(|(m, _, _)| *m == ids) {
@@ -209,7 +210,7 @@ pub(super) fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Te
     Ok(Term::TRUE)
 }
 
-pub(super) fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ids = ref_ids(a[0])?;
     let existed = p.monitors.iter().any(|(m, _, _)| *m == ids);
     demonitor1(rt, p, &a[..1])?;
@@ -242,7 +243,7 @@ pub(super) fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Te
     })
 }
 
-pub(super) fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let target = if a[0].is_local_pid() {
         a[0]
     } else if a[0].is_pid() {
@@ -269,7 +270,7 @@ pub(super) fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 /// other ends now, raising the exit reason (`killed` for `kill`, `normal`
 /// included). Should code catch that exception, the exit signal, also sent
 /// to the inbox, ends the process at its next scheduling point.
-pub(super) fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Exception> {
+fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Exception> {
     let kill = reason == Term::atom(Atom::KILL);
     if p.trap_exit && !kill {
         let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);

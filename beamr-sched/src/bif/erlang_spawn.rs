@@ -11,6 +11,7 @@ use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 use crate::sched::{SpawnOptions, SpawnTarget};
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "spawn", 1, spawn1),
     ("erlang", "spawn", 3, spawn3),
@@ -22,7 +23,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "spawn_opt", 4, spawn_opt4),
 ];
 
-pub(super) fn spawn_with(
+fn spawn_with(
     rt: &Runtime,
     p: &mut Process,
     target: SpawnTarget,
@@ -40,14 +41,14 @@ pub(super) fn spawn_with(
     })
 }
 
-pub(super) fn mfa_target(m: Term, f: Term) -> Result<SpawnTarget, Exception> {
+fn mfa_target(m: Term, f: Term) -> Result<SpawnTarget, Exception> {
     match (m.as_atom(), f.as_atom()) {
         (Some(m), Some(f)) => Ok(SpawnTarget::Mfa(m, f)),
         _ => Err(Exception::badarg()),
     }
 }
 
-pub(super) fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
+fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
     if f.is_fun() {
         Ok(SpawnTarget::Fun(f))
     } else {
@@ -55,11 +56,11 @@ pub(super) fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
     }
 }
 
-pub(super) fn spawn1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(rt, p, fun_target(a[0])?, Term::NIL, SpawnOptions::default())
 }
 
-pub(super) fn spawn3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
         rt,
         p,
@@ -69,7 +70,7 @@ pub(super) fn spawn3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     )
 }
 
-pub(super) fn spawn_link1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_link1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
         rt,
         p,
@@ -82,7 +83,7 @@ pub(super) fn spawn_link1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     )
 }
 
-pub(super) fn spawn_link3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_link3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
         rt,
         p,
@@ -95,7 +96,7 @@ pub(super) fn spawn_link3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     )
 }
 
-pub(super) fn spawn_monitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_monitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
         rt,
         p,
@@ -108,7 +109,7 @@ pub(super) fn spawn_monitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
     )
 }
 
-pub(super) fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(
         rt,
         p,
@@ -121,7 +122,7 @@ pub(super) fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
     )
 }
 
-pub(super) fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
+fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
     let mut o = SpawnOptions::default();
     for opt in opts.list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_atom().map(Atom::name) {
@@ -151,10 +152,10 @@ pub(super) fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
     Ok(o)
 }
 
-pub(super) fn spawn_opt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_opt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(rt, p, fun_target(a[0])?, Term::NIL, spawn_options(a[1])?)
 }
 
-pub(super) fn spawn_opt4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn spawn_opt4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     spawn_with(rt, p, mfa_target(a[0], a[1])?, a[2], spawn_options(a[3])?)
 }

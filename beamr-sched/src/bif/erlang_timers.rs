@@ -10,6 +10,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process};
 use crate::runtime::{Runtime, TimerAction};
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "send_after", 3, send_after),
     ("erlang", "start_timer", 3, start_timer),
@@ -20,7 +21,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "read_timer", 1, read_timer),
 ];
 
-pub(super) const TIMER_REF_TAG: u32 = 0x7100_0000;
+const TIMER_REF_TAG: u32 = 0x7100_0000;
 
 pub(super) fn timer(
     rt: &Runtime,
@@ -57,7 +58,7 @@ pub(super) fn timer(
 
 /// `send_after/4` and `start_timer/4`: the options are `{abs, Bool}`; an
 /// absolute time is in monotonic milliseconds.
-pub(super) fn timer_with_options(
+fn timer_with_options(
     rt: &Runtime,
     p: &mut Process,
     a: &[Term],
@@ -84,27 +85,27 @@ pub(super) fn timer_with_options(
     timer(rt, p, &[relative, a[1], a[2]], wrap)
 }
 
-pub(super) fn send_after4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send_after4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     timer_with_options(rt, p, a, false)
 }
 
-pub(super) fn start_timer4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn start_timer4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     timer_with_options(rt, p, a, true)
 }
 
-pub(super) fn timer_ref_ids(id: u64) -> [u32; 3] {
+fn timer_ref_ids(id: u64) -> [u32; 3] {
     [id as u32, (id >> 32) as u32, TIMER_REF_TAG]
 }
 
-pub(super) fn send_after(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn send_after(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     timer(rt, p, a, false)
 }
 
-pub(super) fn start_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn start_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     timer(rt, p, a, true)
 }
 
-pub(super) fn timer_id(t: Term) -> Result<u64, Exception> {
+fn timer_id(t: Term) -> Result<u64, Exception> {
     let r = t.as_ref().ok_or_else(Exception::badarg)?;
     if r.ids[2] != TIMER_REF_TAG {
         return Ok(0);
@@ -112,7 +113,7 @@ pub(super) fn timer_id(t: Term) -> Result<u64, Exception> {
     Ok(r.ids[0] as u64 | (r.ids[1] as u64) << 32)
 }
 
-pub(super) fn cancel_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn cancel_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let id = timer_id(a[0])?;
     Ok(match rt.timers.cancel(id) {
         Some(left) => p.heap.int(left.as_millis() as i64),
@@ -123,7 +124,7 @@ pub(super) fn cancel_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<
 /// `cancel_timer(TRef, [{async, A}, {info, I}])`: with `async`, the result
 /// comes as a `{cancel_timer, TRef, Result}` message (when `info`, the
 /// default) and the call returns `ok`; without `info`, the call returns `ok`.
-pub(super) fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (mut asynchronous, mut info) = (false, true);
     for opt in a[1].list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_tuple() {
@@ -152,7 +153,7 @@ pub(super) fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
     Ok(if info { result } else { Term::OK })
 }
 
-pub(super) fn read_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn read_timer(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let id = timer_id(a[0])?;
     Ok(match rt.timers.remaining(id) {
         Some(left) => p.heap.int(left.as_millis() as i64),

@@ -8,13 +8,9 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::ets::table::TableData;
-use crate::ets::{Protection, Table, Tables};
+use crate::ets::{Protection, Table};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-
-pub(super) fn tables(rt: &Runtime) -> &Tables {
-    &rt.ets
-}
 
 pub(super) fn atom(name: &str) -> Term {
     Term::atom(Atom::new(name).expect("atom"))
@@ -38,7 +34,7 @@ pub(super) fn with_table<R>(
     access: Access,
     f: impl FnOnce(&mut Process, &Table, &mut TableData) -> Result<R, Exception>,
 ) -> Result<R, Exception> {
-    let table = tables(rt).resolve(tab).ok_or_else(Exception::badarg)?;
+    let table = rt.ets.resolve(tab).ok_or_else(Exception::badarg)?;
     let mut data = table.lock();
     if data.deleted {
         return badarg();

@@ -13,6 +13,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("ets", "insert", 2, insert),
     ("ets", "insert_new", 2, insert_new),
@@ -33,7 +34,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 
 /// The objects of an `insert` argument (one tuple or a list of tuples),
 /// each checked to have a key.
-pub(super) fn objects(d: &TableData, arg: Term) -> Result<Vec<Term>, Exception> {
+fn objects(d: &TableData, arg: Term) -> Result<Vec<Term>, Exception> {
     let objs = if arg.is_tuple() {
         vec![arg]
     } else {
@@ -54,7 +55,7 @@ pub(super) fn insert(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     })
 }
 
-pub(super) fn insert_new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn insert_new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |_, _, d| {
         let objs = objects(d, a[1])?;
         let taken = objs
@@ -89,7 +90,7 @@ pub(super) fn position(t: Term) -> Result<usize, Exception> {
     }
 }
 
-pub(super) fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let pos = position(a[2])?;
     with_table(rt, p, a[0], Access::Read, |p, t, d| {
         let found = d.lookup(a[1]);
@@ -130,7 +131,7 @@ pub(super) fn take(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
 
 // ---- traversal ----
 
-pub(super) fn key_result(p: &mut Process, k: Option<Term>) -> Term {
+fn key_result(p: &mut Process, k: Option<Term>) -> Term {
     match k {
         Some(k) => p.heap.copy_term(k),
         None => end_of_table(),
@@ -183,13 +184,13 @@ pub(super) fn prev(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
 // ---- updates in place ----
 
 /// `{Pos, Incr}`, `{Pos, Incr, Threshold, SetValue}` or a bare increment.
-pub(super) struct CounterOp {
+struct CounterOp {
     pos: usize,
     incr: Term,
     threshold: Option<(Term, Term)>,
 }
 
-pub(super) fn counter_op(op: Term, keypos: usize) -> Result<CounterOp, Exception> {
+fn counter_op(op: Term, keypos: usize) -> Result<CounterOp, Exception> {
     if op.is_integer() {
         return Ok(CounterOp {
             pos: keypos + 1,
@@ -219,7 +220,7 @@ pub(super) fn counter_op(op: Term, keypos: usize) -> Result<CounterOp, Exception
     })
 }
 
-pub(super) fn update_counter_with(
+fn update_counter_with(
     rt: &Runtime,
     p: &mut Process,
     a: &[Term],
@@ -288,23 +289,15 @@ pub(super) fn update_counter_with(
     })
 }
 
-pub(super) fn update_counter3(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn update_counter3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     update_counter_with(rt, p, a, None)
 }
 
-pub(super) fn update_counter4(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn update_counter4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     update_counter_with(rt, p, a, Some(a[3]))
 }
 
-pub(super) fn update_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn update_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |p, t, d| {
         if !t.kind.is_set() {
             return badarg();

@@ -13,6 +13,7 @@ use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("ets", "match", 2, match2),
     ("ets", "match", 3, match3),
@@ -46,7 +47,7 @@ pub(super) fn pattern(pattern: Term, whole: bool) -> Result<MatchSpec, Exception
 }
 
 /// Every result of `ms` on the table, in table order (reversed when asked).
-pub(super) fn run_all(
+fn run_all(
     rt: &Runtime,
     p: &mut Process,
     tab: Term,
@@ -93,7 +94,7 @@ pub(super) fn run_all(
     })
 }
 
-pub(super) fn select_list(
+fn select_list(
     rt: &Runtime,
     p: &mut Process,
     tab: Term,
@@ -105,7 +106,7 @@ pub(super) fn select_list(
 }
 
 /// The continuation of a chunked select: the results not yet returned.
-pub(super) fn continuation_tag() -> Term {
+fn continuation_tag() -> Term {
     atom("$beamr_ets_continuation")
 }
 
@@ -129,7 +130,7 @@ pub(super) fn limit(t: Term) -> Result<usize, Exception> {
     }
 }
 
-pub(super) fn select1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if a[0] == end_of_table() {
         return Ok(end_of_table());
     }
@@ -156,51 +157,43 @@ pub(super) fn match3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     Ok(chunk(p, &out, lim))
 }
 
-pub(super) fn match_object2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_object2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = pattern(a[1], true)?;
     select_list(rt, p, a[0], &ms, false)
 }
 
-pub(super) fn match_object3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn match_object3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = pattern(a[1], true)?;
     let out = run_all(rt, p, a[0], &ms, false)?;
     Ok(chunk(p, &out, lim))
 }
 
-pub(super) fn select2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
     select_list(rt, p, a[0], &ms, false)
 }
 
-pub(super) fn select3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = compile(a[1])?;
     let out = run_all(rt, p, a[0], &ms, false)?;
     Ok(chunk(p, &out, lim))
 }
 
-pub(super) fn select_reverse2(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn select_reverse2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
     select_list(rt, p, a[0], &ms, true)
 }
 
-pub(super) fn select_reverse3(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn select_reverse3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let lim = limit(a[2])?;
     let ms = compile(a[1])?;
     let out = run_all(rt, p, a[0], &ms, true)?;
     Ok(chunk(p, &out, lim))
 }
 
-pub(super) fn select_count(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_count(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
     with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let mut scratch = Vec::new();
@@ -212,7 +205,7 @@ pub(super) fn select_count(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<
     })
 }
 
-pub(super) fn select_delete(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn select_delete(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let ms = compile(a[1])?;
     with_table(rt, p, a[0], Access::Write, |p, _, d| {
         let mut scratch = Vec::new();
@@ -221,7 +214,7 @@ pub(super) fn select_delete(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
     })
 }
 
-pub(super) fn tab2list(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn tab2list(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Read, |p, _, d| {
         let copies: Vec<Term> = d.iter().map(|s| p.heap.copy_term(s.term())).collect();
         Ok(p.heap.list(&copies))
@@ -232,37 +225,25 @@ pub(super) fn tab2list(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 
 /// `ets:match_spec_compile/1`: beamr keeps the specification's term form
 /// (wrapped so `is_compiled_ms` can tell it) and compiles it where it runs.
-pub(super) fn match_spec_compile(
-    _rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn match_spec_compile(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     compile(a[0])?;
     Ok(p.heap.tuple(&[atom("$beamr_compiled_ms"), a[0]]))
 }
 
-pub(super) fn compiled_source(t: Term) -> Option<Term> {
+fn compiled_source(t: Term) -> Option<Term> {
     match t.as_tuple()? {
         [tag, spec] if *tag == atom("$beamr_compiled_ms") => Some(*spec),
         _ => None,
     }
 }
 
-pub(super) fn is_compiled_ms(
-    _rt: &Runtime,
-    _: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn is_compiled_ms(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(compiled_source(a[0]).is_some()))
 }
 
 /// `ets:match_spec_run_r(List, CompiledMs, Acc)`: results prepended to `Acc`
 /// in reverse order (`match_spec_run/2` reverses them).
-pub(super) fn match_spec_run_r(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn match_spec_run_r(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let spec = compiled_source(a[1]).ok_or_else(Exception::badarg)?;
     let ms = compile(spec)?;
     let items = a[0].list_to_vec().ok_or_else(Exception::badarg)?;

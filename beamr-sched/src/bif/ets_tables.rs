@@ -1,7 +1,7 @@
 //! `ets` BIFs on whole tables: `new`, `delete/1`, `info`, `all`, `whereis`,
 //! ownership (`give_away`, heirs, `setopts`) and naming (`rename`).
 
-use super::ets_access::{atom, badarg, tables, with_table, Access};
+use super::ets_access::{atom, badarg, with_table, Access};
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
@@ -13,6 +13,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("ets", "new", 2, new),
     ("ets", "delete", 1, delete1),
@@ -76,7 +77,7 @@ pub(super) fn new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
             _ => return badarg(),
         }
     }
-    let tables = tables(rt);
+    let tables = &rt.ets;
     let id = tables.new_id();
     let table = Arc::new(Table::new(
         id,
@@ -95,7 +96,7 @@ pub(super) fn new(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
     Ok(Tables::tid(&mut p.heap, &table, name))
 }
 
-pub(super) fn bool_opt(t: Term) -> Result<bool, Exception> {
+fn bool_opt(t: Term) -> Result<bool, Exception> {
     match t {
         Term::TRUE => Ok(true),
         Term::FALSE => Ok(false),
@@ -103,8 +104,8 @@ pub(super) fn bool_opt(t: Term) -> Result<bool, Exception> {
     }
 }
 
-pub(super) fn delete1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let table = tables(rt).resolve(a[0]).ok_or_else(Exception::badarg)?;
+fn delete1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let table = rt.ets.resolve(a[0]).ok_or_else(Exception::badarg)?;
     let name = {
         let mut data = table.lock();
         if data.deleted || (table.protection != Protection::Public && data.owner != p.pid) {
@@ -114,18 +115,18 @@ pub(super) fn delete1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         data.clear();
         data.name
     };
-    tables(rt).remove(&table, name);
+    rt.ets.remove(&table, name);
     Ok(Term::TRUE)
 }
 
-pub(super) fn delete2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn delete2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |_, _, d| {
         d.remove_key(a[1]);
         Ok(Term::TRUE)
     })
 }
 
-pub(super) fn delete_object(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn delete_object(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |_, _, d| {
         if d.key_of(a[1]).is_none() {
             return badarg();
@@ -135,22 +136,14 @@ pub(super) fn delete_object(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
     })
 }
 
-pub(super) fn delete_all_objects(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn delete_all_objects(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |_, _, d| {
         d.clear();
         Ok(Term::TRUE)
     })
 }
 
-pub(super) fn internal_delete_all(
-    rt: &Runtime,
-    p: &mut Process,
-    a: &[Term],
-) -> Result<Term, Exception> {
+fn internal_delete_all(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_table(rt, p, a[0], Access::Write, |_, _, d| {
         let n = d.size();
         d.clear();
@@ -160,7 +153,7 @@ pub(super) fn internal_delete_all(
 
 // ---- information ----
 
-pub(super) fn info_item(p: &mut Process, t: &Table, d: &TableData, item: Atom) -> Option<Term> {
+fn info_item(p: &mut Process, t: &Table, d: &TableData, item: Atom) -> Option<Term> {
     Some(match item.name() {
         "id" => p.heap.local_ref(t.id),
         "decentralized_counters" | "compressed" => Term::FALSE,
@@ -182,7 +175,7 @@ pub(super) fn info_item(p: &mut Process, t: &Table, d: &TableData, item: Atom) -
     })
 }
 
-pub(super) const INFO_ITEMS: &[&str] = &[
+const INFO_ITEMS: &[&str] = &[
     "id",
     "decentralized_counters",
     "read_concurrency",
@@ -200,11 +193,11 @@ pub(super) const INFO_ITEMS: &[&str] = &[
     "protection",
 ];
 
-pub(super) fn info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_atom() && !a[0].is_reference() {
         return badarg();
     }
-    let Some(table) = tables(rt).resolve(a[0]) else {
+    let Some(table) = rt.ets.resolve(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
     let data = table.lock();
@@ -220,12 +213,12 @@ pub(super) fn info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     Ok(p.heap.list(&items))
 }
 
-pub(super) fn info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_atom() && !a[0].is_reference() {
         return badarg();
     }
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
-    let Some(table) = tables(rt).resolve(a[0]) else {
+    let Some(table) = rt.ets.resolve(a[0]) else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
     let data = table.lock();
@@ -237,14 +230,14 @@ pub(super) fn info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 
 pub(super) fn whereis(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
-    match tables(rt).resolve(Term::atom(name)) {
+    match rt.ets.resolve(Term::atom(name)) {
         Some(t) if !t.lock().deleted => Ok(p.heap.local_ref(t.id)),
         _ => Ok(Term::atom(Atom::UNDEFINED)),
     }
 }
 
 pub(super) fn all(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let list = tables(rt).all();
+    let list = rt.ets.all();
     let mut ids = Vec::with_capacity(list.len());
     for t in list {
         let name = {
@@ -261,9 +254,9 @@ pub(super) fn all(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exc
 
 // ---- ownership and naming ----
 
-pub(super) fn rename(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn rename(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let new_name = a[1].as_atom().ok_or_else(Exception::badarg)?;
-    let tables = tables(rt);
+    let tables = &rt.ets;
     let table = tables.resolve(a[0]).ok_or_else(Exception::badarg)?;
     let mut data = table.lock();
     if data.deleted || (table.protection != Protection::Public && data.owner != p.pid) {
@@ -280,7 +273,7 @@ pub(super) fn rename(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     Ok(a[1])
 }
 
-pub(super) fn transfer(rt: &Runtime, to: Term, tab: Term, from: Term, gift: Term) {
+fn transfer(rt: &Runtime, to: Term, tab: Term, from: Term, gift: Term) {
     let mut heap = beamr_core::heap::Heap::new();
     let tab = heap.copy_term(tab);
     let gift = heap.copy_term(gift);
@@ -294,7 +287,7 @@ pub(super) fn transfer(rt: &Runtime, to: Term, tab: Term, from: Term, gift: Term
     );
 }
 
-pub(super) fn give_away(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn give_away(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let to = a[1];
     if !to.is_local_pid() || to == p.pid {
         return badarg();
@@ -313,7 +306,7 @@ pub(super) fn give_away(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
     Ok(Term::TRUE)
 }
 
-pub(super) fn setopts(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn setopts(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let opts = if a[1].is_tuple() {
         vec![a[1]]
     } else {
@@ -337,7 +330,7 @@ pub(super) fn setopts(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     })
 }
 
-pub(super) fn safe_fixtable(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn safe_fixtable(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let on = bool_opt(a[1])?;
     with_table(rt, p, a[0], Access::Read, |_, _, d| {
         if on {

@@ -11,6 +11,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("os", "getenv", 0, getenv0),
     ("os", "getenv", 1, getenv1),
@@ -30,7 +31,7 @@ pub(super) fn string_arg(t: Term) -> Option<String> {
         .collect()
 }
 
-pub(super) fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let vars: Vec<String> = std::env::vars_os()
         .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
         .collect();
@@ -38,7 +39,7 @@ pub(super) fn getenv0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term
     Ok(p.heap.list(&terms))
 }
 
-pub(super) fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     Ok(match std::env::var(&name) {
         Ok(v) => p.heap.string(&v),
@@ -46,7 +47,7 @@ pub(super) fn getenv1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
     })
 }
 
-pub(super) fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(name), Some(value)) = (string_arg(a[0]), string_arg(a[1])) else {
         return Err(Exception::badarg());
     };
@@ -60,13 +61,13 @@ pub(super) fn putenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term,
     Ok(Term::TRUE)
 }
 
-pub(super) fn unsetenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn unsetenv(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = string_arg(a[0]).ok_or_else(Exception::badarg)?;
     std::env::remove_var(name);
     Ok(Term::TRUE)
 }
 
-pub(super) fn getpid(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn getpid(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.string(&std::process::id().to_string()))
 }
 
@@ -76,11 +77,11 @@ pub(super) fn now() -> std::time::Duration {
         .unwrap_or_default()
 }
 
-pub(super) fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.heap.int(now().as_nanos() as i64))
 }
 
-pub(super) fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let t = now();
     let (secs, micros) = (t.as_secs() as i64, t.subsec_micros() as i64);
     Ok(p.heap.tuple(&[
@@ -90,11 +91,7 @@ pub(super) fn timestamp(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Te
     ]))
 }
 
-pub(super) fn dflag_unicode_io(
-    _rt: &Runtime,
-    _: &mut Process,
-    _: &[Term],
-) -> Result<Term, Exception> {
+fn dflag_unicode_io(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     // Only local group leaders exist; they all take unicode requests.
     Ok(Term::atom(Atom::TRUE))
 }

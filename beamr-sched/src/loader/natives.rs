@@ -61,14 +61,4 @@ impl Natives {
     pub fn arith(&self, op: ArithOp) -> Option<BifFn> {
         self.arith.get(op as usize).copied().flatten()
     }
-
-    /// Number of BIFs in the table.
-    pub fn len(&self) -> usize {
-        self.by_mfa.len()
-    }
-
-    /// True if the table has no BIF.
-    pub fn is_empty(&self) -> bool {
-        self.by_mfa.is_empty()
-    }
 }

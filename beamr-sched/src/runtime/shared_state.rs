@@ -35,11 +35,11 @@ pub struct Runtime {
     pub timers: TimerService,
     /// ETS tables.
     pub ets: crate::ets::Tables,
-    pub(crate) next_ref: AtomicU64,
+    next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
-    pub(crate) exits: Mutex<Vec<(Term, Payload)>>,
-    pub(crate) exited: Condvar,
+    exits: Mutex<Vec<(Term, Payload)>>,
+    exited: Condvar,
 }
 
 /// How a process alias ends, besides `erlang:unalias/1` and its owner's exit.
