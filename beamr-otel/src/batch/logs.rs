@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use opentelemetry::InstrumentationScope;
-use opentelemetry_sdk::error::{OTelSdkError, OTelSdkResult};
+use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::logs::{LogBatch, LogExporter, LogProcessor, SdkLogRecord};
 
 use super::queue::{BatchOptions, BatchQueue, Sink};
@@ -58,26 +58,16 @@ impl LogBatcher {
     }
 }
 
-const FLUSH_TIMEOUT: Duration = Duration::from_secs(30);
-
 impl LogProcessor for LogBatcher {
     fn emit(&self, data: &mut SdkLogRecord, instrumentation: &InstrumentationScope) {
         self.queue.push((data.clone(), instrumentation.clone()));
     }
 
     fn force_flush(&self) -> OTelSdkResult {
-        if self.queue.flush(FLUSH_TIMEOUT) {
-            Ok(())
-        } else {
-            Err(OTelSdkError::Timeout(FLUSH_TIMEOUT))
-        }
+        self.queue.flush_for_sdk()
     }
 
     fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        if self.queue.shutdown(timeout) {
-            Ok(())
-        } else {
-            Err(OTelSdkError::Timeout(timeout))
-        }
+        self.queue.shutdown_for_sdk(timeout)
     }
 }

@@ -25,6 +25,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use opentelemetry_sdk::error::{OTelSdkError, OTelSdkResult};
+
+/// How long a processor's `force_flush` waits for its queue to drain.
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Where a batch goes.
 pub(crate) trait Sink<T>: Send + 'static {
     /// Exports `batch`; true on success.
@@ -145,6 +150,25 @@ impl<T: Send + 'static> BatchQueue<T> {
             }
         }
         answered
+    }
+
+    /// [`flush`](Self::flush) with the SDK's result: a timeout after
+    /// [`FLUSH_TIMEOUT`] is an error, as the SDK's processors report it.
+    pub(crate) fn flush_for_sdk(&self) -> OTelSdkResult {
+        if self.flush(FLUSH_TIMEOUT) {
+            Ok(())
+        } else {
+            Err(OTelSdkError::Timeout(FLUSH_TIMEOUT))
+        }
+    }
+
+    /// [`shutdown`](Self::shutdown) with the SDK's result.
+    pub(crate) fn shutdown_for_sdk(&self, timeout: Duration) -> OTelSdkResult {
+        if self.shutdown(timeout) {
+            Ok(())
+        } else {
+            Err(OTelSdkError::Timeout(timeout))
+        }
     }
 
     fn control(&self, make: fn(mpsc::Sender<()>) -> Msg<T>, timeout: Duration) -> bool {

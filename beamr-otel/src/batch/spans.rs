@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use opentelemetry::Context;
-use opentelemetry_sdk::error::{OTelSdkError, OTelSdkResult};
+use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::trace::{Span, SpanData, SpanExporter, SpanProcessor};
 
 use super::queue::{BatchOptions, BatchQueue, Sink};
@@ -52,8 +52,6 @@ impl SpanBatcher {
     }
 }
 
-const FLUSH_TIMEOUT: Duration = Duration::from_secs(30);
-
 impl SpanProcessor for SpanBatcher {
     fn on_start(&self, _span: &mut Span, _cx: &Context) {}
 
@@ -64,18 +62,10 @@ impl SpanProcessor for SpanBatcher {
     }
 
     fn force_flush(&self) -> OTelSdkResult {
-        if self.queue.flush(FLUSH_TIMEOUT) {
-            Ok(())
-        } else {
-            Err(OTelSdkError::Timeout(FLUSH_TIMEOUT))
-        }
+        self.queue.flush_for_sdk()
     }
 
     fn shutdown_with_timeout(&self, timeout: Duration) -> OTelSdkResult {
-        if self.queue.shutdown(timeout) {
-            Ok(())
-        } else {
-            Err(OTelSdkError::Timeout(timeout))
-        }
+        self.queue.shutdown_for_sdk(timeout)
     }
 }
