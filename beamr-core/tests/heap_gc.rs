@@ -95,6 +95,7 @@ impl World {
                 let bin = self.bins[*i];
                 // SAFETY: the world holds a reference for the whole test.
                 unsafe { (*bin).retain() };
+                // SAFETY: as above; the binary is alive.
                 let size = unsafe { (*bin).bytes().len() };
                 heap.refc_binary(bin, size)
             }
@@ -276,6 +277,7 @@ proptest! {
                     for (i, &bin) in world.bins.iter().enumerate() {
                         // Our own reference and the live objects'.
                         let floor = 1 + expected[i];
+                        // SAFETY: the world's own reference keeps it alive.
                         let count = unsafe { (*bin).ref_count() };
                         if matches!(op, Op::Major) {
                             prop_assert_eq!(count, floor, "binary {} after a major collection", i);
@@ -291,7 +293,9 @@ proptest! {
         }
         drop(heap);
         for &bin in &world.bins {
-            prop_assert_eq!(unsafe { (*bin).ref_count() }, 1, "every heap released its references");
+            // SAFETY: the world's own reference keeps it alive.
+            let count = unsafe { (*bin).ref_count() };
+            prop_assert_eq!(count, 1, "every heap released its references");
         }
     }
 }
@@ -321,13 +325,20 @@ fn deep_lists_survive_many_collections() {
 #[test]
 fn unreachable_binaries_are_released_by_a_major_collection() {
     let bin = OffHeapBinary::new(vec![7u8; 1000].into());
+    // SAFETY: `new` returned a live binary holding one reference, ours; this
+    // adds the one the heap takes over.
     unsafe { (*bin).retain() };
     let mut heap = Heap::new();
     heap.refc_binary(bin, 1000);
-    assert_eq!(unsafe { (*bin).ref_count() }, 2);
+    // SAFETY: our reference keeps the binary alive until the release below.
+    let count = unsafe { (*bin).ref_count() };
+    assert_eq!(count, 2);
     heap.collect_major(0, &mut []);
-    assert_eq!(unsafe { (*bin).ref_count() }, 1);
+    // SAFETY: as above.
+    let count = unsafe { (*bin).ref_count() };
+    assert_eq!(count, 1);
     assert_eq!(heap.off_heap_binary_count(), 0);
+    // SAFETY: drops our reference, the last; `bin` is not used again.
     unsafe { OffHeapBinary::release(bin) };
 }
 

@@ -42,7 +42,7 @@ pub(crate) fn open(path: &Path) -> Result<(Region, Geometry), Error> {
         }
         return Err(Error::NotATrace(p()));
     }
-    // SAFETY (memmap2's contract): the file may be changed by a live writer
+    // SAFETY: memmap2's contract. The file may be changed by a live writer
     // in another process while mapped; every access to the mapping is an
     // atomic load (see `region`), and the size was fixed at creation. A file
     // truncated while mapped would fault: trace files are never truncated

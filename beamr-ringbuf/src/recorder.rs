@@ -146,7 +146,7 @@ impl Recorder {
             .open(&path)
             .map_err(io)?;
         file.set_len(g.file_size as u64).map_err(io)?;
-        // SAFETY (memmap2's contract): the file was just created and sized
+        // SAFETY: memmap2's contract. The file was just created and sized
         // by us; other processes may map it too, which is why every access
         // goes through atomics (see `region`).
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(io)?;

@@ -194,7 +194,7 @@ impl Heap {
         let (orig, base_offset) = match orig.subtag() {
             Some(Subtag::SubBin) => {
                 let w = orig.boxed_words();
-                (Term::from_raw(w[2]), w[1] as usize)
+                (Term::from_word(w[2]), w[1] as usize)
             }
             _ => (orig, 0),
         };

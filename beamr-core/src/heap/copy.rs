@@ -60,7 +60,7 @@ pub fn size_of_term(term: Term) -> usize {
             total += 1 + arity;
             let words = t.boxed_words();
             for &w in &words[header.subtag().raw_prefix(arity)..] {
-                stack.push(Term::from_raw(w));
+                stack.push(Term::from_word(w));
             }
         }
     }
@@ -81,7 +81,7 @@ impl Heap {
         while let Some(slot) = work.pop() {
             // SAFETY: every slot on the work list is a term word of the root
             // variable or of an object this function allocated on this heap.
-            let t = Term::from_raw(unsafe { *slot });
+            let t = Term::from_word(unsafe { *slot });
             let new = match t.raw() & PRIMARY_MASK {
                 PRIMARY_LIST => {
                     let (head, tail) = t.as_cons().expect("list term");
@@ -97,7 +97,7 @@ impl Heap {
                     // SAFETY: cell has two words.
                     work.push(unsafe { cell.add(1) });
                     work.push(cell);
-                    Term::from_raw(cell as u64 | PRIMARY_LIST)
+                    Term::from_word(cell as u64 | PRIMARY_LIST)
                 }
                 PRIMARY_BOXED => {
                     let header = t.header().expect("boxed term");
@@ -118,7 +118,7 @@ impl Heap {
                         // SAFETY: i <= arity.
                         work.push(unsafe { p.add(i) });
                     }
-                    Term::from_raw(p as u64 | PRIMARY_BOXED)
+                    Term::from_word(p as u64 | PRIMARY_BOXED)
                 }
                 _ => t,
             };

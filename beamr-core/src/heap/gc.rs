@@ -140,10 +140,10 @@ fn evacuate(term: Term, from: &FromSpace, to: &mut ToSpace<'_>) -> Term {
             if head == Term::NON_VALUE.raw() {
                 // Already moved: the tail holds the new list pointer.
                 // SAFETY: as above.
-                return Term::from_raw(unsafe { *p.add(1) });
+                return Term::from_word(unsafe { *p.add(1) });
             }
             let new = to.copy(p, 2, from.is_mature(p as usize));
-            let new_term = Term::from_raw(new as u64 | PRIMARY_LIST);
+            let new_term = Term::from_word(new as u64 | PRIMARY_LIST);
             // SAFETY: p is a from-space cons cell; writing the forwarding marks.
             unsafe {
                 *p = Term::NON_VALUE.raw();
@@ -160,11 +160,11 @@ fn evacuate(term: Term, from: &FromSpace, to: &mut ToSpace<'_>) -> Term {
             let header = unsafe { *p };
             if !Header::is_header(header) {
                 // Already moved: the header word is the forwarding pointer.
-                return Term::from_raw(header);
+                return Term::from_word(header);
             }
             let words = 1 + Header(header).arity();
             let new = to.copy(p, words, from.is_mature(p as usize));
-            let new_term = Term::from_raw(new as u64 | PRIMARY_BOXED);
+            let new_term = Term::from_word(new as u64 | PRIMARY_BOXED);
             // SAFETY: p is a from-space object header; overwrite with the forward.
             unsafe { *p = new_term.raw() };
             new_term
@@ -194,7 +194,7 @@ fn scan_block(select_old: bool, mut scan: usize, from: &FromSpace, to: &mut ToSp
                 // SAFETY: i < end <= used.
                 let slot = unsafe { base.add(i) };
                 // SAFETY: slot is a term word of a copied object.
-                let moved = evacuate(Term::from_raw(unsafe { *slot }), from, to);
+                let moved = evacuate(Term::from_word(unsafe { *slot }), from, to);
                 // SAFETY: as above.
                 unsafe { *slot = moved.raw() };
             }
@@ -204,7 +204,7 @@ fn scan_block(select_old: bool, mut scan: usize, from: &FromSpace, to: &mut ToSp
             // SAFETY: scan < used.
             let slot = unsafe { base.add(scan) };
             // SAFETY: slot is a term word of a copied cons cell.
-            let moved = evacuate(Term::from_raw(unsafe { *slot }), from, to);
+            let moved = evacuate(Term::from_word(unsafe { *slot }), from, to);
             // SAFETY: as above.
             unsafe { *slot = moved.raw() };
             scan += 1;

@@ -108,7 +108,7 @@ pub(super) fn remove_at(heap: &mut Heap, view: FlatMapView, i: usize) -> Term {
 
 /// A flat map's keys tuple term (its second word).
 fn keys_tuple(map: Term) -> Term {
-    Term::from_raw(map.boxed_words()[1])
+    Term::from_word(map.boxed_words()[1])
 }
 
 /// The entries of a flat map, in key order.

@@ -251,7 +251,7 @@ impl Term {
             Subtag::SubBin => {
                 let words = self.boxed_words();
                 let (bit_size, bit_offset) = (words[0] as usize, words[1] as usize);
-                let orig = Term::from_raw(words[2]).as_binary()?;
+                let orig = Term::from_word(words[2]).as_binary()?;
                 return Some(BinaryView {
                     storage: orig.storage,
                     bit_offset: orig.bit_offset + bit_offset,
@@ -296,7 +296,7 @@ impl Term {
     pub fn as_sub_binary(self) -> Option<(Term, usize, usize)> {
         if self.is_boxed_with(Subtag::SubBin) {
             let w = self.boxed_words();
-            Some((Term::from_raw(w[2]), w[1] as usize, w[0] as usize))
+            Some((Term::from_word(w[2]), w[1] as usize, w[0] as usize))
         } else {
             None
         }

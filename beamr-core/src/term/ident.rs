@@ -84,7 +84,7 @@ impl Term {
                 let w = self.boxed_words();
                 let len = (w[2] as usize).min(5);
                 Some(RefView {
-                    node: Term::from_raw(w[0]).as_atom()?,
+                    node: Term::from_word(w[0]).as_atom()?,
                     creation: w[1] as u32,
                     ids: unpack_u32s(&w[3..], len),
                     len,
@@ -107,7 +107,7 @@ impl Term {
         }
         let w = self.boxed_words();
         Some(ExternalPidView {
-            node: Term::from_raw(w[0]).as_atom()?,
+            node: Term::from_word(w[0]).as_atom()?,
             id: w[1] as u32,
             serial: w[2] as u32,
             creation: w[3] as u32,
@@ -121,7 +121,7 @@ impl Term {
         }
         let w = self.boxed_words();
         Some(ExternalPortView {
-            node: Term::from_raw(w[0]).as_atom()?,
+            node: Term::from_word(w[0]).as_atom()?,
             id: w[1],
             creation: w[2] as u32,
         })

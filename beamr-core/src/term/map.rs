@@ -40,7 +40,7 @@ impl Term {
             return None;
         }
         let words = self.boxed_words();
-        let keys = Term::from_raw(words[1]).as_tuple()?;
+        let keys = Term::from_word(words[1]).as_tuple()?;
         // SAFETY: the words after size and keys are the value terms.
         let values = unsafe {
             std::slice::from_raw_parts(words.as_ptr().add(2) as *const Term, words.len() - 2)

@@ -37,7 +37,7 @@ impl Term {
                 position: w[0] as usize,
                 end: w[1] as usize,
                 start: w[2] as usize,
-                orig: Term::from_raw(w[3]),
+                orig: Term::from_word(w[3]),
             })
         } else {
             None

@@ -14,8 +14,18 @@
 //!      | 0                                            |1 0|1 0 1 1|      NIL `[]`
 //!      | 0                                            |1 1|1 0 1 1|      NON_VALUE (no term)
 //!      | arity: words after the header (56 bits) | subtag (6) |0 0|      HEADER (heap only)
+//!      | code address (8-byte aligned)                      ...|0 0 0|    CODE POINTER (stack only)
 //!      +----------------------------------------------------+-+-+-+-+-+-+
 //! ```
+//!
+//! Two kinds of word exist only on a process stack, never in a register, a
+//! heap object or a message: a CATCH word marks an active `catch`/`try`, and
+//! a CODE POINTER word is the return address a call frame saves. A code
+//! pointer shares the HEADER primary tag (`00`), which is unambiguous because
+//! headers live only on heaps; its address is 8-byte aligned, so its low
+//! three bits are zero. Null is not a code pointer: it is the empty stack
+//! slot that `allocate_zero` writes. Neither kind is ever dereferenced as a
+//! term: every pointer accessor checks for a LIST or BOXED primary tag first.
 //!
 //! A header word starts every boxed object; its arity counts the words that
 //! follow it. During garbage collection a moved object's header is overwritten
@@ -32,6 +42,9 @@ pub const PRIMARY_LIST: u64 = 0b01;
 pub const PRIMARY_BOXED: u64 = 0b10;
 /// Primary tag of an immediate.
 pub const PRIMARY_IMMED: u64 = 0b11;
+/// Low bits of a code pointer word on a stack: an 8-byte aligned address
+/// with the [`PRIMARY_HEADER`] tag.
+pub const CODE_POINTER_MASK: u64 = 0b111;
 
 /// Mask of the first immediate tag (bits 0..4).
 pub const IMMED1_MASK: u64 = 0b1111;

@@ -43,10 +43,22 @@ impl Term {
 
     /// Reinterprets a raw word as a term.
     ///
-    /// The word must have come from [`Term::raw`] of a term that is still
-    /// valid (see the type's documentation).
+    /// # Safety
+    ///
+    /// `word` must have come from [`Term::raw`] of a term that is still valid
+    /// (see the type's documentation). Any other word may be a LIST or BOXED
+    /// pointer to memory that is not a term, which every accessor would read.
     #[inline]
-    pub const fn from_raw(word: u64) -> Term {
+    pub const unsafe fn from_raw(word: u64) -> Term {
+        Term(word)
+    }
+
+    /// Reinterprets a word read from a heap object, a heap block or a stack
+    /// slot that this crate wrote as a term: the crate-private counterpart of
+    /// [`Term::from_raw`], for the heap, garbage collector and object
+    /// accessors, whose layouts say which words are terms.
+    #[inline]
+    pub(crate) const fn from_word(word: u64) -> Term {
         Term(word)
     }
 
@@ -99,6 +111,28 @@ impl Term {
     #[inline]
     pub const fn catch(index: u64) -> Term {
         Term((index << IMMED2_BITS) | IMMED2_CATCH)
+    }
+
+    /// A code pointer word: the return address `addr` as a call frame saves
+    /// it on a process stack (layout in [`tag`](super::tag)).
+    ///
+    /// `addr` must be 8-byte aligned (instructions are); its low bits are
+    /// cleared whatever it is, so the word can never read as a LIST or BOXED
+    /// pointer, only as a header-tagged word that no accessor dereferences.
+    #[inline]
+    pub fn code_pointer(addr: *const ()) -> Term {
+        debug_assert!(
+            addr as u64 & CODE_POINTER_MASK == 0,
+            "unaligned code address"
+        );
+        Term(addr as u64 & !CODE_POINTER_MASK)
+    }
+
+    /// The return address of a code pointer word, if this stack word is one
+    /// (null, the empty slot, is not).
+    #[inline]
+    pub fn as_code_pointer(self) -> Option<*const ()> {
+        (self.0 != 0 && self.0 & CODE_POINTER_MASK == 0).then_some(self.0 as *const ())
     }
 
     /// Builds a list pointer to the cons cell at `cell`.
@@ -350,7 +384,8 @@ pub enum Kind {
     Catch,
     /// No term.
     NonValue,
-    /// A header word where a term was expected: a bug.
+    /// A header word where a term was expected (a bug), or a code pointer
+    /// read off a stack.
     Invalid,
 }
 
@@ -369,6 +404,23 @@ impl fmt::Debug for Term {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_pointers_round_trip_and_never_read_as_pointer_terms() {
+        let code = [0u64; 4];
+        for slot in &code {
+            let addr = slot as *const u64 as *const ();
+            let w = Term::code_pointer(addr);
+            assert_eq!(w.as_code_pointer(), Some(addr));
+            assert_eq!(w.kind(), Kind::Invalid);
+            assert!(!w.is_list() && !w.is_boxed() && w.as_tuple().is_none());
+            assert_eq!(w.as_catch(), None);
+        }
+        assert_eq!(Term::from_word(0).as_code_pointer(), None);
+        assert_eq!(Term::catch(3).as_code_pointer(), None);
+        assert_eq!(Term::NIL.as_code_pointer(), None);
+        assert_eq!(Term::small_unchecked(8).as_code_pointer(), None);
+    }
 
     #[test]
     fn term_is_one_word() {

@@ -330,5 +330,6 @@ pub fn runs_code(p: &crate::process::Process, module: &Module) -> bool {
         || module.contains(p.cp.cast())
         || p.stack
             .iter()
-            .any(|w| module.contains(w.raw() as usize as *const Instr))
+            .filter_map(|w| w.as_code_pointer())
+            .any(|ra| module.contains(ra.cast()))
 }

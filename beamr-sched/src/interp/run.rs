@@ -38,10 +38,11 @@ fn offset(ip: *const Instr, t: Target) -> *const Instr {
     unsafe { ip.offset(t.0 as isize) }
 }
 
-/// A code pointer stored on the stack as a word (8-aligned: reads as a header).
+/// A code pointer stored on the stack as a word (layout in beamr-core's
+/// `term::tag`).
 #[inline(always)]
 fn cp_word(cp: *const Instr) -> Term {
-    Term::from_raw(cp as u64)
+    Term::code_pointer(cp.cast())
 }
 
 /// Runs `p` from `p.ip` for at most `budget` reductions.
@@ -629,7 +630,8 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
     p.stack.truncate(len);
     p.stack
         .pop()
-        .map_or(std::ptr::null(), |w| w.raw() as *const Instr)
+        .and_then(Term::as_code_pointer)
+        .map_or(std::ptr::null(), <*const ()>::cast)
 }
 
 /// Calls the native BIF behind `export` with its arguments in x0..,

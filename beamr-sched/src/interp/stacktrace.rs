@@ -91,8 +91,8 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
         push(p.cp.cast());
     }
     for w in p.stack.iter().rev() {
-        if w.raw() != 0 && w.raw() & 0b11 == 0 {
-            push(w.raw() as *const Instr);
+        if let Some(ra) = w.as_code_pointer() {
+            push(ra.cast());
         }
     }
     for ra in return_addresses {
@@ -125,9 +125,11 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
 /// `deallocate` then `return`).
 fn returns_at_once(ra: *const Instr) -> bool {
     // SAFETY: `ra` is a return address into loaded code, which is never
-    // freed; a deallocate is never the last instruction of its function.
+    // freed.
     match unsafe { &*ra } {
         Instr::Return => true,
+        // SAFETY: as above; a deallocate is never the last instruction of its
+        // function (a return follows it).
         Instr::Deallocate { .. } => matches!(unsafe { &*ra.add(1) }, Instr::Return),
         _ => false,
     }

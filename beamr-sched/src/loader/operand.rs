@@ -95,10 +95,16 @@ impl Src {
         (self.0 >> INDEX_SHIFT) as usize
     }
 
-    /// The constant (meaningless for a register).
+    /// The constant (for a register, a NON_VALUE-tagged immediate that
+    /// means nothing but is harmless: no accessor dereferences it).
     #[inline(always)]
     pub const fn term(self) -> Term {
-        Term::from_raw(self.0)
+        // SAFETY: a Src holds either the raw word of a term given to
+        // `Src::constant` (an immediate, or a pointer into the module's
+        // literal area, which lives as long as the code that holds this
+        // operand), or a register reference made by `x`/`y`/`fr`, which has
+        // the NON_VALUE immediate tag and so never reads as a pointer.
+        unsafe { Term::from_raw(self.0) }
     }
 
     /// What this source names.

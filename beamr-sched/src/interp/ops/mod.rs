@@ -35,7 +35,7 @@ pub fn get(p: &Process, s: Src) -> Term {
         // (`Lowering::src_of`), the length of `p.x`.
         Src::X_TAG => unsafe { *p.x.get_unchecked((w >> Src::INDEX_SHIFT) as usize) },
         Src::Y_TAG => p.stack[p.stack.len() - 1 - (w >> Src::INDEX_SHIFT) as usize],
-        _ => Term::from_raw(w),
+        _ => s.term(),
     }
 }
 
