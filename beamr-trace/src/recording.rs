@@ -26,7 +26,33 @@ struct Inner {
     /// lives as long as a test.
     heap: Heap,
     /// Events whose terms all point into `heap` (or are immediates).
-    events: Vec<TraceEvent<'static>>,
+    events: Vec<Recorded>,
+}
+
+/// One recorded event. Argument lists are kept as a tuple on the recorder's
+/// heap, and the event's own slice is empty until [`Recorded::view`] lends
+/// it out, borrowed from `args`.
+struct Recorded {
+    event: TraceEvent<'static>,
+    /// The call's or spawn's arguments as a tuple, or `[]`.
+    args: Term,
+}
+
+impl Recorded {
+    /// The event with its arguments borrowed from this record.
+    fn view(&self) -> TraceEvent<'_> {
+        let mut event = self.event;
+        let args = self.args.as_tuple().unwrap_or(&[]);
+        match &mut event.payload {
+            Payload::Call {
+                args: CallArgs::Args(slot),
+                ..
+            } => *slot = args,
+            Payload::Spawn { args: slot, .. } => *slot = args,
+            _ => {}
+        }
+        event
+    }
 }
 
 /// A tracer that records copies of the events it is given.
@@ -80,13 +106,15 @@ impl RecordingTracer {
 
     /// The tags of the recorded events, in order.
     pub fn tags(&self) -> Vec<TraceTag> {
-        self.lock().events.iter().map(|e| e.tag).collect()
+        self.lock().events.iter().map(|e| e.event.tag).collect()
     }
 
     /// Calls `f` with the recorded events. Their terms live on the
     /// recorder's heap and are valid during the call.
     pub fn with_events<R>(&self, f: impl FnOnce(&[TraceEvent<'_>]) -> R) -> R {
-        f(&self.lock().events)
+        let inner = self.lock();
+        let events: Vec<TraceEvent<'_>> = inner.events.iter().map(Recorded::view).collect();
+        f(&events)
     }
 
     /// How many times [`Tracer::enabled`] was called.
@@ -109,8 +137,16 @@ impl RecordingTracer {
     }
 }
 
-/// Deep-copies every term of `payload` onto `heap`.
-fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> Payload<'static> {
+/// Deep-copies every term of `payload` onto `heap`; an argument list goes
+/// into the returned tuple (`[]` when there is none) and its slice in the
+/// payload is left empty (see [`Recorded`]).
+fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> (Payload<'static>, Term) {
+    let mut args_tuple = Term::NIL;
+    let payload = copy_terms(heap, payload, &mut args_tuple);
+    (payload, args_tuple)
+}
+
+fn copy_terms(heap: &mut Heap, payload: &Payload<'_>, args_tuple: &mut Term) -> Payload<'static> {
     let mut copy = |t: Term| heap.copy_term(t);
     match *payload {
         Payload::Message { message, peer } => Payload::Message {
@@ -125,7 +161,8 @@ fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> Payload<'static> {
             let args = match args {
                 CallArgs::Args(args) => {
                     let copied: Vec<Term> = args.iter().map(|&t| copy(t)).collect();
-                    CallArgs::Args(copy_slice(heap, &copied))
+                    *args_tuple = heap.tuple(&copied);
+                    CallArgs::Args(&[])
                 }
                 CallArgs::Arity(n) => CallArgs::Arity(n),
             };
@@ -148,10 +185,11 @@ fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> Payload<'static> {
         Payload::Spawn { other, mfa, args } => {
             let other = copy(other);
             let copied: Vec<Term> = args.iter().map(|&t| copy(t)).collect();
+            *args_tuple = heap.tuple(&copied);
             Payload::Spawn {
                 other,
                 mfa,
-                args: copy_slice(heap, &copied),
+                args: &[],
             }
         }
         Payload::Exit { reason } => Payload::Exit {
@@ -184,15 +222,6 @@ fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> Payload<'static> {
     }
 }
 
-/// Stores `terms` (already on `heap`) as a tuple on `heap` and returns its
-/// elements, which live as long as the heap's memory.
-fn copy_slice(heap: &mut Heap, terms: &[Term]) -> &'static [Term] {
-    if terms.is_empty() {
-        return &[];
-    }
-    heap.tuple(terms).as_tuple().unwrap_or(&[])
-}
-
 impl Tracer for RecordingTracer {
     fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
         self.enabled_calls.fetch_add(1, Ordering::Relaxed);
@@ -205,13 +234,14 @@ impl Tracer for RecordingTracer {
             return;
         }
         let mut inner = self.lock();
-        let payload = copy_payload(&mut inner.heap, &event.payload);
-        inner.events.push(TraceEvent {
+        let (payload, args) = copy_payload(&mut inner.heap, &event.payload);
+        let event = TraceEvent {
             tag: event.tag,
             tracee: event.tracee,
             timestamp_ns: event.timestamp_ns,
             scheduler_id: event.scheduler_id,
             payload,
-        });
+        };
+        inner.events.push(Recorded { event, args });
     }
 }

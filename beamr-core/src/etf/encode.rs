@@ -176,7 +176,7 @@ impl Encoder<'_> {
             Kind::Nil => self.out.push(tag::NIL),
             Kind::Cons => return Ok(self.list(t, stack)),
             Kind::Tuple => {
-                let elems = t.as_tuple().unwrap_or(&[]);
+                let elems = t.tuple_elements().unwrap_or(&[]);
                 self.count(tag::SMALL_TUPLE, tag::LARGE_TUPLE, elems.len());
                 if !elems.is_empty() {
                     stack.push(Work::Elems(elems));
@@ -231,7 +231,7 @@ impl Encoder<'_> {
 
     /// A bignum.
     fn big(&mut self, t: Term) {
-        let Some(big) = t.as_big() else { return };
+        let Some(big) = t.big_parts() else { return };
         let top = big
             .digits
             .iter()
@@ -312,7 +312,7 @@ impl Encoder<'_> {
 
     /// A binary (`BINARY`) or bitstring (`BIT_BINARY`, unused bits zeroed).
     fn binary(&mut self, t: Term) {
-        let Some(view) = t.as_binary() else { return };
+        let Some(view) = t.binary_parts() else { return };
         let n = view.bit_size.div_ceil(8);
         let bits = view.trailing_bits();
         if bits == 0 {
@@ -429,7 +429,7 @@ impl Encoder<'_> {
             self.int(export.arity as i64);
             return;
         }
-        let Some(closure) = t.as_closure() else {
+        let Some(closure) = t.closure_parts() else {
             return;
         };
         let entry = closure.entry;

@@ -38,7 +38,7 @@ impl Piece {
 
 /// The whole bytes of a bitstring (borrowed when byte-aligned) and the
 /// trailing bits as `(value, size)` when the size is not a multiple of 8.
-pub(crate) fn split_bits(view: &BinaryView) -> (Cow<'static, [u8]>, Option<(u8, u8)>) {
+pub(crate) fn split_bits<'a>(view: &BinaryView<'a>) -> (Cow<'a, [u8]>, Option<(u8, u8)>) {
     let whole = view.byte_size();
     let trailing = view.trailing_bits();
     if view.bit_offset % 8 == 0 {

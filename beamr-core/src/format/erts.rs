@@ -108,7 +108,7 @@ fn write_float(out: &mut Vec<u8>, f: f64) {
 }
 
 fn write_binary(out: &mut Vec<u8>, t: Term) {
-    let Some(view) = t.as_binary() else {
+    let Some(view) = t.binary_parts() else {
         out.extend_from_slice(b"<<>>");
         return;
     };
@@ -153,7 +153,7 @@ fn write_fmt(out: &mut Vec<u8>, f: impl FnOnce(&mut String) -> std::fmt::Result)
 fn write(out: &mut Vec<u8>, t: Term) {
     match t.kind() {
         Kind::SmallInt => out.extend_from_slice(t.small_value().to_string().as_bytes()),
-        Kind::BigInt => match t.as_big() {
+        Kind::BigInt => match t.big_parts() {
             Some(b) => out.extend_from_slice(b.to_bigint().to_string().as_bytes()),
             None => out.extend_from_slice(b"<unknown>"),
         },
@@ -195,7 +195,7 @@ fn write(out: &mut Vec<u8>, t: Term) {
         }
         Kind::Tuple => {
             out.push(b'{');
-            for (i, &e) in t.as_tuple().unwrap_or(&[]).iter().enumerate() {
+            for (i, &e) in t.tuple_elements().unwrap_or(&[]).iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
@@ -222,7 +222,7 @@ fn write(out: &mut Vec<u8>, t: Term) {
         Kind::Port => write_fmt(out, |s| write_port(s, t)),
         Kind::Ref => write_fmt(out, |s| write_ref(s, t)),
         Kind::Fun => {
-            if let Some(c) = t.as_closure() {
+            if let Some(c) = t.closure_parts() {
                 out.extend_from_slice(b"#Fun<");
                 out.extend_from_slice(c.entry.module.name().as_bytes());
                 out.extend_from_slice(

@@ -93,7 +93,7 @@ pub(crate) fn write_ref<W: Write + ?Sized>(out: &mut W, t: Term) -> fmt::Result 
 /// Writes a closure or an export fun.
 pub(crate) fn write_fun<W: Write + ?Sized>(out: &mut W, t: Term) -> fmt::Result {
     let atoms = CharMode::UnicodeAsLatin1;
-    if let Some(c) = t.as_closure() {
+    if let Some(c) = t.closure_parts() {
         out.write_str("#Fun<")?;
         write_atom(out, c.entry.module.name(), atoms)?;
         out.write_char('.')?;

@@ -333,7 +333,7 @@ impl Builder {
     }
 
     fn tuple(&self, t: Term, d: i64) -> Elem {
-        let elements = t.as_tuple().unwrap_or(&[]);
+        let elements = t.tuple_elements().unwrap_or(&[]);
         if elements.is_empty() {
             return Elem::leaf("{}".into());
         }
@@ -393,7 +393,7 @@ impl Builder {
     }
 
     fn binary(&self, t: Term, d: i64) -> Elem {
-        let Some(view) = t.as_binary() else {
+        let Some(view) = t.binary_parts() else {
             return Elem::leaf(String::new());
         };
         if view.bit_size == 0 {

@@ -119,12 +119,12 @@ pub(crate) fn write_term<W: Write + ?Sized>(
         Kind::Cons => write_list(out, t, d, enc),
         Kind::Tuple => write_tuple(out, t, d, enc),
         Kind::Float => write_float(out, t.as_float().unwrap_or(0.0)),
-        Kind::BigInt => match t.as_big() {
+        Kind::BigInt => match t.big_parts() {
             Some(b) => write_big(out, b),
             None => write_internal(out, t),
         },
         Kind::Map => write_map(out, t, d, enc),
-        Kind::Binary => match t.as_binary() {
+        Kind::Binary => match t.binary_parts() {
             Some(view) => write_binary(out, &view, d),
             None => write_internal(out, t),
         },
@@ -174,7 +174,7 @@ fn write_list<W: Write + ?Sized>(out: &mut W, t: Term, d: i64, enc: Encoding) ->
 
 /// `{E1,E2}`.
 fn write_tuple<W: Write + ?Sized>(out: &mut W, t: Term, d: i64, enc: Encoding) -> fmt::Result {
-    let elements = t.as_tuple().unwrap_or(&[]);
+    let elements = t.tuple_elements().unwrap_or(&[]);
     let Some((first, rest)) = elements.split_first() else {
         return out.write_str("{}");
     };

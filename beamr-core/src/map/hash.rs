@@ -122,7 +122,7 @@ pub fn internal_hash(term: Term, salt: u32) -> u32 {
                 Some(Pending::Cdr) => h.constant(HCONST_18),
                 Some(Pending::Term(t)) => next = Some(t),
                 Some(Pending::Node(n)) => {
-                    if let Some(node) = n.as_hash_node() {
+                    if let Some(node) = n.hash_node_parts() {
                         push_node_children(node.children, &mut stack);
                     }
                 }
@@ -183,7 +183,7 @@ fn hash_list(h: &mut Hasher, list: Term, stack: &mut Vec<Pending>) -> Option<Ter
 fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term> {
     match t.kind() {
         Kind::Tuple => {
-            let elems = t.as_tuple().unwrap_or(&[]);
+            let elems = t.tuple_elements().unwrap_or(&[]);
             h.mix2(elems.len() as u32, 0, HCONST_9);
             push_rev(stack, elems.get(1..).unwrap_or(&[]));
             elems.first().copied()
@@ -199,7 +199,7 @@ fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term>
             None
         }
         Kind::BigInt => {
-            if let Some(big) = t.as_big() {
+            if let Some(big) = t.big_parts() {
                 let k = if big.negative { HCONST_10 } else { HCONST_11 };
                 for &d in big.digits {
                     h.word(d, k);
@@ -208,7 +208,7 @@ fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term>
             None
         }
         Kind::Binary => {
-            if let Some(view) = t.as_binary() {
+            if let Some(view) = t.binary_parts() {
                 let initval = HCONST_13.wrapping_add(h.hash);
                 if let Some(bytes) = view.as_bytes() {
                     // Byte-aligned: hash in place.
@@ -232,7 +232,7 @@ fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term>
             None
         }
         Kind::Fun => {
-            if let Some(c) = t.as_closure() {
+            if let Some(c) = t.closure_parts() {
                 let module = Term::atom(c.entry.module).raw();
                 h.mix2(c.free.len() as u32, module as u32, HCONST_20);
                 h.mix2(c.entry.index, c.entry.old_uniq, HCONST_21);
@@ -291,13 +291,13 @@ fn push_rev(stack: &mut Vec<Pending>, terms: &[Term]) {
 
 /// Hashes a map: its size, then keys and values in the order OTP pops them.
 fn hash_map(h: &mut Hasher, map: Term, stack: &mut Vec<Pending>) {
-    if let Some(flat) = map.as_flat_map() {
+    if let Some(flat) = map.flat_map_parts() {
         h.mix2(flat.keys.len() as u32, 0, HCONST_16);
         for (&k, &v) in flat.keys.iter().zip(flat.values).rev() {
             stack.push(Pending::Term(v));
             stack.push(Pending::Term(k));
         }
-    } else if let Some(node) = map.as_hash_node() {
+    } else if let Some(node) = map.hash_node_parts() {
         h.mix2(node.size as u32, 0, HCONST_16);
         if node.size > 0 {
             push_node_children(node.children, stack);

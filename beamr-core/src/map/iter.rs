@@ -46,7 +46,7 @@ enum State {
 impl MapIter {
     /// An iterator over `map` in `order`, or `None` if `map` is not a map.
     pub fn new(map: Term, order: Order) -> Option<MapIter> {
-        if let Some(flat) = map.as_flat_map() {
+        if let Some(flat) = map.flat_map_parts() {
             return Some(MapIter {
                 remaining: flat.keys.len(),
                 state: State::Flat {
@@ -56,7 +56,7 @@ impl MapIter {
                 },
             });
         }
-        let root = map.as_hash_node()?;
+        let root = map.hash_node_parts()?;
         Some(MapIter {
             remaining: root.size as usize,
             state: State::Trie {
@@ -94,7 +94,7 @@ impl Iterator for MapIter {
                 if let Some(kv) = child.as_cons() {
                     break kv;
                 }
-                if let Some(node) = child.as_hash_node() {
+                if let Some(node) = child.hash_node_parts() {
                     stack.push(node.children);
                 }
             },

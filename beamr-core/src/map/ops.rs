@@ -52,10 +52,10 @@ pub fn from_pairs(heap: &mut Heap, pairs: &[(Term, Term)]) -> Term {
 /// absent or `map` is not a map.
 #[inline]
 pub fn get(map: Term, key: Term) -> Option<Term> {
-    if let Some(view) = map.as_flat_map() {
+    if let Some(view) = map.flat_map_parts() {
         return flat::find(&view, key).map(|i| view.values[i]);
     }
-    trie::get(map.as_hash_node()?, key)
+    trie::get(map.hash_node_parts()?, key)
 }
 
 /// True if `key` is a key of `map` (`maps:is_key/2`).
@@ -81,7 +81,7 @@ pub fn put(heap: &mut Heap, map: Term, key: Term, value: Term) -> Result<Term, M
             FlatPut::Overflow(entries) => trie::build(heap, &entries),
         });
     }
-    let root = map.as_hash_node().ok_or(MapError::BadMap(map))?;
+    let root = map.hash_node_parts().ok_or(MapError::BadMap(map))?;
     Ok(
         match trie::insert(heap, root, 0, &mut KeyHash::new(key), value) {
             Inserted::Unchanged => map,
@@ -97,7 +97,7 @@ pub fn update(heap: &mut Heap, map: Term, key: Term, value: Term) -> Result<Term
         let i = flat::find(&view, key).ok_or(MapError::BadKey(key))?;
         return Ok(flat::set_value(heap, map, view, i, value));
     }
-    let root = map.as_hash_node().ok_or(MapError::BadMap(map))?;
+    let root = map.hash_node_parts().ok_or(MapError::BadMap(map))?;
     if trie::get(root, key).is_none() {
         return Err(MapError::BadKey(key));
     }
@@ -117,7 +117,7 @@ pub fn remove(heap: &mut Heap, map: Term, key: Term) -> Result<Term, MapError> {
             None => map,
         });
     }
-    let root = map.as_hash_node().ok_or(MapError::BadMap(map))?;
+    let root = map.hash_node_parts().ok_or(MapError::BadMap(map))?;
     match trie::remove(heap, root, 0, &mut KeyHash::new(key)) {
         Removed::NotFound => Ok(map),
         Removed::Node(m) | Removed::Leaf(m) => {
@@ -176,7 +176,7 @@ fn list_of(
 /// A flat map's view, if `map` is a well-formed flat map (at most
 /// [`FLAT_MAP_LIMIT`] keys). A larger flat map, which only a hand-built
 /// term can be, is treated through the trie path after conversion.
-fn flat_view(map: Term) -> Option<FlatMapView> {
-    map.as_flat_map()
+fn flat_view(map: Term) -> Option<FlatMapView<'static>> {
+    map.flat_map_parts()
         .filter(|v| v.keys.len() <= FLAT_MAP_LIMIT && v.keys.len() == v.values.len())
 }

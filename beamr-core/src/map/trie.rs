@@ -106,7 +106,7 @@ pub(super) fn get(root: HashNodeView, key: Term) -> Option<Term> {
         if let Some((k, v)) = child.as_cons() {
             return (k.raw() == key.raw() || exact_eq(k, key)).then_some(v);
         }
-        node = child.as_hash_node()?;
+        node = child.hash_node_parts()?;
         level += 1;
     }
 }
@@ -184,7 +184,7 @@ pub(super) fn insert(
             )
         }
     } else {
-        let Some(sub) = child.as_hash_node() else {
+        let Some(sub) = child.hash_node_parts() else {
             return Inserted::Unchanged;
         };
         match insert(heap, sub, level + 1, kh, value) {
@@ -259,7 +259,7 @@ pub(super) fn remove(heap: &mut Heap, node: HashNodeView, level: u32, kh: &mut K
         }
         None
     } else {
-        let Some(sub) = child.as_hash_node() else {
+        let Some(sub) = child.hash_node_parts() else {
             return Removed::NotFound;
         };
         match remove(heap, sub, level + 1, kh) {

@@ -160,7 +160,10 @@ fn step(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
             Ordering::Equal
         }
         Class::Tuple => {
-            let (xs, ys) = (a.as_tuple().unwrap_or(&[]), b.as_tuple().unwrap_or(&[]));
+            let (xs, ys) = (
+                a.tuple_elements().unwrap_or(&[]),
+                b.tuple_elements().unwrap_or(&[]),
+            );
             let o = xs.len().cmp(&ys.len());
             if o == Ordering::Equal && !xs.is_empty() {
                 stack.push(Frame::Elems(xs, ys, exact));
@@ -168,7 +171,7 @@ fn step(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
             o
         }
         Class::Map => cmp_maps(a, b, exact, stack),
-        Class::Bitstring => match (a.as_binary(), b.as_binary()) {
+        Class::Bitstring => match (a.binary_parts(), b.binary_parts()) {
             (Some(x), Some(y)) => cmp_bits(x, y),
             _ => a.raw().cmp(&b.raw()),
         },
@@ -212,7 +215,7 @@ fn cmp_maps(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
     if na == 0 {
         return Ordering::Equal;
     }
-    if let (Some(fa), Some(fb)) = (a.as_flat_map(), b.as_flat_map()) {
+    if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
         stack.push(Frame::Elems(fa.values, fb.values, exact));
         stack.push(Frame::Elems(fa.keys, fb.keys, true));
         return Ordering::Equal;
@@ -261,7 +264,7 @@ fn cmp_bits(a: BinaryView, b: BinaryView) -> Ordering {
 /// Funs: local below export; local by module, index, old uniq, free
 /// variable count, free variables; export by module, function, arity.
 fn cmp_funs(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
-    match (a.as_closure(), b.as_closure()) {
+    match (a.closure_parts(), b.closure_parts()) {
         (Some(x), Some(y)) => {
             let (ex, ey) = (x.entry, y.entry);
             let o = cmp_atom_names(ex.module, ey.module)

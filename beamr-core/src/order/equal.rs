@@ -65,11 +65,14 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
             _ => false,
         },
         (Kind::Tuple, Kind::Tuple) => {
-            let (xs, ys) = (a.as_tuple().unwrap_or(&[]), b.as_tuple().unwrap_or(&[]));
+            let (xs, ys) = (
+                a.tuple_elements().unwrap_or(&[]),
+                b.tuple_elements().unwrap_or(&[]),
+            );
             push_if_same_len(xs, ys, stack)
         }
         (Kind::Float, Kind::Float) => a.as_float() == b.as_float(),
-        (Kind::Binary, Kind::Binary) => match (a.as_binary(), b.as_binary()) {
+        (Kind::Binary, Kind::Binary) => match (a.binary_parts(), b.binary_parts()) {
             (Some(x), Some(y)) => {
                 x.bit_size == y.bit_size
                     && match (x.as_bytes(), y.as_bytes()) {
@@ -80,7 +83,7 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
             _ => false,
         },
         (Kind::Map, Kind::Map) => eq_maps(a, b, stack),
-        (Kind::Fun, Kind::Fun) => match (a.as_closure(), b.as_closure()) {
+        (Kind::Fun, Kind::Fun) => match (a.closure_parts(), b.closure_parts()) {
             (Some(x), Some(y)) => {
                 std::ptr::eq(x.entry, y.entry) && push_if_same_len(x.free, y.free, stack)
             }
@@ -115,11 +118,11 @@ fn push_if_same_len(xs: &'static [Term], ys: &'static [Term], stack: &mut Vec<Pe
 /// Maps: flat maps by keys and values; tries node by node (bitmaps, sizes,
 /// children), since equal key sets give equal shapes.
 fn eq_maps(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
-    if let (Some(x), Some(y)) = (a.as_flat_map(), b.as_flat_map()) {
+    if let (Some(x), Some(y)) = (a.flat_map_parts(), b.flat_map_parts()) {
         return push_if_same_len(x.keys, y.keys, stack)
             && push_if_same_len(x.values, y.values, stack);
     }
-    if let (Some(x), Some(y)) = (a.as_hash_node(), b.as_hash_node()) {
+    if let (Some(x), Some(y)) = (a.hash_node_parts(), b.hash_node_parts()) {
         return x.bitmap == y.bitmap
             && x.size == y.size
             && push_if_same_len(x.children, y.children, stack);

@@ -24,7 +24,7 @@ pub(super) enum Num {
     /// A small integer.
     Small(i64),
     /// A bignum.
-    Big(BigView),
+    Big(BigView<'static>),
     /// A float.
     Float(f64),
 }
@@ -38,7 +38,7 @@ impl Num {
         } else if let Some(f) = t.as_float() {
             Some(Num::Float(f))
         } else {
-            t.as_big().map(Num::Big)
+            t.big_parts().map(Num::Big)
         }
     }
 }

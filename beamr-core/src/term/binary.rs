@@ -178,16 +178,16 @@ impl Drop for OffHeapBinary {
 
 /// A read-only view of a binary or bitstring: a bit range of some bytes.
 #[derive(Copy, Clone, Debug)]
-pub struct BinaryView {
+pub struct BinaryView<'a> {
     /// The underlying storage (a heap binary's or off-heap binary's bytes).
-    pub storage: &'static [u8],
+    pub storage: &'a [u8],
     /// Offset in bits of the first bit in `storage`.
     pub bit_offset: usize,
     /// Size in bits.
     pub bit_size: usize,
 }
 
-impl BinaryView {
+impl<'a> BinaryView<'a> {
     /// True if the size is a whole number of bytes (a binary, not just a bitstring).
     #[inline]
     pub fn is_binary(&self) -> bool {
@@ -203,7 +203,7 @@ impl BinaryView {
     /// The bytes, without copying, when the view starts on a byte boundary
     /// and is a whole number of bytes.
     #[inline]
-    pub fn as_bytes(&self) -> Option<&'static [u8]> {
+    pub fn as_bytes(&self) -> Option<&'a [u8]> {
         if self.bit_offset % 8 == 0 && self.bit_size % 8 == 0 {
             let start = self.bit_offset / 8;
             Some(&self.storage[start..start + self.bit_size / 8])
@@ -243,15 +243,22 @@ impl BinaryView {
 }
 
 impl Term {
-    /// A view of a binary or bitstring of any representation.
+    /// A view of a binary or bitstring of any representation, borrowed from
+    /// this term (see [`Term`]'s validity rule).
     #[inline]
-    pub fn as_binary(self) -> Option<BinaryView> {
+    pub fn as_binary(&self) -> Option<BinaryView<'_>> {
+        self.binary_parts()
+    }
+
+    /// [`Term::as_binary`] for this crate's own traversals.
+    #[inline]
+    pub(crate) fn binary_parts(self) -> Option<BinaryView<'static>> {
         let words = match self.subtag()? {
             Subtag::HeapBin | Subtag::RefcBin => self.boxed_words(),
             Subtag::SubBin => {
                 let words = self.boxed_words();
                 let (bit_size, bit_offset) = (words[0] as usize, words[1] as usize);
-                let orig = Term::from_word(words[2]).as_binary()?;
+                let orig = Term::from_word(words[2]).binary_parts()?;
                 return Some(BinaryView {
                     storage: orig.storage,
                     bit_offset: orig.bit_offset + bit_offset,

@@ -97,18 +97,24 @@ impl Export {
 
 /// A read-only view of a closure.
 #[derive(Copy, Clone, Debug)]
-pub struct ClosureView {
+pub struct ClosureView<'a> {
     /// The fun's entry.
     pub entry: &'static FunEntry,
     /// The process that created the closure.
     pub creator: Term,
     /// The captured free variables.
-    pub free: &'static [Term],
+    pub free: &'a [Term],
 }
 
 impl Term {
-    /// A view of a closure.
-    pub fn as_closure(self) -> Option<ClosureView> {
+    /// A view of a closure, borrowed from this term (see [`Term`]'s
+    /// validity rule).
+    pub fn as_closure(&self) -> Option<ClosureView<'_>> {
+        self.closure_parts()
+    }
+
+    /// [`Term::as_closure`] for this crate's own traversals.
+    pub(crate) fn closure_parts(self) -> Option<ClosureView<'static>> {
         if !self.is_boxed_with(Subtag::Fun) {
             return None;
         }
@@ -116,10 +122,9 @@ impl Term {
         // SAFETY: a closure's first word is a `&'static FunEntry` written by
         // the allocator from an interned entry.
         let entry = unsafe { &*(words[0] as *const FunEntry) };
-        // SAFETY: the words after the entry are terms (raw prefix 1).
-        let terms = unsafe {
-            std::slice::from_raw_parts(words.as_ptr().add(1) as *const Term, words.len() - 1)
-        };
+        // The words after the entry are terms: the creator, then the free
+        // variables.
+        let terms = self.boxed_terms(1);
         Some(ClosureView {
             entry,
             creator: terms[0],

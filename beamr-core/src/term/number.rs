@@ -7,14 +7,14 @@ use super::word::Term;
 
 /// A read-only view of a bignum on a heap.
 #[derive(Copy, Clone, Debug)]
-pub struct BigView {
+pub struct BigView<'a> {
     /// True for a negative number.
     pub negative: bool,
     /// The magnitude's 64-bit digits, least significant first.
-    pub digits: &'static [u64],
+    pub digits: &'a [u64],
 }
 
-impl BigView {
+impl BigView<'_> {
     /// The value as a `num_bigint::BigInt`.
     pub fn to_bigint(self) -> BigInt {
         let mut bytes = Vec::with_capacity(self.digits.len() * 8);
@@ -66,9 +66,16 @@ impl Term {
         self.is_boxed_with(Subtag::Float)
     }
 
-    /// A view of a bignum.
+    /// A view of a bignum, borrowed from this term (see [`Term`]'s
+    /// validity rule).
     #[inline]
-    pub fn as_big(self) -> Option<BigView> {
+    pub fn as_big(&self) -> Option<BigView<'_>> {
+        self.big_parts()
+    }
+
+    /// [`Term::as_big`] for this crate's own traversals.
+    #[inline]
+    pub(crate) fn big_parts(self) -> Option<BigView<'static>> {
         match self.subtag()? {
             Subtag::PosBig => Some(BigView {
                 negative: false,
@@ -99,6 +106,6 @@ impl Term {
         if let Some(v) = self.as_small() {
             return Some(Integer::Small(v));
         }
-        self.as_big().map(|b| Integer::Big(b.to_bigint()))
+        self.big_parts().map(|b| Integer::Big(b.to_bigint()))
     }
 }

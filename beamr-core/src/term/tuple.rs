@@ -4,14 +4,19 @@ use super::header::Subtag;
 use super::word::Term;
 
 impl Term {
-    /// The elements of a tuple.
+    /// The elements of a tuple, borrowed from this term: the view lives no
+    /// longer than the word it was read from (see [`Term`]'s validity rule).
     #[inline]
-    pub fn as_tuple(self) -> Option<&'static [Term]> {
+    pub fn as_tuple(&self) -> Option<&[Term]> {
+        self.tuple_elements()
+    }
+
+    /// [`Term::as_tuple`] for this crate's own traversals, which hold the
+    /// slice only within one call that never collects garbage.
+    #[inline]
+    pub(crate) fn tuple_elements(self) -> Option<&'static [Term]> {
         if self.is_boxed_with(Subtag::Tuple) {
-            let words = self.boxed_words();
-            // SAFETY: a tuple's words after the header are all terms, and
-            // `Term` is `repr(transparent)` over `u64`.
-            Some(unsafe { std::slice::from_raw_parts(words.as_ptr() as *const Term, words.len()) })
+            Some(self.boxed_terms(0))
         } else {
             None
         }
@@ -34,7 +39,7 @@ impl Term {
     /// term can observe yet (freshly built, not a literal), and `value` must
     /// be no younger than the tuple's heap allows (on the same heap or a literal).
     pub unsafe fn set_tuple_element(self, index: usize, value: Term) {
-        debug_assert!(self.as_tuple().is_some_and(|t| index < t.len()));
+        debug_assert!(self.tuple_elements().is_some_and(|t| index < t.len()));
         // SAFETY: per the contract, element `index` is a live word after the header.
         unsafe { self.ptr().add(1 + index).write(value.raw()) };
     }

@@ -303,7 +303,18 @@ impl Term {
         self.subtag() == Some(subtag)
     }
 
-    /// The words after a boxed term's header, as raw words.
+    /// The words after a boxed term's header from `skip` on, as terms.
+    #[inline]
+    pub(crate) fn boxed_terms(self, skip: usize) -> &'static [Term] {
+        let words = &self.boxed_words()[skip..];
+        // SAFETY: callers name objects whose words after the header, past
+        // `skip`, are all terms (tuples, map values, closure environments);
+        // `Term` is `repr(transparent)` over `u64`.
+        unsafe { std::slice::from_raw_parts(words.as_ptr() as *const Term, words.len()) }
+    }
+
+    /// The words of a boxed object after its header, alive as long as the
+    /// term (see the type's validity rule).
     #[inline]
     pub(crate) fn boxed_words(self) -> &'static [u64] {
         debug_assert!(self.is_boxed());

@@ -11,8 +11,6 @@
 //! never overlap. A `{scope, {Start, Len}}` option confines the matches to
 //! that part of the subject.
 
-use std::borrow::Cow;
-
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use num_bigint::{BigInt, Sign};
@@ -56,7 +54,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 ];
 
 fn at(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let i = usize_arg(a[1])?;
     bytes
         .get(i)
@@ -65,7 +63,7 @@ fn at(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 fn first(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     bytes
         .first()
         .map(|&b| Term::small_unchecked(b as i64))
@@ -73,7 +71,7 @@ fn first(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 }
 
 fn last(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     bytes
         .last()
         .map(|&b| Term::small_unchecked(b as i64))
@@ -81,12 +79,12 @@ fn last(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 fn copy1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     Ok(p.heap.binary(&bytes))
 }
 
 fn copy2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let n = usize_arg(a[1])?;
     if bytes.is_empty() {
         return Ok(p.heap.binary(&[]));
@@ -105,8 +103,8 @@ fn copy2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 
 // ----- searching ------------------------------------------------------------------
 
-/// Patterns to search for.
-struct Patterns(Vec<Cow<'static, [u8]>>);
+/// Patterns to search for (copied out: patterns are short).
+struct Patterns(Vec<Vec<u8>>);
 
 impl Patterns {
     fn from_term(t: Term) -> Result<Patterns, Exception> {
@@ -126,11 +124,11 @@ impl Patterns {
         };
         let mut pats = Vec::with_capacity(items.len());
         for item in items {
-            let b = binary_bytes(item)?;
+            let b = binary_bytes(&item)?;
             if b.is_empty() {
                 return Err(Exception::badarg());
             }
-            pats.push(b);
+            pats.push(b.into_owned());
         }
         Ok(Patterns(pats))
     }
@@ -264,7 +262,7 @@ fn pos_len(p: &mut Process, at: usize, len: usize) -> Term {
 }
 
 fn do_match(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> {
-    let hay = binary_bytes(a[0])?;
+    let hay = binary_bytes(&a[0])?;
     let pats = Patterns::from_term(a[1])?;
     let o = options(opts, hay.len(), &[])?;
     Ok(match find_all(&hay, &pats, &o, false).first() {
@@ -282,7 +280,7 @@ fn match3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception>
 }
 
 fn do_matches(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> {
-    let hay = binary_bytes(a[0])?;
+    let hay = binary_bytes(&a[0])?;
     let pats = Patterns::from_term(a[1])?;
     let o = options(opts, hay.len(), &[])?;
     let found = find_all(&hay, &pats, &o, true);
@@ -299,7 +297,7 @@ fn matches3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 }
 
 fn do_split(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> {
-    let hay = binary_bytes(a[0])?;
+    let hay = binary_bytes(&a[0])?;
     let pats = Patterns::from_term(a[1])?;
     let o = options(opts, hay.len(), &["global", "trim", "trim_all"])?;
     let found = find_all(&hay, &pats, &o, o.global);
@@ -333,9 +331,9 @@ fn split3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception>
 }
 
 fn do_replace(p: &mut Process, a: &[Term], opts: Term) -> Result<Term, Exception> {
-    let hay = binary_bytes(a[0])?;
+    let hay = binary_bytes(&a[0])?;
     let pats = Patterns::from_term(a[1])?;
-    let with = binary_bytes(a[2])?;
+    let with = binary_bytes(&a[2])?;
     let o = options(opts, hay.len(), &["global", "insert_replaced"])?;
     if o.insert.iter().any(|&i| i > with.len()) {
         return Err(Exception::badarg());
@@ -371,12 +369,12 @@ fn replace4(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 // ----- conversions ----------------------------------------------------------------
 
 fn bin_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     Ok(byte_list(p, &bytes, Term::NIL))
 }
 
 fn bin_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let pos = a[1]
         .as_tuple()
         .filter(|t| t.len() == 2)
@@ -386,7 +384,7 @@ fn bin_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 }
 
 fn bin_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let (from, len) = part_range(bytes.len(), a[1], a[2])?;
     Ok(byte_list(p, &bytes[from..from + len], Term::NIL))
 }
@@ -409,7 +407,7 @@ fn endian(t: Term) -> Result<bool, Exception> {
 }
 
 fn decode_unsigned(p: &mut Process, t: Term, little: bool) -> Result<Term, Exception> {
-    let bytes = binary_bytes(t)?;
+    let bytes = binary_bytes(&t)?;
     if bytes.len() <= 7 {
         let mut v: i64 = 0;
         if little {
@@ -467,7 +465,7 @@ fn common(a: &[Term], suffix: bool) -> Result<Term, Exception> {
         return Err(Exception::badarg());
     }
     let bins = items
-        .into_iter()
+        .iter()
         .map(|t| {
             bitstring_arg(t)?;
             binary_bytes(t)

@@ -64,13 +64,13 @@ pub(crate) const BIFS: &[BifRow] = &[
 
 /// The view of a bitstring argument; `badarg` otherwise.
 #[inline]
-pub(super) fn bitstring_arg(t: Term) -> Result<BinaryView, Exception> {
+pub(super) fn bitstring_arg(t: &Term) -> Result<BinaryView<'_>, Exception> {
     t.as_binary().ok_or_else(Exception::badarg)
 }
 
 /// The bytes of a binary argument (whole bytes only); `badarg` otherwise.
 /// Copies only when the binary does not start on a byte boundary.
-pub(super) fn binary_bytes(t: Term) -> Result<std::borrow::Cow<'static, [u8]>, Exception> {
+pub(super) fn binary_bytes(t: &Term) -> Result<std::borrow::Cow<'_, [u8]>, Exception> {
     let v = bitstring_arg(t)?;
     if !v.is_binary() {
         return Err(Exception::badarg());
@@ -205,12 +205,12 @@ pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
 // ----- sizes and slices ---------------------------------------------------------
 
 fn byte_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(a[0])?;
+    let v = bitstring_arg(&a[0])?;
     Ok(Term::small_unchecked(v.bit_size.div_ceil(8) as i64))
 }
 
 fn bit_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(a[0])?;
+    let v = bitstring_arg(&a[0])?;
     Ok(Term::small_unchecked(v.bit_size as i64))
 }
 
@@ -239,7 +239,7 @@ pub(super) fn part_range(size: usize, start: Term, len: Term) -> Result<(usize, 
 
 /// `binary_part`'s subject: a bitstring; its whole bytes can be sliced.
 pub(super) fn part_subject(t: Term) -> Result<usize, Exception> {
-    Ok(bitstring_arg(t)?.byte_size())
+    Ok(bitstring_arg(&t)?.byte_size())
 }
 
 /// `erlang:binary_part/2`, also `binary:part/2`.
@@ -261,7 +261,7 @@ pub(super) fn binary_part3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result
 }
 
 fn split_binary(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(a[0])?;
+    let v = bitstring_arg(&a[0])?;
     let pos = usize_arg(a[1])?;
     if pos > v.byte_size() {
         return Err(Exception::badarg());
@@ -338,12 +338,12 @@ fn list_to_bitstring(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 }
 
 fn binary_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     Ok(byte_list(p, &bytes, Term::NIL))
 }
 
 fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let (start, stop) = (usize_arg(a[1])?, usize_arg(a[2])?);
     if start < 1 || start > stop || stop > bytes.len() {
         return Err(Exception::badarg());
@@ -352,7 +352,7 @@ fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 }
 
 fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(a[0])?;
+    let v = bitstring_arg(&a[0])?;
     let whole = v.byte_size();
     let tail = if v.trailing_bits() > 0 {
         let rest = p.heap.sub_binary(a[0], whole * 8, v.trailing_bits());
@@ -406,7 +406,7 @@ pub(super) fn list_items(t: Term) -> Result<Vec<Term>, Exception> {
 }
 
 fn decode(p: &mut Process, bin: Term, safe: bool) -> Result<(Term, usize), Exception> {
-    let bytes = binary_bytes(bin)?;
+    let bytes = binary_bytes(&bin)?;
     let options = etf::DecodeOptions {
         safe,
         ..etf::DecodeOptions::default()
@@ -470,7 +470,7 @@ fn atom_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 
 /// The text of an atom given as a binary in an encoding.
 fn atom_text(bin: Term, latin1: bool) -> Result<String, Exception> {
-    let bytes = binary_bytes(bin)?;
+    let bytes = binary_bytes(&bin)?;
     let text = if latin1 {
         bytes.iter().map(|&b| b as char).collect()
     } else {
@@ -558,7 +558,7 @@ fn parse_integer(bytes: &[u8], base: u32) -> Option<BigInt> {
 }
 
 fn binary_to_integer(p: &mut Process, bin: Term, base: u32) -> Result<Term, Exception> {
-    let bytes = binary_bytes(bin)?;
+    let bytes = binary_bytes(&bin)?;
     if bytes.len() <= 18 && base == 10 {
         if let Ok(s) = std::str::from_utf8(&bytes) {
             if !s.starts_with('+') || s.len() > 1 {
@@ -611,7 +611,7 @@ fn float_to_binary2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 }
 
 fn binary_to_float(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(a[0])?;
+    let bytes = binary_bytes(&a[0])?;
     let list = byte_list(p, &bytes, Term::NIL);
     via_list_bif(rt, p, "list_to_float", &[list])
 }

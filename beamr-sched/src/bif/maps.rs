@@ -329,12 +329,12 @@ fn next_batch(p: &mut Process, path: Term, m: Term, mode: Mode) -> Result<Term, 
     };
     // Descend along the path to its leaf: each frame is a node's children
     // and the index of its next unexplored slot.
-    let mut stack: Vec<(&'static [Term], usize)> = Vec::new();
+    let mut stack: Vec<(&[Term], usize)> = Vec::new();
     let mut pairs: Vec<(Term, Term)> = Vec::with_capacity(elems);
     let mut children = root.children;
     loop {
         let i = nibble(stack.len());
-        let child = *children.get(i).ok_or(())?;
+        let child = children.get(i).ok_or(())?;
         stack.push((children, i + 1));
         if let Some(kv) = child.as_cons() {
             pairs.push(kv);
@@ -351,7 +351,8 @@ fn next_batch(p: &mut Process, path: Term, m: Term, mode: Mode) -> Result<Term, 
             break;
         }
         let Some(top) = stack.last_mut() else { break };
-        let child = top.0[top.1];
+        let (slots, next) = *top;
+        let child = &slots[next];
         top.1 += 1;
         if let Some(kv) = child.as_cons() {
             pairs.push(kv);

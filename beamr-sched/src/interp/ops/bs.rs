@@ -115,7 +115,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
                 Some(n) if n <= left => n,
                 _ => return Flow::Jump(*fail),
             };
-            let data = storage(m.orig);
+            let data = storage(&m.orig);
             let value = match kind {
                 GetKind::Integer => {
                     match bits::read_int(
@@ -172,7 +172,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
                 return Flow::Jump(*fail);
             };
             if m.end - m.position < *n
-                || !bits::bits_equal(storage(m.orig), m.position, bytes, 0, *n)
+                || !bits::bits_equal(storage(&m.orig), m.position, bytes, 0, *n)
             {
                 return Flow::Jump(*fail);
             }
@@ -189,7 +189,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             let Some((c, m)) = context(p, *ctx) else {
                 return Flow::Jump(*fail);
             };
-            let (data, left, little) = (storage(m.orig), m.end - m.position, flags & LITTLE != 0);
+            let (data, left, little) = (storage(&m.orig), m.end - m.position, flags & LITTLE != 0);
             let read = match utf {
                 Utf::Utf8 => bits::read_utf8(data, m.position, left),
                 Utf::Utf16 => bits::read_utf16(data, m.position, left, little),
@@ -255,7 +255,7 @@ fn context(p: &Process, s: Src) -> Option<(Term, MatchCtxView)> {
 
 /// The bytes of a match context's binary (a heap or refc binary: offset 0).
 #[inline(always)]
-fn storage(orig: Term) -> &'static [u8] {
+fn storage(orig: &Term) -> &[u8] {
     orig.as_binary().map_or(&[], |v| v.storage)
 }
 

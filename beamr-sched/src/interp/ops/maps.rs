@@ -94,7 +94,7 @@ fn tagged(p: &mut Process, tag: Atom, term: Term) -> Exception {
 
 /// A flat map's view, when it is one the fast paths can handle.
 #[inline]
-fn flat(m: Term) -> Option<FlatMapView> {
+fn flat(m: &Term) -> Option<FlatMapView<'_>> {
     m.as_flat_map()
         .filter(|v| v.keys.len() <= FLAT_MAP_LIMIT && v.keys.len() == v.values.len())
 }
@@ -134,7 +134,7 @@ fn read_pairs(p: &Process, op: &PutMap, buf: &mut [(Term, Term); FLAT_MAP_LIMIT]
 /// `M#{K => V, ...}` on a map.
 fn put_assoc(p: &mut Process, m: Term, op: &PutMap) -> Term {
     if op.pairs.len() <= FLAT_MAP_LIMIT {
-        if let Some(view) = flat(m) {
+        if let Some(view) = flat(&m) {
             let mut buf = [(Term::NIL, Term::NIL); FLAT_MAP_LIMIT];
             let n = read_pairs(p, op, &mut buf);
             if let Some(r) = flat_assoc(p, m, view, &buf[..n]) {
@@ -257,7 +257,7 @@ fn replace_values(
 /// `M#{K := V, ...}`; `Err(Key)` for the first key that is missing.
 fn put_exact(p: &mut Process, m: Term, op: &PutMap) -> Result<Term, Term> {
     if op.pairs.len() <= FLAT_MAP_LIMIT {
-        if let Some(view) = flat(m) {
+        if let Some(view) = flat(&m) {
             let mut buf = [(Term::NIL, Term::NIL); FLAT_MAP_LIMIT];
             let mut found = [0usize; FLAT_MAP_LIMIT];
             let mut n = 0;
