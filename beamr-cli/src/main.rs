@@ -32,6 +32,13 @@ enum Command {
         /// Number of scheduler threads (default: one per core).
         #[arg(short = 'S', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
         schedulers: Option<u16>,
+        /// Trace every process with these erlang:trace/3 flags, comma-separated
+        /// (send,receive,procs,running,...; all).
+        #[arg(long = "trace", value_name = "FLAGS")]
+        trace: Option<String>,
+        /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`).
+        #[arg(long = "trace-to", value_name = "DEST")]
+        trace_to: Option<String>,
         /// .beam files and directories of .beam files (added to the code path).
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
@@ -72,12 +79,24 @@ fn main() -> ExitCode {
         Command::Run {
             entry,
             schedulers,
+            trace,
+            trace_to,
             paths,
             args,
         } => {
+            let trace =
+                match commands::run_trace::TraceSetup::parse(trace.as_deref(), trace_to.as_deref())
+                {
+                    Ok(setup) => setup,
+                    Err(message) => {
+                        eprintln!("beamr: {message}");
+                        return ExitCode::from(2);
+                    }
+                };
             let args = commands::run::RunArgs {
                 entry,
                 schedulers: schedulers.map(usize::from),
+                trace,
                 paths,
                 args,
             };

@@ -27,6 +27,8 @@
 //! ets        ETS tables and their storage
 //!  |
 //! process    one process: registers, stack, heap, mailbox, handle, signal data
+//!  |
+//! trace      probes: per-process trace flags, the tracer, one function per probe
 //! ```
 //!
 //! Two knots are cut by passing things in rather than reaching up: a BIF
@@ -45,3 +47,4 @@ pub mod process;
 pub mod runtime;
 pub mod sched;
 pub mod signals;
+pub mod trace;

@@ -12,6 +12,7 @@
 //! sessions, and the message backend (BEAM-style trace messages); a
 //! beamr-otel backend.
 //!
+//! - [`clock`]: the monotonic nanosecond clock events are stamped with.
 //! - [`tag`]: [`TraceTag`], every tag of `erlang:trace/3`, `erl_tracer` and
 //!   `seq_trace`, with the atom each one is.
 //! - [`flags`]: [`TraceFlags`], the flags of `erlang:trace/3`.
@@ -23,6 +24,7 @@
 //!   is given, for tests.
 #![forbid(unsafe_code)]
 
+pub mod clock;
 pub mod event;
 pub mod flags;
 pub mod recording;

@@ -2,4 +2,5 @@
 
 pub mod disasm;
 pub mod run;
+pub mod run_trace;
 pub mod trace;

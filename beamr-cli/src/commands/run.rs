@@ -4,6 +4,7 @@
 //! Exit codes: 0 when the call returns, 1 when it crashes (the reason is
 //! printed as `erl` prints it), 2 for a usage or load error.
 
+use super::run_trace::TraceSetup;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,6 +23,8 @@ pub struct RunArgs {
     pub entry: Option<String>,
     /// `-S N`: scheduler threads (default: one per core).
     pub schedulers: Option<usize>,
+    /// `--trace FLAGS --trace-to DEST`.
+    pub trace: Option<TraceSetup>,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
     /// Arguments after `--`, passed as a list of strings.
@@ -68,6 +71,10 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     let schedulers = args
         .schedulers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let _tracer = match &args.trace {
+        Some(setup) => Some(setup.install(&rt, schedulers)?),
+        None => None,
+    };
     let mut heap = Heap::new();
     let call_args: Vec<Term> = if args.args.is_empty() {
         Vec::new()

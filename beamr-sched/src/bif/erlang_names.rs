@@ -1,8 +1,10 @@
 //! `erlang` BIFs on registered names and liveness: `register`,
 //! `unregister`, `whereis`, `registered`, `is_process_alive`.
 
+use crate::trace::probes;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
+use beamr_trace::TraceTag;
 
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -31,6 +33,7 @@ fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
             return Err(Exception::badarg());
         }
         p.registered_name = Some(name);
+        probes::register(&mut p.trace, TraceTag::Register, pid, name);
         return Ok(Term::TRUE);
     }
     let handle = rt.processes.get(pid).ok_or_else(Exception::badarg)?;
@@ -40,6 +43,7 @@ fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
         return Err(Exception::badarg());
     }
     other.registered_name = Some(name);
+    probes::register(&mut other.trace, TraceTag::Register, pid, name);
     Ok(Term::TRUE)
 }
 
@@ -49,6 +53,7 @@ fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     rt.names.unregister(name);
     if pid == p.pid {
         p.registered_name = None;
+        probes::register(&mut p.trace, TraceTag::Unregister, pid, name);
     } else if let Some(handle) = rt.processes.get(pid) {
         if let Some(other) = handle
             .body
@@ -57,6 +62,7 @@ fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
             .as_mut()
         {
             other.registered_name = None;
+            probes::register(&mut other.trace, TraceTag::Unregister, pid, name);
         }
     }
     Ok(Term::TRUE)

@@ -1,8 +1,10 @@
 //! `erlang` BIFs that send signals: `send`/`!`, `link`, `unlink`,
 //! `monitor`, `demonitor`, aliases, `exit/2`.
 
+use crate::trace::probes;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
+use beamr_trace::TraceTag;
 
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
@@ -54,6 +56,7 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     }
     if rt.send_signal(a[0], Signal::Link { from: p.pid }) {
         p.links.push(a[0]);
+        probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
     } else if p.trap_exit {
         let msg = p
             .heap
@@ -69,7 +72,10 @@ fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
     if !a[0].is_pid() {
         return Err(Exception::badarg());
     }
-    p.links.retain(|&l| l != a[0]);
+    if p.links.contains(&a[0]) {
+        p.links.retain(|&l| l != a[0]);
+        probes::link(&mut p.trace, TraceTag::Unlink, p.pid, a[0]);
+    }
     rt.send_signal(a[0], Signal::Unlink { from: p.pid });
     Ok(Term::TRUE)
 }

@@ -32,12 +32,7 @@ pub(super) struct Snapshot {
 impl Snapshot {
     /// Reads `p`; `running` when it is the caller.
     pub(super) fn of(p: &Process, running: bool) -> Snapshot {
-        let current_function = crate::code::CodeServer::global()
-            .module_at(p.ip.cast())
-            .and_then(|m| {
-                let f = m.function_at(m.index_of(p.ip.cast()))?;
-                Some((m.name, f.name, f.arity))
-            });
+        let current_function = crate::code::CodeServer::global().function_at(p.ip.cast());
         Snapshot {
             pid: p.pid,
             messages: p.mailbox.iter().collect(),

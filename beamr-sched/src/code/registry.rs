@@ -307,6 +307,13 @@ impl CodeServer {
             .is_some()
     }
 
+    /// `{Module, Function, Arity}` of the function whose code contains `ip`.
+    pub fn function_at(&self, ip: *const Instr) -> Option<(Atom, Atom, u32)> {
+        let module = self.module_at(ip)?;
+        let f = module.function_at(module.index_of(ip))?;
+        Some((module.name, f.name, f.arity))
+    }
+
     /// The module version whose code contains `ip`.
     pub fn module_at(&self, ip: *const Instr) -> Option<Arc<Module>> {
         let all = self.all.lock().unwrap_or_else(|e| e.into_inner());

@@ -77,6 +77,8 @@ pub struct Process {
     /// `process_flag(priority, P)`: `low`, `normal`, `high` or `max`
     /// (recorded; the schedulers do not act on it yet).
     pub priority: Atom,
+    /// How this process is traced: the flag word every probe tests.
+    pub trace: crate::trace::ProcessTrace,
 }
 
 /// An array of `N` copies of `value`, built in place on the heap (`Box::new`
@@ -160,6 +162,7 @@ impl Process {
             startup_error: None,
             watched: false,
             priority: Atom::new("normal").expect("atom"),
+            trace: crate::trace::ProcessTrace::off(),
         }
     }
 

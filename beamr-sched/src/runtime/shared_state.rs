@@ -35,6 +35,8 @@ pub struct Runtime {
     pub timers: TimerService,
     /// ETS tables.
     pub ets: crate::ets::Tables,
+    /// Runtime-wide trace settings (how new processes are traced).
+    pub trace: crate::trace::TraceControl,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -68,6 +70,7 @@ impl Runtime {
             run_queues: RunQueues::default(),
             timers: TimerService::default(),
             ets: crate::ets::Tables::default(),
+            trace: crate::trace::TraceControl::default(),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),

@@ -11,6 +11,8 @@ use crate::code::CodeServer;
 use crate::loader::{Instr, LoadError};
 use crate::process::{Exception, Process, ProcessHandle};
 use crate::runtime::Runtime;
+use crate::trace::probes;
+use beamr_trace::{Mfa, TraceFlags, TraceTag};
 
 /// What to run in a new process.
 #[derive(Clone, Copy)]
@@ -38,6 +40,42 @@ pub struct SpawnOptions {
     pub priority: Option<Atom>,
 }
 
+/// The parent's `spawn` and the child's `spawned` events (only when either
+/// is traced for `procs`; the call arguments are then built on the child's
+/// heap).
+fn fire_spawn_probes(
+    parent: &mut Process,
+    child: &mut Process,
+    target: SpawnTarget,
+    args: &[Term],
+) {
+    if !(parent.trace.wants(TraceFlags::PROCS) || child.trace.wants(TraceFlags::PROCS)) {
+        return;
+    }
+    let (mfa, call_args) = match target {
+        SpawnTarget::Mfa(module, function) => {
+            let mfa = Mfa {
+                module,
+                function,
+                arity: args.len() as u32,
+            };
+            (mfa, args.to_vec())
+        }
+        SpawnTarget::Fun(fun) => {
+            let fun = child.heap.copy_term(fun);
+            let list = child.heap.list(args);
+            let mfa = Mfa {
+                module: Atom::ERLANG,
+                function: Atom::new("apply").expect("atom"),
+                arity: 2,
+            };
+            (mfa, vec![fun, list])
+        }
+    };
+    probes::spawn(&mut parent.trace, parent.pid, child.pid, mfa, &call_args);
+    probes::spawned(&mut child.trace, child.pid, parent.pid, mfa, &call_args);
+}
+
 impl Runtime {
     /// The entry address of exported `module:function/arity`, loading the module.
     pub fn entry(
@@ -62,9 +100,15 @@ impl Runtime {
     /// Spawns a process running `target` with `args` (copied from the
     /// caller's heap). Returns the pid, and the monitor reference's ids when
     /// asked to monitor.
+    ///
+    /// The child is traced as its parent passes on (`set_on_spawn`) or else
+    /// as the runtime traces new processes. Probes: the parent's `spawn` and
+    /// the child's `spawned` (then `link` and `getting_linked` when linked),
+    /// with `{M, F, Args}` (`{erlang, apply, [Fun,
+    /// Args]}` for a fun, as on the BEAM).
     pub fn spawn(
         &self,
-        parent: Option<&mut Process>,
+        mut parent: Option<&mut Process>,
         target: SpawnTarget,
         args: &[Term],
         options: SpawnOptions,
@@ -114,6 +158,13 @@ impl Runtime {
                 }
             }
         }
+        child.trace = parent
+            .as_deref_mut()
+            .and_then(|p| p.trace.inherit_on_spawn())
+            .unwrap_or_else(|| self.trace.for_new_process());
+        if let Some(parent) = parent.as_deref_mut() {
+            fire_spawn_probes(parent, &mut child, target, &args);
+        }
         let mut monitor = None;
         child.watched = options.watched;
         child.trap_exit = options.trap_exit;
@@ -128,6 +179,8 @@ impl Runtime {
             if options.link {
                 parent.links.push(pid);
                 child.links.push(parent.pid);
+                probes::link(&mut parent.trace, TraceTag::Link, parent.pid, pid);
+                probes::link(&mut child.trace, TraceTag::GettingLinked, pid, parent.pid);
             }
             if options.monitor {
                 let ids = self.new_ref_ids();

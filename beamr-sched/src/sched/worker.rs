@@ -6,10 +6,14 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use beamr_trace::{Mfa, TraceFlags, TraceTag};
+
+use crate::code::CodeServer;
 use crate::interp::{self, Outcome};
-use crate::process::ProcessHandle;
+use crate::process::{Process, ProcessHandle};
 use crate::runtime::Runtime;
 use crate::signals;
+use crate::trace::probes;
 
 /// Reductions per time slice, as in the BEAM.
 pub const SLICE_REDUCTIONS: u32 = 4000;
@@ -35,6 +39,7 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
             std::thread::Builder::new()
                 .name(format!("beamr-sched-{id}"))
                 .spawn(move || {
+                    crate::trace::set_scheduler_id(id as u32);
                     rt.run_queues.register_worker(id);
                     while let Some(task) = rt.run_queues.next() {
                         run_slice(&rt, &task);
@@ -45,7 +50,25 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
         .collect()
 }
 
+/// Fires `in` or `out` for `p`, in the function it is at.
+#[inline(always)]
+fn running_probe(p: &mut Process, tag: TraceTag) {
+    if p.trace.wants(TraceFlags::RUNNING) {
+        let mfa = CodeServer::global()
+            .function_at(p.ip.cast())
+            .map(|(module, function, arity)| Mfa {
+                module,
+                function,
+                arity,
+            });
+        probes::running(&mut p.trace, tag, p.pid, mfa);
+    }
+}
+
 /// Runs one slice of `handle`'s process.
+///
+/// Probes: `in` when the slice starts, `out` when the process yields or
+/// waits (a process that exits fires `exit` instead).
 pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
     if !handle.state.start() {
         return SliceEnd::Skipped;
@@ -54,6 +77,7 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
     let Some(p) = body.as_mut() else {
         return SliceEnd::Skipped;
     };
+    running_probe(p, TraceTag::In);
     loop {
         signals::deliver_signals(rt, handle, p);
         if let Some(reason) = p.pending_exit.take() {
@@ -72,16 +96,19 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
         }
         match interp::run(rt, p, SLICE_REDUCTIONS) {
             Outcome::Yielded => {
+                running_probe(p, TraceTag::Out);
                 drop(body);
                 handle.state.requeue();
                 rt.run_queues.push(handle.clone());
                 return SliceEnd::Requeued;
             }
             Outcome::Waiting => {
+                running_probe(p, TraceTag::Out);
                 if handle.state.try_wait() {
                     return SliceEnd::Waiting;
                 }
                 // A signal arrived meanwhile: deliver it and run on.
+                running_probe(p, TraceTag::In);
             }
             Outcome::Returned => {
                 let process = body.take().expect("present");

@@ -1,12 +1,18 @@
 //! Delivery: a process takes the signals waiting in its inbox, in order,
 //! and acts on each: messages into the mailbox, links and monitors into its
 //! tables, exit signals into a pending exit or an `'EXIT'` message.
+//!
+//! Probes: `'receive'` for every message that enters the mailbox here
+//! (messages, `'DOWN'`, trapped `'EXIT'`), `getting_linked` and
+//! `getting_unlinked` when a link signal changes the link set.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::process::{Payload, Process, ProcessHandle, Signal};
 use crate::runtime::Runtime;
+use crate::trace::probes;
+use beamr_trace::TraceTag;
 
 /// Moves every signal from the inbox into the process: messages into the
 /// mailbox, links and monitors into its tables, exit signals into
@@ -17,6 +23,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
             Signal::Message(payload) => {
                 let term = absorb(p, payload);
                 p.mailbox.push(term);
+                probes::receive(&mut p.trace, p.pid, term);
             }
             Signal::Exit {
                 from,
@@ -36,6 +43,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 } else if p.trap_exit {
                     let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
                     p.mailbox.push(msg);
+                    probes::receive(&mut p.trace, p.pid, msg);
                 } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
                     p.pending_exit = Some(reason);
                 }
@@ -43,9 +51,15 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
             Signal::Link { from } => {
                 if !p.links.contains(&from) {
                     p.links.push(from);
+                    probes::link(&mut p.trace, TraceTag::GettingLinked, p.pid, from);
                 }
             }
-            Signal::Unlink { from } => p.links.retain(|&l| l != from),
+            Signal::Unlink { from } => {
+                if p.links.contains(&from) {
+                    p.links.retain(|&l| l != from);
+                    probes::link(&mut p.trace, TraceTag::GettingUnlinked, p.pid, from);
+                }
+            }
             Signal::Monitor {
                 from,
                 reference,
@@ -66,6 +80,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 p.monitors.retain(|&(m, _, _)| m != ids);
                 let term = absorb(p, message);
                 p.mailbox.push(term);
+                probes::receive(&mut p.trace, p.pid, term);
             }
             Signal::Timeout { generation } => {
                 if p.timer.active && p.timer.generation == generation {

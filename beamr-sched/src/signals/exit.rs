@@ -7,6 +7,8 @@ use beamr_core::term::Term;
 
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::Runtime;
+use crate::trace::probes;
+use beamr_trace::TraceTag;
 
 impl Runtime {
     /// The exit reason of an uncaught exception: `Reason` for exit,
@@ -24,11 +26,16 @@ impl Runtime {
 
     /// Ends a process: removes it from the tables, breaks its links with
     /// exit signals, and tells its monitors.
-    pub fn terminate(&self, handle: &ProcessHandle, process: Box<Process>, reason: Term) {
+    ///
+    /// Probes: `exit`, then `unregister` when it had a name.
+    pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
+        let pid = process.pid;
+        probes::exit(&mut process.trace, pid, reason);
         handle.state.exit();
         self.processes.remove(process.pid);
         if let Some(name) = process.registered_name {
             self.names.unregister(name);
+            probes::register(&mut process.trace, TraceTag::Unregister, pid, name);
         }
         self.ets.owner_exited(
             process.pid,

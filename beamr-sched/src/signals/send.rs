@@ -7,6 +7,7 @@ use beamr_core::term::Term;
 
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::{AliasMode, Runtime};
+use crate::trace::probes;
 
 impl Runtime {
     /// Sends a signal to the process `pid`; false if there is no such process.
@@ -22,20 +23,30 @@ impl Runtime {
         }
     }
 
-    /// Sends `message` (copied) to `pid`. Sending to a dead process does nothing.
-    pub fn send(&self, pid: Term, message: Term) {
-        if let Some(handle) = self.processes.get(pid) {
-            if send_message(&handle, message) {
-                self.run_queues.push(handle);
+    /// Sends `message` (copied) to `pid`. Sending to a dead process does
+    /// nothing; returns false then.
+    pub fn send(&self, pid: Term, message: Term) -> bool {
+        match self.processes.get(pid) {
+            Some(handle) => {
+                if send_message(&handle, message) {
+                    self.run_queues.push(handle);
+                }
+                true
             }
+            None => false,
         }
     }
 
     /// Sends `message` through the alias `reference`; dropped when the alias
     /// is not active.
     pub fn send_alias(&self, reference: Term, message: Term) {
+        self.send_through_alias(reference, message);
+    }
+
+    /// [`Runtime::send_alias`]; false when the alias is not active.
+    fn send_through_alias(&self, reference: Term, message: Term) -> bool {
         let Some(r) = reference.as_ref() else {
-            return;
+            return false;
         };
         let ids = [r.ids[0], r.ids[1], r.ids[2]];
         let owner = {
@@ -47,10 +58,10 @@ impl Runtime {
                     }
                     owner
                 }
-                None => return,
+                None => return false,
             }
         };
-        self.send(owner, message);
+        self.send(owner, message)
     }
 
     /// Deactivates the alias `ids` if it ends with its monitor.
@@ -65,6 +76,10 @@ impl Runtime {
 }
 
 /// Sends `msg` to `dest` (a pid, a registered name, or `{Name, Node}`).
+///
+/// Probes: `send` (with `dest` as given) when the destination exists or is
+/// a name, `send_to_non_existing_process` when a pid or alias leads nowhere;
+/// a message to itself also fires the sender's `'receive'`.
 pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
     let pid = if dest.is_local_pid() {
         dest
@@ -79,24 +94,40 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
             // An unregistered name on this node: the message is dropped.
             (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
                 Some(pid) => pid,
-                None => return Ok(()),
+                None => {
+                    probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+                    return Ok(());
+                }
             },
             _ => return Err(Exception::badarg()),
         }
     } else if dest.is_reference() {
-        rt.send_alias(dest, msg);
+        if rt.send_through_alias(dest, msg) {
+            probes::send(&mut p.trace, p.pid, msg, dest);
+        } else {
+            probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+        }
         return Ok(());
     } else if dest.is_pid() {
         // A pid of another node: beamr is not distributed; the message is dropped.
+        probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
         return Ok(());
     } else {
         return Err(Exception::badarg());
     };
     if pid == p.pid {
         // To itself: the message is already on the process's heap.
+        probes::send(&mut p.trace, p.pid, msg, dest);
         p.mailbox.push(msg);
+        probes::receive(&mut p.trace, p.pid, msg);
+    } else if let Some(handle) = rt.processes.get(pid) {
+        // The send event comes before the receiver's 'receive'.
+        probes::send(&mut p.trace, p.pid, msg, dest);
+        if send_message(&handle, msg) {
+            rt.run_queues.push(handle);
+        }
     } else {
-        rt.send(pid, msg);
+        probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
     }
     Ok(())
 }
@@ -123,6 +154,7 @@ fn send_message(handle: &ProcessHandle, message: Term) -> bool {
             if handle.inbox_is_empty() {
                 let term = p.heap.copy_term(message);
                 p.mailbox.push(term);
+                probes::receive(&mut p.trace, p.pid, term);
                 drop(body);
                 return handle.state.notify();
             }

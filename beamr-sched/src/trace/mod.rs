@@ -1,0 +1,35 @@
+//! Probes: where the runtime tells a tracer what happened.
+//!
+//! Every probe is one function in [`probes`], called from the one place its
+//! event happens (the signal, scheduling and spawning paths name the site in
+//! their docs). A probe costs one load and one branch while its tracee is
+//! not traced: it tests a bit of the process's [`ProcessTrace`] flag word
+//! and returns. Past that branch, in a cold function, it follows beamr-trace's
+//! protocol ([`beamr_trace::fire`]): ask the tracer, build the event, hand it
+//! over, and drop the tracer when it answers `Remove`.
+//!
+//! ```text
+//! tag                          flag       fired in                 tracee
+//! send                         send       signals::send            the sender
+//! send_to_non_existing_process send       signals::send            the sender
+//! 'receive'                    receive    signals (mailbox entry)  the receiver
+//! spawn / spawned              procs      sched::spawn             parent / child
+//! exit                         procs      signals::exit            the exiting process
+//! link / unlink                procs      bif (link/1, unlink/1)   the caller
+//! getting_linked / _unlinked   procs      signals::deliver         the other end
+//! register / unregister        procs      bif (register/2), exit   the caller
+//! in / out                     running    sched::worker            the process
+//! gc_minor/major_start/end     garbage_collection  process::collect  the process
+//! ```
+//!
+//! This is the bottom layer: it knows terms, beamr-trace and nothing else of
+//! the runtime, so every layer above may fire probes.
+
+mod clock;
+mod control;
+pub mod probes;
+mod process_trace;
+
+pub use clock::{now_ns, scheduler_id, set_scheduler_id};
+pub use control::TraceControl;
+pub use process_trace::ProcessTrace;

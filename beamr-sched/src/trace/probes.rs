@@ -1,0 +1,120 @@
+//! One function per probe. Each tests its flag (one load, one branch) and,
+//! only when the process is traced for it, builds the payload and reports
+//! (see [`ProcessTrace`]). The table in the [module docs](super) says where
+//! each is called.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+use beamr_trace::{GcInfo, Mfa, Payload, TraceFlags, TraceTag};
+
+use super::ProcessTrace;
+
+/// `send`: `pid` sent `message` to `to` (as the sender named it).
+#[inline(always)]
+pub fn send(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) {
+    if t.wants(TraceFlags::SEND) {
+        let peer = Some(to);
+        t.report(TraceTag::Send, pid, Payload::Message { message, peer });
+    }
+}
+
+/// `send_to_non_existing_process`: `pid` sent `message` to `to`, which
+/// does not exist.
+#[inline(always)]
+pub fn send_to_dead(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) {
+    if t.wants(TraceFlags::SEND) {
+        let peer = Some(to);
+        let tag = TraceTag::SendToNonExistingProcess;
+        t.report(tag, pid, Payload::Message { message, peer });
+    }
+}
+
+/// `'receive'`: `message` entered `pid`'s mailbox.
+#[inline(always)]
+pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term) {
+    if t.wants(TraceFlags::RECEIVE) {
+        let peer = None;
+        t.report(TraceTag::Receive, pid, Payload::Message { message, peer });
+    }
+}
+
+/// `spawn`: `pid` spawned `child` running `mfa` with `args`.
+#[inline(always)]
+pub fn spawn(t: &mut ProcessTrace, pid: Term, child: Term, mfa: Mfa, args: &[Term]) {
+    if t.wants(TraceFlags::PROCS) {
+        let payload = Payload::Spawn {
+            other: child,
+            mfa,
+            args,
+        };
+        t.report(TraceTag::Spawn, pid, payload);
+    }
+}
+
+/// `spawned`: `pid` was spawned by `parent`, running `mfa` with `args`.
+#[inline(always)]
+pub fn spawned(t: &mut ProcessTrace, pid: Term, parent: Term, mfa: Mfa, args: &[Term]) {
+    if t.wants(TraceFlags::PROCS) {
+        let payload = Payload::Spawn {
+            other: parent,
+            mfa,
+            args,
+        };
+        t.report(TraceTag::Spawned, pid, payload);
+    }
+}
+
+/// `exit`: `pid` exited with `reason`.
+#[inline(always)]
+pub fn exit(t: &mut ProcessTrace, pid: Term, reason: Term) {
+    if t.wants(TraceFlags::PROCS) {
+        t.report(TraceTag::Exit, pid, Payload::Exit { reason });
+    }
+}
+
+/// `link`, `unlink`, `getting_linked` or `getting_unlinked` (`tag`): a link
+/// between `pid` and `peer` came or went.
+#[inline(always)]
+pub fn link(t: &mut ProcessTrace, tag: TraceTag, pid: Term, peer: Term) {
+    debug_assert!(matches!(
+        tag,
+        TraceTag::Link | TraceTag::Unlink | TraceTag::GettingLinked | TraceTag::GettingUnlinked
+    ));
+    if t.wants(TraceFlags::PROCS) {
+        t.report(tag, pid, Payload::Link { peer });
+    }
+}
+
+/// `register` or `unregister` (`tag`): `pid` got or lost the name `name`.
+#[inline(always)]
+pub fn register(t: &mut ProcessTrace, tag: TraceTag, pid: Term, name: Atom) {
+    debug_assert!(matches!(tag, TraceTag::Register | TraceTag::Unregister));
+    if t.wants(TraceFlags::PROCS) {
+        t.report(tag, pid, Payload::Register { name });
+    }
+}
+
+/// `in` or `out` (`tag`): `pid` was scheduled in or out, in `mfa`.
+#[inline(always)]
+pub fn running(t: &mut ProcessTrace, tag: TraceTag, pid: Term, mfa: Option<Mfa>) {
+    debug_assert!(matches!(tag, TraceTag::In | TraceTag::Out));
+    if t.wants(TraceFlags::RUNNING) {
+        t.report(tag, pid, Payload::Running { mfa });
+    }
+}
+
+/// True if `t` wants garbage-collection events: a collection site asks
+/// before it measures the heap.
+#[inline(always)]
+pub fn wants_gc(t: &ProcessTrace) -> bool {
+    t.wants(TraceFlags::GARBAGE_COLLECTION)
+}
+
+/// `gc_minor_start`, `gc_minor_end`, `gc_major_start` or `gc_major_end`
+/// (`tag`) for `pid`, with the heap's sizes.
+#[inline(always)]
+pub fn gc(t: &mut ProcessTrace, tag: TraceTag, pid: Term, info: GcInfo) {
+    if wants_gc(t) {
+        t.report(tag, pid, Payload::Gc(info));
+    }
+}

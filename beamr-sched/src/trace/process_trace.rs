@@ -1,0 +1,92 @@
+//! [`ProcessTrace`]: a process's trace flags and the tracer they report to.
+
+use std::sync::Arc;
+
+use beamr_core::term::Term;
+use beamr_trace::{fire, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer};
+
+use super::clock::{now_ns, scheduler_id};
+
+/// How one process is traced: the flag word every probe tests, and the
+/// tracer that receives its events (as `erlang:trace/3` sets them).
+#[derive(Clone, Default)]
+pub struct ProcessTrace {
+    flags: TraceFlags,
+    tracer: Option<Arc<dyn Tracer>>,
+}
+
+impl std::fmt::Debug for ProcessTrace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProcessTrace")
+            .field("flags", &self.flags)
+            .field("tracer", &self.tracer.is_some())
+            .finish()
+    }
+}
+
+impl ProcessTrace {
+    /// Traced with `flags`, reporting to `tracer`.
+    pub fn new(flags: TraceFlags, tracer: Arc<dyn Tracer>) -> ProcessTrace {
+        ProcessTrace {
+            flags,
+            tracer: Some(tracer),
+        }
+    }
+
+    /// Not traced.
+    pub fn off() -> ProcessTrace {
+        ProcessTrace::default()
+    }
+
+    /// The flags.
+    #[inline(always)]
+    pub fn flags(&self) -> TraceFlags {
+        self.flags
+    }
+
+    /// True if any of `flags` is set: the one test a probe makes.
+    #[inline(always)]
+    pub fn wants(&self, flags: TraceFlags) -> bool {
+        self.flags.intersects(flags)
+    }
+
+    /// Clears `flags`; the tracer goes when no flag is left.
+    pub fn clear(&mut self, flags: TraceFlags) {
+        self.flags.remove(flags);
+        if self.flags.is_empty() {
+            self.tracer = None;
+        }
+    }
+
+    /// What a process spawned by one traced like this starts with:
+    /// everything with `set_on_spawn`, everything once (and the flag moves
+    /// to the child) with `set_on_first_spawn`, else `None`.
+    pub fn inherit_on_spawn(&mut self) -> Option<ProcessTrace> {
+        if self.flags.contains(TraceFlags::SET_ON_SPAWN) {
+            return Some(self.clone());
+        }
+        if self.flags.contains(TraceFlags::SET_ON_FIRST_SPAWN) {
+            let child = self.clone();
+            self.flags.remove(TraceFlags::SET_ON_FIRST_SPAWN);
+            return Some(child);
+        }
+        None
+    }
+
+    /// Reports `tag` with `payload` for the process `pid`, past the flag
+    /// test: beamr-trace's protocol, and the tracer is dropped if it asks
+    /// to be removed.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report(&mut self, tag: TraceTag, pid: Term, payload: Payload<'_>) {
+        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
+            return;
+        };
+        let decision = fire(&**tracer, tag, tracee, || {
+            TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload)
+        });
+        if decision == Decision::Remove {
+            *self = ProcessTrace::off();
+        }
+    }
+}
