@@ -59,6 +59,7 @@ impl Runtime {
         args: &[Term],
         schedulers: usize,
     ) -> Result<Payload, LoadError> {
+        let _ = self.weak_self.set(Arc::downgrade(self));
         self.entry(module, function, args.len() as u32)?;
         crate::code::embedded::ensure_embedded(CodeServer::global())?;
         let cannot_spawn = |_| LoadError::Atom {

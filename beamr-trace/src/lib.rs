@@ -20,6 +20,8 @@
 //! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
 //! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
 //!   protocol a probe site is to follow.
+//! - [`message`]: the message backend: the BEAM's trace messages, sent to a
+//!   tracer process through the runtime's [`message::Deliver`].
 //! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
 //!   is given, for tests.
 #![forbid(unsafe_code)]
@@ -27,6 +29,7 @@
 pub mod clock;
 pub mod event;
 pub mod flags;
+pub mod message;
 pub mod recording;
 pub mod tag;
 pub mod tracee;

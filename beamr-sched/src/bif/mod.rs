@@ -23,6 +23,7 @@ mod erlang_spawn;
 mod erlang_system;
 mod erlang_terms;
 mod erlang_timers;
+mod erlang_trace;
 mod ets_access;
 mod ets_objects;
 mod ets_select;

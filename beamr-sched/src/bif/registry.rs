@@ -24,6 +24,7 @@ pub fn natives() -> Natives {
         super::erlang_timers::BIFS,
         super::erlang_process::BIFS,
         super::erlang_identity::BIFS,
+        super::erlang_trace::BIFS,
         super::erlang_system::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,

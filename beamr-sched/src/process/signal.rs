@@ -75,6 +75,8 @@ pub enum Signal {
         /// The `'DOWN'` message.
         message: Payload,
     },
+    /// `erlang:trace/3` changed how the receiver is traced.
+    Trace(crate::trace::TraceChange),
     /// A `receive ... after` timer of the receiver fired.
     Timeout {
         /// Which timer (stale ones are ignored).

@@ -37,6 +37,9 @@ pub struct Runtime {
     pub ets: crate::ets::Tables,
     /// Runtime-wide trace settings (how new processes are traced).
     pub trace: crate::trace::TraceControl,
+    /// This runtime, for what must reach it later from outside a BIF call
+    /// (a tracer sending trace messages); set by `run_main`.
+    pub(crate) weak_self: std::sync::OnceLock<std::sync::Weak<Runtime>>,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -71,6 +74,7 @@ impl Runtime {
             timers: TimerService::default(),
             ets: crate::ets::Tables::default(),
             trace: crate::trace::TraceControl::default(),
+            weak_self: std::sync::OnceLock::new(),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),

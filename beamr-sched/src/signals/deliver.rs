@@ -82,6 +82,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 p.mailbox.push(term);
                 probes::receive(&mut p.trace, p.pid, term);
             }
+            Signal::Trace(change) => p.trace.apply(&change),
             Signal::Timeout { generation } => {
                 if p.timer.active && p.timer.generation == generation {
                     p.timer.fired = true;

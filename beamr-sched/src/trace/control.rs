@@ -27,6 +27,18 @@ impl TraceControl {
         self.new_traced.store(on, Ordering::Release);
     }
 
+    /// Applies an `erlang:trace(new, ...)` request to the settings of new
+    /// processes.
+    pub fn change_new_processes(&self, change: &super::TraceChange) {
+        let mut new = self
+            .new_processes
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        new.apply(change);
+        self.new_traced
+            .store(!new.flags().is_empty(), Ordering::Release);
+    }
+
     /// How a new process is traced.
     #[inline]
     pub fn for_new_process(&self) -> ProcessTrace {

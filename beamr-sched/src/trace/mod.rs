@@ -32,4 +32,4 @@ mod process_trace;
 
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
-pub use process_trace::ProcessTrace;
+pub use process_trace::{ProcessTrace, TraceChange};

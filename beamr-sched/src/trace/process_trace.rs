@@ -7,6 +7,18 @@ use beamr_trace::{fire, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tra
 
 use super::clock::{now_ns, scheduler_id};
 
+/// One `erlang:trace/3` request for one process: set (`true`) or clear
+/// (`false`) `flags`, reporting to `tracer`.
+#[derive(Clone)]
+pub struct TraceChange {
+    /// True to set the flags, false to clear them.
+    pub set: bool,
+    /// The flags.
+    pub flags: TraceFlags,
+    /// The tracer the flags report to (when set).
+    pub tracer: Arc<dyn Tracer>,
+}
+
 /// How one process is traced: the flag word every probe tests, and the
 /// tracer that receives its events (as `erlang:trace/3` sets them).
 #[derive(Clone, Default)]
@@ -48,6 +60,16 @@ impl ProcessTrace {
     #[inline(always)]
     pub fn wants(&self, flags: TraceFlags) -> bool {
         self.flags.intersects(flags)
+    }
+
+    /// Applies `change` (what `erlang:trace/3` asked for this process).
+    pub fn apply(&mut self, change: &TraceChange) {
+        if change.set {
+            self.flags |= change.flags;
+            self.tracer = Some(change.tracer.clone());
+        } else {
+            self.clear(change.flags);
+        }
     }
 
     /// Clears `flags`; the tracer goes when no flag is left.

@@ -1,0 +1,215 @@
+//! `erlang:trace/3` and `erlang:trace_delivered/1`: turning tracing on and
+//! off for processes, with trace messages to a tracer process (beamr-trace's
+//! message backend, delivered through the runtime).
+//!
+//! The flags reach a process other than the caller as a
+//! [`Signal::Trace`], so they take effect in order with the caller's other
+//! signals to it: a message sent after `erlang:trace/3` returns is traced.
+//! Not here yet: `{tracer, Module, State}` (tracer modules), port tracing,
+//! `erlang:trace_info/2`, `erlang:trace_pattern/3` and call tracing.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
+use beamr_trace::TraceFlags;
+
+use crate::loader::BifRow;
+use crate::process::{Exception, Payload, Process, Signal};
+use crate::runtime::Runtime;
+use crate::trace::{now_ns, TraceChange};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "trace", 3, trace3),
+    ("erlang", "trace_delivered", 1, trace_delivered),
+];
+
+/// Delivers trace messages into a tracer process's inbox.
+struct RuntimeDelivery {
+    rt: Weak<Runtime>,
+}
+
+impl Deliver for RuntimeDelivery {
+    fn deliver(&self, tracer: Term, message: Term, heap: Heap) -> bool {
+        self.rt.upgrade().is_some_and(|rt| {
+            let payload = Payload {
+                term: message,
+                heap: Some(heap),
+            };
+            rt.send_signal(tracer, Signal::Message(payload))
+        })
+    }
+
+    fn is_alive(&self, tracer: Term) -> bool {
+        self.rt
+            .upgrade()
+            .is_some_and(|rt| rt.processes.get(tracer).is_some())
+    }
+}
+
+/// Reads the timestamp a trace message carries.
+fn read_clock(kind: TimestampKind) -> Timestamp {
+    static UNIQUE: AtomicU64 = AtomicU64::new(1);
+    match kind {
+        TimestampKind::None => Timestamp::None,
+        TimestampKind::Now => Timestamp::Now(
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_micros() as u64),
+        ),
+        TimestampKind::Monotonic => Timestamp::Monotonic(now_ns() as i64),
+        TimestampKind::StrictMonotonic => {
+            Timestamp::StrictMonotonic(now_ns() as i64, UNIQUE.fetch_add(1, Ordering::Relaxed))
+        }
+    }
+}
+
+/// Which processes an `erlang:trace/3` call names.
+enum Target {
+    One(Term),
+    Existing,
+    New,
+    All,
+}
+
+fn target(t: Term) -> Result<Target, Exception> {
+    if t.is_local_pid() {
+        return Ok(Target::One(t));
+    }
+    match t.as_atom().map(Atom::name) {
+        Some("all" | "processes") => Ok(Target::All),
+        Some("existing" | "existing_processes") => Ok(Target::Existing),
+        Some("new" | "new_processes") => Ok(Target::New),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+/// Parses the flag list: the flags, the tracer given with `{tracer, Pid}`
+/// (if any) and the timestamp kind.
+fn parse_flags(
+    p: &mut Process,
+    list: Term,
+) -> Result<(TraceFlags, Option<Term>, TimestampKind), Exception> {
+    let items = list.list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut flags = TraceFlags::empty();
+    let mut tracer = None;
+    for item in items {
+        if let Some(name) = item.as_atom() {
+            flags |= TraceFlags::from_atom_name(name.name()).ok_or_else(bad_option)?;
+            continue;
+        }
+        match item.as_tuple() {
+            Some(&[tag, pid]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
+                if !pid.is_local_pid() {
+                    // A port as tracer (dbg's trace ports) is planned.
+                    return Err(not_implemented(p, "a port as tracer"));
+                }
+                tracer = Some(pid);
+            }
+            Some(&[tag, _, _]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
+                return Err(not_implemented(
+                    p,
+                    "tracer modules ({tracer, Module, State})",
+                ));
+            }
+            _ => return Err(bad_option()),
+        }
+    }
+    let timestamp = if flags.contains(TraceFlags::STRICT_MONOTONIC_TIMESTAMP) {
+        TimestampKind::StrictMonotonic
+    } else if flags.contains(TraceFlags::MONOTONIC_TIMESTAMP) {
+        TimestampKind::Monotonic
+    } else if flags.contains(TraceFlags::TIMESTAMP) {
+        TimestampKind::Now
+    } else {
+        TimestampKind::None
+    };
+    Ok((flags, tracer, timestamp))
+}
+
+/// `badarg` with the `badopt` cause, as the BEAM raises for an unknown flag.
+fn bad_option() -> Exception {
+    Exception::badarg_cause(Term::atom(Atom::new("badopt").expect("atom")))
+}
+
+/// `error:{notsup, What}`: a part of the tracing API beamr does not have yet.
+fn not_implemented(p: &mut Process, what: &str) -> Exception {
+    let what = Atom::new(what).map_or(Term::NIL, Term::atom);
+    let notsup = Term::atom(Atom::new("notsup").expect("atom"));
+    Exception::error(p.heap.tuple(&[notsup, what]))
+}
+
+/// `erlang:trace(PidSpec, How, FlagList)`: the number of processes whose
+/// flags were changed.
+fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let target = target(a[0])?;
+    let set = match a[1] {
+        Term::TRUE => true,
+        Term::FALSE => false,
+        _ => return Err(Exception::badarg()),
+    };
+    let (flags, tracer, timestamp) = parse_flags(p, a[2])?;
+    let tracer_pid = tracer.unwrap_or(p.pid);
+    if set && rt.processes.get(tracer_pid).is_none() && tracer_pid != p.pid {
+        return Err(Exception::badarg());
+    }
+    let Some(weak) = rt.weak_self.get().cloned() else {
+        return Err(not_implemented(p, "tracing outside run_main"));
+    };
+    let delivery = RuntimeDelivery { rt: weak };
+    let change = TraceChange {
+        set,
+        flags,
+        tracer: Arc::new(MessageTracer::new(
+            tracer_pid, timestamp, delivery, read_clock,
+        )),
+    };
+    let mut count = 0;
+    let change_one = |pid: Term, p: &mut Process| -> bool {
+        if pid == p.pid {
+            p.trace.apply(&change);
+            true
+        } else {
+            rt.send_signal(pid, Signal::Trace(change.clone()))
+        }
+    };
+    match target {
+        Target::One(pid) => {
+            if !change_one(pid, p) {
+                return Err(Exception::badarg());
+            }
+            count = 1;
+        }
+        Target::Existing | Target::All => {
+            for pid in rt.processes.pids() {
+                if pid != tracer_pid && change_one(pid, p) {
+                    count += 1;
+                }
+            }
+            if matches!(target, Target::All) {
+                rt.trace.change_new_processes(&change);
+            }
+        }
+        Target::New => rt.trace.change_new_processes(&change),
+    }
+    Ok(Term::small_unchecked(count))
+}
+
+/// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its
+/// event happens, so every one is delivered already; the answer
+/// `{trace_delivered, Tracee, Ref}` comes at once.
+fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !(a[0].is_local_pid() || a[0] == Term::atom(Atom::new("all").expect("atom"))) {
+        return Err(Exception::badarg());
+    }
+    let reference = p.heap.local_ref(rt.new_ref_ids());
+    let tag = Term::atom(Atom::new("trace_delivered").expect("atom"));
+    let reply = p.heap.tuple(&[tag, a[0], reference]);
+    p.mailbox.push(reply);
+    Ok(reference)
+}

@@ -1,0 +1,37 @@
+%% erlang:trace/3 with procs and set_on_spawn: spawn, spawned, link,
+%% getting_linked, register, unregister and exit, per process in order.
+-module(trace_msg_procs).
+-export([main/0]).
+
+main() ->
+    Self = self(),
+    P = spawn(fun() -> parent(Self) end),
+    1 = erlang:trace(P, true, [procs, set_on_spawn]),
+    P ! go,
+    C = receive {child, Child} -> Child end,
+    receive done -> ok end,
+    timer:sleep(50),
+    Events = collect(),
+    Names = #{P => p, C => c, Self => main},
+    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= P],
+    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= C],
+    ok.
+
+parent(Main) ->
+    receive go -> ok end,
+    C = spawn_link(fun() -> receive stop -> ok end end),
+    Main ! {child, C},
+    register(trace_msg_child, C),
+    unlink(C),
+    C ! stop,
+    receive after 20 -> ok end,
+    Main ! done.
+
+collect() ->
+    receive T when element(1, T) =:= trace -> [T | collect()] after 100 -> [] end.
+
+name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
+name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
+name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
+name(F, _) when is_function(F) -> a_fun;
+name(X, _) -> X.

@@ -1,0 +1,42 @@
+%% erlang:trace/3 on new processes with a separate tracer process
+%% ({tracer, Pid}), timestamps, and sends to a dead process.
+-module(trace_msg_tracer_new).
+-export([main/0]).
+
+main() ->
+    Self = self(),
+    Tracer = spawn(fun() -> tracer([]) end),
+    0 = erlang:trace(new, true, [send, monotonic_timestamp, {tracer, Tracer}]),
+    Dead = spawn(fun() -> ok end),
+    timer:sleep(20),
+    W = spawn(fun() ->
+                  Dead ! hello_dead,
+                  Self ! {from_w, self()}
+              end),
+    receive {from_w, W} -> ok end,
+    0 = erlang:trace(new, false, [send]),
+    U = spawn(fun() -> Self ! untraced end),
+    receive untraced -> ok end,
+    timer:sleep(20),
+    Tracer ! {dump, self()},
+    Msgs = receive {msgs, L} -> L end,
+    Names = #{Self => main, W => w, Dead => dead, U => u, Tracer => tracer},
+    lists:foreach(
+      fun(T) ->
+              Ts = element(tuple_size(T), T),
+              Shape = setelement(tuple_size(T), T, ts),
+              io:format("~p ~p~n", [name(Shape, Names), is_integer(Ts)])
+      end,
+      [T || T <- Msgs, element(2, T) =:= W]),
+    io:format("from others: ~p~n", [length([T || T <- Msgs, element(2, T) =/= W])]).
+
+tracer(Acc) ->
+    receive
+        {dump, From} -> From ! {msgs, lists:reverse(Acc)};
+        T -> tracer([T | Acc])
+    end.
+
+name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
+name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
+name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
+name(X, _) -> X.
