@@ -1,10 +1,9 @@
 //! beamr-ringbuf: a memory-mapped ring-buffer flight recorder for trace events,
 //! readable in or out of process.
 //!
-//! Nothing in the runtime writes to it yet: beamr-sched fires no probes, so
-//! `beamr run` records nothing. The files it holds today come from tests,
-//! benchmarks and the [`synthetic`] generator; feeding it from the runtime,
-//! one ring per scheduler, is planned.
+//! `beamr run --trace FLAGS --trace-to ring:FILE` feeds it from the
+//! runtime's probes, one ring per scheduler; tests, benchmarks and the
+//! [`synthetic`] generator write files too.
 //!
 //! One file holds a header, one ring per writer thread, and a string table
 //! (the format is specified in `docs/format.md` and encoded in [`layout`]).

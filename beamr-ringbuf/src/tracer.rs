@@ -8,9 +8,9 @@
 //! guarded by a spin lock (an uncontended compare-and-swap; no system call).
 //!
 //! The scheduler rings rely on the caller's promise that only scheduler `s`
-//! reports `scheduler_id == s`; that is what makes them single-writer. (No
-//! runtime calls a `RingTracer` yet; today the callers are tests, benchmarks
-//! and the [`synthetic`](crate::synthetic) generator, which keep it.)
+//! reports `scheduler_id == s`; that is what makes them single-writer (the
+//! runtime's probes stamp each event with the id of the scheduler thread
+//! that fired it).
 //!
 //! Event layouts are in [`crate::codec`].
 

@@ -6,8 +6,8 @@
 //! backend that keeps anything copies it.
 //!
 //! Which payload goes with which tag ([`Payload::fits`]). The last column is
-//! the trace message the BEAM sends for it; beamr sends none yet (the message
-//! backend is planned):
+//! the trace message the BEAM sends for it, which [`message`](crate::message)
+//! builds:
 //!
 //! | tag | payload | BEAM trace message |
 //! |---|---|---|

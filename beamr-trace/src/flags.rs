@@ -1,13 +1,14 @@
 //! [`TraceFlags`]: the flags of `erlang:trace/3`, one bit each.
 //!
-//! Vocabulary only: beamr has no `erlang:trace/3` yet and nothing in the
-//! runtime reads these flags. The descriptions below say what each flag
-//! means on the BEAM.
+//! A process's trace-flag word in beamr-sched is one of these, set by
+//! `erlang:trace/3` and `beamr run --trace`. The descriptions below say
+//! what each flag means on the BEAM; not every flag has its probes yet
+//! (see beamr-sched's `trace` module).
 //!
 //! `{tracer, ...}` is not a flag here: which tracer receives the events is
 //! to be the business of trace sessions (planned; none exist yet), not a
-//! bit. The bit positions are beamr's own and may be stored (planned: a
-//! process's trace-flag word); they never change.
+//! bit. The bit positions are beamr's own and may be stored; they never
+//! change.
 
 use bitflags::bitflags;
 

@@ -1,16 +1,13 @@
 //! beamr-trace: the tracing vocabulary meant to be shared by the runtime and
 //! every trace backend.
 //!
-//! Trace tags, tracees, decisions, trace events and the [`Tracer`] trait.
-//! Today only beamr-ringbuf's `RingTracer` and this crate's
-//! [`RecordingTracer`] implement [`Tracer`], and only tests, benchmarks and
-//! beamr-ringbuf's synthetic generator call them: the runtime (beamr-sched)
-//! fires no probes yet.
+//! Trace tags, tracees, decisions, trace events and the [`Tracer`] trait,
+//! which beamr-sched's probes call. [`MessageTracer`](message::MessageTracer)
+//! (the BEAM's trace messages), beamr-ringbuf's `RingTracer`, beamr-otel's
+//! tracer and this crate's [`RecordingTracer`] implement it.
 //!
-//! Planned, not here yet: beamr-sched firing probes through this crate; trace
-//! patterns, match specifications for tracing, `seq_trace` tokens, trace
-//! sessions, and the message backend (BEAM-style trace messages); a
-//! beamr-otel backend.
+//! Planned, not here yet: trace patterns, match specifications for tracing,
+//! `seq_trace` tokens and trace sessions.
 //!
 //! - [`clock`]: the monotonic nanosecond clock events are stamped with.
 //! - [`tag`]: [`TraceTag`], every tag of `erlang:trace/3`, `erl_tracer` and

@@ -1,7 +1,5 @@
 //! [`TraceTag`]: every tag a trace probe can fire with, the atom it is in a
-//! trace message, and the flag of `erlang:trace/3` that turns it on. (No
-//! probe fires yet: beamr-sched has no probe sites and beamr no
-//! `erlang:trace/3`; the tags are used by beamr-ringbuf's files and tools.)
+//! trace message, and the flag of `erlang:trace/3` that turns it on.
 //!
 //! The tags are those of `erlang:trace/3`'s trace messages and of the
 //! `erl_tracer` behaviour (`trace_tag_send()`, `trace_tag_receive()`,

@@ -1,16 +1,14 @@
 //! The [`Tracer`] trait every trace backend implements, its [`Decision`], and
 //! [`fire`], the protocol a probe site is to follow.
 //!
-//! No probe site exists yet: beamr-sched fires no probes, so today [`fire`]
-//! is called only by tests, benchmarks and beamr-ringbuf's synthetic
-//! generator. The protocol below is the contract those probe sites will
-//! keep; [`fire`] implements steps 2 and 3.
+//! beamr-sched's probe sites (its `trace` module) keep the protocol below;
+//! [`fire`] implements steps 2 and 3.
 //!
 //! # Protocol
 //!
-//! 1. The probe site checks its flag word (planned: one load and a branch);
-//!    when nothing traces the tracee it stops there and no tracer is called.
-//!    (Neither the flag words nor the check exist yet.)
+//! 1. The probe site checks its flag word (one load and a branch: the
+//!    process's trace flags); when nothing traces the tracee it stops there
+//!    and no tracer is called.
 //! 2. It calls [`Tracer::enabled`] with the tag and tracee, before building
 //!    anything.
 //!    - [`Decision::Discard`]: nothing more happens for this event.
