@@ -193,7 +193,7 @@ fn bad_trace_options_exit_2_with_one_line() {
         ),
         (vec!["--trace", "send"], "--trace needs --trace-to"),
         (
-            vec!["--trace", "send", "--trace-to", "otel"],
+            vec!["--trace", "send", "--trace-to", "text"],
             "not implemented yet",
         ),
     ] {

@@ -1,9 +1,10 @@
 //! beamr-otel: OpenTelemetry logs, spans and metrics from a running beamr,
 //! exported over OTLP.
 //!
-//! Today the runtime fires no probes yet (the tracing issue wires them): the
-//! backend is exercised by tests that feed it trace events, and
-//! `docs/runtime.md` says what the runtime will call.
+//! `beamr run --trace FLAGS --trace-to otel` feeds it from the runtime's
+//! probes; tests also feed it trace events directly, and `docs/runtime.md`
+//! says what the runtime calls (and what it does not call yet: the message
+//! context on send and receive, monitors).
 //!
 //! [`OtelTracer`] implements beamr-trace's `Tracer`: the runtime fires its
 //! probes into it and it turns them into

@@ -71,7 +71,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     let schedulers = args
         .schedulers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let _tracer = match &args.trace {
+    let trace = match &args.trace {
         Some(setup) => Some(setup.install(&rt, schedulers)?),
         None => None,
     };
@@ -87,6 +87,13 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     let reason = rt
         .run_main(module_atom, function_atom, &call_args, schedulers)
         .map_err(|e| format!("cannot run {module}:{function}/{}: {e}", call_args.len()))?;
+    if let Some(trace) = trace {
+        // The run's outcome stands; a trace that could not be flushed is
+        // reported beside it.
+        if let Err(e) = trace.finish() {
+            eprintln!("beamr: {e}");
+        }
+    }
     if reason.term == Term::atom(Atom::NORMAL) {
         return Ok(RunEnd::Returned);
     }

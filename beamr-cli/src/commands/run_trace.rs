@@ -4,14 +4,20 @@
 //! `all`); every process of the run is traced with them, as
 //! `erlang:trace(new, true, Flags)` before the first process starts would.
 //! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
-//! ring per scheduler and one for other threads) that `beamr trace` reads.
+//! ring per scheduler and one for other threads) that `beamr trace` reads;
+//! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
+//! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`).
+//! The message context does not travel with messages yet, so a send's
+//! PRODUCER span and its CONSUMER span are not linked.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use beamr_otel::{Config, Pipeline};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::ProcessTrace;
+use beamr_trace::clock::now_ns;
 use beamr_trace::TraceFlags;
 
 /// A parsed `--trace`/`--trace-to` pair.
@@ -28,6 +34,32 @@ pub struct TraceSetup {
 pub enum Destination {
     /// A ring-buffer trace file.
     Ring(PathBuf),
+    /// OpenTelemetry over OTLP.
+    Otel,
+}
+
+/// A destination receiving a run's events; [`ActiveTrace::finish`] after
+/// the run.
+pub enum ActiveTrace {
+    /// The ring-buffer file's tracer (the file stays when it drops).
+    Ring(Arc<RingTracer>),
+    /// The OTLP pipeline, shut down (flushing what is queued) at the end.
+    Otel(Pipeline),
+}
+
+impl ActiveTrace {
+    /// Ends the trace: flushes and stops an OTLP pipeline.
+    pub fn finish(self) -> Result<(), String> {
+        match self {
+            ActiveTrace::Ring(tracer) => {
+                drop(tracer);
+                Ok(())
+            }
+            ActiveTrace::Otel(pipeline) => pipeline
+                .shutdown()
+                .map_err(|e| format!("--trace-to otel: {e}")),
+        }
+    }
 }
 
 impl TraceSetup {
@@ -35,7 +67,7 @@ impl TraceSetup {
     pub fn parse(flags: Option<&str>, to: Option<&str>) -> Result<Option<TraceSetup>, String> {
         let (flags, to) = match (flags, to) {
             (None, None) => return Ok(None),
-            (Some(_), None) => return Err("--trace needs --trace-to ring:FILE".into()),
+            (Some(_), None) => return Err("--trace needs --trace-to ring:FILE or otel".into()),
             (None, Some(_)) => return Err("--trace-to needs --trace FLAGS".into()),
             (Some(f), Some(t)) => (f, t),
         };
@@ -51,12 +83,13 @@ impl TraceSetup {
             Some(("ring", _)) => {
                 return Err("--trace-to ring: needs a file name (ring:FILE)".into())
             }
-            _ if to == "text" || to == "otel" => {
+            _ if to == "otel" => Destination::Otel,
+            _ if to == "text" => {
                 return Err(format!(
-                    "--trace-to {to}: not implemented yet (only ring:FILE is)"
+                    "--trace-to {to}: not implemented yet (ring:FILE and otel are)"
                 ))
             }
-            _ => return Err(format!("--trace-to `{to}`: expected ring:FILE")),
+            _ => return Err(format!("--trace-to `{to}`: expected ring:FILE or otel")),
         };
         Ok(Some(TraceSetup {
             flags: set,
@@ -65,16 +98,28 @@ impl TraceSetup {
     }
 
     /// Creates the destination and makes `rt` trace every new process with
-    /// the flags. The returned tracer must outlive the run.
-    pub fn install(&self, rt: &Runtime, schedulers: usize) -> Result<Arc<RingTracer>, String> {
-        let Destination::Ring(path) = &self.destination;
-        let options = Options::new(schedulers + 1).path(path).preserve(true);
-        let recorder = Recorder::create(options)
-            .map_err(|e| format!("--trace-to ring:{}: {e}", path.display()))?;
-        let tracer = Arc::new(RingTracer::new(recorder));
-        rt.trace
-            .set_new_processes(ProcessTrace::new(self.flags, tracer.clone()));
-        Ok(tracer)
+    /// the flags. The returned trace must outlive the run.
+    pub fn install(&self, rt: &Runtime, schedulers: usize) -> Result<ActiveTrace, String> {
+        match &self.destination {
+            Destination::Ring(path) => {
+                let options = Options::new(schedulers + 1).path(path).preserve(true);
+                let recorder = Recorder::create(options)
+                    .map_err(|e| format!("--trace-to ring:{}: {e}", path.display()))?;
+                let tracer = Arc::new(RingTracer::new(recorder));
+                rt.trace
+                    .set_new_processes(ProcessTrace::new(self.flags, tracer.clone()));
+                Ok(ActiveTrace::Ring(tracer))
+            }
+            Destination::Otel => {
+                let pipeline = Pipeline::start(Config::from_env())
+                    .map_err(|e| format!("--trace-to otel: {e}"))?;
+                let tracer = pipeline.tracer();
+                tracer.anchor_clock(now_ns());
+                rt.trace
+                    .set_new_processes(ProcessTrace::new(self.flags, Arc::new(tracer)));
+                Ok(ActiveTrace::Otel(pipeline))
+            }
+        }
     }
 }
 
@@ -103,6 +148,10 @@ mod tests {
         assert!(err(None, Some("ring:x")).contains("--trace FLAGS"));
         assert!(err(Some("send"), Some("ring:")).contains("file name"));
         assert!(err(Some("send"), Some("text")).contains("not implemented"));
-        assert!(err(Some("send"), Some("file:x")).contains("expected ring:FILE"));
+        assert!(err(Some("send"), Some("file:x")).contains("expected ring:FILE or otel"));
+        let otel = TraceSetup::parse(Some("procs"), Some("otel"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(otel.destination, Destination::Otel);
     }
 }

@@ -1,0 +1,134 @@
+//! `beamr run --trace procs --trace-to otel` on a real supervisor program
+//! (tests/erlang/otel_sup_tree.erl), exporting to an OTLP receiver on
+//! loopback, configured only by the standard `OTEL_*` variables: the
+//! supervision tree the program prints (each supervisor and its children)
+//! is rebuilt from the exported `process.spawned` and `process.linked` log
+//! records alone.
+
+mod otel_support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use otel_support::model::{Collected, Log};
+use otel_support::receiver::Receiver;
+
+fn fixtures() -> PathBuf {
+    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
+        .join("beam");
+    assert!(
+        dir.join("otel_sup_tree.beam").is_file(),
+        "fixtures missing: run `cargo xtask fixtures`"
+    );
+    dir
+}
+
+fn logs_named<'a>(c: &'a Collected, name: &'a str) -> impl Iterator<Item = &'a Log> {
+    c.logs.iter().filter(move |l| l.event_name == name)
+}
+
+fn attr<'a>(log: &'a Log, key: &str) -> &'a str {
+    log.attrs
+        .get(key)
+        .unwrap_or_else(|| panic!("{} has no {key}: {:?}", log.event_name, log.attrs))
+}
+
+#[test]
+fn a_supervision_tree_is_rebuilt_from_the_exported_logs() {
+    let receiver = Receiver::grpc();
+    let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
+        .args([
+            "run",
+            "--trace",
+            "procs",
+            "--trace-to",
+            "otel",
+            "-e",
+            "otel_sup_tree",
+        ])
+        .arg(fixtures())
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+        .env("OTEL_SERVICE_NAME", "beamr-sup-tree")
+        .env("OTEL_BLRP_SCHEDULE_DELAY", "50")
+        .env("OTEL_BSP_SCHEDULE_DELAY", "50")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // What the program saw: "<Sup> [<Child>,...]" per supervisor.
+    let printed: BTreeMap<String, BTreeSet<String>> = stdout
+        .lines()
+        .map(|l| {
+            let (sup, kids) = l.split_once(' ').expect("sup and children");
+            let kids = kids.trim_matches(|c| c == '[' || c == ']');
+            (sup.to_owned(), kids.split(',').map(str::to_owned).collect())
+        })
+        .collect();
+    assert_eq!(printed.len(), 2, "{stdout}");
+
+    // The program ends before the run does, and the pipeline is flushed at
+    // shutdown: everything is there when the run has exited.
+    let got = receiver.wait_until(Duration::from_secs(10), |c| {
+        logs_named(c, "process.spawned").count() >= 5
+    });
+    assert!(
+        got.logs
+            .iter()
+            .all(|l| l.resource.get("service.name").map(String::as_str) == Some("beamr-sup-tree")),
+        "service name from OTEL_SERVICE_NAME"
+    );
+    let mut children: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for log in logs_named(&got, "process.spawned") {
+        children
+            .entry(attr(log, "process.parent_pid").to_owned())
+            .or_default()
+            .insert(attr(log, "process.pid").to_owned());
+    }
+    let links: BTreeSet<(String, String)> = logs_named(&got, "process.linked")
+        .map(|l| {
+            let (a, b) = (attr(l, "process.pid_a"), attr(l, "process.pid_b"));
+            (a.min(b).to_owned(), a.max(b).to_owned())
+        })
+        .collect();
+    for (sup, kids) in &printed {
+        assert_eq!(
+            children.get(sup),
+            Some(kids),
+            "children of {sup} from the logs: {children:?}"
+        );
+        for kid in kids {
+            let pair = (sup.min(kid).clone(), sup.max(kid).clone());
+            assert!(links.contains(&pair), "{sup} linked to {kid}: {links:?}");
+        }
+    }
+    // The tree has two levels: the sub-supervisor is a child of the top one.
+    let (top, sub) = {
+        let sups: Vec<&String> = printed.keys().collect();
+        if printed[sups[0]].contains(sups[1]) {
+            (sups[0], sups[1])
+        } else {
+            (sups[1], sups[0])
+        }
+    };
+    assert!(printed[top].contains(sub), "{printed:?}");
+    // Every supervised process exited when the tree was shut down.
+    let exited: BTreeSet<&str> = logs_named(&got, "process.exited")
+        .chain(logs_named(&got, "process.crashed"))
+        .map(|l| attr(l, "process.pid"))
+        .collect();
+    for pid in printed.values().flatten().chain(printed.keys()) {
+        assert!(
+            exited.contains(pid.as_str()),
+            "{pid} exit not logged: {exited:?}"
+        );
+    }
+}
