@@ -146,7 +146,8 @@ fn copy_list(heap: &mut Heap, items: &[Term]) -> Term {
 
 /// The BEAM's garbage-collection info list, `[{Name, Words}, ...]`.
 fn gc_info(heap: &mut Heap, info: &crate::event::GcInfo) -> Term {
-    let pairs: [(&str, u64); 11] = [
+    let pairs: [(&str, u64); 12] = [
+        ("wordsize", info.wordsize),
         ("old_heap_block_size", info.old_heap_block_size),
         ("heap_block_size", info.heap_block_size),
         ("mbuf_size", info.mbuf_size),

@@ -267,14 +267,20 @@ impl Heap {
     /// Every pointer term into this heap that the caller keeps must be among
     /// the roots: any other becomes dangling.
     pub fn collect(&mut self, need: usize, roots: &mut [&mut [Term]]) {
-        let major = self.fullsweep_after == 0
-            || self.minors_since_major >= self.fullsweep_after
-            || (self.old.capacity() > 0 && self.old.free() < self.high_water);
-        if major {
+        if self.next_collection_is_major() {
             self.collect_major(need, roots);
         } else {
             self.collect_minor(need, roots);
         }
+    }
+
+    /// True if the next [`Heap::collect`] will be a major (full-sweep)
+    /// collection: `fullsweep_after` minors have run, or the old generation
+    /// could not take the next promotion.
+    pub fn next_collection_is_major(&self) -> bool {
+        self.fullsweep_after == 0
+            || self.minors_since_major >= self.fullsweep_after
+            || (self.old.capacity() > 0 && self.old.free() < self.high_water)
     }
 
     /// Collects everything (a full sweep), as [`Heap::collect`].

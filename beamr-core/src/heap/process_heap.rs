@@ -125,6 +125,21 @@ impl Heap {
         self.young.used() + self.old.used() + self.fragments.iter().map(Block::used).sum::<usize>()
     }
 
+    /// Words in use in the young generation (without fragments).
+    pub fn young_used(&self) -> usize {
+        self.young.used()
+    }
+
+    /// Words in use in the old generation.
+    pub fn old_used(&self) -> usize {
+        self.old.used()
+    }
+
+    /// Words in heap fragments (overflow and absorbed messages).
+    pub fn fragment_words(&self) -> usize {
+        self.fragment_words
+    }
+
     /// Size of the young generation in words (`heap_size` in `process_info`).
     pub fn young_capacity(&self) -> usize {
         self.young.capacity()

@@ -7,6 +7,8 @@
 //! read as header-tagged words: the collector leaves them alone. Catch
 //! markers are catch immediates.
 
+use crate::trace::probes;
+use beamr_trace::{GcInfo, TraceTag};
 use std::sync::Mutex;
 
 use beamr_core::atom::Atom;
@@ -178,7 +180,44 @@ impl Process {
 
     /// Collects garbage with X registers `0..live`, the stack and the
     /// process's other terms as roots, leaving room for `need` words.
+    ///
+    /// Probes: `gc_minor_start`/`gc_minor_end` or `gc_major_start`/
+    /// `gc_major_end` around the collection, with the heap's sizes.
     pub fn collect(&mut self, need: usize, live: usize) {
+        if !probes::wants_gc(&self.trace) {
+            return self.collect_roots(need, live);
+        }
+        let (start, end) = if self.heap.next_collection_is_major() {
+            (TraceTag::GcMajorStart, TraceTag::GcMajorEnd)
+        } else {
+            (TraceTag::GcMinorStart, TraceTag::GcMinorEnd)
+        };
+        let (pid, before) = (self.pid, self.heap.used_words());
+        let info = self.gc_info(need);
+        probes::gc(&mut self.trace, start, pid, info);
+        self.collect_roots(need, live);
+        let info = self.gc_info(before.saturating_sub(self.heap.used_words()));
+        probes::gc(&mut self.trace, end, pid, info);
+    }
+
+    /// The sizes a garbage-collection trace event reports; `wordsize` as
+    /// the BEAM's (the need at a start, what was reclaimed at an end).
+    fn gc_info(&self, wordsize: usize) -> GcInfo {
+        let words = |n: usize| n as u64;
+        GcInfo {
+            wordsize: words(wordsize),
+            heap_size: words(self.heap.young_used()),
+            heap_block_size: words(self.heap.young_capacity()),
+            old_heap_size: words(self.heap.old_used()),
+            old_heap_block_size: words(self.heap.old_capacity()),
+            stack_size: words(self.stack.len()),
+            mbuf_size: words(self.heap.fragment_words()),
+            ..GcInfo::default()
+        }
+    }
+
+    /// [`Process::collect`] without its probes.
+    fn collect_roots(&mut self, need: usize, live: usize) {
         let mut extra = [
             self.last_trace,
             self.last_exception.map_or(Term::NIL, |e| e.reason),
