@@ -54,6 +54,19 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
             .heap
             .string(&format!("{}-pc-linux-gnu", std::env::consts::ARCH)),
         "wordsize" => small(8),
+        "os_type" => {
+            let family = atom(if cfg!(unix) { "unix" } else { "win32" });
+            let name = atom(if cfg!(target_os = "macos") {
+                "darwin"
+            } else {
+                std::env::consts::OS
+            });
+            p.heap.tuple(&[family, name])
+        }
+        "os_version" => {
+            let [major, minor, release] = os_version();
+            p.heap.tuple(&[small(major), small(minor), small(release)])
+        }
         "schedulers"
         | "schedulers_online"
         | "dirty_cpu_schedulers"
@@ -79,6 +92,18 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
         "driver_version" => p.heap.string("3.3"),
         _ => return Err(Exception::badarg()),
     })
+}
+
+/// The kernel's release as `{Major, Minor, Release}`, from the release
+/// string `uname` reports (`/proc/sys/kernel/osrelease`), parsed
+/// as erts does (leading digits of each dot-separated part; 0 if none).
+fn os_version() -> [i64; 3] {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let mut parts = release.trim().split('.').map(|part| {
+        let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap_or(0)
+    });
+    [(); 3].map(|()| parts.next().unwrap_or(0))
 }
 
 static UNIQUE: AtomicI64 = AtomicI64::new(1);

@@ -22,6 +22,7 @@ mod erlang_signals;
 mod erlang_spawn;
 mod erlang_system;
 mod erlang_terms;
+mod erlang_time;
 mod erlang_timers;
 mod ets_access;
 mod ets_objects;

@@ -8,6 +8,7 @@ pub fn natives() -> Natives {
     Natives::from_rows(&[
         super::erlang_arith::BIFS,
         super::erlang_terms::BIFS,
+        super::erlang_time::BIFS,
         super::erlang_convert::BIFS,
         super::erlang_misc::BIFS,
         super::erlang_phash::BIFS,
