@@ -35,8 +35,11 @@ mod maps;
 mod math;
 mod os;
 mod persistent_term;
+mod prim_buffer;
+mod prim_file;
 mod process_info;
 mod registry;
+mod resource;
 mod string;
 mod unicode;
 

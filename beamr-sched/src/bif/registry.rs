@@ -29,6 +29,8 @@ pub fn natives() -> Natives {
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
         super::os::BIFS,
+        super::prim_file::BIFS,
+        super::prim_buffer::BIFS,
         super::erlang_halt::BIFS,
         super::erlang_binaries::BIFS,
         super::binary::BIFS,
