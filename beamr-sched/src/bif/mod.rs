@@ -7,6 +7,7 @@ mod binary;
 mod code;
 mod code_loading;
 mod code_md5;
+mod crypto;
 mod erlang_arith;
 mod erlang_binaries;
 mod erlang_checksum;

@@ -31,6 +31,7 @@ pub fn natives() -> Natives {
         super::os::BIFS,
         super::prim_file::BIFS,
         super::prim_buffer::BIFS,
+        super::crypto::BIFS,
         super::erlang_halt::BIFS,
         super::erlang_binaries::BIFS,
         super::binary::BIFS,

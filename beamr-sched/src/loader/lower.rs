@@ -197,23 +197,51 @@ impl<'f> Lowering<'f> {
         })
     }
 
-    /// The functions whose body calls `erlang:nif_error/1,2`: the NIF
-    /// stubs, which a native implementation replaces when it exists.
+    /// The NIF stubs, which a native implementation replaces when it
+    /// exists: the functions whose body calls `erlang:nif_error/1,2`, or
+    /// calls such a function of the module (as `crypto`'s stubs call its
+    /// `nif_stub_error/1`).
     fn native_stubs(&self) -> Result<Vec<(Atom, u32)>, LoadError> {
-        let mut stubs = Vec::new();
+        type Fun = (Atom, u32);
+        let mut direct: Vec<Fun> = Vec::new();
+        let mut local_calls: Vec<(Fun, u64)> = Vec::new();
+        let mut entries: HashMap<u64, Fun> = HashMap::new();
         let mut current = None;
+        let mut after_func_info = false;
         for ins in &self.file.instructions {
             match ins.opcode {
                 Opcode::FuncInfo => {
                     current = Some((self.atom_operand(ins, 1)?, self.unsigned(ins, 2)? as u32));
+                    after_func_info = true;
+                    continue;
+                }
+                Opcode::Label if after_func_info => {
+                    if let Some(f) = current {
+                        entries.insert(self.unsigned(ins, 0)?, f);
+                    }
                 }
                 Opcode::CallExt | Opcode::CallExtOnly | Opcode::CallExtLast => {
                     let callee = self.import(ins, 1)?;
                     if callee.module == Atom::ERLANG && callee.function.name() == "nif_error" {
-                        stubs.extend(current.take());
+                        direct.extend(current);
+                    }
+                }
+                Opcode::Call | Opcode::CallOnly | Opcode::CallLast => {
+                    if let (Some(f), Ok(Operand::Label(label))) = (current, self.arg(ins, 1)) {
+                        local_calls.push((f, u64::from(*label)));
                     }
                 }
                 _ => {}
+            }
+            after_func_info = false;
+        }
+        let mut stubs = direct.clone();
+        for (caller, label) in local_calls {
+            if entries
+                .get(&label)
+                .is_some_and(|callee| direct.contains(callee))
+            {
+                stubs.push(caller);
             }
         }
         Ok(stubs)
