@@ -82,8 +82,17 @@ impl Runtime {
             group_leader: Some(gl),
             ..SpawnOptions::default()
         };
+        let mut argv_heap = beamr_core::heap::Heap::new();
+        let argv: Vec<Term> = self
+            .plain_arguments
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|a| argv_heap.string(a))
+            .collect();
+        let argv = argv_heap.list(&argv);
         let (init, _) = self
-            .spawn(None, SpawnTarget::Mfa(init_module, start), &[], options)
+            .spawn(None, SpawnTarget::Mfa(init_module, start), &[argv], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("init").expect("atom"), init);
         let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");

@@ -35,6 +35,9 @@ pub struct Runtime {
     pub timers: TimerService,
     /// ETS tables.
     pub ets: crate::ets::Tables,
+    /// The command line's plain arguments (`beamr run ... -- ARGS`), which
+    /// `init:get_plain_arguments/0` answers; set before [`Runtime::run_main`].
+    pub plain_arguments: Mutex<Vec<String>>,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -68,6 +71,7 @@ impl Runtime {
             run_queues: RunQueues::default(),
             timers: TimerService::default(),
             ets: crate::ets::Tables::default(),
+            plain_arguments: Mutex::new(Vec::new()),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),
