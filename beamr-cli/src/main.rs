@@ -42,7 +42,8 @@ enum Command {
         /// .beam files and directories of .beam files (added to the code path).
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
-        /// Arguments passed to FUN as one list of strings.
+        /// Plain arguments (init:get_plain_arguments/0), also passed to
+        /// FUN as one list of strings when the module has FUN/1.
         #[arg(last = true, value_name = "ARGS")]
         args: Vec<String>,
     },

@@ -18,6 +18,16 @@
 //!    (0 when `main` returns; 1 on both when it crashes). Each run is killed
 //!    after [`TIME_LIMIT`].
 //!
+//! A program may ask for an environment and for plain arguments with
+//! comment lines of its own (the same for both runtimes):
+//!
+//! ```text
+//! %% diff-env: TZ=EST5EDT      NAME=VALUE set for both runs (one per line)
+//! %% diff-args: a "b c"        erl gets `-extra a b c`, beamr `-- a b c`
+//! ```
+//!
+//! (arguments are split at spaces; no quoting).
+//!
 //! Nothing passes without comparing: the suite fails before running
 //! anything when `tests/diff` cannot be read or holds no program (or
 //! `KNOWN_FAILURES` exists but cannot be read), and a trial fails, whatever
@@ -163,6 +173,32 @@ fn compile(root: &Path, names: &[String], out: &Path) -> String {
             format!("cannot run erlc ({e}); install Erlang/OTP or run `cargo xtask test-all`")
         }
     }
+}
+
+/// What a program asks of both runs in its `%% diff-...:` lines.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Settings {
+    /// `%% diff-env: NAME=VALUE`.
+    env: Vec<(String, String)>,
+    /// `%% diff-args: A B ...`: the plain arguments.
+    args: Vec<String>,
+}
+
+/// The settings in program source `text`.
+fn settings(text: &str) -> Settings {
+    let mut settings = Settings::default();
+    for line in text.lines() {
+        if let Some(var) = line.strip_prefix("%% diff-env:") {
+            if let Some((k, v)) = var.trim().split_once('=') {
+                settings.env.push((k.to_owned(), v.to_owned()));
+            }
+        } else if let Some(args) = line.strip_prefix("%% diff-args:") {
+            settings
+                .args
+                .extend(args.split_whitespace().map(str::to_owned));
+        }
+    }
+    settings
 }
 
 /// What one runtime did with one program.
@@ -361,13 +397,22 @@ fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict 
             "{name}.beam was not built; erlc said:\n{complaints}"
         ));
     }
+    let src = workspace_root().join(format!("tests/diff/{name}.erl"));
+    let settings = match fs::read_to_string(&src) {
+        Ok(text) => settings(&text),
+        Err(e) => return Verdict::Broken(format!("cannot read {}: {e}", src.display())),
+    };
     let mut erl = Command::new("erl");
     erl.current_dir(scratch)
+        .envs(settings.env.iter().map(|(k, v)| (k, v)))
         .env("ERL_CRASH_DUMP_SECONDS", "0")
         .arg("-noshell")
         .arg("-pa")
         .arg(beams)
         .args(["-s", name, "main", "-s", "init", "stop"]);
+    if !settings.args.is_empty() {
+        erl.arg("-extra").args(&settings.args);
+    }
     let expected = match run(erl, "erl", TIME_LIMIT) {
         Ok(run) => run,
         Err(e) => return Verdict::Broken(e),
@@ -375,8 +420,12 @@ fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict 
     let mut beamr = Command::new(env!("CARGO_BIN_EXE_beamr"));
     beamr
         .current_dir(scratch)
+        .envs(settings.env.iter().map(|(k, v)| (k, v)))
         .args(["run", "-e", name])
         .arg(beams);
+    if !settings.args.is_empty() {
+        beamr.arg("--").args(&settings.args);
+    }
     let actual = match run(beamr, "beamr", TIME_LIMIT) {
         Ok(run) => run,
         Err(e) => return Verdict::Broken(e),
@@ -565,6 +614,19 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
             ensure(unlisted.is_err(), || {
                 format!("an unlisted program that differs: {}", describe(&unlisted))
             })
+        }),
+        Trial::test("harness::settings_are_read", || {
+            let text = "%% diff-env: TZ=EST5EDT,M3.2.0\n%% diff-args: a b\n%% diff-args: c\n\
+                        %% diff-env: X=1=2\n-module(p).\n";
+            let found = settings(text);
+            let want = Settings {
+                env: vec![
+                    ("TZ".into(), "EST5EDT,M3.2.0".into()),
+                    ("X".into(), "1=2".into()),
+                ],
+                args: vec!["a".into(), "b".into(), "c".into()],
+            };
+            ensure(found == want, || format!("settings: {found:?}"))
         }),
         Trial::test("harness::run_times_out", || {
             let mut cmd = Command::new("sleep");

@@ -5,23 +5,31 @@
 %% Compiled into beamr_init.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_init.erl
 -module(beamr_init).
--export([start/0]).
+-export([start/1]).
 
-%% beamr registers the process as `init' before it first runs.
-start() ->
-    loop().
+%% beamr registers the process as `init' before it first runs. PlainArgs
+%% are the strings given after `--' on `beamr run' (erl's plain arguments).
+start(PlainArgs) ->
+    loop(PlainArgs).
 
-loop() ->
+loop(PlainArgs) ->
     receive
+        {From, get_plain_arguments} when is_pid(From) ->
+            From ! {init, PlainArgs},
+            loop(PlainArgs);
         {From, Request} when is_pid(From) ->
             From ! {init, reply(Request)},
-            loop();
+            loop(PlainArgs);
+        %% init:stop/0,1, init:reboot/0 and init:restart/0 send these.
+        {stop, {stop, Status}} ->
+            erlang:halt(stop_status(Status));
+        {stop, _StopOrReboot} ->
+            erlang:halt(0);
         _Other ->
-            loop()
+            loop(PlainArgs)
     end.
 
 reply(get_arguments) -> [];
-reply(get_plain_arguments) -> [];
 reply({get_argument, _Flag}) -> error;
 reply(get_status) -> {started, started};
 reply(script_id) -> {"beamr", "0.1.0"};

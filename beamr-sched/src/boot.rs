@@ -83,8 +83,17 @@ impl Runtime {
             group_leader: Some(gl),
             ..SpawnOptions::default()
         };
+        let mut argv_heap = beamr_core::heap::Heap::new();
+        let argv: Vec<Term> = self
+            .plain_arguments
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|a| argv_heap.string(a))
+            .collect();
+        let argv = argv_heap.list(&argv);
         let (init, _) = self
-            .spawn(None, SpawnTarget::Mfa(init_module, start), &[], options)
+            .spawn(None, SpawnTarget::Mfa(init_module, start), &[argv], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("init").expect("atom"), init);
         let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");
@@ -123,8 +132,20 @@ impl Runtime {
         // The application controller registers itself once its table
         // exists: the program may read the application environment at once.
         let ac_name = Atom::new("application_controller").expect("atom");
+        // kernel's file server (`file_server_2`), which `file` calls for
+        // everything but raw files, when OTP's library is there to run it.
+        let file_server = Atom::new("file_server").expect("atom");
+        let file_server_name = Atom::new("file_server_2").expect("atom");
+        let has_file_server = CodeServer::global().find(file_server).is_some();
+        if has_file_server {
+            self.spawn(None, SpawnTarget::Mfa(file_server, start), &[], options)
+                .map_err(cannot_spawn)?;
+        }
         let deadline = Instant::now() + Duration::from_secs(2);
-        while self.names.whereis(ac_name).is_none() && Instant::now() < deadline {
+        while (self.names.whereis(ac_name).is_none()
+            || has_file_server && self.names.whereis(file_server_name).is_none())
+            && Instant::now() < deadline
+        {
             std::thread::sleep(Duration::from_micros(50));
         }
         let options = SpawnOptions {

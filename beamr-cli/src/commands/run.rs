@@ -27,7 +27,8 @@ pub struct RunArgs {
     pub trace: Option<TraceSetup>,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
-    /// Arguments after `--`, passed as a list of strings.
+    /// Arguments after `--`: the plain arguments, and FUN's one argument
+    /// (a list of strings) when the module has FUN/1.
     pub args: Vec<String>,
 }
 
@@ -75,15 +76,21 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         Some(setup) => Some(setup.install(&rt, schedulers)?),
         None => None,
     };
-    let mut heap = Heap::new();
-    let call_args: Vec<Term> = if args.args.is_empty() {
-        Vec::new()
-    } else {
-        let strings: Vec<Term> = args.args.iter().map(|a| heap.string(a)).collect();
-        vec![heap.list(&strings)]
-    };
     let module_atom = Atom::new(&module).map_err(|e| e.to_string())?;
     let function_atom = Atom::new(&function).map_err(|e| e.to_string())?;
+    // The arguments are erl's plain arguments (init:get_plain_arguments/0);
+    // FUN/1, if the module has it, also gets them as its argument.
+    *rt.plain_arguments
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = args.args.clone();
+    let mut heap = Heap::new();
+    let call_args: Vec<Term> =
+        if args.args.is_empty() || rt.entry(module_atom, function_atom, 1).is_err() {
+            Vec::new()
+        } else {
+            let strings: Vec<Term> = args.args.iter().map(|a| heap.string(a)).collect();
+            vec![heap.list(&strings)]
+        };
     let reason = rt
         .run_main(module_atom, function_atom, &call_args, schedulers)
         .map_err(|e| format!("cannot run {module}:{function}/{}: {e}", call_args.len()))?;

@@ -58,6 +58,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "float_to_binary", 1, float_to_binary1),
     ("erlang", "float_to_binary", 2, float_to_binary2),
     ("erlang", "binary_to_float", 1, binary_to_float),
+    ("erlang", "iolist_to_iovec", 1, iolist_to_iovec),
 ];
 
 // ----- helpers shared with the `binary` and `unicode` BIFs --------------------
@@ -290,6 +291,17 @@ fn iolist_to_binary(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
         };
     }
     list_to_binary(rt, p, a)
+}
+
+/// `iolist_to_iovec(IoListOrBinary)`: the bytes as a list of binaries (one
+/// binary here; none for no bytes).
+fn iolist_to_iovec(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = iodata_bytes(a[0])?;
+    if bytes.is_empty() {
+        return Ok(Term::NIL);
+    }
+    let bin = p.heap.binary(&bytes);
+    Ok(p.heap.list(&[bin]))
 }
 
 fn iolist_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {

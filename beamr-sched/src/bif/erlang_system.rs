@@ -1,5 +1,6 @@
 //! `erlang` BIFs about the runtime as a whole: `system_info/1` (the items
-//! OTP's library and programs ask for), `unique_integer/0,1`, `now/0`, and
+//! OTP's library and programs ask for), `unique_integer/0,1`, `now/0`, the
+//! DTrace tag BIFs (`dt_*`, as a runtime without DTrace answers), and
 //! the scheduling hints `yield/0`, `garbage_collect/0,1,2`,
 //! `send_nosuspend/2,3`.
 
@@ -20,6 +21,13 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "unique_integer", 1, unique_integer1),
     ("erlang", "now", 0, now),
     ("erlang", "yield", 0, yield_),
+    ("erlang", "dt_spread_tag", 1, dt_true),
+    ("erlang", "dt_restore_tag", 1, dt_true),
+    ("erlang", "dt_get_tag", 0, dt_undefined),
+    ("erlang", "dt_get_tag_data", 0, dt_undefined),
+    ("erlang", "dt_put_tag", 1, dt_undefined),
+    ("erlang", "dt_prepend_vm_tag_data", 1, dt_same),
+    ("erlang", "dt_append_vm_tag_data", 1, dt_same),
     ("erlang", "garbage_collect", 0, garbage_collect),
     ("erlang", "garbage_collect", 1, garbage_collect),
     ("erlang", "garbage_collect", 2, garbage_collect),
@@ -54,6 +62,19 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
             .heap
             .string(&format!("{}-pc-linux-gnu", std::env::consts::ARCH)),
         "wordsize" => small(8),
+        "os_type" => {
+            let family = atom(if cfg!(unix) { "unix" } else { "win32" });
+            let name = atom(if cfg!(target_os = "macos") {
+                "darwin"
+            } else {
+                std::env::consts::OS
+            });
+            p.heap.tuple(&[family, name])
+        }
+        "os_version" => {
+            let [major, minor, release] = os_version();
+            p.heap.tuple(&[small(major), small(minor), small(release)])
+        }
         "schedulers"
         | "schedulers_online"
         | "dirty_cpu_schedulers"
@@ -79,6 +100,18 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
         "driver_version" => p.heap.string("3.3"),
         _ => return Err(Exception::badarg()),
     })
+}
+
+/// The kernel's release as `{Major, Minor, Release}`, from the release
+/// string `uname` reports (`/proc/sys/kernel/osrelease`), parsed
+/// as erts does (leading digits of each dot-separated part; 0 if none).
+fn os_version() -> [i64; 3] {
+    let release = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let mut parts = release.trim().split('.').map(|part| {
+        let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap_or(0)
+    });
+    [(); 3].map(|()| parts.next().unwrap_or(0))
 }
 
 static UNIQUE: AtomicI64 = AtomicI64::new(1);
@@ -122,6 +155,20 @@ fn now(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let secs = Term::small_unchecked((us / 1_000_000 % 1_000_000) as i64);
     let micro = Term::small_unchecked((us % 1_000_000) as i64);
     Ok(p.heap.tuple(&[mega, secs, micro]))
+}
+
+// ---- DTrace tags: a runtime built without DTrace, as erts answers then ----
+
+fn dt_true(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::TRUE)
+}
+
+fn dt_undefined(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(atom("undefined"))
+}
+
+fn dt_same(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(a[0])
 }
 
 /// `yield()`: a hint; the process goes on (its slice ends by reductions).

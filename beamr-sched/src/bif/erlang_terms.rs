@@ -1,5 +1,5 @@
 //! `erlang` BIFs on terms: tuples, lists, type tests, conversions,
-//! exceptions, and the process's own identity and clock.
+//! exceptions, and the process's own identity.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -43,10 +43,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "throw", 1, throw),
     ("erlang", "raise", 3, raise),
     ("erlang", "self", 0, self_),
-    ("erlang", "monotonic_time", 0, monotonic_time0),
-    ("erlang", "monotonic_time", 1, monotonic_time1),
-    ("erts_internal", "time_unit", 0, native_time_unit),
-    ("erts_internal", "perf_counter_unit", 0, native_time_unit),
 ];
 
 fn element(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -281,37 +277,4 @@ fn raise(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 
 fn self_(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(p.pid)
-}
-
-pub(super) fn monotonic_nanos() -> i64 {
-    static ORIGIN: std::sync::LazyLock<std::time::Instant> =
-        std::sync::LazyLock::new(std::time::Instant::now);
-    ORIGIN.elapsed().as_nanos() as i64
-}
-
-/// Parts of a second in the `native` (and `perf_counter`) time unit:
-/// nanoseconds, as [`monotonic_nanos`] counts (what erlang.erl's
-/// convert_time_unit/3 asks `erts_internal` for).
-fn native_time_unit(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::small_unchecked(1_000_000_000))
-}
-
-fn monotonic_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(p.heap.int(monotonic_nanos()))
-}
-
-fn monotonic_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let per_second: i64 = match a[0].as_atom().map(Atom::name) {
-        Some("second" | "seconds") => 1,
-        Some("millisecond" | "milli_seconds") => 1_000,
-        Some("microsecond" | "micro_seconds") => 1_000_000,
-        Some("nanosecond" | "nano_seconds" | "native" | "perf_counter") => 1_000_000_000,
-        _ => match a[0].as_small() {
-            Some(n) if n > 0 => n,
-            _ => return Err(Exception::badarg()),
-        },
-    };
-    // Floor of nanos * per_second / 10^9, as erlang:convert_time_unit/3.
-    let t = (monotonic_nanos() as i128 * per_second as i128).div_euclid(1_000_000_000);
-    Ok(p.heap.bigint(&num_bigint::BigInt::from(t)))
 }

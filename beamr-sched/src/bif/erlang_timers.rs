@@ -80,7 +80,7 @@ fn timer_with_options(
         return timer(rt, p, &a[..3], wrap);
     }
     let at = a[0].as_small().ok_or_else(Exception::badarg)?;
-    let now = super::erlang_terms::monotonic_nanos() / 1_000_000;
+    let now = super::erlang_time::monotonic_nanos() / 1_000_000;
     let relative = Term::small_unchecked(at.saturating_sub(now).max(0));
     timer(rt, p, &[relative, a[1], a[2]], wrap)
 }

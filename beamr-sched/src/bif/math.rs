@@ -124,22 +124,6 @@ fn fmod(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     binary(p, a, |x, y| x % y)
 }
 
-// The C library's error functions: the ones the BEAM calls, so results
-// agree to the last bit (Rust's `f64` has no `erf`).
-extern "C" {
-    #[link_name = "erf"]
-    fn c_erf(x: f64) -> f64;
-    #[link_name = "erfc"]
-    fn c_erfc(x: f64) -> f64;
-}
-
-fn erf_f64(x: f64) -> f64 {
-    // SAFETY: `erf` is a pure C function of one double (C99, in libm, which
-    // std links on every Unix); it touches no memory of ours.
-    unsafe { c_erf(x) }
-}
-
-fn erfc_f64(x: f64) -> f64 {
-    // SAFETY: as for `erf` above.
-    unsafe { c_erfc(x) }
-}
+// The C library's error functions, so results agree with the BEAM's to the
+// last bit.
+use super::c_library::{erf as erf_f64, erfc as erfc_f64};

@@ -4,9 +4,11 @@
 
 mod beamr_io;
 mod binary;
+mod c_library;
 mod code;
 mod code_loading;
 mod code_md5;
+mod crypto;
 mod erlang_arith;
 mod erlang_binaries;
 mod erlang_checksum;
@@ -22,6 +24,7 @@ mod erlang_signals;
 mod erlang_spawn;
 mod erlang_system;
 mod erlang_terms;
+mod erlang_time;
 mod erlang_timers;
 mod erlang_trace;
 mod ets_access;
@@ -35,8 +38,11 @@ mod maps;
 mod math;
 mod os;
 mod persistent_term;
+mod prim_buffer;
+mod prim_file;
 mod process_info;
 mod registry;
+mod resource;
 mod string;
 mod unicode;
 

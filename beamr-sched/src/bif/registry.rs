@@ -8,6 +8,7 @@ pub fn natives() -> Natives {
     Natives::from_rows(&[
         super::erlang_arith::BIFS,
         super::erlang_terms::BIFS,
+        super::erlang_time::BIFS,
         super::erlang_convert::BIFS,
         super::erlang_misc::BIFS,
         super::erlang_phash::BIFS,
@@ -29,6 +30,9 @@ pub fn natives() -> Natives {
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
         super::os::BIFS,
+        super::prim_file::BIFS,
+        super::prim_buffer::BIFS,
+        super::crypto::BIFS,
         super::erlang_halt::BIFS,
         super::erlang_binaries::BIFS,
         super::binary::BIFS,

@@ -56,6 +56,11 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
     if e.reason == Term::atom(Atom::UNDEF) && is_tail_call(ip) {
         skip_current = true;
     }
+    // A NIF stub bound to its native (see the loader): the native stands
+    // for the whole function, so the stub is no frame of its own.
+    if is_stub_entry(ip) {
+        skip_current = true;
+    }
     if !skip_current {
         // After error/2,3 (no BIF frame), the arguments given replace the arity.
         let args = if e.mfa.is_none() && (e.args.is_list() || e.args.is_nil()) {
@@ -131,6 +136,33 @@ fn returns_at_once(ra: *const Instr) -> bool {
         // SAFETY: as above; a deallocate is never the last instruction of its
         // function (a return follows it).
         Instr::Deallocate { .. } => matches!(unsafe { &*ra.add(1) }, Instr::Return),
+        _ => false,
+    }
+}
+
+/// Whether `ip` is the entry of a NIF stub that calls its native: a
+/// `CallBifOnly` of the function itself, right after its `func_info`.
+fn is_stub_entry(ip: *const Instr) -> bool {
+    if ip.is_null() {
+        return false;
+    }
+    // SAFETY: `ip` points at the raising instruction of loaded code, which
+    // is never freed; a `CallBifOnly` is never a module's first instruction
+    // (its function's `func_info` comes first), so `ip - 1` is in bounds.
+    let (this, before) = unsafe { (&*ip, &*ip.sub(1)) };
+    match (this, before) {
+        (
+            Instr::CallBifOnly { export, .. },
+            Instr::FuncInfo {
+                module,
+                function,
+                arity,
+            },
+        ) => {
+            export.module == *module
+                && export.function == *function
+                && export.arity == u32::from(*arity)
+        }
         _ => false,
     }
 }

@@ -124,11 +124,22 @@ impl<'f> Lowering<'f> {
                 _ => count += 1,
             }
         }
-        // Pass 2: translation.
+        let stubs = self.native_stubs()?;
+        // Pass 2: translation. The entry of a NIF stub with a native
+        // implementation calls the native, so that the module's local calls
+        // reach it too (the rest of the stub's body is never run).
         let mut code = Vec::with_capacity(count);
         let mut lines = Vec::new();
         let mut functions = Vec::new();
+        let mut stub_entry = None;
         for ins in &self.file.instructions {
+            if let Some((bif, export)) = stub_entry {
+                if emits(ins.opcode) && ins.opcode != Opcode::FuncInfo {
+                    stub_entry = None;
+                    code.push(Instr::CallBifOnly { bif, export });
+                    continue;
+                }
+            }
             match ins.opcode {
                 Opcode::Label => continue,
                 Opcode::Line => {
@@ -142,11 +153,19 @@ impl<'f> Lowering<'f> {
                     continue;
                 }
                 op if !emits(op) => continue,
-                Opcode::FuncInfo => functions.push(FunctionInfo {
-                    name: self.atom_operand(ins, 1)?,
-                    arity: self.unsigned(ins, 2)? as u32,
-                    start: code.len(),
-                }),
+                Opcode::FuncInfo => {
+                    let (name, arity) = (self.atom_operand(ins, 1)?, self.unsigned(ins, 2)? as u32);
+                    functions.push(FunctionInfo {
+                        name,
+                        arity,
+                        start: code.len(),
+                    });
+                    stub_entry = stubs
+                        .contains(&(name, arity))
+                        .then(|| self.natives.get(self.module, name, arity as u8))
+                        .flatten()
+                        .map(|bif| (bif, Export::intern(self.module, name, arity)));
+                }
                 _ => {}
             }
             let here = code.len();
@@ -176,6 +195,56 @@ impl<'f> Lowering<'f> {
             funs: self.funs,
             literals: self.literal_heap,
         })
+    }
+
+    /// The NIF stubs, which a native implementation replaces when it
+    /// exists: the functions whose body calls `erlang:nif_error/1,2`, or
+    /// calls such a function of the module (as `crypto`'s stubs call its
+    /// `nif_stub_error/1`).
+    fn native_stubs(&self) -> Result<Vec<(Atom, u32)>, LoadError> {
+        type Fun = (Atom, u32);
+        let mut direct: Vec<Fun> = Vec::new();
+        let mut local_calls: Vec<(Fun, u64)> = Vec::new();
+        let mut entries: HashMap<u64, Fun> = HashMap::new();
+        let mut current = None;
+        let mut after_func_info = false;
+        for ins in &self.file.instructions {
+            match ins.opcode {
+                Opcode::FuncInfo => {
+                    current = Some((self.atom_operand(ins, 1)?, self.unsigned(ins, 2)? as u32));
+                    after_func_info = true;
+                    continue;
+                }
+                Opcode::Label if after_func_info => {
+                    if let Some(f) = current {
+                        entries.insert(self.unsigned(ins, 0)?, f);
+                    }
+                }
+                Opcode::CallExt | Opcode::CallExtOnly | Opcode::CallExtLast => {
+                    let callee = self.import(ins, 1)?;
+                    if callee.module == Atom::ERLANG && callee.function.name() == "nif_error" {
+                        direct.extend(current);
+                    }
+                }
+                Opcode::Call | Opcode::CallOnly | Opcode::CallLast => {
+                    if let (Some(f), Ok(Operand::Label(label))) = (current, self.arg(ins, 1)) {
+                        local_calls.push((f, u64::from(*label)));
+                    }
+                }
+                _ => {}
+            }
+            after_func_info = false;
+        }
+        let mut stubs = direct.clone();
+        for (caller, label) in local_calls {
+            if entries
+                .get(&label)
+                .is_some_and(|callee| direct.contains(callee))
+            {
+                stubs.push(caller);
+            }
+        }
+        Ok(stubs)
     }
 
     // ----- operand helpers ------------------------------------------------

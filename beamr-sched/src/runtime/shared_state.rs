@@ -40,6 +40,9 @@ pub struct Runtime {
     /// This runtime, for what must reach it later from outside a BIF call
     /// (a tracer sending trace messages); set by `run_main`.
     pub(crate) weak_self: std::sync::OnceLock<std::sync::Weak<Runtime>>,
+    /// The command line's plain arguments (`beamr run ... -- ARGS`), which
+    /// `init:get_plain_arguments/0` answers; set before [`Runtime::run_main`].
+    pub plain_arguments: Mutex<Vec<String>>,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -75,6 +78,7 @@ impl Runtime {
             ets: crate::ets::Tables::default(),
             trace: crate::trace::TraceControl::default(),
             weak_self: std::sync::OnceLock::new(),
+            plain_arguments: Mutex::new(Vec::new()),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),

@@ -1,0 +1,403 @@
+//! `crypto`'s commonly used NIFs natively, on RustCrypto's digests:
+//! hashing (`hash_nif`, `hash_init/update/final_nif`, `hash_info_nif`,
+//! `hash_algorithms`), HMAC (`mac_nif`, `mac_init/update/final_nif`),
+//! random bytes and numbers (`strong_rand_bytes_nif`, `rand_uniform_nif`),
+//! `hash_equals_nif` and `do_exor`. `crypto.erl` runs as bytecode on top,
+//! as on the BEAM.
+//!
+//! - Digests: md4, md5, ripemd160, sha, sha224, sha256, sha384, sha512,
+//!   sha3_224..sha3_512, blake2b (BLAKE2b-512) and blake2s (BLAKE2s-256),
+//!   the list OTP 25 on OpenSSL 3 supports.
+//! - HMAC is RFC 2104 over those digests (a key longer than the block is
+//!   hashed first, then padded with zeros to the block size).
+//! - A hash or MAC state is a resource (see [`super::resource`]), kept
+//!   until the runtime ends.
+//!   `hash_update_nif` answers a new state, leaving the old one usable, as
+//!   OpenSSL's context copy does; `mac_update_nif` updates in place.
+//! - Errors are raised as the C NIFs raise them, `{badarg, #{c_file_name
+//!   => File, c_file_line_num => Line, c_function_arg_num => N}, Msg}`,
+//!   with crypto-5.1.2's file and line, so that `crypto.erl` turns them
+//!   into the same exceptions as on the BEAM.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+use num_bigint::BigUint;
+
+use super::erlang_binaries::{binary_bytes, iodata_bytes};
+use super::resource::Resources;
+use crate::loader::BifRow;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("crypto", "on_load", 0, on_load),
+    ("crypto", "hash_algorithms", 0, hash_algorithms),
+    ("crypto", "mac_algorithms", 0, mac_algorithms),
+    ("crypto", "cipher_algorithms", 0, nothing),
+    ("crypto", "pubkey_algorithms", 0, nothing),
+    ("crypto", "curve_algorithms", 0, nothing),
+    ("crypto", "rsa_opts_algorithms", 0, nothing),
+    ("crypto", "hash_info_nif", 1, hash_info_nif),
+    ("crypto", "hash_nif", 2, hash_nif),
+    ("crypto", "hash_init_nif", 1, hash_init_nif),
+    ("crypto", "hash_update_nif", 2, hash_update_nif),
+    ("crypto", "hash_final_nif", 1, hash_final_nif),
+    ("crypto", "mac_nif", 4, mac_nif),
+    ("crypto", "mac_init_nif", 3, mac_init_nif),
+    ("crypto", "mac_update_nif", 2, mac_update_nif),
+    ("crypto", "mac_final_nif", 1, mac_final_nif),
+    ("crypto", "strong_rand_bytes_nif", 1, strong_rand_bytes_nif),
+    ("crypto", "rand_uniform_nif", 2, rand_uniform_nif),
+    ("crypto", "hash_equals_nif", 2, hash_equals_nif),
+    ("crypto", "do_exor", 2, do_exor),
+];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// `crypto:on_load()`: the NIFs are built in; nothing to load.
+fn on_load(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::atom(Atom::OK))
+}
+
+fn nothing(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::NIL)
+}
+
+/// A NIF's exception: `{Class, #{c_file_name, c_file_line_num,
+/// c_function_arg_num}, Msg}`.
+fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exception {
+    let keys = [
+        atom("c_file_line_num"),
+        atom("c_file_name"),
+        atom("c_function_arg_num"),
+    ];
+    let values = [
+        Term::small_unchecked(line),
+        p.heap.string(file),
+        Term::small_unchecked(arg),
+    ];
+    let info = p.heap.flat_map(&keys, &values);
+    let msg = p.heap.string(msg);
+    Exception::error(p.heap.tuple(&[Term::atom(Atom::BADARG), info, msg]))
+}
+
+// ---- digests ----
+
+/// A hash computation of any digest.
+trait Hasher: Send + Sync {
+    fn update(&mut self, data: &[u8]);
+    /// The digest of what was fed so far (the hasher stays as it is).
+    fn finish(&self) -> Vec<u8>;
+    /// A copy to go on from separately.
+    fn fork(&self) -> Box<dyn Hasher>;
+    fn output_size(&self) -> usize;
+}
+
+impl<T: digest::Digest + Clone + Send + Sync + 'static> Hasher for T {
+    fn update(&mut self, data: &[u8]) {
+        digest::Digest::update(self, data);
+    }
+    fn finish(&self) -> Vec<u8> {
+        self.clone().finalize().to_vec()
+    }
+    fn fork(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+    fn output_size(&self) -> usize {
+        <T as digest::Digest>::output_size()
+    }
+}
+
+/// A digest algorithm: its name, OpenSSL NID, block size in bytes, and a
+/// fresh hasher.
+struct Algorithm {
+    name: &'static str,
+    nid: i64,
+    block: usize,
+    new: fn() -> Box<dyn Hasher>,
+}
+
+macro_rules! algorithm {
+    ($name:literal, $nid:literal, $block:literal, $ty:ty) => {
+        Algorithm {
+            name: $name,
+            nid: $nid,
+            block: $block,
+            new: || Box::new(<$ty as Default>::default()),
+        }
+    };
+}
+
+/// OTP 25's digests, in `crypto:supports(hashs)`'s order.
+const ALGORITHMS: &[Algorithm] = &[
+    algorithm!("blake2s", 1057, 64, blake2::Blake2s256),
+    algorithm!("blake2b", 1056, 128, blake2::Blake2b512),
+    algorithm!("sha3_512", 1099, 72, sha3::Sha3_512),
+    algorithm!("sha3_384", 1098, 104, sha3::Sha3_384),
+    algorithm!("sha3_256", 1097, 136, sha3::Sha3_256),
+    algorithm!("sha3_224", 1096, 144, sha3::Sha3_224),
+    algorithm!("sha512", 674, 128, sha2::Sha512),
+    algorithm!("sha384", 673, 128, sha2::Sha384),
+    algorithm!("sha256", 672, 64, sha2::Sha256),
+    algorithm!("sha224", 675, 64, sha2::Sha224),
+    algorithm!("sha", 64, 64, sha1::Sha1),
+    algorithm!("ripemd160", 117, 64, ripemd::Ripemd160),
+    algorithm!("md5", 4, 64, md5::Md5),
+    algorithm!("md4", 257, 64, md4::Md4),
+];
+
+fn algorithm(t: Term) -> Option<&'static Algorithm> {
+    let name = t.as_atom()?;
+    ALGORITHMS.iter().find(|a| a.name == name.name())
+}
+
+fn hash_algorithms(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let names: Vec<Term> = ALGORITHMS.iter().map(|a| atom(a.name)).collect();
+    Ok(p.heap.list(&names))
+}
+
+fn mac_algorithms(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(p.heap.list(&[atom("hmac")]))
+}
+
+/// The digest argument of `hash_*_nif` (C argument 0), or hash.c's error.
+fn digest_arg(p: &mut Process, t: Term, line: i64) -> Result<&'static Algorithm, Exception> {
+    algorithm(t).ok_or_else(|| nif_error(p, "hash.c", line, 0, "Bad digest type"))
+}
+
+/// `hash_info_nif(Type)`: `#{type => NID, size => Bytes, block_size => Bytes}`.
+fn hash_info_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // erts answers a plain badarg here.
+    let alg = algorithm(a[0]).ok_or_else(Exception::badarg)?;
+    let size = (alg.new)().output_size() as i64;
+    let keys = [atom("block_size"), atom("size"), atom("type")];
+    let small = Term::small_unchecked;
+    let values = [small(alg.block as i64), small(size), small(alg.nid)];
+    Ok(p.heap.flat_map(&keys, &values))
+}
+
+fn hash_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let alg = digest_arg(p, a[0], 108)?;
+    let data = iodata_bytes(a[1])?;
+    let mut hasher = (alg.new)();
+    hasher.update(&data);
+    Ok(p.heap.binary(&hasher.finish()))
+}
+
+/// A hash in progress.
+struct HashState(Box<dyn Hasher>);
+
+/// Third id word of a hash state's reference.
+const HASH_TAG: u32 = 0x00C4_A500;
+
+static HASHES: Resources<HashState> = Resources::new(HASH_TAG);
+
+fn hash_init_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let alg = digest_arg(p, a[0], 142)?;
+    Ok(HASHES.insert(p, HashState((alg.new)())))
+}
+
+fn hash_state(p: &mut Process, t: Term, line: i64) -> Result<std::sync::Arc<HashState>, Exception> {
+    HASHES
+        .get(t)
+        .ok_or_else(|| nif_error(p, "hash.c", line, 0, "Bad state"))
+}
+
+fn hash_update_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let state = hash_state(p, a[0], 202)?;
+    let data = iodata_bytes(a[1])?;
+    let mut next = state.0.fork();
+    next.update(&data);
+    Ok(HASHES.insert(p, HashState(next)))
+}
+
+fn hash_final_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let state = hash_state(p, a[0], 243)?;
+    Ok(p.heap.binary(&state.0.finish()))
+}
+
+// ---- HMAC ----
+
+/// An HMAC in progress: the inner hash fed with `key ^ ipad` and the
+/// message so far, and the outer key block.
+struct Hmac {
+    inner: Box<dyn Hasher>,
+    alg: &'static Algorithm,
+    outer_key: Vec<u8>,
+}
+
+impl Hmac {
+    fn new(alg: &'static Algorithm, key: &[u8]) -> Hmac {
+        let mut block = if key.len() > alg.block {
+            let mut h = (alg.new)();
+            h.update(key);
+            h.finish()
+        } else {
+            key.to_vec()
+        };
+        block.resize(alg.block, 0);
+        let mut inner = (alg.new)();
+        inner.update(&block.iter().map(|b| b ^ 0x36).collect::<Vec<u8>>());
+        Hmac {
+            inner,
+            alg,
+            outer_key: block.iter().map(|b| b ^ 0x5c).collect(),
+        }
+    }
+
+    fn finish(&self) -> Vec<u8> {
+        let inner = self.inner.finish();
+        let mut outer = (self.alg.new)();
+        outer.update(&self.outer_key);
+        outer.update(&inner);
+        outer.finish()
+    }
+}
+
+/// The MAC type and digest arguments (C arguments 0 and 1) of
+/// `mac_nif`/`mac_init_nif`: only hmac is here.
+fn hmac_args(p: &mut Process, kind: Term, sub: Term) -> Result<&'static Algorithm, Exception> {
+    if kind.as_atom().map(Atom::name) != Some("hmac") {
+        return Err(nif_error(p, "mac.c", 243, 0, "Unsupported mac algorithm"));
+    }
+    algorithm(sub).ok_or_else(|| nif_error(p, "mac.c", 263, 1, "Bad digest algorithm for HMAC"))
+}
+
+fn key_arg(p: &mut Process, t: Term) -> Result<Vec<u8>, Exception> {
+    iodata_bytes(t).map_err(|_| nif_error(p, "mac.c", 211, 2, "Bad key"))
+}
+
+/// `mac_nif(hmac, Digest, Key, Data)`: the MAC.
+fn mac_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let alg = hmac_args(p, a[0], a[1])?;
+    let key = key_arg(p, a[2])?;
+    let data = iodata_bytes(a[3]).map_err(|_| nif_error(p, "mac.c", 216, 3, "Bad text"))?;
+    let mut mac = Hmac::new(alg, &key);
+    mac.inner.update(&data);
+    Ok(p.heap.binary(&mac.finish()))
+}
+
+/// Third id word of a MAC state's reference.
+const MAC_TAG: u32 = 0x00AC_5700;
+
+static MACS: Resources<Mutex<Hmac>> = Resources::new(MAC_TAG);
+
+fn lock(m: &Mutex<Hmac>) -> MutexGuard<'_, Hmac> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn mac_init_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let alg = hmac_args(p, a[0], a[1])?;
+    let key = key_arg(p, a[2])?;
+    Ok(MACS.insert(p, Mutex::new(Hmac::new(alg, &key))))
+}
+
+fn mac_state(p: &mut Process, t: Term) -> Result<std::sync::Arc<Mutex<Hmac>>, Exception> {
+    MACS.get(t)
+        .ok_or_else(|| nif_error(p, "mac.c", 564, 0, "Bad ref"))
+}
+
+/// `mac_update_nif(State, Data)`: feeds the state in place; answers it.
+fn mac_update_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let state = mac_state(p, a[0])?;
+    let data = iodata_bytes(a[1]).map_err(|_| nif_error(p, "mac.c", 569, 1, "Bad text"))?;
+    lock(&state).inner.update(&data);
+    Ok(a[0])
+}
+
+fn mac_final_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let state = mac_state(p, a[0])?;
+    let mac = lock(&state).finish();
+    Ok(p.heap.binary(&mac))
+}
+
+// ---- randomness and the rest ----
+
+/// `strong_rand_bytes_nif(N)`: N bytes from the OS's random source.
+fn strong_rand_bytes_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let n = a[0]
+        .as_small()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(Exception::badarg)?;
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).map_err(|_| Exception::error(atom("low_entropy")))?;
+    Ok(p.heap.binary(&bytes))
+}
+
+/// An mpint: a 4-byte big-endian length, then the magnitude big-endian.
+fn mpint_arg(t: Term) -> Result<BigUint, Exception> {
+    let bytes = binary_bytes(&t)?;
+    if bytes.len() < 4 {
+        return Err(Exception::badarg());
+    }
+    Ok(BigUint::from_bytes_be(&bytes[4..]))
+}
+
+/// `rand_uniform_nif(From, To)`: a random integer in `[From, To)`, all as
+/// mpints.
+fn rand_uniform_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (from, to) = (mpint_arg(a[0])?, mpint_arg(a[1])?);
+    if from >= to {
+        return Err(Exception::badarg());
+    }
+    let n = random_below(&(to - &from))? + from;
+    let magnitude = if n == BigUint::default() {
+        Vec::new()
+    } else {
+        n.to_bytes_be()
+    };
+    // A set top bit would read as a sign: mpints lead with a zero then.
+    let pad = magnitude.first().is_some_and(|b| b & 0x80 != 0);
+    let len = magnitude.len() + usize::from(pad);
+    let mut out = (len as u32).to_be_bytes().to_vec();
+    if pad {
+        out.push(0);
+    }
+    out.extend_from_slice(&magnitude);
+    Ok(p.heap.binary(&out))
+}
+
+/// A uniformly random integer in `[0, bound)` (bound > 0), by rejection:
+/// draw as many bits as `bound` has until the draw is below it.
+fn random_below(bound: &BigUint) -> Result<BigUint, Exception> {
+    let bits = bound.bits();
+    let mut bytes = vec![0u8; bits.div_ceil(8) as usize];
+    loop {
+        getrandom::fill(&mut bytes).map_err(|_| Exception::error(atom("low_entropy")))?;
+        if bits % 8 != 0 {
+            bytes[0] &= (1u8 << (bits % 8)) - 1;
+        }
+        let n = BigUint::from_bytes_be(&bytes);
+        if &n < bound {
+            return Ok(n);
+        }
+    }
+}
+
+/// `hash_equals_nif(A, B)`: a comparison in time independent of the bytes.
+fn hash_equals_nif(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (x, y) = (binary_bytes(&a[0])?, binary_bytes(&a[1])?);
+    if x.len() != y.len() {
+        return Err(Exception::badarg());
+    }
+    let diff = x
+        .iter()
+        .zip(y.iter())
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    Ok(if diff == 0 { Term::TRUE } else { Term::FALSE })
+}
+
+/// `do_exor(A, B)`: the bytewise exclusive or of two iodata of one size.
+fn do_exor(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (x, y) = (iodata_bytes(a[0])?, iodata_bytes(a[1])?);
+    if x.len() != y.len() {
+        return Err(Exception::badarg());
+    }
+    let out: Vec<u8> = x.iter().zip(&y).map(|(a, b)| a ^ b).collect();
+    Ok(p.heap.binary(&out))
+}
