@@ -35,6 +35,7 @@ mod math;
 mod os;
 mod persistent_term;
 mod process_info;
+mod records;
 mod registry;
 mod string;
 mod unicode;

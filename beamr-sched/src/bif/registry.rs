@@ -36,5 +36,6 @@ pub fn natives() -> Natives {
         super::ets_objects::BIFS,
         super::ets_select::BIFS,
         super::code_loading::BIFS,
+        super::records::BIFS,
     ])
 }
