@@ -24,6 +24,7 @@ mod erlang_system;
 mod erlang_terms;
 mod erlang_timers;
 mod ets_access;
+mod ets_lookup_walk;
 mod ets_objects;
 mod ets_select;
 mod ets_tables;
