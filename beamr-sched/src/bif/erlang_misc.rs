@@ -22,6 +22,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_record", 2, is_record2),
     ("erlang", "is_record", 3, is_record3),
     ("erlang", "make_fun", 3, make_fun),
+    ("erlang", "hibernate", 0, hibernate0),
     ("erlang", "fun_info", 2, fun_info),
     ("erlang", "fun_to_list", 1, fun_to_list),
     ("erlang", "display", 1, display),
@@ -166,6 +167,14 @@ fn make_fun(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
     let arity = u8::try_from(arity).map_err(|_| Exception::badarg())?;
     let export = beamr_core::term::Export::intern(m, f, arity.into());
     Ok(p.heap.export(export))
+}
+
+/// `erlang:hibernate/0` (OTP 28): `ok`. The BEAM returns once a message
+/// is in the queue, having shrunk the process; beamr keeps no hibernated
+/// state and returns at once, and every caller (gen_server's loop, OTP 28
+/// on) goes on to wait in a `receive`, which is where the wait happens.
+fn hibernate0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::OK)
 }
 
 fn is_record3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
