@@ -44,7 +44,7 @@ pub fn otp_lib_dirs() -> Vec<PathBuf> {
     };
     let mut dirs = Vec::new();
     // Preloaded modules (erlang, init, prim_*) first, as the BEAM has them.
-    if let Ok(entries) = std::fs::read_dir(&root) {
+    if let Ok(entries) = std::fs::read_dir(root) {
         for e in entries.flatten() {
             if e.file_name().to_string_lossy().starts_with("erts-") {
                 dirs.push(e.path().join("ebin"));
