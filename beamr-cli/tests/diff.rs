@@ -47,6 +47,18 @@
 //! The harness's own checks run first as trials named `harness::...`;
 //! libtest's name filter selects programs (`cargo test -p beamr-cli --test
 //! diff -- proc_`).
+//!
+//! # Another OTP release
+//!
+//! With `BEAMR_DIFF_OTP_ROOT=DIR` set, DIR is a root of its own holding
+//! another Erlang/OTP (a Debian root made by `debootstrap`, as `cargo xtask
+//! test-all` makes under `target/otp/`): `erlc` and `erl` run there through
+//! `chroot DIR`, the sources are copied to `DIR/tmp/beamr-diff/src` and the
+//! `.beam` files are written to `DIR/tmp/beamr-diff/beam`, and beamr runs
+//! with `BEAMR_OTP_ROOT=DIR/usr/lib/erlang`, so both runtimes use that
+//! release's own library. The release is read from
+//! `DIR/usr/lib/erlang/releases/`; `KNOWN_FAILURES.otpNN` lists what still
+//! differs on release NN only, on top of `KNOWN_FAILURES`. chroot needs root.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -69,6 +81,88 @@ const CONTEXT: usize = 3;
 
 /// Lines of a runtime's standard error shown when a trial fails.
 const STDERR_TAIL: usize = 10;
+
+/// The variable naming another OTP's root (see the module doc).
+const OTP_ROOT_VAR: &str = "BEAMR_DIFF_OTP_ROOT";
+
+/// Where the work happens inside another OTP's root.
+const IN_ROOT: &str = "/tmp/beamr-diff";
+
+/// Which Erlang/OTP the programs are compiled and compared with.
+#[derive(Clone, Debug)]
+enum Otp {
+    /// `erl` and `erlc` on PATH, as installed on this machine.
+    Host,
+    /// Another release in a root of its own, run through `chroot`.
+    Chroot {
+        /// The root directory.
+        root: PathBuf,
+        /// Its OTP release (`"27"`).
+        release: String,
+    },
+}
+
+impl Otp {
+    /// The OTP named by [`OTP_ROOT_VAR`], or the host's. An error when the
+    /// root has no Erlang/OTP in it.
+    fn from_env() -> Result<Otp, String> {
+        let Some(root) = std::env::var_os(OTP_ROOT_VAR) else {
+            return Ok(Otp::Host);
+        };
+        let root = fs::canonicalize(&root)
+            .map_err(|e| format!("{OTP_ROOT_VAR}={}: {e}", Path::new(&root).display()))?;
+        let releases = root.join("usr/lib/erlang/releases");
+        let release = fs::read_dir(&releases)
+            .map_err(|e| format!("{OTP_ROOT_VAR}: cannot read {}: {e}", releases.display()))?
+            .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+            .filter(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()))
+            .max_by_key(|name| name.parse::<u32>().unwrap_or(0))
+            .ok_or_else(|| format!("{} names no OTP release", releases.display()))?;
+        Ok(Otp::Chroot { root, release })
+    }
+
+    /// A command running `program` in `dir`, both as seen from the OTP's
+    /// side (inside the root for a chroot).
+    fn command(&self, program: &str, dir: &Path) -> Command {
+        match self {
+            Otp::Host => {
+                let mut cmd = Command::new(program);
+                cmd.current_dir(dir);
+                cmd
+            }
+            Otp::Chroot { root, .. } => {
+                let mut cmd = Command::new("chroot");
+                cmd.arg(root)
+                    .arg("env")
+                    .arg("-C")
+                    .arg(dir)
+                    .arg("HOME=/tmp")
+                    .arg("ERL_CRASH_DUMP_SECONDS=0")
+                    .arg(program);
+                cmd
+            }
+        }
+    }
+
+    /// `path` on the OTP's side (inside the root for a chroot).
+    fn inside(&self, path: &Path) -> PathBuf {
+        match self {
+            Otp::Host => path.to_path_buf(),
+            Otp::Chroot { root, .. } => match path.strip_prefix(root) {
+                Ok(rel) => Path::new("/").join(rel),
+                Err(_) => path.to_path_buf(),
+            },
+        }
+    }
+
+    /// The extra known-failures file of this release (`KNOWN_FAILURES.otp27`).
+    fn known_failures_file(&self) -> Option<String> {
+        match self {
+            Otp::Host => None,
+            Otp::Chroot { release, .. } => Some(format!("KNOWN_FAILURES.otp{release}")),
+        }
+    }
+}
 
 /// The workspace root (the parent of this crate's directory).
 fn workspace_root() -> PathBuf {
@@ -109,7 +203,12 @@ fn programs(dir: &Path) -> Result<Vec<String>, String> {
 /// are comments. A missing file lists nothing; one that cannot be read is
 /// an error naming it.
 fn known_failures(dir: &Path) -> Result<BTreeMap<String, String>, String> {
-    let path = dir.join("KNOWN_FAILURES");
+    known_failures_in(dir, "KNOWN_FAILURES")
+}
+
+/// As [`known_failures`], from `dir/file`.
+fn known_failures_in(dir: &Path, file: &str) -> Result<BTreeMap<String, String>, String> {
+    let path = dir.join(file);
     let text = match fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => String::new(),
@@ -135,7 +234,7 @@ fn mtime(path: &Path) -> Option<SystemTime> {
 /// into `out`; returns erlc's complaints (empty when it succeeded). A stale
 /// `.beam` is deleted first, so that a program that no longer compiles has
 /// none (and its trial fails) instead of running its previous version.
-fn compile(root: &Path, names: &[String], out: &Path) -> String {
+fn compile(otp: &Otp, root: &Path, names: &[String], out: &Path) -> String {
     fs::create_dir_all(out).expect("creating the output directory");
     let mut stale = Vec::new();
     for name in names {
@@ -154,10 +253,22 @@ fn compile(root: &Path, names: &[String], out: &Path) -> String {
     if stale.is_empty() {
         return String::new();
     }
-    match Command::new("erlc")
-        .current_dir(root)
+    // erlc runs where `tests/diff/NAME.erl` names the source: the workspace,
+    // or a copy of the sources inside another OTP's root.
+    let src_dir = match otp {
+        Otp::Host => root.to_path_buf(),
+        Otp::Chroot { root: otp_root, .. } => {
+            let copy = otp_root.join(&IN_ROOT[1..]).join("src");
+            if let Err(e) = copy_sources(root, &copy, &stale) {
+                return e;
+            }
+            copy
+        }
+    };
+    match otp
+        .command("erlc", &otp.inside(&src_dir))
         .arg("-o")
-        .arg(out)
+        .arg(otp.inside(out))
         .args(&stale)
         .stdin(Stdio::null())
         .output()
@@ -199,6 +310,20 @@ fn settings(text: &str) -> Settings {
         }
     }
     settings
+}
+
+/// Copies the sources `files` (paths relative to `root`) to the same
+/// paths under `dest`.
+fn copy_sources(root: &Path, dest: &Path, files: &[String]) -> Result<(), String> {
+    for file in files {
+        let to = dest.join(file);
+        if let Some(dir) = to.parent() {
+            fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        }
+        fs::copy(root.join(file), &to)
+            .map_err(|e| format!("copying {file} to {}: {e}", to.display()))?;
+    }
+    Ok(())
 }
 
 /// What one runtime did with one program.
@@ -391,7 +516,7 @@ fn compare(name: &str, expected: &Run, actual: &Run) -> Verdict {
 
 /// Runs program `name` from `beams` on both runtimes, in `scratch`.
 /// `complaints` is what erlc said when compiling the programs.
-fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict {
+fn check(otp: &Otp, name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict {
     if !beams.join(format!("{name}.beam")).is_file() {
         return Verdict::Broken(format!(
             "{name}.beam was not built; erlc said:\n{complaints}"
@@ -402,13 +527,12 @@ fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict 
         Ok(text) => settings(&text),
         Err(e) => return Verdict::Broken(format!("cannot read {}: {e}", src.display())),
     };
-    let mut erl = Command::new("erl");
-    erl.current_dir(scratch)
-        .envs(settings.env.iter().map(|(k, v)| (k, v)))
+    let mut erl = otp.command("erl", &otp.inside(scratch));
+    erl.envs(settings.env.iter().map(|(k, v)| (k, v)))
         .env("ERL_CRASH_DUMP_SECONDS", "0")
         .arg("-noshell")
         .arg("-pa")
-        .arg(beams)
+        .arg(otp.inside(beams))
         .args(["-s", name, "main", "-s", "init", "stop"]);
     if !settings.args.is_empty() {
         erl.arg("-extra").args(&settings.args);
@@ -425,6 +549,9 @@ fn check(name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict 
         .arg(beams);
     if !settings.args.is_empty() {
         beamr.arg("--").args(&settings.args);
+    }
+    if let Otp::Chroot { root, .. } = otp {
+        beamr.env("BEAMR_OTP_ROOT", root.join("usr/lib/erlang"));
     }
     let actual = match run(beamr, "beamr", TIME_LIMIT) {
         Ok(run) => run,
@@ -673,9 +800,13 @@ fn main() {
     }
     let root = workspace_root();
     let sources = root.join("tests/diff");
-    let (names, known) = match programs(&sources).and_then(|names| {
-        let known = known_failures(&sources)?;
-        Ok((names, known))
+    let (otp, names, known) = match Otp::from_env().and_then(|otp| {
+        let names = programs(&sources)?;
+        let mut known = known_failures(&sources)?;
+        if let Some(file) = otp.known_failures_file() {
+            known.extend(known_failures_in(&sources, &file)?);
+        }
+        Ok((otp, names, known))
     }) {
         Ok(found) => found,
         Err(e) => {
@@ -684,10 +815,20 @@ fn main() {
         }
     };
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff");
-    let beams = tmp.join("beam");
-    let scratch = tmp.join("run");
+    let work = match &otp {
+        Otp::Host => tmp.clone(),
+        Otp::Chroot { root, release } => {
+            eprintln!(
+                "differential suite against OTP {release} in {} (erl and erlc through chroot)",
+                root.display()
+            );
+            root.join(&IN_ROOT[1..])
+        }
+    };
+    let beams = work.join("beam");
+    let scratch = work.join("run");
     fs::create_dir_all(&scratch).expect("creating the scratch directory");
-    let complaints: Arc<str> = compile(&root, &names, &beams).into();
+    let complaints: Arc<str> = compile(&otp, &root, &names, &beams).into();
     if !complaints.is_empty() {
         eprintln!("{complaints}");
     }
@@ -695,8 +836,9 @@ fn main() {
     trials.extend(names.iter().map(|name| {
         let (name, beams, scratch) = (name.clone(), beams.clone(), scratch.clone());
         let (reason, complaints) = (known.get(&name).cloned(), complaints.clone());
+        let otp = otp.clone();
         Trial::ignorable_test(name.clone(), move || {
-            let verdict = check(&name, &beams, &scratch, &complaints);
+            let verdict = check(&otp, &name, &beams, &scratch, &complaints);
             outcome(&name, verdict, reason.as_deref())
         })
     }));

@@ -1,6 +1,7 @@
 %% The group leader of beamr's processes: serves the Erlang I/O protocol
 %% for standard output, as OTP's `user' process does for `erl -noshell'
-%% (a latin1 device). Writing is native: beamr_io:put_chars/2.
+%% (a latin1 device, or from OTP 26 a unicode one in a UTF-8 locale:
+%% beamr_io:encoding/0 says which). Writing is native: beamr_io:put_chars/2.
 %%
 %% Compiled into beamr_group_leader.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_group_leader.erl
@@ -37,7 +38,7 @@ request({put_chars, Module, Function, Args}) ->
 request({requests, Requests}) ->
     requests(Requests, ok);
 request(getopts) ->
-    [{binary, false}, {encoding, latin1}];
+    [{binary, false}, {encoding, beamr_io:encoding()}];
 request({setopts, _Opts}) ->
     ok;
 request({get_geometry, _}) ->

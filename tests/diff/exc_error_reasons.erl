@@ -17,7 +17,7 @@ main() ->
              fun() -> list_to_atom(id(1)) end,
              fun() -> binary_to_term(id(<<1, 2>>)) end,
              fun() -> (id(#{}))#{a := 1} end,
-             fun() -> [x || true = id(false)] end,
+             fun() -> [x || begin true = id(false) end] end,
              fun() -> <<X:8>> = id(<<>>), X end,
              fun() -> lists:foldl(id(notfun), 0, [1]) end,
              fun() -> erlang:error(custom, [1, 2]) end,

@@ -27,7 +27,9 @@ main() ->
     receive {'EXIT', P3, W3} -> io:format("bad return: ~p~n", [W3]) end,
     %% init crashing.
     io:format("init crash: ~p~n", [gen_server:start_link(?MODULE, crash, [])]),
-    receive {'EXIT', _, W4} -> io:format("exit after init crash: ~p~n", [W4]) end,
+    receive {'EXIT', _, W4} -> io:format("exit after init crash: ~p~n", [W4])
+    after 2000 -> io:format("no exit after init crash~n")
+    end,
     io:format("init error: ~p~n", [element(1, gen_server:start(?MODULE, error, []))]),
     io:format("done~n").
 

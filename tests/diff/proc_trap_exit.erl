@@ -43,7 +43,7 @@ main() ->
     receive {'EXIT', P2, S} -> io:format("shutdown: ~p~n", [S]) end,
     %% Turning trapping off.
     io:format("off: ~p~n", [process_flag(trap_exit, false)]),
-    io:format("badarg: ~p~n", [try process_flag(trap_exit, maybe) catch Class:Why -> {Class, Why} end]).
+    io:format("badarg: ~p~n", [try process_flag(trap_exit, 'maybe') catch Class:Why -> {Class, Why} end]).
 
 loop(Parent) -> loop(Parent, []).
 

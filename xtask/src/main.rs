@@ -5,7 +5,8 @@
 //! own module:
 //!
 //! - `test-all` ([`test_all`]): the one test command (Erlang check, fixtures,
-//!   fmt, clippy, tests). `.ci/run` calls it.
+//!   fmt, clippy, tests, the differential suite against OTP 27 and 29 in
+//!   roots of their own, [`otp_roots`]). `.ci/run` calls it.
 //! - `fixtures` ([`fixtures`]): compile `tests/erlang/*.erl` with `erlc`.
 //! - `bench` ([`bench`]): run `../shared/bench` on beamr and on the BEAM and
 //!   print each workload's times and ratio.
@@ -14,6 +15,7 @@
 mod bench;
 mod erlang;
 mod fixtures;
+mod otp_roots;
 mod process;
 mod test_all;
 
@@ -27,7 +29,10 @@ usage: cargo xtask <subcommand>
 subcommands:
   test-all   install Erlang if missing (as root, via apt-get), compile the
              Erlang fixtures, then run cargo fmt --check, cargo clippy
-             -D warnings and cargo test, stopping at the first failure
+             -D warnings and cargo test, stopping at the first failure;
+             then the differential suite against OTP 27 and 29 (Debian
+             roots made with debootstrap under target/otp/, as root;
+             skipped, saying why, where that is not possible)
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or

@@ -6,20 +6,33 @@
 //! 2. `fixtures` `tests/erlang/*.erl` compiled into `target/fixtures/`
 //! 3. `fmt`      `cargo fmt --all -- --check`
 //! 4. `clippy`   `cargo clippy --workspace --all-targets -- -D warnings`
-//! 5. `test`     `cargo test --workspace` (unit, integration and doc tests)
+//! 5. `test`     `cargo test --workspace` (unit, integration and doc tests;
+//!    the differential suite against the host's OTP 25)
+//! 6. `otp27`    the differential suite again against OTP 27, and
+//! 7. `otp29`    against OTP 29, each in a Debian root under `target/otp/`
+//!    (see [`otp_roots`]: made with debootstrap as root, then cached).
+//!    Without root or network the step is skipped and the summary says
+//!    why; only the suite's comparisons are repeated (`cargo test -p
+//!    beamr-cli --test diff`).
 //!
 //! Cargo steps run with `BEAMR_FIXTURES_DIR` set to the fixtures' absolute
-//! path. A summary of every step (ok, FAILED, skipped, with times) ends the
-//! output either way.
+//! path. A summary of every step (ok, FAILED, skipped, with times and the
+//! reason for a skip) ends the output either way.
 
 use crate::fixtures::{self, ENV_VAR};
+use crate::otp_roots::{self, Skip};
 use crate::{erlang, process, Error, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 5] = ["erlang", "fixtures", "fmt", "clippy", "test"];
+const STEPS: [&str; 7] = [
+    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29",
+];
+
+/// The variable that points the differential suite at another OTP's root.
+const DIFF_OTP_ROOT: &str = "BEAMR_DIFF_OTP_ROOT";
 
 /// The cargo arguments of each cargo step.
 const CARGO_STEPS: [(&str, &[&str]); 3] = [
@@ -41,7 +54,9 @@ const CARGO_STEPS: [(&str, &[&str]); 3] = [
 enum Outcome {
     Ok(Duration),
     Failed(Duration),
-    Skipped,
+    /// Not run: an earlier step failed (`None`), or it could not be set up
+    /// (the reason).
+    Skipped(Option<String>),
 }
 
 pub fn run(root: &Path) -> Result<()> {
@@ -60,6 +75,17 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
         let result = match name {
             "erlang" => erlang::ensure(),
             "fixtures" => fixtures::build(root).map(|built| fixtures_dir = built.dir),
+            otp if otp.starts_with("otp") => match diff_otp(root, &otp[3..], &fixtures_dir) {
+                Ok(result) => result,
+                Err(Skip(why)) => {
+                    println!(
+                        "skipped: the differential suite against OTP {}: {why}",
+                        &otp[3..]
+                    );
+                    outcomes.push((name, Outcome::Skipped(Some(why))));
+                    continue;
+                }
+            },
             cargo_step => cargo(root, cargo_step, &fixtures_dir),
         };
         let took = started.elapsed();
@@ -68,7 +94,7 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
             outcomes.extend(
                 STEPS[index + 1..]
                     .iter()
-                    .map(|&rest| (rest, Outcome::Skipped)),
+                    .map(|&rest| (rest, Outcome::Skipped(None))),
             );
             return Err(Error::new(format!(
                 "test-all failed at step `{name}`: {err}"
@@ -95,22 +121,45 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
     result
 }
 
+/// The differential suite against OTP `release`, in its root (made if
+/// missing); a [`Skip`] when the root cannot be had.
+fn diff_otp(
+    root: &Path,
+    release: &str,
+    fixtures_dir: &Path,
+) -> std::result::Result<Result<()>, Skip> {
+    let (_, suite) = otp_roots::RELEASES
+        .iter()
+        .find(|(r, _)| *r == release)
+        .expect("every otpNN step names a release of otp_roots::RELEASES");
+    let otp_root = otp_roots::ensure(root, release, suite)?;
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let mut cmd = Command::new(cargo);
+    cmd.args(["test", "-p", "beamr-cli", "--test", "diff"])
+        .current_dir(root)
+        .env(ENV_VAR, fixtures_dir)
+        .env(DIFF_OTP_ROOT, &otp_root);
+    Ok(process::run(&mut cmd))
+}
+
 fn summary(outcomes: &[(&str, Outcome)], total: Duration) {
     println!("\n==> test-all summary");
     for (name, outcome) in outcomes {
         let (word, took) = match outcome {
             Outcome::Ok(took) => ("ok", Some(took)),
             Outcome::Failed(took) => ("FAILED", Some(took)),
-            Outcome::Skipped => ("skipped", None),
+            Outcome::Skipped(_) => ("skipped", None),
         };
-        match took {
-            Some(took) => println!("  {word:<8} {name:<9} {:>7.1}s", took.as_secs_f64()),
-            None => println!("  {word:<8} {name}"),
+        match (took, outcome) {
+            (Some(took), _) => println!("  {word:<8} {name:<9} {:>7.1}s", took.as_secs_f64()),
+            (None, Outcome::Skipped(Some(why))) => println!("  {word:<8} {name:<9} ({why})"),
+            (None, _) => println!("  {word:<8} {name}"),
         }
     }
+    // A step skipped for want of root or network does not fail the run.
     let passed = outcomes
         .iter()
-        .all(|(_, outcome)| matches!(outcome, Outcome::Ok(_)));
+        .all(|(_, outcome)| matches!(outcome, Outcome::Ok(_) | Outcome::Skipped(Some(_))));
     let verdict = if passed { "passed" } else { "FAILED" };
     println!("test-all {verdict} in {:.1}s", total.as_secs_f64());
 }
@@ -122,6 +171,15 @@ mod tests {
     #[test]
     fn every_step_after_fixtures_is_a_cargo_step() {
         let cargo_steps: Vec<&str> = CARGO_STEPS.iter().map(|(name, _)| *name).collect();
-        assert_eq!(&STEPS[2..], cargo_steps.as_slice());
+        assert_eq!(&STEPS[2..5], cargo_steps.as_slice());
+    }
+
+    #[test]
+    fn every_otp_step_names_a_release() {
+        let steps: Vec<String> = otp_roots::RELEASES
+            .iter()
+            .map(|(release, _)| format!("otp{release}"))
+            .collect();
+        assert_eq!(&STEPS[5..], steps.as_slice());
     }
 }

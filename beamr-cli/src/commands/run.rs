@@ -106,11 +106,20 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     }
     // As erl's init reports a crash of the boot function: on standard
     // output as erlang:display/1 writes `{"init terminating in do_boot",
-    // Reason}` (the runtime's C printer, a \r\n line end), and on standard
-    // error as text.
-    let mut line = b"{\"init terminating in do_boot\",".to_vec();
-    line.extend_from_slice(&display_erts(reason.term));
-    line.extend_from_slice(b"}\r\n");
+    // Reason}` (the runtime's C printer, a \r\n line end), or from OTP 26
+    // on `{Class, Reason, Stacktrace}` (init's start_it/1 displays what it
+    // caught); and on standard error as text.
+    let line = if beamr_sched::code::otp_release() >= 26 {
+        let caught = class_reason_stack(&mut heap, reason.term);
+        let mut line = display_erts(caught);
+        line.extend_from_slice(b"\r\n");
+        line
+    } else {
+        let mut line = b"{\"init terminating in do_boot\",".to_vec();
+        line.extend_from_slice(&display_erts(reason.term));
+        line.extend_from_slice(b"}\r\n");
+        line
+    };
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(&line).and_then(|()| stdout.flush());
     let one_line = PrettyOptions {
@@ -120,6 +129,26 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     let text = format_p(reason.term, &one_line);
     eprintln!("init terminating in do_boot ({text})");
     Ok(RunEnd::Crashed)
+}
+
+/// `{Class, Reason, Stacktrace}` from a process's exit reason: `{{nocatch,
+/// V}, Trace}` was a throw, `{R, Trace}` with a list of frames an error,
+/// anything else an exit (whose stacktrace the exit reason does not keep:
+/// `[]`).
+fn class_reason_stack(heap: &mut Heap, exit: Term) -> Term {
+    let atom = |name: &str| Term::atom(Atom::new(name).expect("atom"));
+    if let Some(&[r, trace]) = exit.as_tuple() {
+        let frames = trace.is_list() && trace.iter_list().all(|f| f.is_tuple());
+        if frames && trace != Term::NIL {
+            if let Some(&[tag, v]) = r.as_tuple() {
+                if tag == atom("nocatch") {
+                    return heap.tuple(&[atom("throw"), v, trace]);
+                }
+            }
+            return heap.tuple(&[atom("error"), r, trace]);
+        }
+    }
+    heap.tuple(&[atom("exit"), exit, Term::NIL])
 }
 
 /// The modules of the `.beam` files directly in `dir`, sorted.

@@ -1,6 +1,6 @@
 //! Decoding the Code chunk's bytes into [`Instruction`]s.
 //!
-//! Each instruction is an opcode byte (1..=184, see [`Opcode`]) followed by
+//! Each instruction is an opcode byte (1..=191, see [`Opcode`]) followed by
 //! exactly [`Opcode::arity`] operands in the compact term encoding (see
 //! [`compact`](super::compact)). Decoding stops after `int_code_end`; code
 //! that ends before it is truncated.

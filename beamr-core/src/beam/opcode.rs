@@ -1,11 +1,13 @@
 //! The generic instruction set: every opcode of OTP's `genop.tab` from 1
-//! (`label`) to 184 (`debug_line`, OTP 28), generated from one table.
+//! (`label`) to 191 (`get_record_field`, OTP 29), generated from one table.
 //!
 //! Each row of the table gives the opcode number, the enum variant, the name
 //! OTP uses, the arity, whether `genop.tab` marks it obsolete (compilers no
 //! longer emit it and the BEAM refuses to load it), and its operands. The
 //! [`Opcode`] enum, [`Opcode::name`], [`Opcode::arity`], [`Opcode::is_obsolete`],
 //! [`Opcode::operands`] and [`Opcode::from_u8`] are all generated from it.
+//! [`RELEASES`] says which release introduced each opcode
+//! ([`Opcode::since`]), as `genop.tab`'s section comments do.
 
 macro_rules! opcodes {
     ($($num:literal $variant:ident, $name:literal, $arity:literal, $obsolete:literal, $operands:literal;)*) => {
@@ -243,16 +245,59 @@ opcodes! {
     181 UpdateRecord, "update_record", 5, false, "Hint Size Src Dst Updates";
     182 BsMatch, "bs_match", 3, false, "Fail Ctx Commands";
     183 ExecutableLine, "executable_line", 2, false, "LineIndex Index";
-    184 DebugLine, "debug_line", 4, false, "LineIndex Index Live Arity";
+    184 DebugLine, "debug_line", 4, false, "Kind LineIndex Index Live";
+    185 Bif3, "bif3", 6, false, "Fail Import Arg1 Arg2 Arg3 Dst";
+    186 IsAnyNativeRecord, "is_any_native_record", 2, false, "Fail Term";
+    187 IsNativeRecord, "is_native_record", 4, false, "Fail Rec Module Name";
+    188 GetRecordElements, "get_record_elements", 3, false, "Fail Rec Elements";
+    189 PutRecord, "put_record", 6, false, "Fail Id Src Dst Live Updates";
+    190 IsRecordAccessible, "is_record_accessible", 3, false, "Fail Rec Scope";
+    191 GetRecordField, "get_record_field", 5, false, "Fail Rec Id Field Dst";
 }
 
 /// The highest opcode this table knows.
-pub const MAX_OPCODE: u8 = 184;
+pub const MAX_OPCODE: u8 = 191;
+
+/// The release that introduced each opcode: `(first opcode, release)`,
+/// ascending; an opcode belongs to the last row whose first opcode is not
+/// above it (from `genop.tab`'s section comments).
+pub const RELEASES: [(u8, &str); 20] = [
+    (1, "R5"),
+    (79, "R7"),
+    (94, "R8"),
+    (104, "R10B"),
+    (116, "R11B"),
+    (130, "R12B"),
+    (149, "R13B03"),
+    (150, "R14A"),
+    (153, "R15A"),
+    (154, "R17"),
+    (159, "OTP 20"),
+    (160, "OTP 21"),
+    (164, "OTP 22"),
+    (169, "OTP 23"),
+    (171, "OTP 24"),
+    (177, "OTP 25"),
+    (181, "OTP 26"),
+    (183, "OTP 27"),
+    (184, "OTP 28"),
+    (185, "OTP 29"),
+];
 
 impl Opcode {
     /// The opcode's number.
     pub fn number(self) -> u8 {
         self as u8
+    }
+
+    /// The release that introduced the opcode (`"OTP 26"` for `bs_match`).
+    pub fn since(self) -> &'static str {
+        let n = self.number();
+        RELEASES
+            .iter()
+            .rev()
+            .find(|(first, _)| *first <= n)
+            .map_or("R5", |(_, release)| release)
     }
 }
 
@@ -263,7 +308,7 @@ mod tests {
     #[test]
     fn table_is_dense_and_consistent() {
         for n in 1..=MAX_OPCODE {
-            let op = Opcode::from_u8(n).expect("every number 1..=184 is defined");
+            let op = Opcode::from_u8(n).expect("every number 1..=191 is defined");
             assert_eq!(op.number(), n);
             let names = op.operands().split_whitespace().count();
             assert_eq!(names, op.arity(), "{}", op.name());
@@ -271,6 +316,24 @@ mod tests {
         assert_eq!(Opcode::from_u8(0), None);
         assert_eq!(Opcode::from_u8(MAX_OPCODE + 1), None);
         assert_eq!(Opcode::from_u8(184).map(Opcode::name), Some("debug_line"));
+        assert_eq!(
+            Opcode::from_u8(191).map(Opcode::name),
+            Some("get_record_field")
+        );
         assert_eq!(Opcode::from_u8(64).map(Opcode::name), Some("move"));
+    }
+
+    #[test]
+    fn releases_name_where_each_opcode_came_from() {
+        assert_eq!(Opcode::Label.since(), "R5");
+        assert_eq!(Opcode::Line.since(), "R15A");
+        assert_eq!(Opcode::BsCreateBin.since(), "OTP 25");
+        assert_eq!(Opcode::UpdateRecord.since(), "OTP 26");
+        assert_eq!(Opcode::BsMatch.since(), "OTP 26");
+        assert_eq!(Opcode::ExecutableLine.since(), "OTP 27");
+        assert_eq!(Opcode::DebugLine.since(), "OTP 28");
+        assert_eq!(Opcode::Bif3.since(), "OTP 29");
+        assert_eq!(Opcode::GetRecordField.since(), "OTP 29");
+        assert!(RELEASES.windows(2).all(|w| w[0].0 < w[1].0));
     }
 }

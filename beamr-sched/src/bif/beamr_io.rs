@@ -1,8 +1,12 @@
 //! `beamr_io`: beamr's native output, used by its group leader
 //! (`beamr-sched/erlang/beamr_group_leader.erl`).
 //!
-//! Standard output is a latin1 device, as `erl -noshell`'s is: characters
-//! up to 255 are written as one byte each, larger ones as `\x{HEX}`.
+//! Standard output is a latin1 device, as `erl -noshell`'s is up to OTP 25:
+//! characters up to 255 are written as one byte each, larger ones as
+//! `\x{HEX}`. From OTP 26 on, `erl -noshell`'s standard output is a
+//! unicode device (UTF-8) when the locale's character set is UTF-8
+//! (`LC_ALL`, else `LC_CTYPE`, else `LANG`), and beamr follows the release
+//! of the library it runs ([`unicode_device`]).
 
 use std::io::Write;
 
@@ -17,7 +21,32 @@ use crate::runtime::Runtime;
 pub(crate) const BIFS: &[BifRow] = &[
     ("beamr_io", "put_chars", 2, put_chars),
     ("beamr_io", "format", 2, super::io_format::format_bif),
+    ("beamr_io", "encoding", 0, encoding),
 ];
+
+/// Whether standard output is a unicode device (see the module doc).
+pub(crate) fn unicode_device() -> bool {
+    static UNICODE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *UNICODE.get_or_init(|| {
+        let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+            .iter()
+            .filter_map(|v| std::env::var(v).ok())
+            .find(|v| !v.is_empty())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        crate::code::otp_release() >= 26 && (locale.contains("utf-8") || locale.contains("utf8"))
+    })
+}
+
+/// `beamr_io:encoding()`: `unicode` or `latin1`, the device's encoding.
+fn encoding(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let name = if unicode_device() {
+        "unicode"
+    } else {
+        "latin1"
+    };
+    Ok(Term::atom(Atom::new(name).expect("atom")))
+}
 
 /// Appends the characters of chardata `t` (a list of characters, binaries
 /// and nested lists; binaries in `encoding`) to `out`. `None` if it is not chardata.
@@ -67,7 +96,15 @@ fn put_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Excepti
     if chardata(a[1], unicode, &mut chars).is_none() {
         return Ok(Term::atom(Atom::ERROR));
     }
-    let bytes = latin1_bytes(&chars);
+    let bytes = if unicode_device() {
+        chars
+            .iter()
+            .filter_map(|&c| char::from_u32(c))
+            .collect::<String>()
+            .into_bytes()
+    } else {
+        latin1_bytes(&chars)
+    };
     let mut out = std::io::stdout().lock();
     match out.write_all(&bytes).and_then(|()| out.flush()) {
         Ok(()) => Ok(Term::OK),

@@ -206,13 +206,22 @@ pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
 // ----- sizes and slices ---------------------------------------------------------
 
 fn byte_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(&a[0])?;
-    Ok(Term::small_unchecked(v.bit_size.div_ceil(8) as i64))
+    Ok(Term::small_unchecked(size_in_bits(a[0])?.div_ceil(8) as i64))
 }
 
 fn bit_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let v = bitstring_arg(&a[0])?;
-    Ok(Term::small_unchecked(v.bit_size as i64))
+    Ok(Term::small_unchecked(size_in_bits(a[0])? as i64))
+}
+
+/// The size in bits of a bitstring, or of what a match context has left
+/// to match: erlc 26+ passes a context to `bit_size`/`byte_size` in place
+/// of the tail it would otherwise have made (`<<_:8, T/bits>>`, then
+/// `bit_size(T)`), as the BEAM allows.
+fn size_in_bits(t: Term) -> Result<usize, Exception> {
+    if let Some(m) = t.as_match_context() {
+        return Ok(m.end - m.position);
+    }
+    Ok(bitstring_arg(&t)?.bit_size)
 }
 
 fn is_bitstring(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {

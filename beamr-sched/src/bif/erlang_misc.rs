@@ -21,6 +21,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "is_function", 2, is_function2),
     ("erlang", "is_record", 2, is_record2),
     ("erlang", "is_record", 3, is_record3),
+    ("erlang", "make_fun", 3, make_fun),
+    ("erlang", "hibernate", 0, hibernate0),
     ("erlang", "fun_info", 2, fun_info),
     ("erlang", "fun_to_list", 1, fun_to_list),
     ("erlang", "display", 1, display),
@@ -154,6 +156,25 @@ fn is_record2(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Except
     Ok(Term::bool(a[0].as_tuple().is_some_and(|t| {
         t.first().is_some_and(|&tag| tag == a[1])
     })))
+}
+
+/// `make_fun(Module, Function, Arity)`: the external fun
+/// `fun Module:Function/Arity` (OTP 23; gen_server uses it since OTP 26).
+fn make_fun(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (Some(m), Some(f), Some(arity)) = (a[0].as_atom(), a[1].as_atom(), a[2].as_small()) else {
+        return Err(Exception::badarg());
+    };
+    let arity = u8::try_from(arity).map_err(|_| Exception::badarg())?;
+    let export = beamr_core::term::Export::intern(m, f, arity.into());
+    Ok(p.heap.export(export))
+}
+
+/// `erlang:hibernate/0` (OTP 28): `ok`. The BEAM returns once a message
+/// is in the queue, having shrunk the process; beamr keeps no hibernated
+/// state and returns at once, and every caller (gen_server's loop, OTP 28
+/// on) goes on to wait in a `receive`, which is where the wait happens.
+fn hibernate0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::OK)
 }
 
 fn is_record3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {

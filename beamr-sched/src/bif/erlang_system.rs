@@ -55,7 +55,7 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let small = Term::small_unchecked;
     Ok(match item.name() {
-        "otp_release" => p.heap.string("25"),
+        "otp_release" => p.heap.string(&crate::code::otp_release().to_string()),
         "version" => p.heap.string("13.1.5"),
         "machine" => p.heap.string("BEAM"),
         "system_architecture" => p

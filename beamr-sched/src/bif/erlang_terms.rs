@@ -24,6 +24,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "append", 2, append),
     ("erlang", "is_atom", 1, is_atom),
     ("erlang", "is_integer", 1, is_integer),
+    ("erlang", "is_integer", 3, is_integer3),
     ("erlang", "is_float", 1, is_float),
     ("erlang", "is_number", 1, is_number),
     ("erlang", "is_list", 1, is_list),
@@ -167,6 +168,19 @@ fn is_atom(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception
 
 fn is_integer(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     test(Term::is_integer, a[0])
+}
+
+/// `is_integer(Term, LB, UB)` (OTP 29): `Term` is an integer in `LB..=UB`;
+/// `badarg` when a bound is not an integer.
+fn is_integer3(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    use beamr_core::order::compare;
+    use std::cmp::Ordering::{Greater, Less};
+    if !a[1].is_integer() || !a[2].is_integer() {
+        return Err(Exception::badarg());
+    }
+    Ok(Term::bool(
+        a[0].is_integer() && compare(a[0], a[1]) != Less && compare(a[0], a[2]) != Greater,
+    ))
 }
 
 fn is_float(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {

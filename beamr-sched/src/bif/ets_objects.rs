@@ -90,7 +90,7 @@ pub(super) fn position(t: Term) -> Result<usize, Exception> {
     }
 }
 
-fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let pos = position(a[2])?;
     with_table(rt, p, a[0], Access::Read, |p, t, d| {
         let found = d.lookup(a[1]);

@@ -39,7 +39,9 @@ pub fn natives() -> Natives {
         super::unicode::BIFS,
         super::ets_tables::BIFS,
         super::ets_objects::BIFS,
+        super::ets_lookup_walk::BIFS,
         super::ets_select::BIFS,
         super::code_loading::BIFS,
+        super::records::BIFS,
     ])
 }

@@ -8,6 +8,6 @@ mod path;
 mod registry;
 pub mod resolve;
 
-pub use path::{otp_lib_dirs, CodePath};
+pub use path::{otp_lib_dirs, otp_release, otp_root, CodePath, DEFAULT_OTP_RELEASE};
 pub use registry::{runs_code, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin};
 pub use resolve::Callee;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 /// An ordered list of directories holding `.beam` files.
 #[derive(Clone, Debug, Default)]
@@ -38,13 +39,12 @@ impl CodePath {
 /// `$BEAMR_OTP_ROOT` if set, else under the root that `erl` on the PATH
 /// reports. Empty when neither exists.
 pub fn otp_lib_dirs() -> Vec<PathBuf> {
-    let root = std::env::var_os("BEAMR_OTP_ROOT")
-        .map(PathBuf::from)
-        .or_else(erl_root);
-    let Some(root) = root else { return Vec::new() };
+    let Some(root) = otp_root() else {
+        return Vec::new();
+    };
     let mut dirs = Vec::new();
     // Preloaded modules (erlang, init, prim_*) first, as the BEAM has them.
-    if let Ok(entries) = std::fs::read_dir(&root) {
+    if let Ok(entries) = std::fs::read_dir(root) {
         for e in entries.flatten() {
             if e.file_name().to_string_lossy().starts_with("erts-") {
                 dirs.push(e.path().join("ebin"));
@@ -61,6 +61,37 @@ pub fn otp_lib_dirs() -> Vec<PathBuf> {
         dirs.extend(libs);
     }
     dirs
+}
+
+/// The root of the Erlang/OTP installation whose library beamr runs:
+/// `$BEAMR_OTP_ROOT`, else the one of `erl` on the PATH (asked once).
+pub fn otp_root() -> Option<&'static Path> {
+    static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        std::env::var_os("BEAMR_OTP_ROOT")
+            .map(PathBuf::from)
+            .or_else(erl_root)
+    })
+    .as_deref()
+}
+
+/// The release assumed when the installation does not say (or there is none).
+pub const DEFAULT_OTP_RELEASE: u32 = 25;
+
+/// The OTP release of that installation (the highest number under its
+/// `releases/`), which beamr reports as `erlang:system_info(otp_release)`
+/// and follows where releases differ (init's frames and crash report).
+pub fn otp_release() -> u32 {
+    static RELEASE: OnceLock<u32> = OnceLock::new();
+    *RELEASE.get_or_init(|| {
+        otp_root()
+            .and_then(|root| std::fs::read_dir(root.join("releases")).ok())
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+            .max()
+            .unwrap_or(DEFAULT_OTP_RELEASE)
+    })
 }
 
 fn erl_root() -> Option<PathBuf> {

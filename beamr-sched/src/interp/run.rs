@@ -606,6 +606,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Bs(op) => flow!(ops::bs::exec(rt, p, op)),
             Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
             Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
+            Instr::Record(op) => flow!(ops::record::exec(p, op)),
             Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         }
     }

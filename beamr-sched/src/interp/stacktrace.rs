@@ -16,9 +16,10 @@
 //! 3. One frame per return address on the stack, outermost last; a return
 //!    address equal to the one before it is shown once (the BEAM keeps only
 //!    non-duplicates).
-//! 4. For the process `beamr run` starts (the only `watched` one), the two
+//! 4. For the process `beamr run` starts (the only `watched` one), the
 //!    frames erl's boot process has below the function `-s` calls:
-//!    `{init, start_em, 1, []}` and `{init, do_boot, 3, []}`.
+//!    `{init, start_em, 1, []}` and `{init, do_boot, 3, []}`, after
+//!    `{init, start_it, 1, []}` when the OTP library is release 26 or later.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -110,12 +111,15 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
     }
     if p.watched {
         let init = Term::atom(atom("init"));
-        for (function, arity) in [("start_em", 1), ("do_boot", 3)] {
+        // OTP 26's init runs each `-s` function inside start_it/1.
+        let start_it = crate::code::otp_release() >= 26;
+        let frames_of_init = [("start_it", 1), ("start_em", 1), ("do_boot", 3)];
+        for (function, arity) in &frames_of_init[usize::from(!start_it)..] {
             if frames.len() < MAX_DEPTH {
                 let frame = p.heap.tuple(&[
                     init,
                     Term::atom(atom(function)),
-                    Term::small_unchecked(arity),
+                    Term::small_unchecked(*arity),
                     Term::NIL,
                 ]);
                 frames.push(frame);

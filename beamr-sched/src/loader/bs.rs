@@ -1,6 +1,7 @@
 //! Binary construction (`bs_create_bin`) and matching (`bs_start_match*`,
 //! `bs_get_*`, `bs_skip_*`, `bs_test_*`, `bs_match_string`, positions,
-//! UTF-8/16/32), as OTP 25's erlc emits them.
+//! UTF-8/16/32), as OTP 25's erlc emits them, and OTP 26's `bs_match`
+//! (its commands are lowered in [`bs_match`](super::bs_match)).
 //!
 //! Lowered here into [`BsInstr`]; executed by `interp::ops::bs`. Constant
 //! segment sizes are multiplied by their unit at load time ([`Size::Bits`]);
@@ -231,6 +232,8 @@ pub enum BsInstr {
         /// The register.
         reg: Dst,
     },
+    /// `bs_match` (OTP 26): a list of commands (see [`bs_match`](super::bs_match)).
+    Match(super::bs_match::BsMatch),
 }
 
 /// True for the generic opcodes this module lowers.
@@ -259,6 +262,7 @@ pub(super) fn handles(op: Opcode) -> bool {
             | O::BsSkipUtf32
             | O::BsContextToBinary
             | O::BsInitWritable
+            | O::BsMatch
     )
 }
 
@@ -373,6 +377,7 @@ impl Lowering<'_> {
                 dst: None,
             },
             O::BsInitWritable => BsInstr::InitWritable,
+            O::BsMatch => BsInstr::Match(self.lower_bs_match(ins, here)?),
             O::BsContextToBinary => BsInstr::ContextToBinary {
                 reg: self.dst(ins, 0)?,
             },
@@ -397,6 +402,15 @@ impl Lowering<'_> {
     fn flag_bits(&mut self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
         let op = self.arg(ins, i)?.clone();
         self.flags_of(ins, op)
+    }
+
+    /// Segment flags ([`LITTLE`], [`SIGNED`]) from a flags operand.
+    pub(super) fn flags_of_operand(
+        &mut self,
+        ins: &Instruction,
+        op: Operand,
+    ) -> Result<u8, LoadError> {
+        Ok(flags_from_bits(self.flags_of(ins, op)?))
     }
 
     fn flags_of(&mut self, ins: &Instruction, op: Operand) -> Result<u64, LoadError> {

@@ -581,6 +581,8 @@ pub enum Instr {
     Map(Box<super::maps::MapInstr>),
     /// A message-passing instruction (see [`recv`](super::recv)).
     Recv(super::recv::RecvInstr),
+    /// A record instruction (see [`record`](super::record)).
+    Record(Box<super::record::RecordInstr>),
     /// Float arithmetic; `badarith` when the result is not finite.
     FArith {
         /// Which operation.

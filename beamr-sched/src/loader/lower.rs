@@ -142,8 +142,13 @@ impl<'f> Lowering<'f> {
             }
             match ins.opcode {
                 Opcode::Label => continue,
-                Opcode::Line => {
-                    let index = self.unsigned(ins, 0)?;
+                // `executable_line` (OTP 27, for line coverage) and
+                // `debug_line` (OTP 28, for breakpoints) also say where
+                // the code that follows comes from; beamr runs neither
+                // coverage nor breakpoints, so they are line markers.
+                Opcode::Line | Opcode::ExecutableLine | Opcode::DebugLine => {
+                    let at = usize::from(ins.opcode == Opcode::DebugLine);
+                    let index = self.unsigned(ins, at)?;
                     if let Some(item) = index
                         .checked_sub(1)
                         .and_then(|i| self.file.lines.items.get(i as usize))
@@ -597,6 +602,7 @@ impl<'f> Lowering<'f> {
                 None => self.bif_call(ins, here, Some(0), 2, &[3, 4], 5)?,
             },
             O::GcBif3 => self.bif_call(ins, here, Some(0), 2, &[3, 4, 5], 6)?,
+            O::Bif3 => self.bif_call(ins, here, Some(0), 1, &[2, 3, 4], 5)?,
             O::Allocate | O::AllocateZero => Instr::Allocate {
                 slots: self.unsigned(ins, 0)? as u32,
                 heap: 0,
@@ -843,6 +849,9 @@ impl<'f> Lowering<'f> {
             op if super::bs::handles(op) => Instr::Bs(Box::new(self.lower_bs(ins, here)?)),
             op if super::maps::handles(op) => Instr::Map(Box::new(self.lower_map(ins, here)?)),
             op if super::recv::handles(op) => Instr::Recv(self.lower_recv(ins, here)?),
+            op if super::record::handles(op) => {
+                Instr::Record(Box::new(self.lower_record(ins, here)?))
+            }
             _ => {
                 return Err(LoadError::Unsupported {
                     module: self.module.name().to_string(),
@@ -855,7 +864,7 @@ impl<'f> Lowering<'f> {
 }
 
 /// False for generic instructions that produce no executable instruction:
-/// labels, line markers, float error checks (beamr checks every float
+/// labels, line markers (`line`, `executable_line`, `debug_line`), float error checks (beamr checks every float
 /// operation as it happens, as the BEAM does today), `nif_start` (a marker
 /// for NIF stubs, whose bodies then raise `undef` through `nif_error`), and
 /// `on_load` (beamr does not run on-load functions yet: modules that need
@@ -865,6 +874,8 @@ fn emits(op: Opcode) -> bool {
         op,
         Opcode::Label
             | Opcode::Line
+            | Opcode::ExecutableLine
+            | Opcode::DebugLine
             | Opcode::Fclearerror
             | Opcode::Fcheckerror
             | Opcode::NifStart

@@ -4,6 +4,7 @@
 //! in the module's own literal area.
 
 pub mod bs;
+pub mod bs_match;
 mod error;
 mod instr;
 mod lower;
@@ -11,6 +12,7 @@ pub mod maps;
 mod module;
 mod natives;
 mod operand;
+pub mod record;
 pub mod recv;
 
 pub use error::LoadError;

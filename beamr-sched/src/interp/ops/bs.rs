@@ -31,6 +31,7 @@
 //! can see never change, and a binary stops being writable once shared.
 
 pub(crate) mod bits;
+mod match_cmds;
 
 use beamr_core::atom::Atom;
 use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
@@ -217,6 +218,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             p.x[0] = p.heap.sub_binary(whole, 0, 0);
             Flow::Next
         }
+        BsInstr::Match(m) => match_cmds::exec(p, m),
         BsInstr::ContextToBinary { reg } => {
             if let Some((_, m)) = context(p, reg.as_src()) {
                 let bin = p.heap.sub_binary(m.orig, m.start, m.end - m.start);

@@ -3,6 +3,7 @@
 
 pub mod bs;
 pub mod maps;
+pub mod record;
 pub mod recv;
 
 use beamr_core::term::Term;

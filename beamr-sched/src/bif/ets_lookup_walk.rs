@@ -1,0 +1,63 @@
+//! `ets` BIFs added by OTP 26 and 27 on top of lookup and traversal:
+//! `lookup_element/4` (a default for a missing key) and
+//! `first_lookup`/`last_lookup`/`next_lookup`/`prev_lookup` (a step of the
+//! traversal with the objects under the key it reaches).
+
+use beamr_core::term::Term;
+
+use super::ets_objects::{first, last, lookup, lookup_element, next, prev};
+use crate::loader::BifRow;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("ets", "lookup_element", 4, lookup_element4),
+    ("ets", "first_lookup", 1, first_lookup),
+    ("ets", "last_lookup", 1, last_lookup),
+    ("ets", "next_lookup", 2, next_lookup),
+    ("ets", "prev_lookup", 2, prev_lookup),
+];
+
+/// `lookup_element(Tab, Key, Pos, Default)`: as `lookup_element/3`, but
+/// `Default` when no object has the key.
+fn lookup_element4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if lookup(rt, p, &a[..2])? == Term::NIL {
+        // The position must still be a valid one.
+        if a[2].as_small().is_none_or(|n| n < 1) {
+            return Err(Exception::badarg());
+        }
+        return Ok(a[3]);
+    }
+    lookup_element(rt, p, &a[..3])
+}
+
+/// `{Key, Objects}` for the key a traversal step reached, or
+/// `'$end_of_table'`.
+fn with_objects(rt: &Runtime, p: &mut Process, tab: Term, key: Term) -> Result<Term, Exception> {
+    if key.as_atom().is_some_and(|k| k.name() == "$end_of_table") {
+        return Ok(key);
+    }
+    let objects = lookup(rt, p, &[tab, key])?;
+    Ok(p.heap.tuple(&[key, objects]))
+}
+
+fn first_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let key = first(rt, p, a)?;
+    with_objects(rt, p, a[0], key)
+}
+
+fn last_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let key = last(rt, p, a)?;
+    with_objects(rt, p, a[0], key)
+}
+
+fn next_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let key = next(rt, p, a)?;
+    with_objects(rt, p, a[0], key)
+}
+
+fn prev_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let key = prev(rt, p, a)?;
+    with_objects(rt, p, a[0], key)
+}
