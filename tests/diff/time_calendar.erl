@@ -42,7 +42,7 @@ main() ->
                      fun() -> erlang:localtime_to_universaltime({{2024, 1, 1}, {0, 60, 0}}) end,
                      fun() -> erlang:localtime_to_universaltime({{2024, 1, 1}, {0, 0, 60}}) end,
                      fun() -> erlang:localtime_to_universaltime({{2024, 1, 1}, {0, 0}}) end,
-                     fun() -> erlang:localtime_to_universaltime({{2024, 1, 1}, {0, 0, 0}}, maybe) end,
+                     fun() -> erlang:localtime_to_universaltime({{2024, 1, 1}, {0, 0, 0}}, 'maybe') end,
                      fun() -> erlang:localtime_to_universaltime({{2024.0, 1, 1}, {0, 0, 0}}) end,
                      fun() -> erlang:localtime_to_universaltime(now) end,
                      fun() -> erlang:universaltime_to_localtime({{2024, 13, 1}, {0, 0, 0}}) end,

@@ -30,13 +30,18 @@ use std::process::Command;
 pub const RELEASES: [(&str, &str); 2] = [("27", "trixie"), ("29", "sid")];
 
 /// The packages each root gets.
-const PACKAGES: &str = "erlang-base,erlang-dev,erlang-eunit,erlang-runtime-tools";
+const PACKAGES: &str = "erlang-base,erlang-dev,erlang-eunit,erlang-runtime-tools,erlang-crypto";
 
 /// Debian's mirror.
 const MIRROR: &str = "http://deb.debian.org/debian";
 
-/// The file that marks a complete root.
+/// The file that marks a complete root; it names the packages, so a root
+/// made with another list is made again.
 const READY: &str = ".beamr-otp-ready";
+
+fn ready_text(release: &str, suite: &str) -> String {
+    format!("OTP {release} from Debian {suite}: {PACKAGES}\n")
+}
 
 /// Why a release's root is not available; the comparisons are skipped.
 #[derive(Debug)]
@@ -46,7 +51,7 @@ pub struct Skip(pub String);
 /// made if missing.
 pub fn ensure(workspace: &Path, release: &str, suite: &str) -> Result<PathBuf, Skip> {
     let dir = workspace.join("target/otp").join(release);
-    if dir.join(READY).is_file() {
+    if fs::read_to_string(dir.join(READY)).is_ok_and(|t| t == ready_text(release, suite)) {
         println!("otp {release}: using {}", dir.display());
         return Ok(dir);
     }
@@ -94,11 +99,8 @@ pub fn ensure(workspace: &Path, release: &str, suite: &str) -> Result<PathBuf, S
             dir.display()
         )));
     }
-    fs::write(
-        dir.join(READY),
-        format!("OTP {release} from Debian {suite}\n"),
-    )
-    .map_err(|e| Skip(format!("writing {}: {e}", dir.join(READY).display())))?;
+    fs::write(dir.join(READY), ready_text(release, suite))
+        .map_err(|e| Skip(format!("writing {}: {e}", dir.join(READY).display())))?;
     Ok(dir)
 }
 
