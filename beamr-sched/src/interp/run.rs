@@ -8,7 +8,7 @@ use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
 use super::unwind::{self, Unwound};
 use crate::code::{resolve, Callee};
-use crate::loader::{BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
+use crate::loader::{ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -213,18 +213,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         next!()
                     }
                 }
-                match resolve::arith(*op)(rt, p, &[x, y]) {
+                match arith_slow(rt, p, *op, x, y, fail.is_some()) {
                     Ok(v) => {
                         put(p, *dst, v);
                         next!()
                     }
-                    Err(e) => {
-                        if fail.is_some() {
-                            jump!(*fail)
-                        }
-                        let name = Atom::new(op.name()).expect("atom");
-                        raise!(unwind::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
-                    }
+                    Err(None) => jump!(*fail),
+                    Err(Some(e)) => raise!(e),
                 }
             }
             Instr::Return => {
@@ -633,6 +628,29 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
         .pop()
         .and_then(Term::as_code_pointer)
         .map_or(std::ptr::null(), <*const ()>::cast)
+}
+
+/// Arithmetic past the small-integer fast path (bignums, floats, errors),
+/// out of line so that the dispatch loop stays small. A failure is
+/// `Err(None)` when the instruction has a fail label to jump to, else the
+/// exception to raise.
+#[cold]
+#[inline(never)]
+fn arith_slow(
+    rt: &Runtime,
+    p: &mut Process,
+    op: ArithOp,
+    x: Term,
+    y: Term,
+    has_fail_label: bool,
+) -> Result<Term, Option<Exception>> {
+    resolve::arith(op)(rt, p, &[x, y]).map_err(|e| {
+        if has_fail_label {
+            return None;
+        }
+        let name = Atom::new(op.name()).expect("atom");
+        Some(unwind::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
+    })
 }
 
 /// Calls the native BIF behind `export` with its arguments in x0..,
