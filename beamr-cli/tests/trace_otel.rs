@@ -2,8 +2,8 @@
 //! (tests/erlang/otel_sup_tree.erl), exporting to an OTLP receiver on
 //! loopback, configured only by the standard `OTEL_*` variables: the
 //! supervision tree the program prints (each supervisor and its children)
-//! is rebuilt from the exported `process.spawned` and `process.linked` log
-//! records alone.
+//! is rebuilt from the exported `process.spawned`, `process.linked` and
+//! `process.monitored` log records alone.
 
 mod otel_support;
 
@@ -120,6 +120,29 @@ fn a_supervision_tree_is_rebuilt_from_the_exported_logs() {
         }
     };
     assert!(printed[top].contains(sub), "{printed:?}");
+    // Shutting the tree down, each supervisor monitors each of its children
+    // (supervisor:terminate_children), and the program monitors the top.
+    let monitors: BTreeSet<(String, String)> = logs_named(&got, "process.monitored")
+        .map(|l| {
+            assert!(l.attrs.contains_key("process.monitor.ref"), "{:?}", l.attrs);
+            (
+                attr(l, "process.watcher_pid").to_owned(),
+                attr(l, "process.target_pid").to_owned(),
+            )
+        })
+        .collect();
+    for (sup, kids) in &printed {
+        for kid in kids {
+            assert!(
+                monitors.contains(&(sup.clone(), kid.clone())),
+                "{sup} monitored {kid}: {monitors:?}"
+            );
+        }
+    }
+    assert!(
+        monitors.iter().any(|(_, target)| target == top),
+        "the program's monitor of {top}: {monitors:?}"
+    );
     // Every supervised process exited when the tree was shut down.
     let exited: BTreeSet<&str> = logs_named(&got, "process.exited")
         .chain(logs_named(&got, "process.crashed"))

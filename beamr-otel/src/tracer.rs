@@ -184,8 +184,8 @@ impl OtelTracer {
     }
 
     /// Logs `process.monitored`: `watcher` set a monitor on `target` with
-    /// `reference`. (beamr-trace has no monitor tag yet; the runtime calls
-    /// this where `erlang:monitor/2` succeeds.)
+    /// `reference`. The runtime reaches it through `Tracer::monitor` where
+    /// `erlang:monitor/2` succeeds (the BEAM has no monitor trace tag).
     pub fn trace_monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
         let Some(b) = &self.backend else { return };
         if let Some(logs) = &b.logs {
@@ -233,6 +233,10 @@ impl OtelTracer {
 }
 
 impl Tracer for OtelTracer {
+    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
+        self.trace_monitor(watcher, target, reference, timestamp_ns);
+    }
+
     #[inline]
     fn enabled(&self, tag: TraceTag, _tracee: Tracee) -> Decision {
         if self.wants(tag) {

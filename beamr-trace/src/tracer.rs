@@ -35,6 +35,8 @@
 //! - They must not send to, link to or otherwise signal the tracee (as
 //!   `erl_tracer` forbids), which could recurse into the probe.
 
+use beamr_core::term::Term;
+
 use crate::event::TraceEvent;
 use crate::tag::TraceTag;
 use crate::tracee::Tracee;
@@ -58,6 +60,15 @@ pub trait Tracer: Send + Sync {
     fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision;
     /// Called in the context of the traced process, on its scheduler thread.
     fn trace(&self, event: &TraceEvent<'_>);
+    /// A monitor was set: `watcher` (traced with `procs`) monitors `target`
+    /// with `reference`, at `timestamp_ns`. The BEAM has no trace tag for
+    /// this, so `enabled` is not asked; backends that report monitors
+    /// (OpenTelemetry's `process.monitored` record) implement it, the
+    /// others keep this default, which ignores it. The terms are borrowed
+    /// as an event's are.
+    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
+        let _ = (watcher, target, reference, timestamp_ns);
+    }
 }
 
 /// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it
@@ -89,6 +100,9 @@ impl<T: Tracer + ?Sized> Tracer for std::sync::Arc<T> {
     fn trace(&self, event: &TraceEvent<'_>) {
         (**self).trace(event)
     }
+    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
+        (**self).monitor(watcher, target, reference, timestamp_ns)
+    }
 }
 
 impl<T: Tracer + ?Sized> Tracer for Box<T> {
@@ -97,5 +111,8 @@ impl<T: Tracer + ?Sized> Tracer for Box<T> {
     }
     fn trace(&self, event: &TraceEvent<'_>) {
         (**self).trace(event)
+    }
+    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
+        (**self).monitor(watcher, target, reference, timestamp_ns)
     }
 }

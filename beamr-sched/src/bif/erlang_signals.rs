@@ -110,7 +110,10 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         )
     });
     match (delivered, target) {
-        (true, Some(pid)) => p.monitors.push((ids, pid, name)),
+        (true, Some(pid)) => {
+            p.monitors.push((ids, pid, name));
+            probes::monitor(&p.trace, p.pid, pid, reference);
+        }
         _ => {
             // No such process: 'DOWN' with noproc at once; a name is
             // reported as {Name, Node}.

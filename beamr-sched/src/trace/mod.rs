@@ -18,6 +18,7 @@
 //! link / unlink                procs      bif (link/1, unlink/1)   the caller
 //! getting_linked / _unlinked   procs      signals::deliver         the other end
 //! register / unregister        procs      bif (register/2), exit   the caller
+//! (monitor: Tracer::monitor)   procs      bif (monitor/2)          the watcher
 //! in / out                     running    sched::worker            the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
 //! ```

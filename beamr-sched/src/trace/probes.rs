@@ -85,6 +85,15 @@ pub fn link(t: &mut ProcessTrace, tag: TraceTag, pid: Term, peer: Term) {
     }
 }
 
+/// A monitor (no BEAM trace tag; `Tracer::monitor`): `pid`, traced with
+/// `procs`, monitors `target` with `reference`.
+#[inline(always)]
+pub fn monitor(t: &ProcessTrace, pid: Term, target: Term, reference: Term) {
+    if t.wants(TraceFlags::PROCS) {
+        t.report_monitor(pid, target, reference);
+    }
+}
+
 /// `register` or `unregister` (`tag`): `pid` got or lost the name `name`.
 #[inline(always)]
 pub fn register(t: &mut ProcessTrace, tag: TraceTag, pid: Term, name: Atom) {

@@ -95,6 +95,16 @@ impl ProcessTrace {
         None
     }
 
+    /// Tells the tracer that `pid` monitors `target` with `reference`, past
+    /// the flag test (see `Tracer::monitor`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_monitor(&self, pid: Term, target: Term, reference: Term) {
+        if let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) {
+            tracer.monitor(tracee, target, reference, now_ns());
+        }
+    }
+
     /// Reports `tag` with `payload` for the process `pid`, past the flag
     /// test: beamr-trace's protocol, and the tracer is dropped if it asks
     /// to be removed.
