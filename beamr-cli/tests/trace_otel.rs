@@ -3,7 +3,10 @@
 //! loopback, configured only by the standard `OTEL_*` variables: the
 //! supervision tree the program prints (each supervisor and its children)
 //! is rebuilt from the exported `process.spawned`, `process.linked` and
-//! `process.monitored` log records alone.
+//! `process.monitored` log records alone. And with `--trace
+//! send,receive,procs` (a process's exit ends its CONSUMER span), a message
+//! passed along three processes (tests/erlang/otel_chain.erl) makes one
+//! trace: the runtime carries the context with each message.
 
 mod otel_support;
 
@@ -12,7 +15,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-use otel_support::model::{Collected, Log};
+use otel_support::model::{Collected, Log, Span};
 use otel_support::receiver::Receiver;
 
 fn fixtures() -> PathBuf {
@@ -154,4 +157,83 @@ fn a_supervision_tree_is_rebuilt_from_the_exported_logs() {
             "{pid} exit not logged: {exited:?}"
         );
     }
+}
+
+/// Runs `module` with `flags` into a fresh loopback receiver; returns what
+/// the program printed and what arrived once `done` holds.
+fn run_to_receiver(
+    module: &str,
+    flags: &str,
+    done: impl Fn(&Collected) -> bool,
+) -> (String, Collected) {
+    let receiver = Receiver::grpc();
+    let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
+        .args(["run", "--trace", flags, "--trace-to", "otel", "-e", module])
+        .arg(fixtures())
+        .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
+        .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
+        .env("OTEL_SERVICE_NAME", "beamr-chain")
+        .env("OTEL_BSP_SCHEDULE_DELAY", "50")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got = receiver.wait_until(Duration::from_secs(10), done);
+    (stdout, got)
+}
+
+const KIND_PRODUCER: i32 = 4;
+const KIND_CONSUMER: i32 = 5;
+
+#[test]
+fn a_message_chain_across_three_processes_is_one_trace() {
+    let (stdout, got) = run_to_receiver("otel_chain", "send,receive,procs", |c| c.spans.len() >= 6);
+    let pids: Vec<&str> = stdout.split_whitespace().collect();
+    let [main, b, c, from] = pids[..] else {
+        panic!("expected four pids: {stdout}")
+    };
+    assert_eq!(c, from, "the last hop answers");
+    let find = |what: &str, ok: &dyn Fn(&Span) -> bool| -> Span {
+        got.spans
+            .iter()
+            .find(|s| ok(s))
+            .cloned()
+            .unwrap_or_else(|| {
+                let names: Vec<(&str, i32)> = got
+                    .spans
+                    .iter()
+                    .map(|s| (s.name.as_str(), s.kind))
+                    .collect();
+                panic!("no span for {what}: {names:?}")
+            })
+    };
+    let consumer_of = |send: &Span| {
+        let send = send.clone();
+        find(
+            &format!("the receipt of {}", send.name),
+            &move |s: &Span| s.kind == KIND_CONSUMER && s.parent_span_id == send.span_id,
+        )
+    };
+    let s1 = find("main's send to B", &|s: &Span| {
+        s.kind == KIND_PRODUCER && s.name == format!("send {b}")
+    });
+    let r1 = consumer_of(&s1);
+    let s2 = find("B's send to C", &|s: &Span| {
+        s.kind == KIND_PRODUCER && s.name == format!("send {c}") && s.parent_span_id == r1.span_id
+    });
+    let r2 = consumer_of(&s2);
+    let s3 = find("C's send to main", &|s: &Span| {
+        s.kind == KIND_PRODUCER
+            && s.name == format!("send {main}")
+            && s.parent_span_id == r2.span_id
+    });
+    let r3 = consumer_of(&s3);
+    for s in [&s1, &r1, &s2, &r2, &s3, &r3] {
+        assert_eq!(s.trace_id, s1.trace_id, "{} is in the one trace", s.name);
+    }
+    assert_eq!(r1.links, vec![(s1.trace_id.clone(), s1.span_id.clone())]);
 }

@@ -64,6 +64,24 @@ impl MessageContext {
         )
     }
 
+    /// As the runtime carries it with a message.
+    pub fn to_carried(self) -> beamr_trace::TraceContext {
+        beamr_trace::TraceContext {
+            trace_id: self.trace_id,
+            span_id: self.span_id,
+            flags: self.flags,
+        }
+    }
+
+    /// Back from what a message carried.
+    pub fn from_carried(c: beamr_trace::TraceContext) -> MessageContext {
+        MessageContext {
+            trace_id: c.trace_id,
+            span_id: c.span_id,
+            flags: c.flags,
+        }
+    }
+
     /// The trace's id.
     pub fn trace_id(&self) -> TraceId {
         TraceId::from_bytes(self.trace_id)

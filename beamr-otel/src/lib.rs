@@ -3,8 +3,7 @@
 //!
 //! `beamr run --trace FLAGS --trace-to otel` feeds it from the runtime's
 //! probes; tests also feed it trace events directly, and `docs/runtime.md`
-//! says what the runtime calls (and what it does not call yet: the message
-//! context on send and receive).
+//! says what the runtime calls.
 //!
 //! [`OtelTracer`] implements beamr-trace's `Tracer`: the runtime fires its
 //! probes into it and it turns them into

@@ -237,6 +237,14 @@ impl Tracer for OtelTracer {
         self.trace_monitor(watcher, target, reference, timestamp_ns);
     }
 
+    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<beamr_trace::TraceContext> {
+        OtelTracer::trace_send(self, event).map(MessageContext::to_carried)
+    }
+
+    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<beamr_trace::TraceContext>) {
+        OtelTracer::trace_receive(self, event, carried.map(MessageContext::from_carried));
+    }
+
     #[inline]
     fn enabled(&self, tag: TraceTag, _tracee: Tracee) -> Decision {
         if self.wants(tag) {

@@ -10,6 +10,8 @@
 //! `seq_trace` tokens and trace sessions.
 //!
 //! - [`clock`]: the monotonic nanosecond clock events are stamped with.
+//! - [`context`]: [`TraceContext`], what a message carries from its send
+//!   probe to its receive probe.
 //! - [`tag`]: [`TraceTag`], every tag of `erlang:trace/3`, `erl_tracer` and
 //!   `seq_trace`, with the atom each one is.
 //! - [`flags`]: [`TraceFlags`], the flags of `erlang:trace/3`.
@@ -24,6 +26,7 @@
 #![forbid(unsafe_code)]
 
 pub mod clock;
+pub mod context;
 pub mod event;
 pub mod flags;
 pub mod message;
@@ -32,6 +35,7 @@ pub mod tag;
 pub mod tracee;
 pub mod tracer;
 
+pub use context::TraceContext;
 pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
 pub use flags::TraceFlags;
 pub use recording::RecordingTracer;

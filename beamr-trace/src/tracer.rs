@@ -37,6 +37,7 @@
 
 use beamr_core::term::Term;
 
+use crate::context::TraceContext;
 use crate::event::TraceEvent;
 use crate::tag::TraceTag;
 use crate::tracee::Tracee;
@@ -68,6 +69,21 @@ pub trait Tracer: Send + Sync {
     /// as an event's are.
     fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
         let _ = (watcher, target, reference, timestamp_ns);
+    }
+    /// A `send` or `send_to_non_existing_process` event (called instead of
+    /// [`Tracer::trace`] for them, after `enabled` said Trace). Returns the
+    /// context the message is to carry to its receiver's `'receive'`
+    /// event; the default traces the event and carries nothing.
+    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
+        self.trace(event);
+        None
+    }
+    /// A `'receive'` event of a message that carried `carried` from its
+    /// send (called instead of [`Tracer::trace`] for it). The default
+    /// ignores the context.
+    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
+        let _ = carried;
+        self.trace(event);
     }
 }
 
@@ -103,6 +119,12 @@ impl<T: Tracer + ?Sized> Tracer for std::sync::Arc<T> {
     fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
         (**self).monitor(watcher, target, reference, timestamp_ns)
     }
+    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
+        (**self).trace_send(event)
+    }
+    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
+        (**self).trace_receive(event, carried)
+    }
 }
 
 impl<T: Tracer + ?Sized> Tracer for Box<T> {
@@ -114,5 +136,11 @@ impl<T: Tracer + ?Sized> Tracer for Box<T> {
     }
     fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
         (**self).monitor(watcher, target, reference, timestamp_ns)
+    }
+    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
+        (**self).trace_send(event)
+    }
+    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
+        (**self).trace_receive(event, carried)
     }
 }

@@ -6,9 +6,9 @@
 //! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
 //! ring per scheduler and one for other threads) that `beamr trace` reads;
 //! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
-//! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`).
-//! The message context does not travel with messages yet, so a send's
-//! PRODUCER span and its CONSUMER span are not linked.
+//! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`);
+//! the runtime carries each traced send's context with its message, so the
+//! receiver's CONSUMER span continues the sender's trace.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -32,6 +32,9 @@ impl Payload {
 pub enum Signal {
     /// A message.
     Message(Payload),
+    /// A message carrying a trace context from its traced send to its
+    /// receiver's `'receive'` probe.
+    TracedMessage(Payload, beamr_trace::TraceContext),
     /// An exit signal from `from` (a link breaking when `linked`, or `exit/2`).
     Exit {
         /// The sender's pid.

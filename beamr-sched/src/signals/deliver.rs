@@ -23,7 +23,12 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
             Signal::Message(payload) => {
                 let term = absorb(p, payload);
                 p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term);
+                probes::receive(&mut p.trace, p.pid, term, None);
+            }
+            Signal::TracedMessage(payload, context) => {
+                let term = absorb(p, payload);
+                p.mailbox.push(term);
+                probes::receive(&mut p.trace, p.pid, term, Some(context));
             }
             Signal::Exit {
                 from,
@@ -43,7 +48,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 } else if p.trap_exit {
                     let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
                     p.mailbox.push(msg);
-                    probes::receive(&mut p.trace, p.pid, msg);
+                    probes::receive(&mut p.trace, p.pid, msg, None);
                 } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
                     p.pending_exit = Some(reason);
                 }
@@ -80,7 +85,7 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 p.monitors.retain(|&(m, _, _)| m != ids);
                 let term = absorb(p, message);
                 p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term);
+                probes::receive(&mut p.trace, p.pid, term, None);
             }
             Signal::Trace(change) => p.trace.apply(&change),
             Signal::Timeout { generation } => {

@@ -8,6 +8,7 @@ use beamr_core::term::Term;
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::{AliasMode, Runtime};
 use crate::trace::probes;
+use beamr_trace::TraceContext;
 
 impl Runtime {
     /// Sends a signal to the process `pid`; false if there is no such process.
@@ -28,7 +29,7 @@ impl Runtime {
     pub fn send(&self, pid: Term, message: Term) -> bool {
         match self.processes.get(pid) {
             Some(handle) => {
-                if send_message(&handle, message) {
+                if send_message(&handle, message, None) {
                     self.run_queues.push(handle);
                 }
                 true
@@ -103,7 +104,7 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         }
     } else if dest.is_reference() {
         if rt.send_through_alias(dest, msg) {
-            probes::send(&mut p.trace, p.pid, msg, dest);
+            let _ = probes::send(&mut p.trace, p.pid, msg, dest);
         } else {
             probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
         }
@@ -117,13 +118,13 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
     };
     if pid == p.pid {
         // To itself: the message is already on the process's heap.
-        probes::send(&mut p.trace, p.pid, msg, dest);
+        let carried = probes::send(&mut p.trace, p.pid, msg, dest);
         p.mailbox.push(msg);
-        probes::receive(&mut p.trace, p.pid, msg);
+        probes::receive(&mut p.trace, p.pid, msg, carried);
     } else if let Some(handle) = rt.processes.get(pid) {
         // The send event comes before the receiver's 'receive'.
-        probes::send(&mut p.trace, p.pid, msg, dest);
-        if send_message(&handle, msg) {
+        let carried = probes::send(&mut p.trace, p.pid, msg, dest);
+        if send_message(&handle, msg, carried) {
             rt.run_queues.push(handle);
         }
     } else {
@@ -145,7 +146,7 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
 /// only when the inbox is empty, and the sender's earlier signals are
 /// either delivered already or in the inbox.
 #[must_use]
-fn send_message(handle: &ProcessHandle, message: Term) -> bool {
+fn send_message(handle: &ProcessHandle, message: Term, carried: Option<TraceContext>) -> bool {
     if handle.state.is_exited() {
         return false;
     }
@@ -154,11 +155,15 @@ fn send_message(handle: &ProcessHandle, message: Term) -> bool {
             if handle.inbox_is_empty() {
                 let term = p.heap.copy_term(message);
                 p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term);
+                probes::receive(&mut p.trace, p.pid, term, carried);
                 drop(body);
                 return handle.state.notify();
             }
         }
     }
-    handle.push_signal(Signal::Message(Payload::copy(message)))
+    let payload = Payload::copy(message);
+    handle.push_signal(match carried {
+        Some(context) => Signal::TracedMessage(payload, context),
+        None => Signal::Message(payload),
+    })
 }

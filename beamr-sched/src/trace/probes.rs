@@ -5,16 +5,21 @@
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
-use beamr_trace::{GcInfo, Mfa, Payload, TraceFlags, TraceTag};
+use beamr_trace::{GcInfo, Mfa, Payload, TraceContext, TraceFlags, TraceTag};
 
 use super::ProcessTrace;
 
-/// `send`: `pid` sent `message` to `to` (as the sender named it).
+/// `send`: `pid` sent `message` to `to` (as the sender named it). Returns
+/// the trace context the message carries to its receiver, if the tracer
+/// made one.
 #[inline(always)]
-pub fn send(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) {
+#[must_use]
+pub fn send(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) -> Option<TraceContext> {
     if t.wants(TraceFlags::SEND) {
         let peer = Some(to);
-        t.report(TraceTag::Send, pid, Payload::Message { message, peer });
+        t.report_send(TraceTag::Send, pid, Payload::Message { message, peer })
+    } else {
+        None
     }
 }
 
@@ -25,16 +30,17 @@ pub fn send_to_dead(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) {
     if t.wants(TraceFlags::SEND) {
         let peer = Some(to);
         let tag = TraceTag::SendToNonExistingProcess;
-        t.report(tag, pid, Payload::Message { message, peer });
+        let _ = t.report_send(tag, pid, Payload::Message { message, peer });
     }
 }
 
-/// `'receive'`: `message` entered `pid`'s mailbox.
+/// `'receive'`: `message`, which carried `carried` from its send, entered
+/// `pid`'s mailbox.
 #[inline(always)]
-pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term) {
+pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term, carried: Option<TraceContext>) {
     if t.wants(TraceFlags::RECEIVE) {
         let peer = None;
-        t.report(TraceTag::Receive, pid, Payload::Message { message, peer });
+        t.report_receive(pid, Payload::Message { message, peer }, carried);
     }
 }
 

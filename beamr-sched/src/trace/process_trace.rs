@@ -3,7 +3,9 @@
 use std::sync::Arc;
 
 use beamr_core::term::Term;
-use beamr_trace::{fire, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer};
+use beamr_trace::{
+    fire, Decision, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
+};
 
 use super::clock::{now_ns, scheduler_id};
 
@@ -93,6 +95,56 @@ impl ProcessTrace {
             return Some(child);
         }
         None
+    }
+
+    /// [`ProcessTrace::report`] for a `send`: returns the context the
+    /// message is to carry (see `Tracer::trace_send`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_send(
+        &mut self,
+        tag: TraceTag,
+        pid: Term,
+        payload: Payload<'_>,
+    ) -> Option<TraceContext> {
+        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
+            return None;
+        };
+        match tracer.enabled(tag, tracee) {
+            Decision::Trace => {
+                let event = TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+                tracer.trace_send(&event)
+            }
+            Decision::Discard => None,
+            Decision::Remove => {
+                *self = ProcessTrace::off();
+                None
+            }
+        }
+    }
+
+    /// [`ProcessTrace::report`] for a `'receive'` of a message that carried
+    /// `carried` (see `Tracer::trace_receive`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_receive(
+        &mut self,
+        pid: Term,
+        payload: Payload<'_>,
+        carried: Option<TraceContext>,
+    ) {
+        let tag = TraceTag::Receive;
+        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
+            return;
+        };
+        match tracer.enabled(tag, tracee) {
+            Decision::Trace => {
+                let event = TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+                tracer.trace_receive(&event, carried);
+            }
+            Decision::Discard => {}
+            Decision::Remove => *self = ProcessTrace::off(),
+        }
     }
 
     /// Tells the tracer that `pid` monitors `target` with `reference`, past
