@@ -6,7 +6,8 @@
 //! `process.monitored` log records alone. And with `--trace
 //! send,receive,procs` (a process's exit ends its CONSUMER span), a message
 //! passed along three processes (tests/erlang/otel_chain.erl) makes one
-//! trace: the runtime carries the context with each message.
+//! trace: the runtime carries the context with each message. Runtime
+//! metrics, sampled from the runtime at each metric interval, arrive too.
 
 mod otel_support;
 
@@ -174,6 +175,7 @@ fn run_to_receiver(
         .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
         .env("OTEL_SERVICE_NAME", "beamr-chain")
         .env("OTEL_BSP_SCHEDULE_DELAY", "50")
+        .env("OTEL_METRIC_EXPORT_INTERVAL", "100")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -236,4 +238,34 @@ fn a_message_chain_across_three_processes_is_one_trace() {
         assert_eq!(s.trace_id, s1.trace_id, "{} is in the one trace", s.name);
     }
     assert_eq!(r1.links, vec![(s1.trace_id.clone(), s1.span_id.clone())]);
+}
+
+#[test]
+fn runtime_metrics_are_sampled_from_the_running_runtime() {
+    let (stdout, got) = run_to_receiver("otel_metrics", "procs", |c| {
+        c.metrics.contains_key("beamr.process.count")
+            && c.metrics.contains_key("beamr.process.message_queue.length")
+    });
+    assert_eq!(stdout.trim(), "50");
+    let value = |name: &str| -> f64 {
+        got.metrics
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name}: {:?}", got.metrics.keys()))
+            .iter()
+            .map(|p| p.value)
+            .fold(0.0, f64::max)
+    };
+    // The last export before shutdown sees the fifty waiting processes.
+    assert!(
+        value("beamr.process.count") >= 50.0,
+        "{:?}",
+        got.metrics["beamr.process.count"]
+    );
+    assert!(value("beamr.reductions") > 0.0);
+    assert!(value("beamr.memory.heap") > 0.0);
+    assert!(
+        value("beamr.process.message_queue.length") >= 50.0,
+        "a histogram's count"
+    );
+    assert!(got.metrics.contains_key("beamr.scheduler.run_queue.length"));
 }

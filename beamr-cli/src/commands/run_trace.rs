@@ -11,9 +11,9 @@
 //! receiver's CONSUMER span continues the sender's trace.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
-use beamr_otel::{Config, Pipeline};
+use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::ProcessTrace;
@@ -43,8 +43,9 @@ pub enum Destination {
 pub enum ActiveTrace {
     /// The ring-buffer file's tracer (the file stays when it drops).
     Ring(Arc<RingTracer>),
-    /// The OTLP pipeline, shut down (flushing what is queued) at the end.
-    Otel(Pipeline),
+    /// The OTLP pipeline, shut down (flushing what is queued) at the end,
+    /// and the sampler that feeds it runtime snapshots.
+    Otel(Pipeline, Option<Sampler>),
 }
 
 impl ActiveTrace {
@@ -55,9 +56,12 @@ impl ActiveTrace {
                 drop(tracer);
                 Ok(())
             }
-            ActiveTrace::Otel(pipeline) => pipeline
-                .shutdown()
-                .map_err(|e| format!("--trace-to otel: {e}")),
+            ActiveTrace::Otel(pipeline, sampler) => {
+                drop(sampler);
+                pipeline
+                    .shutdown()
+                    .map_err(|e| format!("--trace-to otel: {e}"))
+            }
         }
     }
 }
@@ -99,7 +103,7 @@ impl TraceSetup {
 
     /// Creates the destination and makes `rt` trace every new process with
     /// the flags. The returned trace must outlive the run.
-    pub fn install(&self, rt: &Runtime, schedulers: usize) -> Result<ActiveTrace, String> {
+    pub fn install(&self, rt: &Arc<Runtime>, schedulers: usize) -> Result<ActiveTrace, String> {
         match &self.destination {
             Destination::Ring(path) => {
                 let options = Options::new(schedulers + 1).path(path).preserve(true);
@@ -111,15 +115,38 @@ impl TraceSetup {
                 Ok(ActiveTrace::Ring(tracer))
             }
             Destination::Otel => {
-                let pipeline = Pipeline::start(Config::from_env())
-                    .map_err(|e| format!("--trace-to otel: {e}"))?;
+                let config = Config::from_env();
+                let interval = config.metric_interval;
+                let pipeline =
+                    Pipeline::start(config).map_err(|e| format!("--trace-to otel: {e}"))?;
                 let tracer = pipeline.tracer();
                 tracer.anchor_clock(now_ns());
                 rt.trace
                     .set_new_processes(ProcessTrace::new(self.flags, Arc::new(tracer)));
-                Ok(ActiveTrace::Otel(pipeline))
+                // Runtime metrics: a snapshot at each metric interval. The
+                // sampler holds the runtime weakly, so it never keeps it up.
+                let weak = Arc::downgrade(rt);
+                let sampler = pipeline
+                    .sample_every(interval, move || snapshot(&weak))
+                    .map_err(|e| format!("--trace-to otel: {e}"))?;
+                Ok(ActiveTrace::Otel(pipeline, sampler))
             }
         }
+    }
+}
+
+/// The runtime as beamr-otel's metrics read it (empty once it is gone).
+fn snapshot(rt: &Weak<Runtime>) -> RuntimeSnapshot {
+    let Some(rt) = rt.upgrade() else {
+        return RuntimeSnapshot::default();
+    };
+    let s = rt.stats();
+    RuntimeSnapshot {
+        processes: s.processes,
+        run_queue_lengths: s.run_queue_lengths,
+        reductions: s.reductions,
+        heap_bytes: s.heap_words * 8,
+        message_queue_lengths: s.message_queue_lengths,
     }
 }
 

@@ -4,11 +4,14 @@
 //!   run queues, timers, ETS).
 //! - [`run_queue`]: where runnable processes wait for a scheduler.
 //! - [`timer_service`]: the thread that fires timers.
+//! - [`stats`]: [`RuntimeStats`], a snapshot of the runtime for metrics.
 
 mod run_queue;
 mod shared_state;
+mod stats;
 mod timer_service;
 
 pub use run_queue::RunQueues;
 pub use shared_state::{AliasMode, Runtime};
+pub use stats::RuntimeStats;
 pub use timer_service::{TimerAction, TimerService};

@@ -56,6 +56,17 @@ impl RunQueues {
         LOCAL.with(|l| *l.borrow_mut() = Some((id, worker)));
     }
 
+    /// Tasks waiting in each scheduler's own queue, in the order the
+    /// schedulers registered.
+    pub fn lengths(&self) -> Vec<u64> {
+        self.stealers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|s| s.len() as u64)
+            .collect()
+    }
+
     /// The scheduler id of the calling thread (0 for other threads).
     pub fn current_scheduler() -> usize {
         LOCAL.with(|l| l.borrow().as_ref().map_or(0, |(id, _)| *id))

@@ -94,7 +94,10 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
             rt.terminate(handle, process, reason);
             return SliceEnd::Exited;
         }
-        match interp::run(rt, p, SLICE_REDUCTIONS) {
+        let before = p.reductions;
+        let outcome = interp::run(rt, p, SLICE_REDUCTIONS);
+        rt.count_reductions(p.reductions.saturating_sub(before));
+        match outcome {
             Outcome::Yielded => {
                 running_probe(p, TraceTag::Out);
                 drop(body);

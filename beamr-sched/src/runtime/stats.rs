@@ -1,0 +1,59 @@
+//! [`RuntimeStats`]: a snapshot of the runtime for metrics (a backend
+//! samples it at an interval, as beamr-otel's snapshot sampler does).
+
+use std::sync::atomic::Ordering;
+
+use super::Runtime;
+
+/// What the runtime looks like at one moment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuntimeStats {
+    /// Processes alive.
+    pub processes: u64,
+    /// Tasks waiting in each scheduler's own run queue, scheduler 1 first
+    /// (tasks in the shared queue, not yet taken by any scheduler, are not
+    /// counted).
+    pub run_queue_lengths: Vec<u64>,
+    /// Reductions executed since the runtime started (counted at the end of
+    /// each time slice, so it only grows).
+    pub reductions: u64,
+    /// Words of process heaps (young, old and fragments) of the processes
+    /// that were not running when looked at.
+    pub heap_words: u64,
+    /// The message-queue length of every process that was not running when
+    /// looked at.
+    pub message_queue_lengths: Vec<u64>,
+}
+
+impl Runtime {
+    /// Counts `n` more reductions executed (the scheduler calls this after
+    /// each slice).
+    #[inline]
+    pub fn count_reductions(&self, n: u64) {
+        self.reductions.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// A snapshot. It never waits for a running process: one that is
+    /// running (its body locked) is left out of the heap and queue figures.
+    pub fn stats(&self) -> RuntimeStats {
+        let mut stats = RuntimeStats {
+            processes: self.processes.len() as u64,
+            run_queue_lengths: self.run_queues.lengths(),
+            reductions: self.reductions.load(Ordering::Relaxed),
+            ..RuntimeStats::default()
+        };
+        for pid in self.processes.pids() {
+            let Some(handle) = self.processes.get(pid) else {
+                continue;
+            };
+            let Ok(body) = handle.body.try_lock() else {
+                continue;
+            };
+            if let Some(p) = body.as_ref() {
+                stats.heap_words += p.heap.used_words() as u64;
+                stats.message_queue_lengths.push(p.mailbox.len() as u64);
+            }
+        }
+        stats
+    }
+}
