@@ -41,7 +41,7 @@ pub struct Runtime {
     /// (a tracer sending trace messages); set by `run_main`.
     pub(crate) weak_self: std::sync::OnceLock<std::sync::Weak<Runtime>>,
     /// Reductions executed by all processes so far.
-    pub(crate) reductions: AtomicU64,
+    pub(crate) reductions: super::stats::ReductionCounter,
     /// The command line's plain arguments (`beamr run ... -- ARGS`), which
     /// `init:get_plain_arguments/0` answers; set before [`Runtime::run_main`].
     pub plain_arguments: Mutex<Vec<String>>,
@@ -80,7 +80,7 @@ impl Runtime {
             ets: crate::ets::Tables::default(),
             trace: crate::trace::TraceControl::default(),
             weak_self: std::sync::OnceLock::new(),
-            reductions: AtomicU64::new(0),
+            reductions: super::stats::ReductionCounter::default(),
             plain_arguments: Mutex::new(Vec::new()),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),

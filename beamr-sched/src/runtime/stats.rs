@@ -1,9 +1,34 @@
 //! [`RuntimeStats`]: a snapshot of the runtime for metrics (a backend
 //! samples it at an interval, as beamr-otel's snapshot sampler does).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crossbeam_utils::CachePadded;
 
 use super::Runtime;
+
+/// Slots of [`ReductionCounter`]: scheduler `s` adds to slot `s % SLOTS`.
+const SLOTS: usize = 64;
+
+/// Reductions executed, one cache line per scheduler so that counting
+/// after every slice never contends: [`Runtime::stats`] sums the slots.
+pub(crate) struct ReductionCounter([CachePadded<AtomicU64>; SLOTS]);
+
+impl Default for ReductionCounter {
+    fn default() -> ReductionCounter {
+        ReductionCounter(std::array::from_fn(|_| CachePadded::new(AtomicU64::new(0))))
+    }
+}
+
+impl ReductionCounter {
+    fn add(&self, scheduler: usize, n: u64) {
+        self.0[scheduler % SLOTS].fetch_add(n, Ordering::Relaxed);
+    }
+
+    fn total(&self) -> u64 {
+        self.0.iter().map(|c| c.load(Ordering::Relaxed)).sum()
+    }
+}
 
 /// What the runtime looks like at one moment.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,7 +55,8 @@ impl Runtime {
     /// each slice).
     #[inline]
     pub fn count_reductions(&self, n: u64) {
-        self.reductions.fetch_add(n, Ordering::Relaxed);
+        let scheduler = crate::trace::scheduler_id() as usize;
+        self.reductions.add(scheduler, n);
     }
 
     /// A snapshot. It never waits for a running process: one that is
@@ -39,7 +65,7 @@ impl Runtime {
         let mut stats = RuntimeStats {
             processes: self.processes.len() as u64,
             run_queue_lengths: self.run_queues.lengths(),
-            reductions: self.reductions.load(Ordering::Relaxed),
+            reductions: self.reductions.total(),
             ..RuntimeStats::default()
         };
         for pid in self.processes.pids() {
