@@ -7,7 +7,7 @@
 //! its `code` slot.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{LazyLock, Mutex};
 
 use super::header::Subtag;
@@ -49,6 +49,10 @@ pub struct Export {
     pub arity: u32,
     /// Address of the code for the runtime (0 while not loaded).
     pub code: AtomicUsize,
+    /// The function's trace-pattern flags for the runtime's call tracing
+    /// (0 while no pattern traces it): the per-function flag word a call
+    /// probe tests.
+    pub trace: AtomicU32,
 }
 
 type FunKey = (Atom, [u8; 16], u32, u32);
@@ -79,6 +83,7 @@ impl Export {
                 function,
                 arity,
                 code: AtomicUsize::new(0),
+                trace: AtomicU32::new(0),
             }))
         })
     }

@@ -5,8 +5,13 @@
 //! The flags reach a process other than the caller as a
 //! [`Signal::Trace`], so they take effect in order with the caller's other
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
-//! Not here yet: `{tracer, Module, State}` (tracer modules), port tracing,
-//! `erlang:trace_info/2`, `erlang:trace_pattern/3` and call tracing.
+//! `erlang:trace_pattern/2,3` sets global call patterns: the exported
+//! functions of loaded modules it matches get their export's flag word set,
+//! which `call_ext` tests (the `call` probe). Not here yet: match
+//! specifications in patterns (`return_trace` and the rest), `local`,
+//! `meta`, `call_count` and `call_time` patterns, message patterns,
+//! `{tracer, Module, State}` (tracer modules), port tracing and
+//! `erlang:trace_info/2`: each raises `{notsup, What}`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
@@ -14,10 +19,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
-use beamr_core::term::Term;
+use beamr_core::term::{Export, Term};
 use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
 use beamr_trace::TraceFlags;
 
+use crate::code::CodeServer;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
@@ -27,6 +33,8 @@ use crate::trace::{now_ns, TraceChange};
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "trace", 3, trace3),
     ("erlang", "trace_delivered", 1, trace_delivered),
+    ("erlang", "trace_pattern", 2, trace_pattern2),
+    ("erlang", "trace_pattern", 3, trace_pattern3),
 ];
 
 /// Delivers trace messages into a tracer process's inbox.
@@ -198,6 +206,81 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         Target::New => rt.trace.change_new_processes(&change),
     }
     Ok(Term::small_unchecked(count))
+}
+
+fn trace_pattern2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    trace_pattern3(rt, p, &[a[0], a[1], Term::NIL])
+}
+
+/// `erlang:trace_pattern(MFA, MatchSpec, FlagList)` for global call
+/// patterns: how many exported functions of loaded modules `MFA` (with `'_'`
+/// wildcards) matched; each is traced (`true`, `[]`) or not (`false`).
+fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let any = Term::atom(Atom::new("_").expect("atom"));
+    let Some(&[m, f, arity]) = a[0].as_tuple() else {
+        if a[0]
+            .as_atom()
+            .is_some_and(|n| matches!(n.name(), "send" | "receive" | "on_load"))
+        {
+            return Err(not_implemented(p, "message and on_load trace patterns"));
+        }
+        return Err(Exception::badarg());
+    };
+    let pattern_ok = (m == any || m.is_atom())
+        && (f == any || f.is_atom())
+        && (arity == any || arity.as_small().is_some_and(|n| (0..=255).contains(&n)));
+    // A wildcard may only be followed by wildcards: {'_', f, 1} is not a
+    // pattern.
+    let wildcard_then_name = (m == any && f != any) || (f == any && arity != any);
+    let order_ok = !wildcard_then_name;
+    if !pattern_ok || !order_ok {
+        // As erts reports it (erl_erts_errors: cause none).
+        return Err(Exception::badarg_cause(Term::atom(
+            Atom::new("none").expect("atom"),
+        )));
+    }
+    let on = match a[1] {
+        Term::TRUE | Term::NIL => true,
+        Term::FALSE => false,
+        ms if ms.is_list() => {
+            return Err(not_implemented(p, "match specifications in trace patterns"))
+        }
+        _ => return Err(Exception::badarg()),
+    };
+    let flags = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    for flag in flags {
+        match flag.as_atom().map(Atom::name) {
+            Some("global") => {}
+            Some("local" | "meta" | "call_count" | "call_time" | "call_memory") => {
+                return Err(not_implemented(
+                    p,
+                    "local, meta and counting trace patterns",
+                ));
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let code = CodeServer::global();
+    let modules: Vec<Atom> = match m.as_atom() {
+        Some(name) if m != any => vec![name],
+        _ => code.loaded().into_iter().map(|(name, _)| name).collect(),
+    };
+    let mut matched = 0;
+    for module in modules {
+        let Some(loaded) = code.current(module) else {
+            continue;
+        };
+        for &(name, n, _) in &loaded.exports {
+            let name_matches = f == any || f.as_atom() == Some(name);
+            let arity_matches = arity == any || arity.as_small() == Some(n as i64);
+            if name_matches && arity_matches {
+                let export = Export::intern(module, name, n);
+                export.trace.store(u32::from(on), Ordering::Relaxed);
+                matched += 1;
+            }
+        }
+    }
+    Ok(Term::small_unchecked(matched))
 }
 
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its

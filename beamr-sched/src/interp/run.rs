@@ -1,5 +1,7 @@
 //! The dispatch loop.
 
+use std::sync::atomic::Ordering;
+
 use beamr_core::atom::Atom;
 use beamr_core::order;
 use beamr_core::term::{Export, Term};
@@ -11,6 +13,8 @@ use crate::code::{resolve, Callee};
 use crate::loader::{ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::trace::probes;
+use beamr_trace::Mfa;
 
 /// Why [`run`] returned.
 #[derive(Debug)]
@@ -132,6 +136,9 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
+                if export.trace.load(Ordering::Relaxed) != 0 {
+                    call_probe(p, export);
+                }
                 // SAFETY: see next!.
                 p.cp = unsafe { ip.add(1) }.cast();
                 call_code!(code)
@@ -140,12 +147,18 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
+                if export.trace.load(Ordering::Relaxed) != 0 {
+                    call_probe(p, export);
+                }
                 call_code!(code)
             }
             Instr::CallExtLast { export, dealloc } => {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
+                if export.trace.load(Ordering::Relaxed) != 0 {
+                    call_probe(p, export);
+                }
                 p.cp = pop_frame(p, *dealloc).cast();
                 call_code!(code)
             }
@@ -153,6 +166,9 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             | Instr::CallBifOnly { bif, export }
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
+                if export.trace.load(Ordering::Relaxed) != 0 {
+                    call_probe(p, export);
+                }
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip.cast();
                 if let Err(e) = call_native(rt, p, *bif, export) {
@@ -628,6 +644,21 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
         .pop()
         .and_then(Term::as_code_pointer)
         .map_or(std::ptr::null(), <*const ()>::cast)
+}
+
+/// The `call` probe of a function with a trace pattern (its export's flag
+/// word is set), with the arguments in x0...
+#[cold]
+#[inline(never)]
+fn call_probe(p: &mut Process, export: &'static Export) {
+    let mfa = Mfa {
+        module: export.module,
+        function: export.function,
+        arity: export.arity,
+    };
+    let pid = p.pid;
+    let args = &p.x[..export.arity as usize];
+    probes::call(&mut p.trace, pid, mfa, args);
 }
 
 /// Arithmetic past the small-integer fast path (bignums, floats, errors),

@@ -19,6 +19,8 @@
 //! getting_linked / _unlinked   procs      signals::deliver         the other end
 //! register / unregister        procs      bif (register/2), exit   the caller
 //! (monitor: Tracer::monitor)   procs      bif (monitor/2)          the watcher
+//! call                         call       interp (call_ext*, BIFs), when the
+//!                                         export's flag word is set  the caller
 //! in / out                     running    sched::worker            the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
 //! ```

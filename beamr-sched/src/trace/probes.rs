@@ -5,7 +5,7 @@
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
-use beamr_trace::{GcInfo, Mfa, Payload, TraceContext, TraceFlags, TraceTag};
+use beamr_trace::{CallArgs, GcInfo, Mfa, Payload, TraceContext, TraceFlags, TraceTag};
 
 use super::ProcessTrace;
 
@@ -88,6 +88,26 @@ pub fn link(t: &mut ProcessTrace, tag: TraceTag, pid: Term, peer: Term) {
     ));
     if t.wants(TraceFlags::PROCS) {
         t.report(tag, pid, Payload::Link { peer });
+    }
+}
+
+/// `call`: `pid` calls `mfa` with `args` (a function with a trace
+/// pattern; the caller tests the function's flag word first). With the
+/// `arity` flag the event carries only the arity.
+#[inline(always)]
+pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term]) {
+    if t.wants(TraceFlags::CALL) {
+        let args = if t.wants(TraceFlags::ARITY) {
+            CallArgs::Arity(mfa.arity)
+        } else {
+            CallArgs::Args(args)
+        };
+        let payload = Payload::Call {
+            mfa,
+            args,
+            match_spec_result: None,
+        };
+        t.report(TraceTag::Call, pid, payload);
     }
 }
 
