@@ -7,8 +7,10 @@
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
 //! `erlang:trace_pattern/2,3` sets global call patterns: the exported
 //! functions of loaded modules it matches get their export's flag word set,
-//! which `call_ext` tests (the `call` probe). Not here yet: match
-//! specifications in patterns (`return_trace` and the rest), `local`,
+//! which `call_ext` tests (the `call` probe); a match specification whose
+//! clauses match any arguments may ask for `{return_trace}`. Not here yet:
+//! match specifications that look at the arguments or do anything else,
+//! `local`,
 //! `meta`, `call_count` and `call_time` patterns, message patterns,
 //! `{tracer, Module, State}` (tracer modules), port tracing and
 //! `erlang:trace_info/2`: each raises `{notsup, What}`.
@@ -27,7 +29,7 @@ use crate::code::CodeServer;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
-use crate::trace::{now_ns, TraceChange};
+use crate::trace::{now_ns, pattern, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -239,12 +241,13 @@ fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
             Atom::new("none").expect("atom"),
         )));
     }
-    let on = match a[1] {
-        Term::TRUE | Term::NIL => true,
-        Term::FALSE => false,
-        ms if ms.is_list() => {
-            return Err(not_implemented(p, "match specifications in trace patterns"))
-        }
+    let word = match a[1] {
+        Term::TRUE | Term::NIL => pattern::CALL,
+        Term::FALSE => 0,
+        ms if ms.is_list() => match match_spec_flags(ms) {
+            Some(flags) => flags,
+            None => return Err(not_implemented(p, "match specifications in trace patterns")),
+        },
         _ => return Err(Exception::badarg()),
     };
     let flags = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
@@ -275,12 +278,41 @@ fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
             let arity_matches = arity == any || arity.as_small() == Some(n as i64);
             if name_matches && arity_matches {
                 let export = Export::intern(module, name, n);
-                export.trace.store(u32::from(on), Ordering::Relaxed);
+                export.trace.store(word, Ordering::Relaxed);
                 matched += 1;
             }
         }
     }
     Ok(Term::small_unchecked(matched))
+}
+
+/// The flag word of a match specification that beamr can run today:
+/// clauses whose head matches any arguments (`'_'`, or a list of `'_'`),
+/// with no guards, and whose body is empty or `[{return_trace}]`. `None`
+/// for anything else (heads that bind or test arguments, guards, the other
+/// actions).
+fn match_spec_flags(ms: Term) -> Option<u32> {
+    let any = Term::atom(Atom::new("_").ok()?);
+    let return_trace = Atom::new("return_trace").ok()?;
+    let mut word = pattern::CALL;
+    for clause in ms.list_to_vec()? {
+        let &[head, guards, body] = clause.as_tuple()? else {
+            return None;
+        };
+        let head_any = head == any || head.list_to_vec()?.iter().all(|&t| t == any);
+        if !head_any || guards != Term::NIL {
+            return None;
+        }
+        for action in body.list_to_vec()? {
+            match action.as_tuple()? {
+                &[name] if name.as_atom() == Some(return_trace) => {
+                    word |= pattern::RETURN_TRACE;
+                }
+                _ => return None,
+            }
+        }
+    }
+    Some(word)
 }
 
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its

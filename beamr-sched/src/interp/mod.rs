@@ -10,6 +10,7 @@
 
 mod fun_call;
 pub mod ops;
+mod return_trace;
 mod run;
 pub(crate) mod stacktrace;
 mod unwind;

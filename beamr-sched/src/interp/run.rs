@@ -8,13 +8,14 @@ use beamr_core::term::{Export, Term};
 
 use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
+use super::return_trace;
 use super::unwind::{self, Unwound};
 use crate::code::{resolve, Callee};
 use crate::loader::{ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::probes;
-use beamr_trace::Mfa;
+use crate::trace::{pattern, probes};
+use beamr_trace::{Mfa, TraceFlags};
 
 /// Why [`run`] returned.
 #[derive(Debug)]
@@ -136,19 +137,21 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
-                if export.trace.load(Ordering::Relaxed) != 0 {
-                    call_probe(p, export);
-                }
                 // SAFETY: see next!.
                 p.cp = unsafe { ip.add(1) }.cast();
+                let flags = export.trace.load(Ordering::Relaxed);
+                if flags != 0 {
+                    call_probe(p, export, flags);
+                }
                 call_code!(code)
             }
             Instr::CallExtOnly { export } => {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
-                if export.trace.load(Ordering::Relaxed) != 0 {
-                    call_probe(p, export);
+                let flags = export.trace.load(Ordering::Relaxed);
+                if flags != 0 {
+                    call_probe(p, export, flags);
                 }
                 call_code!(code)
             }
@@ -156,18 +159,21 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
-                if export.trace.load(Ordering::Relaxed) != 0 {
-                    call_probe(p, export);
-                }
                 p.cp = pop_frame(p, *dealloc).cast();
+                let flags = export.trace.load(Ordering::Relaxed);
+                if flags != 0 {
+                    call_probe(p, export, flags);
+                }
                 call_code!(code)
             }
             Instr::CallBif { bif, export }
             | Instr::CallBifOnly { bif, export }
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
-                if export.trace.load(Ordering::Relaxed) != 0 {
-                    call_probe(p, export);
+                let flags = export.trace.load(Ordering::Relaxed);
+                if flags != 0 {
+                    // A BIF returns at once: no return-trace frame.
+                    call_probe(p, export, flags & !pattern::RETURN_TRACE);
                 }
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip.cast();
@@ -237,6 +243,21 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Err(None) => jump!(*fail),
                     Err(Some(e)) => raise!(e),
                 }
+            }
+            Instr::ReturnTrace => {
+                // A function called with a return_trace pattern returned:
+                // report it, then return on to where it was called from.
+                let Some((mfa, back)) = return_trace::pop_frame(p) else {
+                    // Only push_frame points CP at the stub, over its frame.
+                    raise!(return_trace::broken_frame(p))
+                };
+                let (pid, value) = (p.pid, p.x[0]);
+                probes::return_from(&mut p.trace, pid, mfa, value);
+                p.cp = back.cast();
+                if let Some(done) = do_return(p, &mut ip) {
+                    return done;
+                }
+                continue;
             }
             Instr::Return => {
                 if let Some(done) = do_return(p, &mut ip) {
@@ -647,10 +668,15 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
 }
 
 /// The `call` probe of a function with a trace pattern (its export's flag
-/// word is set), with the arguments in x0...
+/// word is `flags`), with the arguments in x0..; with `return_trace`, the
+/// call is made to return through the return-trace stub. Called with
+/// `p.cp` already where the function will return to.
 #[cold]
 #[inline(never)]
-fn call_probe(p: &mut Process, export: &'static Export) {
+fn call_probe(p: &mut Process, export: &'static Export, flags: u32) {
+    if !p.trace.wants(TraceFlags::CALL) {
+        return;
+    }
     let mfa = Mfa {
         module: export.module,
         function: export.function,
@@ -659,6 +685,9 @@ fn call_probe(p: &mut Process, export: &'static Export) {
     let pid = p.pid;
     let args = &p.x[..export.arity as usize];
     probes::call(&mut p.trace, pid, mfa, args);
+    if flags & pattern::RETURN_TRACE != 0 {
+        return_trace::push_frame(p, mfa);
+    }
 }
 
 /// Arithmetic past the small-integer fast path (bignums, floats, errors),

@@ -348,6 +348,12 @@ pub enum Instr {
     },
     /// Returns to CP.
     Return,
+    /// Never loaded from a module: the one instruction of the return-trace
+    /// stub (`interp::return_trace`). A function called with a
+    /// `return_trace` pattern returns here; it pops the frame the call
+    /// pushed (the export as a small integer, the real return address),
+    /// fires `return_from` and returns on to the real address.
+    ReturnTrace,
     /// Drops the `n` innermost slots of the frame, keeping `remaining`.
     Trim {
         /// Slots dropped.

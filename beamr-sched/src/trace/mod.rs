@@ -21,6 +21,8 @@
 //! (monitor: Tracer::monitor)   procs      bif (monitor/2)          the watcher
 //! call                         call       interp (call_ext*, BIFs), when the
 //!                                         export's flag word is set  the caller
+//! return_from                  call       interp (the return-trace
+//!                                         stub, `{return_trace}`)    the callee
 //! in / out                     running    sched::worker            the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
 //! ```
@@ -36,3 +38,13 @@ mod process_trace;
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
 pub use process_trace::{ProcessTrace, TraceChange};
+
+/// Bits of an export's trace flag word (`Export::trace`), set by
+/// `erlang:trace_pattern/3`.
+pub mod pattern {
+    /// Calls of the function fire `call`.
+    pub const CALL: u32 = 1;
+    /// Its returns fire `return_from` (`{return_trace}` in the match
+    /// specification).
+    pub const RETURN_TRACE: u32 = 2;
+}

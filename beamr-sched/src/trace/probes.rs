@@ -111,6 +111,15 @@ pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term]) {
     }
 }
 
+/// `return_from`: `pid` returned `value` from `mfa` (a call made with a
+/// `return_trace` pattern).
+#[inline(always)]
+pub fn return_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, value: Term) {
+    if t.wants(TraceFlags::CALL) {
+        t.report(TraceTag::ReturnFrom, pid, Payload::Return { mfa, value });
+    }
+}
+
 /// A monitor (no BEAM trace tag; `Tracer::monitor`): `pid`, traced with
 /// `procs`, monitors `target` with `reference`.
 #[inline(always)]
