@@ -288,12 +288,14 @@ fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
 
 /// The flag word of a match specification that beamr can run today:
 /// clauses whose head matches any arguments (`'_'`, or a list of `'_'`),
-/// with no guards, and whose body is empty or `[{return_trace}]`. `None`
+/// with no guards, and whose body holds only `{return_trace}` and
+/// `{exception_trace}` (dbg's `x`). `None`
 /// for anything else (heads that bind or test arguments, guards, the other
 /// actions).
 fn match_spec_flags(ms: Term) -> Option<u32> {
     let any = Term::atom(Atom::new("_").ok()?);
     let return_trace = Atom::new("return_trace").ok()?;
+    let exception_trace = Atom::new("exception_trace").ok()?;
     let mut word = pattern::CALL;
     for clause in ms.list_to_vec()? {
         let &[head, guards, body] = clause.as_tuple()? else {
@@ -304,9 +306,12 @@ fn match_spec_flags(ms: Term) -> Option<u32> {
             return None;
         }
         for action in body.list_to_vec()? {
-            match action.as_tuple()? {
-                &[name] if name.as_atom() == Some(return_trace) => {
+            match *action.as_tuple()? {
+                [name] if name.as_atom() == Some(return_trace) => {
                     word |= pattern::RETURN_TRACE;
+                }
+                [name] if name.as_atom() == Some(exception_trace) => {
+                    word |= pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE;
                 }
                 _ => return None,
             }

@@ -23,7 +23,8 @@ use beamr_core::term::Term;
 use beamr_trace::Mfa;
 
 use crate::loader::Instr;
-use crate::process::{Exception, Process};
+use crate::process::{Exception, Process, ReturnTraceFrame};
+use crate::trace::probes;
 
 /// The return-trace instruction, at a fixed address for the whole run.
 static STUB: Instr = Instr::ReturnTrace;
@@ -34,18 +35,41 @@ pub fn stub() -> *const Instr {
 }
 
 /// Pushes the frame for a call of `mfa` that returns to `p.cp`, and makes
-/// the call return to [`stub`] instead.
-pub fn push_frame(p: &mut Process, mfa: Mfa) {
+/// the call return to [`stub`] instead; `exceptions` also reports an
+/// exception that unwinds through it ([`unwound`]).
+pub fn push_frame(p: &mut Process, mfa: Mfa, exceptions: bool) {
     p.stack.push(Term::code_pointer(p.cp));
     p.stack.push(Term::atom(mfa.module));
     p.stack.push(Term::atom(mfa.function));
     p.stack.push(Term::small_unchecked(i64::from(mfa.arity)));
     p.cp = stub().cast();
+    let depth = p.stack.len();
+    p.return_traces.push(ReturnTraceFrame {
+        depth,
+        mfa,
+        exceptions,
+    });
+}
+
+/// An exception of `class` with `reason` unwound the stack to `len` words:
+/// the frames above are gone, and each pushed with `exceptions` fires
+/// `exception_from`, innermost first.
+pub fn unwound(p: &mut Process, len: usize, class: Atom, reason: Term) {
+    while p.return_traces.last().is_some_and(|f| f.depth > len) {
+        let Some(frame) = p.return_traces.pop() else {
+            break;
+        };
+        if frame.exceptions {
+            let pid = p.pid;
+            probes::exception_from(&mut p.trace, pid, frame.mfa, class, reason);
+        }
+    }
 }
 
 /// Pops the frame [`push_frame`] pushed: the function that returned and the
 /// real return address (null when the process ends).
 pub fn pop_frame(p: &mut Process) -> Option<(Mfa, *const Instr)> {
+    p.return_traces.pop();
     let arity = p.stack.pop()?.as_small()?;
     let function = p.stack.pop()?.as_atom()?;
     let module = p.stack.pop()?.as_atom()?;

@@ -686,7 +686,7 @@ fn call_probe(p: &mut Process, export: &'static Export, flags: u32) {
     let args = &p.x[..export.arity as usize];
     probes::call(&mut p.trace, pid, mfa, args);
     if flags & pattern::RETURN_TRACE != 0 {
-        return_trace::push_frame(p, mfa);
+        return_trace::push_frame(p, mfa, flags & pattern::EXCEPTION_TRACE != 0);
     }
 }
 

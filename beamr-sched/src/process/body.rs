@@ -81,6 +81,23 @@ pub struct Process {
     pub priority: Atom,
     /// How this process is traced: the flag word every probe tests.
     pub trace: crate::trace::ProcessTrace,
+    /// The return-trace frames on the stack, innermost last (see
+    /// `interp::return_trace`).
+    pub return_traces: Vec<ReturnTraceFrame>,
+}
+
+/// A return-trace frame on a process's stack: what its return or its
+/// exception reports.
+#[derive(Copy, Clone, Debug)]
+pub struct ReturnTraceFrame {
+    /// The stack's length just after the frame was pushed; unwinding below
+    /// it discards the frame.
+    pub depth: usize,
+    /// The traced function.
+    pub mfa: beamr_trace::Mfa,
+    /// True with `{exception_trace}`: an exception through the frame fires
+    /// `exception_from`.
+    pub exceptions: bool,
 }
 
 /// An array of `N` copies of `value`, built in place on the heap (`Box::new`
@@ -165,6 +182,7 @@ impl Process {
             watched: false,
             priority: Atom::new("normal").expect("atom"),
             trace: crate::trace::ProcessTrace::off(),
+            return_traces: Vec::new(),
         }
     }
 

@@ -23,6 +23,8 @@
 //!                                         export's flag word is set  the caller
 //! return_from                  call       interp (the return-trace
 //!                                         stub, `{return_trace}`)    the callee
+//! exception_from               call       interp::unwind, through a
+//!                                         frame (`{exception_trace}`) the callee
 //! in / out                     running    sched::worker            the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
 //! ```
@@ -47,4 +49,7 @@ pub mod pattern {
     /// Its returns fire `return_from` (`{return_trace}` in the match
     /// specification).
     pub const RETURN_TRACE: u32 = 2;
+    /// Exceptions leaving it fire `exception_from` (`{exception_trace}`,
+    /// which also sets [`RETURN_TRACE`]).
+    pub const EXCEPTION_TRACE: u32 = 4;
 }

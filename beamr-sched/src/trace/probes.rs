@@ -120,6 +120,16 @@ pub fn return_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, value: Term) {
     }
 }
 
+/// `exception_from`: an exception of `class` with `reason` left `mfa` in
+/// `pid` (a call made with an `exception_trace` pattern).
+#[inline(always)]
+pub fn exception_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, class: Atom, reason: Term) {
+    if t.wants(TraceFlags::CALL) {
+        let payload = Payload::Exception { mfa, class, reason };
+        t.report(TraceTag::ExceptionFrom, pid, payload);
+    }
+}
+
 /// A monitor (no BEAM trace tag; `Tracer::monitor`): `pid`, traced with
 /// `procs`, monitors `target` with `reference`.
 #[inline(always)]
