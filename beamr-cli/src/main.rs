@@ -36,7 +36,12 @@ enum Command {
         /// (send,receive,procs,running,...; all).
         #[arg(long = "trace", value_name = "FLAGS")]
         trace: Option<String>,
-        /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`).
+        /// Trace calls of MOD:FUN[/ARITY] (exported functions; a trailing :x
+        /// also traces returns and exceptions); repeatable; implies the call flag.
+        #[arg(long = "trace-call", value_name = "MFA[:x]")]
+        trace_call: Vec<String>,
+        /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`)
+        /// or otel (OTLP, configured by the OTEL_* variables).
         #[arg(long = "trace-to", value_name = "DEST")]
         trace_to: Option<String>,
         /// .beam files and directories of .beam files (added to the code path).
@@ -81,19 +86,22 @@ fn main() -> ExitCode {
             entry,
             schedulers,
             trace,
+            trace_call,
             trace_to,
             paths,
             args,
         } => {
-            let trace =
-                match commands::run_trace::TraceSetup::parse(trace.as_deref(), trace_to.as_deref())
-                {
-                    Ok(setup) => setup,
-                    Err(message) => {
-                        eprintln!("beamr: {message}");
-                        return ExitCode::from(2);
-                    }
-                };
+            let trace = match commands::run_trace::TraceSetup::parse(
+                trace.as_deref(),
+                &trace_call,
+                trace_to.as_deref(),
+            ) {
+                Ok(setup) => setup,
+                Err(message) => {
+                    eprintln!("beamr: {message}");
+                    return ExitCode::from(2);
+                }
+            };
             let args = commands::run::RunArgs {
                 entry,
                 schedulers: schedulers.map(usize::from),

@@ -210,3 +210,69 @@ fn bad_trace_options_exit_2_with_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn trace_call_records_calls_and_returns_of_a_function() {
+    let file = trace_file("calls.trace");
+    let out = beamr()
+        .args(["run", "--trace-call", "trace_calls:fib/1:x", "--trace-to"])
+        .arg(format!("ring:{}", file.display()))
+        .args(["-e", "trace_calls"])
+        .arg(fixtures())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "5\n");
+    let dump = beamr()
+        .arg("trace")
+        .arg("dump")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&file);
+    let text = String::from_utf8(dump.stdout).unwrap();
+    let events: Vec<(String, String)> = text
+        .lines()
+        .map(|l| {
+            let (_, _, tag, rest) = fields(l);
+            (tag, rest)
+        })
+        .collect();
+    // fib(5) makes 15 calls of fib/1, each returning.
+    let count = |tag: &str| events.iter().filter(|(t, _)| t == tag).count();
+    assert_eq!((count("call"), count("return_from")), (15, 15), "{text}");
+    assert!(events
+        .iter()
+        .all(|(_, rest)| rest.starts_with("trace_calls:fib/1")));
+    assert_eq!(events[0].0, "call");
+    assert_eq!(
+        events.last().map(|(t, r)| (t.as_str(), r.as_str())),
+        Some(("return_from", "trace_calls:fib/1 -> 5"))
+    );
+}
+
+#[test]
+fn trace_call_on_a_missing_function_exits_2() {
+    for (pattern, expected) in [
+        ("trace_calls:nope/1", "no such exported function"),
+        ("no_such_module:f/1", "no module no_such_module"),
+        ("trace_calls", "expected MOD:FUN"),
+    ] {
+        let file = trace_file("never-made.trace");
+        let out = beamr()
+            .args(["run", "--trace-call", pattern, "--trace-to"])
+            .arg(format!("ring:{}", file.display()))
+            .args(["-e", "trace_calls"])
+            .arg(fixtures())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{pattern}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(expected), "{pattern}: {err}");
+        assert!(!file.exists(), "{pattern}: no trace file is made");
+    }
+}

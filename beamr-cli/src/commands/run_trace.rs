@@ -3,6 +3,11 @@
 //! FLAGS are `erlang:trace/3`'s flag names, comma-separated (`send,receive,procs`,
 //! `all`); every process of the run is traced with them, as
 //! `erlang:trace(new, true, Flags)` before the first process starts would.
+//! `--trace-call MOD:FUN[/ARITY][:x]` (repeatable) adds a global call trace
+//! pattern on the exported functions it names, as
+//! `erlang:trace_pattern({M, F, A}, true | [{'_', [], [{exception_trace}]}], [])`
+//! would (`:x` traces returns and exceptions too); the module is loaded
+//! first, and the `call` flag is implied.
 //! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
 //! ring per scheduler and one for other threads) that `beamr trace` reads;
 //! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
@@ -13,20 +18,93 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 
+use beamr_core::atom::Atom;
 use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
+use beamr_sched::code::{trace_patterns, CodeServer};
 use beamr_sched::runtime::Runtime;
-use beamr_sched::trace::ProcessTrace;
+use beamr_sched::trace::{pattern, ProcessTrace};
 use beamr_trace::clock::now_ns;
 use beamr_trace::TraceFlags;
 
-/// A parsed `--trace`/`--trace-to` pair.
+/// Parsed `--trace`, `--trace-call` and `--trace-to` options.
 #[derive(Debug, PartialEq, Eq)]
 pub struct TraceSetup {
     /// The flags every process is traced with.
     pub flags: TraceFlags,
+    /// The call patterns to set.
+    pub calls: Vec<CallPattern>,
     /// Where the events go.
     pub destination: Destination,
+}
+
+/// One `--trace-call MOD:FUN[/ARITY][:x]`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CallPattern {
+    /// The module.
+    pub module: String,
+    /// The function.
+    pub function: String,
+    /// The arity; `None` for every arity.
+    pub arity: Option<u32>,
+    /// `:x`: returns and exceptions too.
+    pub returns: bool,
+}
+
+impl CallPattern {
+    /// Loads the module and sets the pattern; an error when nothing matches.
+    fn set(&self) -> Result<(), String> {
+        let atom = |s: &str| Atom::new(s).map_err(|e| format!("--trace-call: {e}"));
+        let module = atom(&self.module)?;
+        let function = atom(&self.function)?;
+        let code = CodeServer::global();
+        code.ensure_loaded(module)
+            .map_err(|e| format!("--trace-call {}: {e}", self.module))?;
+        if code.current(module).is_none() {
+            return Err(format!(
+                "--trace-call: no module {} on the code path",
+                self.module
+            ));
+        }
+        let word = if self.returns {
+            pattern::CALL | pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
+        } else {
+            pattern::CALL
+        };
+        if trace_patterns::set(Some(module), Some(function), self.arity, word) == 0 {
+            return Err(format!(
+                "--trace-call {}:{}{}: no such exported function",
+                self.module,
+                self.function,
+                self.arity.map(|a| format!("/{a}")).unwrap_or_default()
+            ));
+        }
+        Ok(())
+    }
+
+    fn parse(text: &str) -> Result<CallPattern, String> {
+        let bad = || {
+            format!("--trace-call `{text}`: expected MOD:FUN or MOD:FUN/ARITY, optionally followed by :x")
+        };
+        let (mfa, returns) = match text.strip_suffix(":x") {
+            Some(rest) => (rest, true),
+            None => (text, false),
+        };
+        let (module, fa) = mfa.split_once(':').ok_or_else(bad)?;
+        let (function, arity) = match fa.split_once('/') {
+            Some((f, a)) => (f, Some(a.parse::<u32>().map_err(|_| bad())?)),
+            None => (fa, None),
+        };
+        if module.is_empty() || function.is_empty() || function.contains(':') {
+            return Err(bad());
+        }
+        Ok(CallPattern {
+            module: module.to_owned(),
+            function: function.to_owned(),
+            arity,
+            returns,
+        })
+    }
 }
 
 /// Where a traced run's events go.
@@ -68,15 +146,29 @@ impl ActiveTrace {
 
 impl TraceSetup {
     /// Parses the two options; `None` when neither is given.
-    pub fn parse(flags: Option<&str>, to: Option<&str>) -> Result<Option<TraceSetup>, String> {
-        let (flags, to) = match (flags, to) {
-            (None, None) => return Ok(None),
-            (Some(_), None) => return Err("--trace needs --trace-to ring:FILE or otel".into()),
-            (None, Some(_)) => return Err("--trace-to needs --trace FLAGS".into()),
-            (Some(f), Some(t)) => (f, t),
+    pub fn parse(
+        flags: Option<&str>,
+        calls: &[String],
+        to: Option<&str>,
+    ) -> Result<Option<TraceSetup>, String> {
+        let tracing = flags.is_some() || !calls.is_empty();
+        let to = match (tracing, to) {
+            (false, None) => return Ok(None),
+            (true, None) => return Err("--trace needs --trace-to ring:FILE or otel".into()),
+            (false, Some(_)) => return Err("--trace-to needs --trace FLAGS or --trace-call".into()),
+            (true, Some(t)) => t,
         };
-        let mut set = TraceFlags::empty();
-        for name in flags.split(',').map(str::trim) {
+        let calls = calls
+            .iter()
+            .map(|c| CallPattern::parse(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut set = if calls.is_empty() {
+            TraceFlags::empty()
+        } else {
+            TraceFlags::CALL
+        };
+        let names = flags.unwrap_or("").split(',').map(str::trim);
+        for name in names.filter(|n| !n.is_empty()) {
             let name = name.trim_matches('\'');
             set |= TraceFlags::from_atom_name(name).ok_or_else(|| {
                 format!("--trace: unknown trace flag `{name}` (erlang:trace/3's names, comma-separated, e.g. send,receive,procs)")
@@ -97,6 +189,7 @@ impl TraceSetup {
         };
         Ok(Some(TraceSetup {
             flags: set,
+            calls,
             destination,
         }))
     }
@@ -104,6 +197,18 @@ impl TraceSetup {
     /// Creates the destination and makes `rt` trace every new process with
     /// the flags. The returned trace must outlive the run.
     pub fn install(&self, rt: &Arc<Runtime>, schedulers: usize) -> Result<ActiveTrace, String> {
+        // Patterns first: a bad one stops the run before any file is made.
+        for call in &self.calls {
+            call.set()?;
+        }
+        self.install_destination(rt, schedulers)
+    }
+
+    fn install_destination(
+        &self,
+        rt: &Arc<Runtime>,
+        schedulers: usize,
+    ) -> Result<ActiveTrace, String> {
         match &self.destination {
             Destination::Ring(path) => {
                 let options = Options::new(schedulers + 1).path(path).preserve(true);
@@ -156,7 +261,7 @@ mod tests {
 
     #[test]
     fn flags_and_a_ring_file_parse() {
-        let s = TraceSetup::parse(Some("send,'receive',procs"), Some("ring:/tmp/x.trace"))
+        let s = TraceSetup::parse(Some("send,'receive',procs"), &[], Some("ring:/tmp/x.trace"))
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -164,21 +269,51 @@ mod tests {
             TraceFlags::SEND | TraceFlags::RECEIVE | TraceFlags::PROCS
         );
         assert_eq!(s.destination, Destination::Ring("/tmp/x.trace".into()));
-        assert_eq!(TraceSetup::parse(None, None).unwrap(), None);
+        assert_eq!(TraceSetup::parse(None, &[], None).unwrap(), None);
     }
 
     #[test]
     fn bad_options_name_what_is_wrong() {
-        let err = |f, t| TraceSetup::parse(f, t).unwrap_err();
+        let err = |f, t| TraceSetup::parse(f, &[], t).unwrap_err();
         assert!(err(Some("send,bogus"), Some("ring:x")).contains("unknown trace flag `bogus`"));
         assert!(err(Some("send"), None).contains("--trace-to"));
-        assert!(err(None, Some("ring:x")).contains("--trace FLAGS"));
+        assert!(err(None, Some("ring:x")).contains("--trace FLAGS or --trace-call"));
         assert!(err(Some("send"), Some("ring:")).contains("file name"));
         assert!(err(Some("send"), Some("text")).contains("not implemented"));
         assert!(err(Some("send"), Some("file:x")).contains("expected ring:FILE or otel"));
-        let otel = TraceSetup::parse(Some("procs"), Some("otel"))
+        let otel = TraceSetup::parse(Some("procs"), &[], Some("otel"))
             .unwrap()
             .unwrap();
         assert_eq!(otel.destination, Destination::Otel);
+    }
+
+    #[test]
+    fn call_patterns_parse_and_imply_the_call_flag() {
+        let calls = ["m:f/2:x".to_owned(), "m:g".to_owned()];
+        let s = TraceSetup::parse(None, &calls, Some("ring:x"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.flags, TraceFlags::CALL);
+        assert_eq!(
+            s.calls,
+            [
+                CallPattern {
+                    module: "m".into(),
+                    function: "f".into(),
+                    arity: Some(2),
+                    returns: true
+                },
+                CallPattern {
+                    module: "m".into(),
+                    function: "g".into(),
+                    arity: None,
+                    returns: false
+                },
+            ]
+        );
+        for bad in ["m", "m:", ":f", "m:f/x", "m:f/1:y"] {
+            let err = TraceSetup::parse(None, &[bad.to_owned()], Some("ring:x")).unwrap_err();
+            assert!(err.contains("expected MOD:FUN"), "{bad}: {err}");
+        }
     }
 }

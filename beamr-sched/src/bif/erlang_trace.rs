@@ -21,11 +21,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
-use beamr_core::term::{Export, Term};
+use beamr_core::term::Term;
 use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
 use beamr_trace::TraceFlags;
 
-use crate::code::CodeServer;
+use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
@@ -263,27 +263,10 @@ fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
             _ => return Err(Exception::badarg()),
         }
     }
-    let code = CodeServer::global();
-    let modules: Vec<Atom> = match m.as_atom() {
-        Some(name) if m != any => vec![name],
-        _ => code.loaded().into_iter().map(|(name, _)| name).collect(),
-    };
-    let mut matched = 0;
-    for module in modules {
-        let Some(loaded) = code.current(module) else {
-            continue;
-        };
-        for &(name, n, _) in &loaded.exports {
-            let name_matches = f == any || f.as_atom() == Some(name);
-            let arity_matches = arity == any || arity.as_small() == Some(n as i64);
-            if name_matches && arity_matches {
-                let export = Export::intern(module, name, n);
-                export.trace.store(word, Ordering::Relaxed);
-                matched += 1;
-            }
-        }
-    }
-    Ok(Term::small_unchecked(matched))
+    let name = |t: Term| if t == any { None } else { t.as_atom() };
+    let arity = arity.as_small().map(|n| n as u32);
+    let matched = trace_patterns::set(name(m), name(f), arity, word);
+    Ok(Term::small_unchecked(matched as i64))
 }
 
 /// The flag word of a match specification that beamr can run today:
