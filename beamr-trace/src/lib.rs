@@ -41,4 +41,4 @@ pub use flags::TraceFlags;
 pub use recording::RecordingTracer;
 pub use tag::TraceTag;
 pub use tracee::{Tracee, TraceeId};
-pub use tracer::{fire, Decision, Tracer};
+pub use tracer::{fire, fire_with, Decision, Tracer};

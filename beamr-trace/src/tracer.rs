@@ -35,6 +35,8 @@
 //! - They must not send to, link to or otherwise signal the tracee (as
 //!   `erl_tracer` forbids), which could recurse into the probe.
 
+use std::sync::Arc;
+
 use beamr_core::term::Term;
 
 use crate::context::TraceContext;
@@ -89,58 +91,68 @@ pub trait Tracer: Send + Sync {
 
 /// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it
 /// wants `tag` from `tracee` and, if it does, builds the event with `build`
-/// and hands it over. Returns the tracer's decision, so the caller can act on
-/// [`Decision::Remove`].
+/// and hands it over with [`Tracer::trace`]. Returns the tracer's decision,
+/// so the caller can act on [`Decision::Remove`].
 #[inline]
 pub fn fire<'a, T, F>(tracer: &T, tag: TraceTag, tracee: Tracee, build: F) -> Decision
 where
     T: Tracer + ?Sized,
     F: FnOnce() -> TraceEvent<'a>,
 {
+    fire_with(tracer, tag, tracee, build, |t, e| t.trace(e)).0
+}
+
+/// [`fire`] with the last step chosen by the probe: `hand` gives the event
+/// to the tracer (with [`Tracer::trace_send`] for a send, say) and its
+/// result comes back beside the decision (`None` unless the tracer wanted
+/// the event).
+#[inline]
+pub fn fire_with<'a, T, F, H, R>(
+    tracer: &T,
+    tag: TraceTag,
+    tracee: Tracee,
+    build: F,
+    hand: H,
+) -> (Decision, Option<R>)
+where
+    T: Tracer + ?Sized,
+    F: FnOnce() -> TraceEvent<'a>,
+    H: FnOnce(&T, &TraceEvent<'a>) -> R,
+{
     let decision = tracer.enabled(tag, tracee);
-    if decision == Decision::Trace {
-        let event = build();
-        debug_assert_eq!(
-            event.tag, tag,
-            "a probe must build the event it asked about"
-        );
-        tracer.trace(&event);
+    if decision != Decision::Trace {
+        return (decision, None);
     }
-    decision
+    let event = build();
+    debug_assert_eq!(
+        event.tag, tag,
+        "a probe must build the event it asked about"
+    );
+    (decision, Some(hand(tracer, &event)))
 }
 
-impl<T: Tracer + ?Sized> Tracer for std::sync::Arc<T> {
-    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
-        (**self).enabled(tag, tracee)
-    }
-    fn trace(&self, event: &TraceEvent<'_>) {
-        (**self).trace(event)
-    }
-    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        (**self).monitor(watcher, target, reference, timestamp_ns)
-    }
-    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
-        (**self).trace_send(event)
-    }
-    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
-        (**self).trace_receive(event, carried)
-    }
+/// `Tracer` for smart pointers to tracers: every method forwards, so a
+/// method added to the trait is added here once for both.
+macro_rules! forward_tracer {
+    ($($pointer:ident),*) => {$(
+        impl<T: Tracer + ?Sized> Tracer for $pointer<T> {
+            fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
+                (**self).enabled(tag, tracee)
+            }
+            fn trace(&self, event: &TraceEvent<'_>) {
+                (**self).trace(event)
+            }
+            fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
+                (**self).monitor(watcher, target, reference, timestamp_ns)
+            }
+            fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
+                (**self).trace_send(event)
+            }
+            fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
+                (**self).trace_receive(event, carried)
+            }
+        }
+    )*};
 }
 
-impl<T: Tracer + ?Sized> Tracer for Box<T> {
-    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
-        (**self).enabled(tag, tracee)
-    }
-    fn trace(&self, event: &TraceEvent<'_>) {
-        (**self).trace(event)
-    }
-    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        (**self).monitor(watcher, target, reference, timestamp_ns)
-    }
-    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
-        (**self).trace_send(event)
-    }
-    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
-        (**self).trace_receive(event, carried)
-    }
-}
+forward_tracer!(Arc, Box);

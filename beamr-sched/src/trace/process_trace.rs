@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use beamr_core::term::Term;
 use beamr_trace::{
-    fire, Decision, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
+    fire_with, Decision, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
 };
 
 use super::clock::{now_ns, scheduler_id};
@@ -97,56 +97,6 @@ impl ProcessTrace {
         None
     }
 
-    /// [`ProcessTrace::report`] for a `send`: returns the context the
-    /// message is to carry (see `Tracer::trace_send`).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn report_send(
-        &mut self,
-        tag: TraceTag,
-        pid: Term,
-        payload: Payload<'_>,
-    ) -> Option<TraceContext> {
-        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
-            return None;
-        };
-        match tracer.enabled(tag, tracee) {
-            Decision::Trace => {
-                let event = TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
-                tracer.trace_send(&event)
-            }
-            Decision::Discard => None,
-            Decision::Remove => {
-                *self = ProcessTrace::off();
-                None
-            }
-        }
-    }
-
-    /// [`ProcessTrace::report`] for a `'receive'` of a message that carried
-    /// `carried` (see `Tracer::trace_receive`).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn report_receive(
-        &mut self,
-        pid: Term,
-        payload: Payload<'_>,
-        carried: Option<TraceContext>,
-    ) {
-        let tag = TraceTag::Receive;
-        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
-            return;
-        };
-        match tracer.enabled(tag, tracee) {
-            Decision::Trace => {
-                let event = TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
-                tracer.trace_receive(&event, carried);
-            }
-            Decision::Discard => {}
-            Decision::Remove => *self = ProcessTrace::off(),
-        }
-    }
-
     /// Tells the tracer that `pid` monitors `target` with `reference`, past
     /// the flag test (see `Tracer::monitor`).
     #[cold]
@@ -163,14 +113,55 @@ impl ProcessTrace {
     #[cold]
     #[inline(never)]
     pub(super) fn report(&mut self, tag: TraceTag, pid: Term, payload: Payload<'_>) {
-        let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) else {
-            return;
-        };
-        let decision = fire(&**tracer, tag, tracee, || {
-            TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload)
+        self.report_with(tag, pid, payload, |t, e| t.trace(e));
+    }
+
+    /// [`ProcessTrace::report`] for a `send`: returns the context the
+    /// message is to carry (see `Tracer::trace_send`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_send(
+        &mut self,
+        tag: TraceTag,
+        pid: Term,
+        payload: Payload<'_>,
+    ) -> Option<TraceContext> {
+        self.report_with(tag, pid, payload, |t, e| t.trace_send(e))
+            .flatten()
+    }
+
+    /// [`ProcessTrace::report`] for a `'receive'` of a message that carried
+    /// `carried` (see `Tracer::trace_receive`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_receive(
+        &mut self,
+        pid: Term,
+        payload: Payload<'_>,
+        carried: Option<TraceContext>,
+    ) {
+        self.report_with(TraceTag::Receive, pid, payload, |t, e| {
+            t.trace_receive(e, carried)
         });
+    }
+
+    /// The protocol ([`fire_with`]) with `hand` giving the event to the
+    /// tracer; `None` when the tracer did not want it.
+    fn report_with<R>(
+        &mut self,
+        tag: TraceTag,
+        pid: Term,
+        payload: Payload<'_>,
+        hand: impl FnOnce(&(dyn Tracer + 'static), &TraceEvent<'_>) -> R,
+    ) -> Option<R> {
+        let (Some(tracer), Some(tracee)) = (self.tracer.as_deref(), Tracee::from_term(pid)) else {
+            return None;
+        };
+        let build = || TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+        let (decision, result) = fire_with(tracer, tag, tracee, build, hand);
         if decision == Decision::Remove {
             *self = ProcessTrace::off();
         }
+        result
     }
 }
