@@ -139,20 +139,14 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 };
                 // SAFETY: see next!.
                 p.cp = unsafe { ip.add(1) }.cast();
-                let flags = export.trace.load(Ordering::Relaxed);
-                if flags != 0 {
-                    call_probe(p, export, flags);
-                }
+                trace_call(p, export, true);
                 call_code!(code)
             }
             Instr::CallExtOnly { export } => {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
-                let flags = export.trace.load(Ordering::Relaxed);
-                if flags != 0 {
-                    call_probe(p, export, flags);
-                }
+                trace_call(p, export, true);
                 call_code!(code)
             }
             Instr::CallExtLast { export, dealloc } => {
@@ -160,21 +154,15 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     raise!(undef(p, export))
                 };
                 p.cp = pop_frame(p, *dealloc).cast();
-                let flags = export.trace.load(Ordering::Relaxed);
-                if flags != 0 {
-                    call_probe(p, export, flags);
-                }
+                trace_call(p, export, true);
                 call_code!(code)
             }
             Instr::CallBif { bif, export }
             | Instr::CallBifOnly { bif, export }
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
-                let flags = export.trace.load(Ordering::Relaxed);
-                if flags != 0 {
-                    // A BIF returns at once: no return-trace frame.
-                    call_probe(p, export, flags & !pattern::RETURN_TRACE);
-                }
+                // A BIF returns at once: no return-trace frame.
+                trace_call(p, export, false);
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip.cast();
                 if let Err(e) = call_native(rt, p, *bif, export) {
@@ -665,6 +653,22 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
         .pop()
         .and_then(Term::as_code_pointer)
         .map_or(std::ptr::null(), <*const ()>::cast)
+}
+
+/// The per-function flag test of a call to `export`: one load and one
+/// branch; past it, [`call_probe`]. `frames` is false for a BIF, which
+/// returns at once and gets no return-trace frame.
+#[inline(always)]
+fn trace_call(p: &mut Process, export: &'static Export, frames: bool) {
+    let flags = export.trace.load(Ordering::Relaxed);
+    if flags != 0 {
+        let flags = if frames {
+            flags
+        } else {
+            flags & !pattern::RETURN_TRACE
+        };
+        call_probe(p, export, flags);
+    }
 }
 
 /// The `call` probe of a function with a trace pattern (its export's flag

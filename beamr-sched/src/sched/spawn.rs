@@ -72,8 +72,23 @@ fn fire_spawn_probes(
             (mfa, vec![fun, list])
         }
     };
-    probes::spawn(&mut parent.trace, parent.pid, child.pid, mfa, &call_args);
-    probes::spawned(&mut child.trace, child.pid, parent.pid, mfa, &call_args);
+    let (parent_pid, child_pid) = (parent.pid, child.pid);
+    probes::spawn(
+        &mut parent.trace,
+        TraceTag::Spawn,
+        parent_pid,
+        child_pid,
+        mfa,
+        &call_args,
+    );
+    probes::spawn(
+        &mut child.trace,
+        TraceTag::Spawned,
+        child_pid,
+        parent_pid,
+        mfa,
+        &call_args,
+    );
 }
 
 impl Runtime {

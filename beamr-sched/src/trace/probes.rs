@@ -44,29 +44,13 @@ pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term, carried: Option<T
     }
 }
 
-/// `spawn`: `pid` spawned `child` running `mfa` with `args`.
+/// `spawn` (`pid` spawned `other`) or `spawned` (`other` spawned `pid`)
+/// (`tag`), the new process running `mfa` with `args`.
 #[inline(always)]
-pub fn spawn(t: &mut ProcessTrace, pid: Term, child: Term, mfa: Mfa, args: &[Term]) {
+pub fn spawn(t: &mut ProcessTrace, tag: TraceTag, pid: Term, other: Term, mfa: Mfa, args: &[Term]) {
+    debug_assert!(matches!(tag, TraceTag::Spawn | TraceTag::Spawned));
     if t.wants(TraceFlags::PROCS) {
-        let payload = Payload::Spawn {
-            other: child,
-            mfa,
-            args,
-        };
-        t.report(TraceTag::Spawn, pid, payload);
-    }
-}
-
-/// `spawned`: `pid` was spawned by `parent`, running `mfa` with `args`.
-#[inline(always)]
-pub fn spawned(t: &mut ProcessTrace, pid: Term, parent: Term, mfa: Mfa, args: &[Term]) {
-    if t.wants(TraceFlags::PROCS) {
-        let payload = Payload::Spawn {
-            other: parent,
-            mfa,
-            args,
-        };
-        t.report(TraceTag::Spawned, pid, payload);
+        t.report(tag, pid, Payload::Spawn { other, mfa, args });
     }
 }
 
