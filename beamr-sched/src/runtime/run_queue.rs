@@ -19,7 +19,7 @@ use crate::process::ProcessHandle;
 type Task = Arc<ProcessHandle>;
 
 thread_local! {
-    static LOCAL: RefCell<Option<(usize, Worker<Task>)>> = const { RefCell::new(None) };
+    static LOCAL: RefCell<Option<Worker<Task>>> = const { RefCell::new(None) };
 }
 
 /// The run queues of one runtime.
@@ -46,14 +46,16 @@ impl Default for RunQueues {
 }
 
 impl RunQueues {
-    /// Registers the calling thread as scheduler `id` with a local queue.
+    /// Registers the calling thread as scheduler `id` with a local queue
+    /// (the id is the thread's `trace::scheduler_id`).
     pub(crate) fn register_worker(&self, id: usize) {
+        crate::trace::set_scheduler_id(id as u32);
         let worker = Worker::new_fifo();
         self.stealers
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .push(worker.stealer());
-        LOCAL.with(|l| *l.borrow_mut() = Some((id, worker)));
+        LOCAL.with(|l| *l.borrow_mut() = Some(worker));
     }
 
     /// Tasks waiting in each scheduler's own queue, in the order the
@@ -65,11 +67,6 @@ impl RunQueues {
             .iter()
             .map(|s| s.len() as u64)
             .collect()
-    }
-
-    /// The scheduler id of the calling thread (0 for other threads).
-    pub fn current_scheduler() -> usize {
-        LOCAL.with(|l| l.borrow().as_ref().map_or(0, |(id, _)| *id))
     }
 
     /// Makes a process runnable.
@@ -84,7 +81,7 @@ impl RunQueues {
     /// to the injector and always wake a sleeper.
     pub fn push(&self, task: Task) {
         let (leftover, wake) = LOCAL.with(|l| match l.borrow().as_ref() {
-            Some((_, worker)) => {
+            Some(worker) => {
                 let busy = !worker.is_empty();
                 worker.push(task);
                 (None, busy)
@@ -101,12 +98,12 @@ impl RunQueues {
     }
 
     fn find(&self) -> Option<Task> {
-        if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|(_, w)| w.pop())) {
+        if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|w| w.pop())) {
             return Some(t);
         }
         loop {
             let stolen = LOCAL.with(|l| match l.borrow().as_ref() {
-                Some((_, w)) => self.injector.steal_batch_and_pop(w),
+                Some(w) => self.injector.steal_batch_and_pop(w),
                 None => self.injector.steal(),
             });
             match stolen {

@@ -39,7 +39,6 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
             std::thread::Builder::new()
                 .name(format!("beamr-sched-{id}"))
                 .spawn(move || {
-                    crate::trace::set_scheduler_id(id as u32);
                     rt.run_queues.register_worker(id);
                     while let Some(task) = rt.run_queues.next() {
                         run_slice(&rt, &task);
