@@ -51,7 +51,7 @@ impl Deliver for RuntimeDelivery {
                 term: message,
                 heap: Some(heap),
             };
-            rt.send_signal(tracer, Signal::Message(payload))
+            rt.send_signal(tracer, Signal::Message(payload, None))
         })
     }
 

@@ -280,10 +280,13 @@ fn transfer(rt: &Runtime, to: Term, tab: Term, from: Term, gift: Term) {
     let msg = heap.tuple(&[atom("ETS-TRANSFER"), tab, from, gift]);
     rt.send_signal(
         to,
-        Signal::Message(Payload {
-            term: msg,
-            heap: Some(heap),
-        }),
+        Signal::Message(
+            Payload {
+                term: msg,
+                heap: Some(heap),
+            },
+            None,
+        ),
     );
 }
 

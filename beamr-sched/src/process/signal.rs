@@ -30,11 +30,9 @@ impl Payload {
 
 /// A signal to a process.
 pub enum Signal {
-    /// A message.
-    Message(Payload),
-    /// A message carrying a trace context from its traced send to its
-    /// receiver's `'receive'` probe.
-    TracedMessage(Payload, beamr_trace::TraceContext),
+    /// A message, with the trace context it carries from a traced send to
+    /// its receiver's `'receive'` probe (`None` for most).
+    Message(Payload, Option<beamr_trace::TraceContext>),
     /// An exit signal from `from` (a link breaking when `linked`, or `exit/2`).
     Exit {
         /// The sender's pid.

@@ -20,15 +20,10 @@ use beamr_trace::TraceTag;
 pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
     for signal in handle.take_signals() {
         match signal {
-            Signal::Message(payload) => {
+            Signal::Message(payload, carried) => {
                 let term = absorb(p, payload);
                 p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term, None);
-            }
-            Signal::TracedMessage(payload, context) => {
-                let term = absorb(p, payload);
-                p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term, Some(context));
+                probes::receive(&mut p.trace, p.pid, term, carried);
             }
             Signal::Exit {
                 from,

@@ -41,7 +41,7 @@ impl Runtime {
             process.pid,
             |heir| self.processes.get(heir).is_some(),
             |heir, transfer| {
-                self.send_signal(heir, Signal::Message(transfer));
+                self.send_signal(heir, Signal::Message(transfer, None));
             },
         );
         for &link in &process.links {

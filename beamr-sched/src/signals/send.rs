@@ -161,9 +161,5 @@ fn send_message(handle: &ProcessHandle, message: Term, carried: Option<TraceCont
             }
         }
     }
-    let payload = Payload::copy(message);
-    handle.push_signal(match carried {
-        Some(context) => Signal::TracedMessage(payload, context),
-        None => Signal::Message(payload),
-    })
+    handle.push_signal(Signal::Message(Payload::copy(message), carried))
 }

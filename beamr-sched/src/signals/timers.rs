@@ -29,7 +29,7 @@ impl Runtime {
                     None => Some(to),
                 };
                 if let Some(pid) = pid {
-                    self.send_signal(pid, Signal::Message(message));
+                    self.send_signal(pid, Signal::Message(message, None));
                 }
             }
         }
