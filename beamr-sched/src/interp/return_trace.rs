@@ -1,22 +1,15 @@
 //! The return-trace frame: how a call to a function whose trace pattern
-//! asks for `return_trace` reports its return.
+//! asks for `return_trace` (or `exception_trace`) reports its return.
 //!
-//! At the call, [`push_frame`] puts four words on the stack, all of them
-//! plain stack words the collector and the stack walkers already know (a
-//! code pointer and three immediates):
-//!
-//! ```text
-//! top ->  arity (small integer)
-//!         function (atom)
-//!         module (atom)
-//!         the real return address (code pointer; null at the end of a process)
-//! ```
-//!
-//! and points CP at [`stub`], one `return_trace` instruction that belongs
-//! to no module. When the function returns there, [`pop_frame`] takes the
-//! four words back, the interpreter fires `return_from` and returns on to the
-//! real address. An exception unwinds past the frame like any other stack
-//! words (no `exception_from` yet).
+//! At the call, [`push_frame`] pushes the real return address on the stack
+//! (a code-pointer word, which the collector and the stack walkers already
+//! know; null at the end of a process), records the frame in the process's
+//! `return_traces` (its stack depth, the function, whether exceptions
+//! report), and points CP at [`stub`], one `return_trace` instruction that
+//! belongs to no module. When the function returns there, [`pop_frame`]
+//! takes both back, the interpreter fires `return_from` and returns on to
+//! the real address. An exception that unwinds below a frame's depth drops
+//! it ([`unwound`]), firing `exception_from` for `exception_trace`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -39,9 +32,6 @@ pub fn stub() -> *const Instr {
 /// exception that unwinds through it ([`unwound`]).
 pub fn push_frame(p: &mut Process, mfa: Mfa, exceptions: bool) {
     p.stack.push(Term::code_pointer(p.cp));
-    p.stack.push(Term::atom(mfa.module));
-    p.stack.push(Term::atom(mfa.function));
-    p.stack.push(Term::small_unchecked(i64::from(mfa.arity)));
     p.cp = stub().cast();
     let depth = p.stack.len();
     p.return_traces.push(ReturnTraceFrame {
@@ -55,10 +45,11 @@ pub fn push_frame(p: &mut Process, mfa: Mfa, exceptions: bool) {
 /// the frames above are gone, and each pushed with `exceptions` fires
 /// `exception_from`, innermost first.
 pub fn unwound(p: &mut Process, len: usize, class: Atom, reason: Term) {
-    while p.return_traces.last().is_some_and(|f| f.depth > len) {
-        let Some(frame) = p.return_traces.pop() else {
+    while let Some(&frame) = p.return_traces.last() {
+        if frame.depth <= len {
             break;
-        };
+        }
+        p.return_traces.pop();
         if frame.exceptions {
             let pid = p.pid;
             probes::exception_from(&mut p.trace, pid, frame.mfa, class, reason);
@@ -67,23 +58,19 @@ pub fn unwound(p: &mut Process, len: usize, class: Atom, reason: Term) {
 }
 
 /// Pops the frame [`push_frame`] pushed: the function that returned and the
-/// real return address (null when the process ends).
+/// real return address (null when the process ends). `None` if the stack
+/// does not end with a frame (a bug).
 pub fn pop_frame(p: &mut Process) -> Option<(Mfa, *const Instr)> {
-    p.return_traces.pop();
-    let arity = p.stack.pop()?.as_small()?;
-    let function = p.stack.pop()?.as_atom()?;
-    let module = p.stack.pop()?.as_atom()?;
+    let frame = p.return_traces.pop()?;
+    if frame.depth != p.stack.len() {
+        return None;
+    }
     let back = p
         .stack
         .pop()?
         .as_code_pointer()
         .map_or(std::ptr::null(), <*const ()>::cast);
-    let mfa = Mfa {
-        module,
-        function,
-        arity: u32::try_from(arity).ok()?,
-    };
-    Some((mfa, back))
+    Some((frame.mfa, back))
 }
 
 /// The error raised if the stub ever ran without its frame on the stack

@@ -351,8 +351,8 @@ pub enum Instr {
     /// Never loaded from a module: the one instruction of the return-trace
     /// stub (`interp::return_trace`). A function called with a
     /// `return_trace` pattern returns here; it pops the frame the call
-    /// pushed (the export as a small integer, the real return address),
-    /// fires `return_from` and returns on to the real address.
+    /// pushed (the real return address on the stack, the function in the
+    /// process's `return_traces`), fires `return_from` and returns on.
     ReturnTrace,
     /// Drops the `n` innermost slots of the frame, keeping `remaining`.
     Trim {
