@@ -29,13 +29,16 @@ fn trace_file(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Runs trace_run with `flags` into a fresh file and returns the dump's lines.
-fn traced_run(flags: &str, file: &str) -> Vec<String> {
+/// Runs `module` with the trace options `trace` into a fresh ring file
+/// `file`; returns what the program printed and the dump's lines.
+fn record(module: &str, trace: &[&str], file: &str) -> (String, Vec<String>) {
     let file = trace_file(file);
     let out = beamr()
-        .args(["run", "-S", "2", "--trace", flags, "--trace-to"])
+        .arg("run")
+        .args(trace)
+        .arg("--trace-to")
         .arg(format!("ring:{}", file.display()))
-        .args(["-e", "trace_run"])
+        .args(["-e", module])
         .arg(fixtures())
         .output()
         .unwrap();
@@ -56,11 +59,18 @@ fn traced_run(flags: &str, file: &str) -> Vec<String> {
         String::from_utf8_lossy(&dump.stderr)
     );
     let _ = std::fs::remove_file(&file);
-    String::from_utf8(dump.stdout)
+    let lines = String::from_utf8(dump.stdout)
         .unwrap()
         .lines()
         .map(str::to_owned)
-        .collect()
+        .collect();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), lines)
+}
+
+/// Runs trace_run with `flags` on two schedulers into a fresh file and
+/// returns the dump's lines.
+fn traced_run(flags: &str, file: &str) -> Vec<String> {
+    record("trace_run", &["-S", "2", "--trace", flags], file).1
 }
 
 /// One dump line: (timestamp, pid, tag, rest).
@@ -213,28 +223,10 @@ fn bad_trace_options_exit_2_with_one_line() {
 
 #[test]
 fn trace_call_records_calls_and_returns_of_a_function() {
-    let file = trace_file("calls.trace");
-    let out = beamr()
-        .args(["run", "--trace-call", "trace_calls:fib/1:x", "--trace-to"])
-        .arg(format!("ring:{}", file.display()))
-        .args(["-e", "trace_calls"])
-        .arg(fixtures())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(String::from_utf8_lossy(&out.stdout), "5\n");
-    let dump = beamr()
-        .arg("trace")
-        .arg("dump")
-        .arg(&file)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_file(&file);
-    let text = String::from_utf8(dump.stdout).unwrap();
+    let trace = ["--trace-call", "trace_calls:fib/1:x"];
+    let (stdout, lines) = record("trace_calls", &trace, "calls.trace");
+    assert_eq!(stdout, "5\n");
+    let text = lines.join("\n");
     let events: Vec<(String, String)> = text
         .lines()
         .map(|l| {
