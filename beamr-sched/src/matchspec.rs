@@ -392,35 +392,50 @@ impl MatchSpec {
         p: &mut Process,
         object: Term,
     ) -> Option<Term> {
-        for clause in &self.clauses {
+        let (clause, mut env) = self.first_match(rt, scratch, p, object)?;
+        // A body that raises gives 'EXIT', as in OTP.
+        let mut result = Term::NON_VALUE;
+        for b in &clause.body {
+            match env.eval(rt, b, p, true) {
+                Some(r) => result = r,
+                None => return Some(Term::atom(Atom::EXIT)),
+            }
+        }
+        Some(result)
+    }
+
+    /// The first clause whose head matches `object` (binding its variables
+    /// in `scratch`) and whose guards hold, with the bindings to evaluate
+    /// its body in.
+    fn first_match<'s>(
+        &'s self,
+        rt: &Runtime,
+        scratch: &'s mut Vec<Term>,
+        p: &mut Process,
+        object: Term,
+    ) -> Option<(&'s Clause, Env<'s>)> {
+        let clause = self.clauses.iter().find(|clause| {
             scratch.clear();
             scratch.resize(clause.nvars, Term::NON_VALUE);
             if !matches(&clause.head, object, scratch) {
-                continue;
+                return false;
             }
             let mut env = Env {
                 vars: scratch,
                 by_number: &clause.by_number,
                 object,
             };
-            let guards_hold = clause
+            clause
                 .guards
                 .iter()
-                .all(|g| env.eval(rt, g, p, false) == Some(Term::TRUE));
-            if !guards_hold {
-                continue;
-            }
-            // A body that raises gives 'EXIT', as in OTP.
-            let mut result = Term::NON_VALUE;
-            for b in &clause.body {
-                match env.eval(rt, b, p, true) {
-                    Some(r) => result = r,
-                    None => return Some(Term::atom(Atom::EXIT)),
-                }
-            }
-            return Some(result);
-        }
-        None
+                .all(|g| env.eval(rt, g, p, false) == Some(Term::TRUE))
+        })?;
+        let env = Env {
+            vars: scratch,
+            by_number: &clause.by_number,
+            object,
+        };
+        Some((clause, env))
     }
 
     /// True if some clause's head matches `object` and its guards hold
@@ -439,34 +454,17 @@ impl MatchSpec {
         p: &mut Process,
         object: Term,
     ) -> bool {
-        for clause in &self.clauses {
-            scratch.clear();
-            scratch.resize(clause.nvars, Term::NON_VALUE);
-            if !matches(&clause.head, object, scratch) {
-                continue;
+        let Some((clause, mut env)) = self.first_match(rt, scratch, p, object) else {
+            return false;
+        };
+        let mut result = None;
+        for b in &clause.body {
+            result = env.eval(rt, b, p, false);
+            if result.is_none() {
+                return false;
             }
-            let mut env = Env {
-                vars: scratch,
-                by_number: &clause.by_number,
-                object,
-            };
-            if !clause
-                .guards
-                .iter()
-                .all(|g| env.eval(rt, g, p, false) == Some(Term::TRUE))
-            {
-                continue;
-            }
-            let mut result = None;
-            for b in &clause.body {
-                result = env.eval(rt, b, p, false);
-                if result.is_none() {
-                    return false;
-                }
-            }
-            return result == Some(Term::TRUE);
         }
-        false
+        result == Some(Term::TRUE)
     }
 
     /// The one object the specification can match, if every clause's head
