@@ -83,16 +83,16 @@ impl ProcessTrace {
     }
 
     /// What a process spawned by one traced like this starts with:
-    /// everything with `set_on_spawn`, everything once (and the flag moves
-    /// to the child) with `set_on_first_spawn`, else `None`.
+    /// everything with `set_on_spawn`; with `set_on_first_spawn`, the first
+    /// child gets everything but that flag, which the parent then loses (as
+    /// the BEAM documents it); else `None`.
     pub fn inherit_on_spawn(&mut self) -> Option<ProcessTrace> {
         if self.flags.contains(TraceFlags::SET_ON_SPAWN) {
             return Some(self.clone());
         }
         if self.flags.contains(TraceFlags::SET_ON_FIRST_SPAWN) {
-            let child = self.clone();
             self.flags.remove(TraceFlags::SET_ON_FIRST_SPAWN);
-            return Some(child);
+            return Some(self.clone());
         }
         None
     }
