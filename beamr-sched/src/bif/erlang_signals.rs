@@ -61,7 +61,7 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
         let msg = p
             .heap
             .tuple(&[Term::atom(Atom::EXIT), a[0], Term::atom(Atom::NOPROC)]);
-        p.mailbox.push(msg);
+        signals::deliver_to_self(p, msg);
     } else {
         return Err(Exception::error(Term::atom(Atom::NOPROC)));
     }
@@ -130,7 +130,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
                 object,
                 Term::atom(Atom::NOPROC),
             ]);
-            p.mailbox.push(msg);
+            signals::deliver_to_self(p, msg);
         }
     }
     Ok(reference)
@@ -283,7 +283,7 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
     let kill = reason == Term::atom(Atom::KILL);
     if p.trap_exit && !kill {
         let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);
-        p.mailbox.push(msg);
+        signals::deliver_to_self(p, msg);
         return Ok(Term::TRUE);
     }
     rt.send_signal(

@@ -9,6 +9,7 @@ use beamr_core::term::Term;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process};
 use crate::runtime::{Runtime, TimerAction};
+use crate::signals;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -146,7 +147,7 @@ fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
                 a[0],
                 result,
             ]);
-            p.mailbox.push(msg);
+            signals::deliver_to_self(p, msg);
         }
         return Ok(Term::OK);
     }

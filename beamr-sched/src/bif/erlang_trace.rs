@@ -29,6 +29,7 @@ use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
+use crate::signals;
 use crate::trace::{now_ns, pattern, TraceChange};
 
 /// The BIFs of this file.
@@ -313,6 +314,6 @@ fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     let reference = p.heap.local_ref(rt.new_ref_ids());
     let tag = Term::atom(Atom::new("trace_delivered").expect("atom"));
     let reply = p.heap.tuple(&[tag, a[0], reference]);
-    p.mailbox.push(reply);
+    signals::deliver_to_self(p, reply);
     Ok(reference)
 }

@@ -93,6 +93,14 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
     let _ = rt;
 }
 
+/// Puts `message`, already on `p`'s heap, in `p`'s own mailbox (a message
+/// a process's own action produces: a self-send, a BIF's reply, an
+/// `'EXIT'` or `'DOWN'` about a process that is gone). Probe: `'receive'`.
+pub fn deliver_to_self(p: &mut Process, message: Term) {
+    p.mailbox.push(message);
+    probes::receive(&mut p.trace, p.pid, message, None);
+}
+
 /// Makes a payload's term part of the process heap.
 pub fn absorb(p: &mut Process, payload: Payload) -> Term {
     if let Some(heap) = payload.heap {

@@ -56,5 +56,5 @@ pub mod exit;
 pub mod send;
 pub mod timers;
 
-pub use deliver::{absorb, deliver_pending, deliver_signals};
+pub use deliver::{absorb, deliver_pending, deliver_signals, deliver_to_self};
 pub use send::send;

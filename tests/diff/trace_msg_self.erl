@@ -1,0 +1,40 @@
+%% 'receive' trace events for messages a process's own actions put in its
+%% mailbox: a send to itself, the 'DOWN' of a monitor on a dead process,
+%% the 'EXIT' of a link to a dead process when trapping exits.
+-module(trace_msg_self).
+-export([main/0]).
+
+main() ->
+    Self = self(),
+    Dead = spawn(fun() -> ok end),
+    timer:sleep(20),
+    P = spawn(fun() -> worker(Self, Dead) end),
+    1 = erlang:trace(P, true, ['receive']),
+    P ! go,
+    receive done -> ok end,
+    print(#{P => p, Self => main, Dead => dead}).
+
+worker(Main, Dead) ->
+    receive go -> ok end,
+    self() ! to_myself,
+    receive to_myself -> ok end,
+    Ref = monitor(process, Dead),
+    receive {'DOWN', Ref, process, Dead, _} -> ok end,
+    process_flag(trap_exit, true),
+    link(Dead),
+    receive {'EXIT', Dead, _} -> ok end,
+    Main ! done.
+
+print(Names) ->
+    receive
+        T when element(1, T) =:= trace ->
+            io:format("~p~n", [name(T, Names)]),
+            print(Names)
+    after 100 -> ok
+    end.
+
+name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
+name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
+name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
+name(R, _) when is_reference(R) -> a_ref;
+name(X, _) -> X.
