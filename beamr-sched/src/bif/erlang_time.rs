@@ -16,10 +16,11 @@
 //! The native time unit is the nanosecond (`erts_internal:time_unit/0`).
 //!
 //! Local time is the C library's, as on the BEAM: `localtime_r` and
-//! `mktime` read `TZ` and `/etc/localtime` (and `mktime` reads `TZ` again
-//! on every call, so `os:putenv("TZ", ...)` applies from the next
-//! conversion on, as on the BEAM). The range checks and the retry of a
-//! refused DST time are erts's `local_to_univ` / `univ_to_local`.
+//! `mktime` read `TZ` and `/etc/localtime` from the runtime's own
+//! environment, which `os:putenv/2` leaves alone (see `bif/os.rs`), so the
+//! zone stays the one the runtime started in, as on the BEAM. The range
+//! checks and the retry of a refused DST time are erts's `local_to_univ` /
+//! `univ_to_local`.
 
 use super::c_library;
 use std::sync::LazyLock;
