@@ -110,7 +110,7 @@ pub(super) fn os_system_nanos() -> i64 {
 
 /// Parts of a second in time unit `t` (`native`, `perf_counter`, `second`,
 /// ..., the deprecated plural names, or a positive integer).
-pub(super) fn time_unit(t: Term) -> Option<i64> {
+fn time_unit(t: Term) -> Option<i64> {
     match t.as_atom().map(Atom::name) {
         Some("second" | "seconds") => Some(1),
         Some("millisecond" | "milli_seconds") => Some(1_000),
@@ -122,12 +122,19 @@ pub(super) fn time_unit(t: Term) -> Option<i64> {
 }
 
 /// `nanos` in the unit of `per_second` parts of a second, rounded down.
-pub(super) fn in_unit(p: &mut Process, nanos: i64, per_second: i64) -> Term {
+fn in_unit(p: &mut Process, nanos: i64, per_second: i64) -> Term {
     let t = (i128::from(nanos) * i128::from(per_second)).div_euclid(i128::from(NATIVE));
     match i64::try_from(t) {
         Ok(t) => p.heap.int(t),
         Err(_) => p.heap.bigint(&num_bigint::BigInt::from(t)),
     }
+}
+
+/// A clock's `nanos` in time unit argument `unit` (the `/1` clock BIFs);
+/// badarg for a unit that is not one.
+pub(super) fn in_unit_arg(p: &mut Process, unit: Term, nanos: i64) -> Result<Term, Exception> {
+    let per_second = time_unit(unit).ok_or_else(Exception::badarg)?;
+    Ok(in_unit(p, nanos, per_second))
 }
 
 /// Parts of a second in the `native` (and `perf_counter`) time unit:
@@ -142,8 +149,7 @@ fn monotonic_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, E
 }
 
 fn monotonic_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, monotonic_nanos(), unit))
+    in_unit_arg(p, a[0], monotonic_nanos())
 }
 
 fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
@@ -151,8 +157,7 @@ fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exce
 }
 
 fn system_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, system_nanos(), unit))
+    in_unit_arg(p, a[0], system_nanos())
 }
 
 fn time_offset0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
@@ -160,8 +165,7 @@ fn time_offset0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exce
 }
 
 fn time_offset1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, ORIGIN.offset, unit))
+    in_unit_arg(p, a[0], ORIGIN.offset)
 }
 
 /// `{MegaSecs, Secs, MicroSecs}` of `nanos` since the epoch.
