@@ -224,6 +224,13 @@ impl DateTime {
         })
     }
 
+    /// The datetime argument `t`, valid from year `min_year` on, or badarg.
+    fn arg(t: Term, min_year: i64) -> Result<DateTime, Exception> {
+        DateTime::from_term(t)
+            .filter(|dt| dt.valid(min_year))
+            .ok_or_else(Exception::badarg)
+    }
+
     fn to_term(self, p: &mut Process) -> Term {
         let small = Term::small_unchecked;
         let date = p
@@ -372,9 +379,7 @@ fn localtime_to_universaltime(
         Some("undefined") => -1,
         _ => return Err(Exception::badarg()),
     };
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(BASE_YEAR))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], BASE_YEAR)?;
     // A zone without DST may refuse a DST time: erts then converts it as
     // standard time.
     let clock = match mktime(dt, isdst) {
@@ -391,9 +396,7 @@ fn universaltime_to_localtime(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(BASE_YEAR))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], BASE_YEAR)?;
     let local = local_from_posix(dt.to_posix()).ok_or_else(Exception::badarg)?;
     Ok(local.to_term(p))
 }
@@ -404,9 +407,7 @@ fn universaltime_to_posixtime(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(1600))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], 1600)?;
     Ok(p.heap.int(dt.to_posix()))
 }
 
