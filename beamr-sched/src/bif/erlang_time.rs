@@ -232,14 +232,22 @@ impl DateTime {
     }
 
     fn to_term(self, p: &mut Process) -> Term {
-        let small = Term::small_unchecked;
-        let date = p
-            .heap
-            .tuple(&[small(self.year), small(self.month), small(self.day)]);
-        let time = p
-            .heap
-            .tuple(&[small(self.hour), small(self.minute), small(self.second)]);
+        let (date, time) = (self.date_term(p), self.time_term(p));
         p.heap.tuple(&[date, time])
+    }
+
+    /// `{Y, Mo, D}`.
+    fn date_term(self, p: &mut Process) -> Term {
+        let small = Term::small_unchecked;
+        p.heap
+            .tuple(&[small(self.year), small(self.month), small(self.day)])
+    }
+
+    /// `{H, Mi, S}`.
+    fn time_term(self, p: &mut Process) -> Term {
+        let small = Term::small_unchecked;
+        p.heap
+            .tuple(&[small(self.hour), small(self.minute), small(self.second)])
     }
 
     /// A real date and time from year `min_year` on (erts's range check).
@@ -344,24 +352,27 @@ fn mktime(dt: DateTime, isdst: i32) -> Option<i64> {
     }
 }
 
-fn localtime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+/// The local date and time now (universal time if the C library cannot
+/// tell).
+fn local_now() -> DateTime {
     let now = os_system_nanos().div_euclid(NATIVE);
-    let dt = local_from_posix(now).unwrap_or_else(|| DateTime::from_posix(now));
-    Ok(dt.to_term(p))
+    local_from_posix(now).unwrap_or_else(|| DateTime::from_posix(now))
+}
+
+fn localtime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().to_term(p))
 }
 
 fn universaltime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(DateTime::from_posix(os_system_nanos().div_euclid(NATIVE)).to_term(p))
 }
 
-fn date(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let dt = localtime(rt, p, a)?;
-    Ok(dt.as_tuple().expect("a datetime")[0])
+fn date(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().date_term(p))
 }
 
-fn time(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let dt = localtime(rt, p, a)?;
-    Ok(dt.as_tuple().expect("a datetime")[1])
+fn time(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().time_term(p))
 }
 
 /// The earliest year erts converts between local and universal time.
