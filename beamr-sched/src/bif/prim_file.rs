@@ -396,20 +396,15 @@ fn pread_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     })
 }
 
-/// The bytes of an iovec (a list of binaries) or any iodata.
-fn iovec_bytes(t: Term) -> Result<Vec<u8>, Exception> {
-    iodata_bytes(t)
-}
-
 fn write_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = iovec_bytes(a[1])?;
+    let bytes = iodata_bytes(a[1])?;
     with_file(p, a[0], |p, file| unit_result(p, file.write_all(&bytes)))
 }
 
 fn pwrite_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::os::unix::fs::FileExt;
     let offset = size_arg(a[1])?;
-    let bytes = iovec_bytes(a[2])?;
+    let bytes = iodata_bytes(a[2])?;
     with_file(p, a[0], |p, file| match offset {
         Ok(offset) => unit_result(p, file.write_all_at(&bytes, offset)),
         Err(e) => posix_error(p, e),
