@@ -4,9 +4,15 @@
 //!
 //! ```text
 //! tests/diff/NAME.erl          one small program per behaviour, named by area
+//! tests/diff/lib/MOD.erl       a module programs share (no `main/0`, no trial)
 //! tests/diff/KNOWN_FAILURES    `NAME  reason` lines: run, reported as ignored
 //! <target tmp>/diff/NAME.beam  erlc output (recompiled when the source is newer)
 //! ```
+//!
+//! The shared modules are compiled beside the programs, so both runtimes
+//! find them on the programs' code path; a program's trial is broken when
+//! one of them was not built (a missing module would crash both runs alike,
+//! and that comparison would pass).
 //!
 //! Protocol, per program (one named test each, so a failure names it):
 //!
@@ -176,8 +182,38 @@ fn workspace_root() -> PathBuf {
 /// naming `dir` when it cannot be read or holds no program: a suite of zero
 /// programs would pass without testing anything.
 fn programs(dir: &Path) -> Result<Vec<String>, String> {
-    let cannot =
-        |e: io::Error| format!("cannot read the programs' directory {}: {e}", dir.display());
+    let names = modules(dir, "programs'", "program's")?;
+    if names.is_empty() {
+        return Err(format!(
+            "the programs' directory {} holds no NAME.erl program",
+            dir.display()
+        ));
+    }
+    Ok(names)
+}
+
+/// The shared modules' names (`MOD` of each `dir/lib/MOD.erl`), sorted;
+/// none when `dir/lib` does not exist. An error when one is named like a
+/// program (both would compile to one `.beam`).
+fn helpers(dir: &Path, programs: &[String]) -> Result<Vec<String>, String> {
+    let lib = dir.join("lib");
+    if !lib.exists() {
+        return Ok(Vec::new());
+    }
+    let names = modules(&lib, "shared modules'", "module's")?;
+    match names.iter().find(|name| programs.contains(name)) {
+        Some(name) => Err(format!(
+            "{} is named like the program {name}.erl",
+            lib.join(format!("{name}.erl")).display()
+        )),
+        None => Ok(names),
+    }
+}
+
+/// The sorted stems of the `.erl` files in `dir`; errors name `dir` as
+/// the `whose` directory, or the file whose `what` name is not UTF-8.
+fn modules(dir: &Path, whose: &str, what: &str) -> Result<Vec<String>, String> {
+    let cannot = |e: io::Error| format!("cannot read the {whose} directory {}: {e}", dir.display());
     let mut names = Vec::new();
     for entry in fs::read_dir(dir).map_err(cannot)? {
         let path = entry.map_err(cannot)?.path();
@@ -185,15 +221,9 @@ fn programs(dir: &Path) -> Result<Vec<String>, String> {
             let name = path
                 .file_stem()
                 .and_then(|s| s.to_str())
-                .ok_or_else(|| format!("{}: the program's name is not UTF-8", path.display()))?;
+                .ok_or_else(|| format!("{}: the {what} name is not UTF-8", path.display()))?;
             names.push(name.to_owned());
         }
-    }
-    if names.is_empty() {
-        return Err(format!(
-            "the programs' directory {} holds no NAME.erl program",
-            dir.display()
-        ));
     }
     names.sort();
     Ok(names)
@@ -230,16 +260,19 @@ fn mtime(path: &Path) -> Option<SystemTime> {
     fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
-/// Compiles the programs whose `.beam` is missing or older than the source
-/// into `out`; returns erlc's complaints (empty when it succeeded). A stale
-/// `.beam` is deleted first, so that a program that no longer compiles has
-/// none (and its trial fails) instead of running its previous version.
-fn compile(otp: &Otp, root: &Path, names: &[String], out: &Path) -> String {
+/// Compiles the `sources` (paths relative to `root`, `tests/diff/NAME.erl`
+/// and `tests/diff/lib/MOD.erl`) whose `.beam` is missing or older than the
+/// source into `out`; returns erlc's complaints (empty when it succeeded).
+/// A stale `.beam` is deleted first, so that a program that no longer
+/// compiles has none (and its trial fails) instead of running its previous
+/// version.
+fn compile(otp: &Otp, root: &Path, sources: &[String], out: &Path) -> String {
     fs::create_dir_all(out).expect("creating the output directory");
     let mut stale = Vec::new();
-    for name in names {
-        let src = root.join("tests/diff").join(format!("{name}.erl"));
-        let beam = out.join(format!("{name}.beam"));
+    for source in sources {
+        let src = root.join(source);
+        let name = Path::new(source).file_stem().expect("a NAME.erl path");
+        let beam = out.join(name).with_extension("beam");
         let fresh = matches!((mtime(&src), mtime(&beam)), (Some(s), Some(b)) if s <= b);
         if !fresh {
             match fs::remove_file(&beam) {
@@ -247,7 +280,7 @@ fn compile(otp: &Otp, root: &Path, names: &[String], out: &Path) -> String {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {}
                 Err(e) => return format!("cannot delete the stale {}: {e}", beam.display()),
             }
-            stale.push(format!("tests/diff/{name}.erl"));
+            stale.push(source.clone());
         }
     }
     if stale.is_empty() {
@@ -515,11 +548,22 @@ fn compare(name: &str, expected: &Run, actual: &Run) -> Verdict {
 }
 
 /// Runs program `name` from `beams` on both runtimes, in `scratch`.
-/// `complaints` is what erlc said when compiling the programs.
-fn check(otp: &Otp, name: &str, beams: &Path, scratch: &Path, complaints: &str) -> Verdict {
-    if !beams.join(format!("{name}.beam")).is_file() {
+/// `helpers` are the shared modules; `complaints` is what erlc said when
+/// compiling the programs and them.
+fn check(
+    otp: &Otp,
+    name: &str,
+    helpers: &[String],
+    beams: &Path,
+    scratch: &Path,
+    complaints: &str,
+) -> Verdict {
+    let unbuilt = std::iter::once(name)
+        .chain(helpers.iter().map(String::as_str))
+        .find(|module| !beams.join(format!("{module}.beam")).is_file());
+    if let Some(module) = unbuilt {
         return Verdict::Broken(format!(
-            "{name}.beam was not built; erlc said:\n{complaints}"
+            "{module}.beam was not built; erlc said:\n{complaints}"
         ));
     }
     let src = workspace_root().join(format!("tests/diff/{name}.erl"));
@@ -632,6 +676,7 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
         dir
     };
     let (missing, empty, known_dir) = (dir("missing"), dir("empty"), dir("known_dir"));
+    let shared = dir("shared");
     #[cfg_attr(not(unix), allow(unused_mut))]
     let mut trials = vec![
         Trial::test(
@@ -659,6 +704,26 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
             let names = programs(&empty)?;
             ensure(names == ["a", "b"], || {
                 format!("programs() found {names:?}")
+            })
+        }),
+        Trial::test("harness::shared_modules_are_not_programs", move || {
+            fs::create_dir_all(shared.join("lib")).map_err(|e| e.to_string())?;
+            let none = helpers(&shared, &[])?;
+            ensure(none.is_empty(), || {
+                format!("helpers() on an empty lib/: {none:?}")
+            })?;
+            fs::write(shared.join("a.erl"), "").map_err(|e| e.to_string())?;
+            fs::write(shared.join("lib/h.erl"), "").map_err(|e| e.to_string())?;
+            fs::write(shared.join("lib/notes.txt"), "").map_err(|e| e.to_string())?;
+            let names = programs(&shared)?;
+            let found = helpers(&shared, &names)?;
+            ensure(names == ["a"] && found == ["h"], || {
+                format!("programs() found {names:?}, helpers() {found:?}")
+            })?;
+            fs::write(shared.join("lib/a.erl"), "").map_err(|e| e.to_string())?;
+            let clash = helpers(&shared, &names).err().unwrap_or_default();
+            ensure(clash.contains("named like the program a.erl"), || {
+                format!("helpers() with lib/a.erl beside a.erl: {clash:?}")
             })
         }),
         Trial::test(
@@ -800,13 +865,14 @@ fn main() {
     }
     let root = workspace_root();
     let sources = root.join("tests/diff");
-    let (otp, names, known) = match Otp::from_env().and_then(|otp| {
+    let (otp, names, helpers, known) = match Otp::from_env().and_then(|otp| {
         let names = programs(&sources)?;
+        let helpers = helpers(&sources, &names)?;
         let mut known = known_failures(&sources)?;
         if let Some(file) = otp.known_failures_file() {
             known.extend(known_failures_in(&sources, &file)?);
         }
-        Ok((otp, names, known))
+        Ok((otp, names, helpers, known))
     }) {
         Ok(found) => found,
         Err(e) => {
@@ -828,7 +894,11 @@ fn main() {
     let beams = work.join("beam");
     let scratch = work.join("run");
     fs::create_dir_all(&scratch).expect("creating the scratch directory");
-    let complaints: Arc<str> = compile(&otp, &root, &names, &beams).into();
+    let files: Vec<String> = (names.iter().map(|n| format!("tests/diff/{n}.erl")))
+        .chain(helpers.iter().map(|h| format!("tests/diff/lib/{h}.erl")))
+        .collect();
+    let complaints: Arc<str> = compile(&otp, &root, &files, &beams).into();
+    let helpers: Arc<[String]> = helpers.into();
     if !complaints.is_empty() {
         eprintln!("{complaints}");
     }
@@ -836,9 +906,9 @@ fn main() {
     trials.extend(names.iter().map(|name| {
         let (name, beams, scratch) = (name.clone(), beams.clone(), scratch.clone());
         let (reason, complaints) = (known.get(&name).cloned(), complaints.clone());
-        let otp = otp.clone();
+        let (otp, helpers) = (otp.clone(), helpers.clone());
         Trial::ignorable_test(name.clone(), move || {
-            let verdict = check(&otp, &name, &beams, &scratch, &complaints);
+            let verdict = check(&otp, &name, &helpers, &beams, &scratch, &complaints);
             outcome(&name, verdict, reason.as_deref())
         })
     }));

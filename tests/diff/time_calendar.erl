@@ -1,18 +1,10 @@
 %% Calendar time: local and universal time now (shapes only), fixed
 %% datetimes converted between local time, universal time and POSIX
 %% seconds in the machine's zone, and calendar's functions on top. The
-%% time_zone_* programs convert in zones set through TZ.
+%% time_zone_* programs convert in zones set through TZ (the zone and the
+%% fixed datetimes are lib/time_zone.erl's).
 -module(time_calendar).
 -export([main/0]).
--compile({nowarn_deprecated_function, [{calendar, local_time_to_universal_time, 1}]}).
-
-fixed() ->
-    [{{2024, 1, 15}, {12, 0, 0}}, {{2024, 7, 1}, {0, 30, 59}},
-     {{1970, 1, 1}, {0, 0, 0}}, {{1902, 1, 2}, {0, 0, 0}},
-     {{2000, 2, 29}, {23, 59, 59}}, {{2038, 1, 19}, {3, 14, 8}},
-     {{2024, 3, 10}, {2, 30, 0}}, {{2024, 11, 3}, {1, 30, 0}},
-     {{2024, 3, 31}, {2, 30, 0}}, {{2024, 10, 27}, {2, 30, 0}},
-     {{9999, 12, 31}, {23, 59, 59}}].
 
 main() ->
     {{Y, Mo, D}, {H, Mi, S}} = erlang:localtime(),
@@ -25,11 +17,11 @@ main() ->
                                                        erlang:universaltime_to_localtime(erlang:universaltime()))]),
     io:format("calendar now: ~p ~p~n", [calendar:valid_date(element(1, calendar:local_time())),
                                         calendar:valid_date(element(1, calendar:universal_time()))]),
-    zone("machine"),
+    time_zone:zone("machine"),
     [io:format("posix ~p -> ~p -> ~p~n",
                [DT, erlang:universaltime_to_posixtime(DT),
                 erlang:posixtime_to_universaltime(erlang:universaltime_to_posixtime(DT))])
-     || DT <- fixed() ++ [{{1600, 1, 1}, {0, 0, 0}}, {{1969, 12, 31}, {23, 59, 59}}]],
+     || DT <- time_zone:fixed() ++ [{{1600, 1, 1}, {0, 0, 0}}, {{1969, 12, 31}, {23, 59, 59}}]],
     io:format("posix -> ~p~n", [[erlang:posixtime_to_universaltime(P)
                                  || P <- [0, -1, 86399, 1705320000, -11676096000,
                                           253402300799, 253402300800]]]),
@@ -55,19 +47,6 @@ main() ->
 
 close(A, B) ->
     abs(calendar:datetime_to_gregorian_seconds(A) - calendar:datetime_to_gregorian_seconds(B)) < 5.
-
-zone(Name) ->
-    io:format("zone ~s~n", [Name]),
-    [begin
-         L2U = erlang:localtime_to_universaltime(DT),
-         Dst = [erlang:localtime_to_universaltime(DT, F) || F <- [true, false, undefined]],
-         U2L = erlang:universaltime_to_localtime(DT),
-         io:format("  ~p: l2u ~p dst ~p u2l ~p~n", [DT, L2U, Dst, U2L]),
-         io:format("    calendar ~p ~p~n", [calendar:local_time_to_universal_time(DT),
-                                            calendar:local_time_to_universal_time_dst(DT)])
-     end || DT <- fixed()],
-    io:format("  epoch local: ~p~n", [calendar:system_time_to_local_time(0, second)]),
-    io:format("  rfc3339 local: ~s~n", [calendar:system_time_to_rfc3339(1705320000)]).
 
 calendar_functions() ->
     DT = {{2024, 1, 15}, {12, 34, 56}},

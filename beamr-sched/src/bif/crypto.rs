@@ -96,9 +96,15 @@ trait Hasher: Send + Sync {
     /// A copy to go on from separately.
     fn fork(&self) -> Box<dyn Hasher>;
     fn output_size(&self) -> usize;
+    /// The digest's block size in bytes (HMAC's key block; OpenSSL's
+    /// `EVP_MD_block_size`).
+    fn block_size(&self) -> usize;
 }
 
-impl<T: digest::Digest + Clone + Send + Sync + 'static> Hasher for T {
+impl<T> Hasher for T
+where
+    T: digest::Digest + digest::core_api::BlockSizeUser + Clone + Send + Sync + 'static,
+{
     fn update(&mut self, data: &[u8]) {
         digest::Digest::update(self, data);
     }
@@ -111,23 +117,24 @@ impl<T: digest::Digest + Clone + Send + Sync + 'static> Hasher for T {
     fn output_size(&self) -> usize {
         <T as digest::Digest>::output_size()
     }
+    fn block_size(&self) -> usize {
+        <T as digest::core_api::BlockSizeUser>::block_size()
+    }
 }
 
-/// A digest algorithm: its name, OpenSSL NID, block size in bytes, and a
-/// fresh hasher.
+/// A digest algorithm: its name, OpenSSL NID, and a fresh hasher (which
+/// knows its sizes).
 struct Algorithm {
     name: &'static str,
     nid: i64,
-    block: usize,
     new: fn() -> Box<dyn Hasher>,
 }
 
 macro_rules! algorithm {
-    ($name:literal, $nid:literal, $block:literal, $ty:ty) => {
+    ($name:literal, $nid:literal, $ty:ty) => {
         Algorithm {
             name: $name,
             nid: $nid,
-            block: $block,
             new: || Box::new(<$ty as Default>::default()),
         }
     };
@@ -135,20 +142,20 @@ macro_rules! algorithm {
 
 /// OTP 25's digests, in `crypto:supports(hashs)`'s order.
 const ALGORITHMS: &[Algorithm] = &[
-    algorithm!("blake2s", 1057, 64, blake2::Blake2s256),
-    algorithm!("blake2b", 1056, 128, blake2::Blake2b512),
-    algorithm!("sha3_512", 1099, 72, sha3::Sha3_512),
-    algorithm!("sha3_384", 1098, 104, sha3::Sha3_384),
-    algorithm!("sha3_256", 1097, 136, sha3::Sha3_256),
-    algorithm!("sha3_224", 1096, 144, sha3::Sha3_224),
-    algorithm!("sha512", 674, 128, sha2::Sha512),
-    algorithm!("sha384", 673, 128, sha2::Sha384),
-    algorithm!("sha256", 672, 64, sha2::Sha256),
-    algorithm!("sha224", 675, 64, sha2::Sha224),
-    algorithm!("sha", 64, 64, sha1::Sha1),
-    algorithm!("ripemd160", 117, 64, ripemd::Ripemd160),
-    algorithm!("md5", 4, 64, md5::Md5),
-    algorithm!("md4", 257, 64, md4::Md4),
+    algorithm!("blake2s", 1057, blake2::Blake2s256),
+    algorithm!("blake2b", 1056, blake2::Blake2b512),
+    algorithm!("sha3_512", 1099, sha3::Sha3_512),
+    algorithm!("sha3_384", 1098, sha3::Sha3_384),
+    algorithm!("sha3_256", 1097, sha3::Sha3_256),
+    algorithm!("sha3_224", 1096, sha3::Sha3_224),
+    algorithm!("sha512", 674, sha2::Sha512),
+    algorithm!("sha384", 673, sha2::Sha384),
+    algorithm!("sha256", 672, sha2::Sha256),
+    algorithm!("sha224", 675, sha2::Sha224),
+    algorithm!("sha", 64, sha1::Sha1),
+    algorithm!("ripemd160", 117, ripemd::Ripemd160),
+    algorithm!("md5", 4, md5::Md5),
+    algorithm!("md4", 257, md4::Md4),
 ];
 
 fn algorithm(t: Term) -> Option<&'static Algorithm> {
@@ -174,10 +181,14 @@ fn digest_arg(p: &mut Process, t: Term, line: i64) -> Result<&'static Algorithm,
 fn hash_info_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     // erts answers a plain badarg here.
     let alg = algorithm(a[0]).ok_or_else(Exception::badarg)?;
-    let size = (alg.new)().output_size() as i64;
+    let hasher = (alg.new)();
     let keys = [atom("block_size"), atom("size"), atom("type")];
     let small = Term::small_unchecked;
-    let values = [small(alg.block as i64), small(size), small(alg.nid)];
+    let values = [
+        small(hasher.block_size() as i64),
+        small(hasher.output_size() as i64),
+        small(alg.nid),
+    ];
     Ok(p.heap.flat_map(&keys, &values))
 }
 
@@ -233,15 +244,16 @@ struct Hmac {
 
 impl Hmac {
     fn new(alg: &'static Algorithm, key: &[u8]) -> Hmac {
-        let mut block = if key.len() > alg.block {
+        let mut inner = (alg.new)();
+        let block_size = inner.block_size();
+        let mut block = if key.len() > block_size {
             let mut h = (alg.new)();
             h.update(key);
             h.finish()
         } else {
             key.to_vec()
         };
-        block.resize(alg.block, 0);
-        let mut inner = (alg.new)();
+        block.resize(block_size, 0);
         inner.update(&block.iter().map(|b| b ^ 0x36).collect::<Vec<u8>>());
         Hmac {
             inner,
@@ -400,4 +412,36 @@ fn do_exor(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
     }
     let out: Vec<u8> = x.iter().zip(&y).map(|(a, b)| a ^ b).collect();
     Ok(p.heap.binary(&out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ALGORITHMS;
+
+    /// The digests' block sizes are OpenSSL's (`EVP_MD_block_size`), which
+    /// `hash_info/1` reports and HMAC pads keys to.
+    #[test]
+    fn block_sizes_are_openssls() {
+        let openssl = [
+            ("blake2s", 64),
+            ("blake2b", 128),
+            ("sha3_512", 72),
+            ("sha3_384", 104),
+            ("sha3_256", 136),
+            ("sha3_224", 144),
+            ("sha512", 128),
+            ("sha384", 128),
+            ("sha256", 64),
+            ("sha224", 64),
+            ("sha", 64),
+            ("ripemd160", 64),
+            ("md5", 64),
+            ("md4", 64),
+        ];
+        let ours: Vec<(&str, usize)> = ALGORITHMS
+            .iter()
+            .map(|a| (a.name, (a.new)().block_size()))
+            .collect();
+        assert_eq!(ours, openssl);
+    }
 }

@@ -151,10 +151,7 @@ fn now(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
             Err(actual) => prev = actual,
         }
     };
-    let mega = Term::small_unchecked((us / 1_000_000_000_000) as i64);
-    let secs = Term::small_unchecked((us / 1_000_000 % 1_000_000) as i64);
-    let micro = Term::small_unchecked((us % 1_000_000) as i64);
-    Ok(p.heap.tuple(&[mega, secs, micro]))
+    Ok(super::erlang_time::now_tuple(p, us as i64 * 1_000))
 }
 
 // ---- DTrace tags: a runtime built without DTrace, as erts answers then ----

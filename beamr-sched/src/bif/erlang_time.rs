@@ -16,10 +16,11 @@
 //! The native time unit is the nanosecond (`erts_internal:time_unit/0`).
 //!
 //! Local time is the C library's, as on the BEAM: `localtime_r` and
-//! `mktime` read `TZ` and `/etc/localtime` (and `mktime` reads `TZ` again
-//! on every call, so `os:putenv("TZ", ...)` applies from the next
-//! conversion on, as on the BEAM). The range checks and the retry of a
-//! refused DST time are erts's `local_to_univ` / `univ_to_local`.
+//! `mktime` read `TZ` and `/etc/localtime` from the runtime's own
+//! environment, which `os:putenv/2` leaves alone (see `bif/os.rs`), so the
+//! zone stays the one the runtime started in, as on the BEAM. The range
+//! checks and the retry of a refused DST time are erts's `local_to_univ` /
+//! `univ_to_local`.
 
 use super::c_library;
 use std::sync::LazyLock;
@@ -109,7 +110,7 @@ pub(super) fn os_system_nanos() -> i64 {
 
 /// Parts of a second in time unit `t` (`native`, `perf_counter`, `second`,
 /// ..., the deprecated plural names, or a positive integer).
-pub(super) fn time_unit(t: Term) -> Option<i64> {
+fn time_unit(t: Term) -> Option<i64> {
     match t.as_atom().map(Atom::name) {
         Some("second" | "seconds") => Some(1),
         Some("millisecond" | "milli_seconds") => Some(1_000),
@@ -121,12 +122,19 @@ pub(super) fn time_unit(t: Term) -> Option<i64> {
 }
 
 /// `nanos` in the unit of `per_second` parts of a second, rounded down.
-pub(super) fn in_unit(p: &mut Process, nanos: i64, per_second: i64) -> Term {
+fn in_unit(p: &mut Process, nanos: i64, per_second: i64) -> Term {
     let t = (i128::from(nanos) * i128::from(per_second)).div_euclid(i128::from(NATIVE));
     match i64::try_from(t) {
         Ok(t) => p.heap.int(t),
         Err(_) => p.heap.bigint(&num_bigint::BigInt::from(t)),
     }
+}
+
+/// A clock's `nanos` in time unit argument `unit` (the `/1` clock BIFs);
+/// badarg for a unit that is not one.
+pub(super) fn in_unit_arg(p: &mut Process, unit: Term, nanos: i64) -> Result<Term, Exception> {
+    let per_second = time_unit(unit).ok_or_else(Exception::badarg)?;
+    Ok(in_unit(p, nanos, per_second))
 }
 
 /// Parts of a second in the `native` (and `perf_counter`) time unit:
@@ -141,8 +149,7 @@ fn monotonic_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, E
 }
 
 fn monotonic_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, monotonic_nanos(), unit))
+    in_unit_arg(p, a[0], monotonic_nanos())
 }
 
 fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
@@ -150,8 +157,7 @@ fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exce
 }
 
 fn system_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, system_nanos(), unit))
+    in_unit_arg(p, a[0], system_nanos())
 }
 
 fn time_offset0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
@@ -159,8 +165,7 @@ fn time_offset0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exce
 }
 
 fn time_offset1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, ORIGIN.offset, unit))
+    in_unit_arg(p, a[0], ORIGIN.offset)
 }
 
 /// `{MegaSecs, Secs, MicroSecs}` of `nanos` since the epoch.
@@ -219,15 +224,30 @@ impl DateTime {
         })
     }
 
+    /// The datetime argument `t`, valid from year `min_year` on, or badarg.
+    fn arg(t: Term, min_year: i64) -> Result<DateTime, Exception> {
+        DateTime::from_term(t)
+            .filter(|dt| dt.valid(min_year))
+            .ok_or_else(Exception::badarg)
+    }
+
     fn to_term(self, p: &mut Process) -> Term {
-        let small = Term::small_unchecked;
-        let date = p
-            .heap
-            .tuple(&[small(self.year), small(self.month), small(self.day)]);
-        let time = p
-            .heap
-            .tuple(&[small(self.hour), small(self.minute), small(self.second)]);
+        let (date, time) = (self.date_term(p), self.time_term(p));
         p.heap.tuple(&[date, time])
+    }
+
+    /// `{Y, Mo, D}`.
+    fn date_term(self, p: &mut Process) -> Term {
+        let small = Term::small_unchecked;
+        p.heap
+            .tuple(&[small(self.year), small(self.month), small(self.day)])
+    }
+
+    /// `{H, Mi, S}`.
+    fn time_term(self, p: &mut Process) -> Term {
+        let small = Term::small_unchecked;
+        p.heap
+            .tuple(&[small(self.hour), small(self.minute), small(self.second)])
     }
 
     /// A real date and time from year `min_year` on (erts's range check).
@@ -332,24 +352,27 @@ fn mktime(dt: DateTime, isdst: i32) -> Option<i64> {
     }
 }
 
-fn localtime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+/// The local date and time now (universal time if the C library cannot
+/// tell).
+fn local_now() -> DateTime {
     let now = os_system_nanos().div_euclid(NATIVE);
-    let dt = local_from_posix(now).unwrap_or_else(|| DateTime::from_posix(now));
-    Ok(dt.to_term(p))
+    local_from_posix(now).unwrap_or_else(|| DateTime::from_posix(now))
+}
+
+fn localtime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().to_term(p))
 }
 
 fn universaltime(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(DateTime::from_posix(os_system_nanos().div_euclid(NATIVE)).to_term(p))
 }
 
-fn date(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let dt = localtime(rt, p, a)?;
-    Ok(dt.as_tuple().expect("a datetime")[0])
+fn date(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().date_term(p))
 }
 
-fn time(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let dt = localtime(rt, p, a)?;
-    Ok(dt.as_tuple().expect("a datetime")[1])
+fn time(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(local_now().time_term(p))
 }
 
 /// The earliest year erts converts between local and universal time.
@@ -367,9 +390,7 @@ fn localtime_to_universaltime(
         Some("undefined") => -1,
         _ => return Err(Exception::badarg()),
     };
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(BASE_YEAR))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], BASE_YEAR)?;
     // A zone without DST may refuse a DST time: erts then converts it as
     // standard time.
     let clock = match mktime(dt, isdst) {
@@ -386,9 +407,7 @@ fn universaltime_to_localtime(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(BASE_YEAR))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], BASE_YEAR)?;
     let local = local_from_posix(dt.to_posix()).ok_or_else(Exception::badarg)?;
     Ok(local.to_term(p))
 }
@@ -399,9 +418,7 @@ fn universaltime_to_posixtime(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let dt = DateTime::from_term(a[0])
-        .filter(|dt| dt.valid(1600))
-        .ok_or_else(Exception::badarg)?;
+    let dt = DateTime::arg(a[0], 1600)?;
     Ok(p.heap.int(dt.to_posix()))
 }
 

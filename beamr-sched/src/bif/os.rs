@@ -7,7 +7,7 @@ use std::sync::{LazyLock, Mutex, MutexGuard, PoisonError};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::erlang_time::{in_unit, monotonic_nanos, now_tuple, os_system_nanos, time_unit};
+use super::erlang_time::{in_unit_arg, monotonic_nanos, now_tuple, os_system_nanos};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -126,8 +126,7 @@ fn system_time0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exce
 }
 
 fn system_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let unit = time_unit(a[0]).ok_or_else(Exception::badarg)?;
-    Ok(in_unit(p, os_system_nanos(), unit))
+    in_unit_arg(p, a[0], os_system_nanos())
 }
 
 /// `os:timestamp()`: the OS clock as `{MegaSecs, Secs, MicroSecs}`.

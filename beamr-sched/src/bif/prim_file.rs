@@ -396,20 +396,15 @@ fn pread_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     })
 }
 
-/// The bytes of an iovec (a list of binaries) or any iodata.
-fn iovec_bytes(t: Term) -> Result<Vec<u8>, Exception> {
-    iodata_bytes(t)
-}
-
 fn write_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = iovec_bytes(a[1])?;
+    let bytes = iodata_bytes(a[1])?;
     with_file(p, a[0], |p, file| unit_result(p, file.write_all(&bytes)))
 }
 
 fn pwrite_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::os::unix::fs::FileExt;
     let offset = size_arg(a[1])?;
-    let bytes = iovec_bytes(a[2])?;
+    let bytes = iodata_bytes(a[2])?;
     with_file(p, a[0], |p, file| match offset {
         Ok(offset) => unit_result(p, file.write_all_at(&bytes, offset)),
         Err(e) => posix_error(p, e),
@@ -694,24 +689,22 @@ fn del_dir_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     })
 }
 
-/// `rename_nif(From, To)`: a non-empty target directory is eexist.
+/// `rename_nif(From, To)`: a non-empty target directory is eexist, and a
+/// failed rename of `/` einval, as erts says.
 fn rename_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let to = path_arg(a[1])?;
-    with_path(p, a[0], |p, from| {
-        let to = match to {
-            Ok(to) => to,
-            Err(e) => return posix_error(p, e),
-        };
-        match std::fs::rename(as_path(from), as_path(&to)) {
-            Ok(()) => ok(),
-            Err(e) if e.raw_os_error() == Some(libc::ENOTEMPTY) => posix_error(p, libc::EEXIST),
-            Err(_) if from.as_bytes() == b"/" => posix_error(p, libc::EINVAL),
-            Err(e) => io_error(p, &e),
-        }
+    two_paths(p, a, |from, to| {
+        std::fs::rename(from, to).map_err(|e| match e.raw_os_error() {
+            Some(libc::ENOTEMPTY) => std::io::Error::from_raw_os_error(libc::EEXIST),
+            _ if from.as_os_str().as_bytes() == b"/" => {
+                std::io::Error::from_raw_os_error(libc::EINVAL)
+            }
+            _ => e,
+        })
     })
 }
 
-/// Runs a two-path operation.
+/// Runs a two-path operation: `ok`, or `{error, Posix}` for a bad path
+/// or the operation's error.
 fn two_paths(
     p: &mut Process,
     a: &[Term],
