@@ -24,6 +24,11 @@ pub trait Deliver: Send + Sync {
     fn deliver(&self, tracer: Term, message: Term, heap: Heap) -> bool;
     /// True while `tracer` is alive.
     fn is_alive(&self, tracer: Term) -> bool;
+    /// The timestamp of `kind` (not [`TimestampKind::None`]) for an event
+    /// that happened at `at_ns` on the trace clock
+    /// ([`clock::now_ns`](crate::clock::now_ns)), in the runtime's terms:
+    /// its system time, its monotonic time, its unique integers.
+    fn timestamp(&self, kind: TimestampKind, at_ns: u64) -> Timestamp;
 }
 
 /// Which timestamp a trace message carries (`erlang:trace/3`'s flags).
@@ -176,23 +181,16 @@ pub struct MessageTracer<D> {
     tracer: Term,
     timestamp: TimestampKind,
     deliver: D,
-    clock: fn(TimestampKind) -> Timestamp,
 }
 
 impl<D: Deliver> MessageTracer<D> {
-    /// Sends to the process `tracer` (a local pid) through `deliver`;
-    /// `clock` reads the timestamp each message carries.
-    pub fn new(
-        tracer: Term,
-        timestamp: TimestampKind,
-        deliver: D,
-        clock: fn(TimestampKind) -> Timestamp,
-    ) -> MessageTracer<D> {
+    /// Sends to the process `tracer` (a local pid) through `deliver`, with
+    /// `timestamp`'s kind of timestamp in each message.
+    pub fn new(tracer: Term, timestamp: TimestampKind, deliver: D) -> MessageTracer<D> {
         MessageTracer {
             tracer,
             timestamp,
             deliver,
-            clock,
         }
     }
 
@@ -218,7 +216,7 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         let mut heap = Heap::new();
         let ts = match self.timestamp {
             TimestampKind::None => Timestamp::None,
-            kind => (self.clock)(kind),
+            kind => self.deliver.timestamp(kind, event.timestamp_ns),
         };
         if let Some(message) = trace_message(&mut heap, event, ts) {
             self.deliver.deliver(self.tracer, message, heap);
@@ -301,16 +299,17 @@ mod tests {
         fn is_alive(&self, _tracer: Term) -> bool {
             self.1
         }
+        fn timestamp(&self, _kind: TimestampKind, at_ns: u64) -> Timestamp {
+            Timestamp::Monotonic(at_ns as i64)
+        }
     }
 
     #[test]
     fn the_tracer_never_traces_itself_and_a_dead_one_is_removed() {
-        let clock = |_| Timestamp::None;
         let live = MessageTracer::new(
             Term::pid(9),
             TimestampKind::None,
             Mailbox(Default::default(), true),
-            clock,
         );
         assert_eq!(
             live.enabled(TraceTag::Send, Tracee::pid(9)),
@@ -324,7 +323,6 @@ mod tests {
             Term::pid(9),
             TimestampKind::None,
             Mailbox(Default::default(), false),
-            clock,
         );
         assert_eq!(
             dead.enabled(TraceTag::Send, Tracee::pid(3)),

@@ -116,8 +116,14 @@ fn os_version() -> [i64; 3] {
 
 static UNIQUE: AtomicI64 = AtomicI64::new(1);
 
+/// The next of the runtime's unique integers (positive and strictly
+/// increasing): `unique_integer/0,1` and strict monotonic trace timestamps.
+pub(super) fn next_unique() -> i64 {
+    UNIQUE.fetch_add(1, Ordering::Relaxed)
+}
+
 fn unique_integer0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(p.heap.int(UNIQUE.fetch_add(1, Ordering::Relaxed)))
+    Ok(p.heap.int(next_unique()))
 }
 
 /// `unique_integer(Modifiers)`: `positive` and `monotonic` (one counter

@@ -6,8 +6,9 @@
 //! The clocks follow the BEAM in its default "no time warp" mode:
 //!
 //! ```text
-//! monotonic_time()  nanoseconds since the runtime's first clock read (an
-//!                   Instant), never going back
+//! monotonic_time()  the trace clock (beamr_trace::clock: nanoseconds since
+//!                   the first clock read in the OS process), never going
+//!                   back; trace timestamps are on the same clock
 //! time_offset()     OS system time minus monotonic time, read once at that
 //!                   first read and final from then on
 //! system_time()     monotonic_time() + time_offset()
@@ -24,7 +25,9 @@
 
 use super::c_library;
 use std::sync::LazyLock;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use beamr_trace::clock::now_ns;
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -77,27 +80,24 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// Nanoseconds in a second: the native time unit.
 const NATIVE: i64 = 1_000_000_000;
 
-/// The monotonic clock's origin and the final time offset, fixed together
-/// at the first clock read.
-struct Origin {
-    instant: Instant,
-    /// OS system time at `instant`, in nanoseconds since the epoch.
-    offset: i64,
-}
+/// The time offset (OS system time minus monotonic time, nanoseconds),
+/// fixed at its first read.
+static OFFSET: LazyLock<i64> = LazyLock::new(|| os_system_nanos() - monotonic_nanos());
 
-static ORIGIN: LazyLock<Origin> = LazyLock::new(|| Origin {
-    instant: Instant::now(),
-    offset: os_system_nanos(),
-});
-
-/// Monotonic time in nanoseconds.
+/// Monotonic time in nanoseconds: the trace clock's reading.
 pub(super) fn monotonic_nanos() -> i64 {
-    ORIGIN.instant.elapsed().as_nanos() as i64
+    now_ns() as i64
 }
 
 /// Erlang system time in nanoseconds since the epoch.
 pub(super) fn system_nanos() -> i64 {
-    monotonic_nanos() + ORIGIN.offset
+    system_nanos_at(monotonic_nanos())
+}
+
+/// Erlang system time, in nanoseconds since the epoch, of the moment the
+/// monotonic clock read `monotonic`.
+pub(super) fn system_nanos_at(monotonic: i64) -> i64 {
+    monotonic + *OFFSET
 }
 
 /// The OS's system time in nanoseconds since the epoch (negative before it).
@@ -161,11 +161,11 @@ fn system_time1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 }
 
 fn time_offset0(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(p.heap.int(ORIGIN.offset))
+    Ok(p.heap.int(*OFFSET))
 }
 
 fn time_offset1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    in_unit_arg(p, a[0], ORIGIN.offset)
+    in_unit_arg(p, a[0], *OFFSET)
 }
 
 /// `{MegaSecs, Secs, MicroSecs}` of `nanos` since the epoch.

@@ -15,9 +15,7 @@
 //! `{tracer, Module, State}` (tracer modules), port tracing and
 //! `erlang:trace_info/2`: each raises `{notsup, What}`.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -25,12 +23,13 @@ use beamr_core::term::Term;
 use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
 use beamr_trace::TraceFlags;
 
+use super::{erlang_system, erlang_time};
 use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
 use crate::signals;
-use crate::trace::{now_ns, pattern, TraceChange};
+use crate::trace::{pattern, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -61,21 +60,19 @@ impl Deliver for RuntimeDelivery {
             .upgrade()
             .is_some_and(|rt| rt.processes.get(tracer).is_some())
     }
-}
 
-/// Reads the timestamp a trace message carries.
-fn read_clock(kind: TimestampKind) -> Timestamp {
-    static UNIQUE: AtomicU64 = AtomicU64::new(1);
-    match kind {
-        TimestampKind::None => Timestamp::None,
-        TimestampKind::Now => Timestamp::Now(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_micros() as u64),
-        ),
-        TimestampKind::Monotonic => Timestamp::Monotonic(now_ns() as i64),
-        TimestampKind::StrictMonotonic => {
-            Timestamp::StrictMonotonic(now_ns() as i64, UNIQUE.fetch_add(1, Ordering::Relaxed))
+    /// On the runtime's clocks: the event's monotonic time is
+    /// `erlang:monotonic_time/0`'s (one clock), system time adds the time
+    /// offset, and strict timestamps take the next unique integer.
+    fn timestamp(&self, kind: TimestampKind, at_ns: u64) -> Timestamp {
+        let at = at_ns as i64;
+        match kind {
+            TimestampKind::None => Timestamp::None,
+            TimestampKind::Now => Timestamp::Now((erlang_time::system_nanos_at(at) / 1000) as u64),
+            TimestampKind::Monotonic => Timestamp::Monotonic(at),
+            TimestampKind::StrictMonotonic => {
+                Timestamp::StrictMonotonic(at, erlang_system::next_unique() as u64)
+            }
         }
     }
 }
@@ -176,9 +173,7 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
     let change = TraceChange {
         set,
         flags,
-        tracer: Arc::new(MessageTracer::new(
-            tracer_pid, timestamp, delivery, read_clock,
-        )),
+        tracer: Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery)),
     };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
