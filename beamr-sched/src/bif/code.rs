@@ -5,6 +5,7 @@
 //! process, which `beamr run` does not start; here they load from beamr's
 //! code path directly.
 
+use super::atoms::atom;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
@@ -18,10 +19,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("code", "ensure_loaded", 1, ensure_loaded),
     ("code", "ensure_modules_loaded", 1, ensure_modules_loaded),
 ];
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("a short atom name"))
-}
 
 /// Loads `module`; the error reason `code` would give, if any.
 fn load(module: Atom) -> Option<&'static str> {

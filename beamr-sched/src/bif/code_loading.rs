@@ -24,6 +24,7 @@
 //! as OTP's code server does; `erlang:load_module/2` fails with
 //! `not_purged` instead.
 
+use super::atoms::atom;
 use std::path::{Path, PathBuf};
 
 use beamr_core::atom::Atom;
@@ -97,10 +98,6 @@ const PRELOADED: &[&str] = &[
     "erl_init",
     "erts_code_purger",
 ];
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 fn code() -> &'static CodeServer {
     CodeServer::global()

@@ -19,6 +19,7 @@
 //!   with crypto-5.1.2's file and line, so that `crypto.erl` turns them
 //!   into the same exceptions as on the BEAM.
 
+use super::atoms::atom;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use beamr_core::atom::Atom;
@@ -54,10 +55,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "hash_equals_nif", 2, hash_equals_nif),
     ("crypto", "do_exor", 2, do_exor),
 ];
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 /// `crypto:on_load()`: the NIFs are built in; nothing to load.
 fn on_load(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {

@@ -4,6 +4,7 @@
 //! the scheduling hints `yield/0`, `garbage_collect/0,1,2`,
 //! `send_nosuspend/2,3`.
 
+use super::atoms::atom;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -34,10 +35,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "send_nosuspend", 2, send_nosuspend2),
     ("erlang", "send_nosuspend", 3, send_nosuspend3),
 ];
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 /// Scheduler threads `beamr run` starts by default: one per core.
 fn cores() -> i64 {

@@ -2,19 +2,15 @@
 //! runtime, locking the table and checking the caller's access (`badarg`
 //! where OTP raises it), and the atoms and BIFs the hot paths use.
 
+use super::atoms::atom;
 use std::sync::LazyLock;
 
-use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::ets::table::TableData;
 use crate::ets::{Protection, Table};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-
-pub(super) fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 pub(super) fn badarg<T>() -> Result<T, Exception> {
     Err(Exception::badarg())

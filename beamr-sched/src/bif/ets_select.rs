@@ -2,7 +2,8 @@
 //! `select` and their variants, counting and deleting, and compiled
 //! specifications (`match_spec_compile`, `match_spec_run`).
 
-use super::ets_access::{atom, badarg, end_of_table, with_table, Access};
+use super::atoms::atom;
+use super::ets_access::{badarg, end_of_table, with_table, Access};
 
 use beamr_core::order;
 use beamr_core::term::Term;

@@ -1,7 +1,8 @@
 //! `ets` BIFs on whole tables: `new`, `delete/1`, `info`, `all`, `whereis`,
 //! ownership (`give_away`, heirs, `setopts`) and naming (`rename`).
 
-use super::ets_access::{atom, badarg, with_table, Access};
+use super::atoms::atom;
+use super::ets_access::{badarg, with_table, Access};
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;

@@ -4,6 +4,7 @@
 //! Bytes are written at the back and read from the front; reading more
 //! than the buffer holds raises badarg, as erts's NIF does.
 
+use super::atoms::atom;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -60,10 +61,6 @@ fn count(t: Term) -> Result<usize, Exception> {
     t.as_small()
         .and_then(|n| usize::try_from(n).ok())
         .ok_or_else(Exception::badarg)
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 fn new(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {

@@ -16,6 +16,7 @@
 //! - `list_dir_nif` lists in the reverse of `readdir` order (erts builds
 //!   its list by prepending; `prim_file` reverses it back).
 
+use super::atoms::atom;
 use super::c_library;
 use std::ffi::{CString, OsStr};
 use std::fs::{File, OpenOptions};
@@ -74,10 +75,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("prim_file", "set_owner_nif", 3, set_owner_nif),
     ("prim_file", "set_time_nif", 4, set_time_nif),
 ];
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 fn ok() -> Term {
     Term::atom(Atom::OK)

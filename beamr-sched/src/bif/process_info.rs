@@ -1,6 +1,7 @@
 //! `erlang:process_info/2`: a snapshot of a process, turned into the terms
 //! the BEAM returns.
 
+use super::atoms::atom;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
@@ -58,10 +59,6 @@ impl Snapshot {
             stacktrace: Term::NIL,
         }
     }
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 /// The value of `item` (an atom or a list of atoms) for the snapshot, built
