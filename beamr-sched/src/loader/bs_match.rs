@@ -22,6 +22,7 @@ use beamr_core::beam::{Instruction, Integer, Operand};
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer as _;
 
+use super::bs::GetKind;
 use super::error::LoadError;
 use super::lower::Lowering;
 use super::operand::{Dst, Src, Target};
@@ -41,19 +42,15 @@ pub enum MatchCmd {
         /// Bits that must be left.
         bits: usize,
     },
-    /// The next `bits` bits as an integer.
-    Integer {
+    /// The next `bits` bits as an integer or a sub-binary (`integer`,
+    /// `binary`), read as `bs_get_integer2` and `bs_get_binary2` read them.
+    Get {
+        /// [`GetKind::Integer`] or [`GetKind::Binary`].
+        kind: GetKind,
         /// Size in bits.
         bits: usize,
         /// [`LITTLE`](super::bs::LITTLE), [`SIGNED`](super::bs::SIGNED).
         flags: u8,
-        /// Destination.
-        dst: Dst,
-    },
-    /// The next `bits` bits as a sub-binary.
-    Binary {
-        /// Size in bits.
-        bits: usize,
         /// Destination.
         dst: Dst,
     },
@@ -178,17 +175,14 @@ impl Lowering<'_> {
                 unit: num(1)?.max(1),
             },
             "ensure_exactly" => MatchCmd::EnsureExactly { bits: num(0)? },
-            "integer" => {
-                let bits = bits(num(2)?, num(3)?)?;
-                let flags = self.flags_of_operand(ins, ops[1].clone())?;
-                MatchCmd::Integer {
-                    bits,
-                    flags,
-                    dst: self.dst_of(ins, &ops[4])?,
-                }
-            }
-            "binary" => MatchCmd::Binary {
+            kind @ ("integer" | "binary") => MatchCmd::Get {
+                kind: if kind == "integer" {
+                    GetKind::Integer
+                } else {
+                    GetKind::Binary
+                },
                 bits: bits(num(2)?, num(3)?)?,
+                flags: self.flags_of_operand(ins, ops[1].clone())?,
                 dst: self.dst_of(ins, &ops[4])?,
             },
             "skip" => MatchCmd::Skip { bits: num(0)? },
