@@ -506,10 +506,7 @@ impl Lowering<'_> {
         let fail = self.target(ins, 0, here)?;
         let live = self.unsigned(ins, 2)? as u32;
         let dst = self.dst(ins, 4)?;
-        let items = self.list(ins, 5)?.to_vec();
-        if items.len() % 6 != 0 {
-            return Err(self.err(ins, "segment list is not groups of six"));
-        }
+        let items = self.groups(ins, 5, 6, "segment list is not groups of six")?;
         let mut segments = Vec::with_capacity(items.len() / 6);
         for seg in items.chunks(6) {
             let kind_name = match &seg[0] {

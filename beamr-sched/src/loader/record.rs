@@ -120,10 +120,7 @@ impl Lowering<'_> {
         let size = self.unsigned(ins, 1)? as u32;
         let src = self.src(ins, 2)?;
         let dst = self.dst(ins, 3)?;
-        let items = self.list(ins, 4)?.to_vec();
-        if items.len() % 2 != 0 {
-            return Err(self.err(ins, "update list is not index/value pairs"));
-        }
+        let items = self.groups(ins, 4, 2, "update list is not index/value pairs")?;
         let mut updates = Vec::with_capacity(items.len() / 2);
         for pair in items.chunks(2) {
             let index = match &pair[0] {
