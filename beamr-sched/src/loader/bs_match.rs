@@ -154,15 +154,9 @@ impl Lowering<'_> {
         name: Atom,
         ops: &[Operand],
     ) -> Result<MatchCmd, LoadError> {
-        let num = |i: usize| -> Result<usize, LoadError> {
-            match &ops[i] {
-                Operand::Unsigned(n) => Ok(*n as usize),
-                Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as usize),
-                other => Err(self.err(
-                    ins,
-                    format!("bs_match {name}: operand {i} should be a number, found {other:?}"),
-                )),
-            }
+        let num = |i: usize| {
+            self.unsigned_of(ins, &ops[i], format_args!("bs_match {name}: operand {i}"))
+                .map(|n| n as usize)
         };
         let bits = |size: usize, unit: usize| {
             size.checked_mul(unit)

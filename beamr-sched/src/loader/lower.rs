@@ -270,13 +270,21 @@ impl<'f> Lowering<'f> {
     }
 
     pub(super) fn unsigned(&self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
-        match self.arg(ins, i)? {
+        self.unsigned_of(ins, self.arg(ins, i)?, format_args!("operand {i}"))
+    }
+
+    /// The value of the non-negative integer operand `op`, named `what`
+    /// in the error when it is not one.
+    pub(super) fn unsigned_of(
+        &self,
+        ins: &Instruction,
+        op: &Operand,
+        what: std::fmt::Arguments<'_>,
+    ) -> Result<u64, LoadError> {
+        match op {
             Operand::Unsigned(n) => Ok(*n),
             Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as u64),
-            other => Err(self.err(
-                ins,
-                format!("operand {i} should be a number, found {other:?}"),
-            )),
+            _ => Err(self.err(ins, format!("{what} should be a number, found {op:?}"))),
         }
     }
 
