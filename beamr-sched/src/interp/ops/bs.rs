@@ -38,9 +38,9 @@ use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
-use super::{get, put, Flow};
+use super::{fail_or, get, put, Flow};
 use crate::loader::bs::{BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED};
-use crate::loader::{Src, Target};
+use crate::loader::Src;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -63,7 +63,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
                 return Flow::Next;
             }
             let Some(view) = t.as_binary() else {
-                return fail_or(*fail, Exception::badarg());
+                return fail_or(*fail, Exception::badarg);
             };
             let (orig, off, size) = t.as_sub_binary().unwrap_or((t, 0, view.bit_size));
             let ctx = p.heap.match_context(orig, off, off, off + size);
@@ -208,15 +208,6 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
     }
 }
 
-#[inline(always)]
-fn fail_or(fail: Target, e: Exception) -> Flow {
-    if fail.is_some() {
-        Flow::Jump(fail)
-    } else {
-        Flow::Raise(e)
-    }
-}
-
 /// True if `n` is a multiple of `unit` (units are almost always 1 or 8).
 #[inline(always)]
 fn multiple_of(n: usize, unit: usize) -> bool {
@@ -311,7 +302,7 @@ fn create(p: &mut Process, c: &CreateBin) -> Flow {
             put(p, c.dst, t);
             Flow::Next
         }
-        Err(e) => fail_or(c.fail, e),
+        Err(e) => fail_or(c.fail, || e),
     }
 }
 
