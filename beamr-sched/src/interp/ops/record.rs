@@ -39,12 +39,16 @@ pub fn exec(p: &mut Process, op: &RecordInstr) -> Flow {
             let v = get(p, *rec);
             unwind::tagged_error(p, Atom::BADRECORD, v)
         }),
-        RecordInstr::Put => {
-            let reason = p.heap.tuple(&[
-                Term::atom(Atom::new("beamr_unsupported").expect("atom")),
-                Term::atom(Atom::new("native_records").expect("atom")),
-            ]);
-            Flow::Raise(Exception::error(reason))
-        }
+        RecordInstr::Put => Flow::Raise(native_records_unsupported(p)),
     }
+}
+
+/// `error:{beamr_unsupported, native_records}`: what making a native
+/// record raises (`put_record` here, `records:create/4` and `update/4`).
+pub fn native_records_unsupported(p: &mut Process) -> Exception {
+    let reason = p.heap.tuple(&[
+        Term::atom(Atom::new("beamr_unsupported").expect("atom")),
+        Term::atom(Atom::new("native_records").expect("atom")),
+    ]);
+    Exception::error(reason)
 }
