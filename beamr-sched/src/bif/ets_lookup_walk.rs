@@ -5,7 +5,7 @@
 
 use beamr_core::term::Term;
 
-use super::ets_objects::{first, last, lookup, lookup_element, next, prev};
+use super::ets_objects::{elements_or, first, last, lookup, next, prev};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -22,14 +22,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// `lookup_element(Tab, Key, Pos, Default)`: as `lookup_element/3`, but
 /// `Default` when no object has the key.
 fn lookup_element4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if lookup(rt, p, &a[..2])? == Term::NIL {
-        // The position must still be a valid one.
-        if a[2].as_small().is_none_or(|n| n < 1) {
-            return Err(Exception::badarg());
-        }
-        return Ok(a[3]);
-    }
-    lookup_element(rt, p, &a[..3])
+    elements_or(rt, p, &a[..3], Some(a[3]))
 }
 
 /// `{Key, Objects}` for the key a traversal step reached, or
