@@ -19,7 +19,7 @@
 
 use beamr_core::atom::Atom;
 use beamr_core::beam::{Instruction, Integer, Operand};
-use num_bigint::{BigInt, Sign};
+use num_bigint::BigInt;
 use num_integer::Integer as _;
 
 use super::bs::GetKind;
@@ -105,13 +105,11 @@ pub fn int_bits(value: &BigInt, bits: usize) -> Box<[u8]> {
         return Box::new([]);
     }
     let modulus = BigInt::from(1) << bits;
+    // Below 2^(len*8), so at most `len` bytes (zero is one byte, 0).
     let low = value.mod_floor(&modulus) << (len * 8 - bits);
-    let (_, mut bytes) = low.to_bytes_be();
-    if low.sign() == Sign::NoSign {
-        bytes.clear();
-    }
-    let mut out = vec![0u8; len - bytes.len().min(len)];
-    out.extend_from_slice(&bytes[bytes.len().saturating_sub(len)..]);
+    let (_, bytes) = low.to_bytes_be();
+    let mut out = vec![0u8; len - bytes.len()];
+    out.extend_from_slice(&bytes);
     out.into_boxed_slice()
 }
 
