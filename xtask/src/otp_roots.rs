@@ -138,7 +138,7 @@ mod tests {
         let workspace = std::env::temp_dir().join(format!("xtask-otp-{}", std::process::id()));
         let dir = workspace.join("target/otp/27");
         fs::create_dir_all(&dir).unwrap();
-        fs::write(dir.join(READY), "").unwrap();
+        fs::write(dir.join(READY), ready_text("27", "trixie")).unwrap();
         let found = ensure(&workspace, "27", "trixie");
         let _ = fs::remove_dir_all(&workspace);
         assert_eq!(found.unwrap(), dir);

@@ -110,11 +110,7 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
         .iter()
         .find(|(name, _)| *name == step)
         .expect("every step other than erlang and fixtures is a cargo step");
-    // `cargo xtask` runs under cargo, which says which cargo it is.
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
-    let mut cmd = Command::new(cargo);
-    cmd.args(*args).current_dir(root).env(ENV_VAR, fixtures_dir);
-    let result = process::run(&mut cmd);
+    let result = process::run(cargo_command(root, fixtures_dir).args(*args));
     if result.is_err() && step == "fmt" {
         eprintln!("xtask: hint: if the diff above is formatting, `cargo fmt --all` fixes it");
     }
@@ -133,13 +129,21 @@ fn diff_otp(
         .find(|(r, _)| *r == release)
         .expect("every otpNN step names a release of otp_roots::RELEASES");
     let otp_root = otp_roots::ensure(root, release, suite)?;
+    Ok(process::run(
+        cargo_command(root, fixtures_dir)
+            .args(["test", "-p", "beamr-cli", "--test", "diff"])
+            .env(DIFF_OTP_ROOT, &otp_root),
+    ))
+}
+
+/// A cargo command in the workspace `root`, with the fixtures' directory
+/// in [`ENV_VAR`].
+fn cargo_command(root: &Path, fixtures_dir: &Path) -> Command {
+    // `cargo xtask` runs under cargo, which says which cargo it is.
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
     let mut cmd = Command::new(cargo);
-    cmd.args(["test", "-p", "beamr-cli", "--test", "diff"])
-        .current_dir(root)
-        .env(ENV_VAR, fixtures_dir)
-        .env(DIFF_OTP_ROOT, &otp_root);
-    Ok(process::run(&mut cmd))
+    cmd.current_dir(root).env(ENV_VAR, fixtures_dir);
+    cmd
 }
 
 fn summary(outcomes: &[(&str, Outcome)], total: Duration) {

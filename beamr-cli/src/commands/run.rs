@@ -136,19 +136,18 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
 /// anything else an exit (whose stacktrace the exit reason does not keep:
 /// `[]`).
 fn class_reason_stack(heap: &mut Heap, exit: Term) -> Term {
-    let atom = |name: &str| Term::atom(Atom::new(name).expect("atom"));
     if let Some(&[r, trace]) = exit.as_tuple() {
         let frames = trace.is_list() && trace.iter_list().all(|f| f.is_tuple());
         if frames && trace != Term::NIL {
             if let Some(&[tag, v]) = r.as_tuple() {
-                if tag == atom("nocatch") {
-                    return heap.tuple(&[atom("throw"), v, trace]);
+                if tag == Term::atom(Atom::NOCATCH) {
+                    return heap.tuple(&[Term::atom(Atom::THROW), v, trace]);
                 }
             }
-            return heap.tuple(&[atom("error"), r, trace]);
+            return heap.tuple(&[Term::atom(Atom::ERROR), r, trace]);
         }
     }
-    heap.tuple(&[atom("exit"), exit, Term::NIL])
+    heap.tuple(&[Term::atom(Atom::EXIT_CLASS), exit, Term::NIL])
 }
 
 /// The modules of the `.beam` files directly in `dir`, sorted.

@@ -5,8 +5,9 @@
 
 use beamr_core::term::Term;
 
-use super::ets_objects::{first, last, lookup, lookup_element, next, prev};
-use crate::loader::BifRow;
+use super::ets_access::end_of_table;
+use super::ets_objects::{elements_or, first, last, lookup, next, prev};
+use crate::loader::{BifFn, BifRow};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -22,42 +23,32 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// `lookup_element(Tab, Key, Pos, Default)`: as `lookup_element/3`, but
 /// `Default` when no object has the key.
 fn lookup_element4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if lookup(rt, p, &a[..2])? == Term::NIL {
-        // The position must still be a valid one.
-        if a[2].as_small().is_none_or(|n| n < 1) {
-            return Err(Exception::badarg());
-        }
-        return Ok(a[3]);
-    }
-    lookup_element(rt, p, &a[..3])
+    elements_or(rt, p, &a[..3], Some(a[3]))
 }
 
-/// `{Key, Objects}` for the key a traversal step reached, or
-/// `'$end_of_table'`.
-fn with_objects(rt: &Runtime, p: &mut Process, tab: Term, key: Term) -> Result<Term, Exception> {
-    if key.as_atom().is_some_and(|k| k.name() == "$end_of_table") {
+/// `{Key, Objects}` for the key the traversal step `step` (`first/1`,
+/// `last/1`, `next/2`, `prev/2`) reaches, or `'$end_of_table'`.
+fn step_lookup(rt: &Runtime, p: &mut Process, a: &[Term], step: BifFn) -> Result<Term, Exception> {
+    let key = step(rt, p, a)?;
+    if key == end_of_table() {
         return Ok(key);
     }
-    let objects = lookup(rt, p, &[tab, key])?;
+    let objects = lookup(rt, p, &[a[0], key])?;
     Ok(p.heap.tuple(&[key, objects]))
 }
 
 fn first_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let key = first(rt, p, a)?;
-    with_objects(rt, p, a[0], key)
+    step_lookup(rt, p, a, first)
 }
 
 fn last_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let key = last(rt, p, a)?;
-    with_objects(rt, p, a[0], key)
+    step_lookup(rt, p, a, last)
 }
 
 fn next_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let key = next(rt, p, a)?;
-    with_objects(rt, p, a[0], key)
+    step_lookup(rt, p, a, next)
 }
 
 fn prev_lookup(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let key = prev(rt, p, a)?;
-    with_objects(rt, p, a[0], key)
+    step_lookup(rt, p, a, prev)
 }

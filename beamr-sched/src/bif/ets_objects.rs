@@ -90,12 +90,24 @@ pub(super) fn position(t: Term) -> Result<usize, Exception> {
     }
 }
 
-pub(super) fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn lookup_element(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    elements_or(rt, p, a, None)
+}
+
+/// `lookup_element(Tab, Key, Pos)`'s answer: element `Pos` of the object
+/// under `Key` (of each, in a bag), and when there is none `default`
+/// (`lookup_element/4`) or `badarg`.
+pub(super) fn elements_or(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+    default: Option<Term>,
+) -> Result<Term, Exception> {
     let pos = position(a[2])?;
     with_table(rt, p, a[0], Access::Read, |p, t, d| {
         let found = d.lookup(a[1]);
         if found.is_empty() {
-            return badarg();
+            return default.map_or_else(badarg, Ok);
         }
         let mut elems = Vec::with_capacity(found.len());
         for s in found {

@@ -10,6 +10,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use crate::interp::ops::record::native_records_unsupported;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -42,11 +43,7 @@ fn badrecord(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 /// `records:create/4`, `records:update/4`: native records are not
 /// implemented.
 fn unsupported(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let reason = p.heap.tuple(&[
-        Term::atom(Atom::new("beamr_unsupported").expect("atom")),
-        Term::atom(Atom::new("native_records").expect("atom")),
-    ]);
-    Err(Exception::error(reason))
+    Err(native_records_unsupported(p))
 }
 
 /// `erlang:is_record/1` (OTP 29): whether the term is a native record;

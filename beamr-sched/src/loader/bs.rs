@@ -506,10 +506,7 @@ impl Lowering<'_> {
         let fail = self.target(ins, 0, here)?;
         let live = self.unsigned(ins, 2)? as u32;
         let dst = self.dst(ins, 4)?;
-        let items = self.list(ins, 5)?.to_vec();
-        if items.len() % 6 != 0 {
-            return Err(self.err(ins, "segment list is not groups of six"));
-        }
+        let items = self.groups(ins, 5, 6, "segment list is not groups of six")?;
         let mut segments = Vec::with_capacity(items.len() / 6);
         for seg in items.chunks(6) {
             let kind_name = match &seg[0] {
@@ -528,23 +525,11 @@ impl Lowering<'_> {
                 Some("private_append") => SegKind::PrivateAppend,
                 _ => return Err(self.err(ins, format!("unknown segment type {:?}", seg[0]))),
             };
-            let unit = match &seg[2] {
-                Operand::Unsigned(n) => *n as u32,
-                Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u32,
-                other => return Err(self.err(ins, format!("bad segment unit {other:?}"))),
-            };
+            let unit = self.unsigned_of(ins, &seg[2], format_args!("segment unit"))? as u32;
             let flags = flags_from_bits(self.flags_of(ins, seg[3].clone())?);
             let (src, size, string) = if kind == SegKind::String {
-                let offset = match &seg[4] {
-                    Operand::Unsigned(n) => *n,
-                    Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u64,
-                    other => return Err(self.err(ins, format!("bad string offset {other:?}"))),
-                };
-                let units = match &seg[5] {
-                    Operand::Unsigned(n) => *n,
-                    Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u64,
-                    other => return Err(self.err(ins, format!("bad string size {other:?}"))),
-                };
+                let offset = self.unsigned_of(ins, &seg[4], format_args!("string offset"))?;
+                let units = self.unsigned_of(ins, &seg[5], format_args!("string size"))?;
                 let bits = units * unit.max(1) as u64;
                 let bytes = self.string_bytes(ins, offset, bits.div_ceil(8))?;
                 (Src::constant(Term::NIL), Size::Bits(bits as usize), bytes)
@@ -553,11 +538,9 @@ impl Lowering<'_> {
                 let size = self.size_of(ins, &seg[5], unit.max(1))?;
                 (src, size, Box::default())
             };
-            let number = match &seg[1] {
-                Operand::Unsigned(n) => *n as u32,
-                Operand::Integer(Integer::Small(n)) if *n >= 0 => *n as u32,
-                _ => 0,
-            };
+            let number = self
+                .unsigned_of(ins, &seg[1], format_args!("segment number"))
+                .map_or(0, |n| n as u32);
             segments.push(Segment {
                 kind,
                 // Appends are binary segments to the programmer, and in OTP's reports.

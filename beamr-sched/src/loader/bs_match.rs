@@ -19,9 +19,10 @@
 
 use beamr_core::atom::Atom;
 use beamr_core::beam::{Instruction, Integer, Operand};
-use num_bigint::{BigInt, Sign};
+use num_bigint::BigInt;
 use num_integer::Integer as _;
 
+use super::bs::GetKind;
 use super::error::LoadError;
 use super::lower::Lowering;
 use super::operand::{Dst, Src, Target};
@@ -41,19 +42,15 @@ pub enum MatchCmd {
         /// Bits that must be left.
         bits: usize,
     },
-    /// The next `bits` bits as an integer.
-    Integer {
+    /// The next `bits` bits as an integer or a sub-binary (`integer`,
+    /// `binary`), read as `bs_get_integer2` and `bs_get_binary2` read them.
+    Get {
+        /// [`GetKind::Integer`] or [`GetKind::Binary`].
+        kind: GetKind,
         /// Size in bits.
         bits: usize,
         /// [`LITTLE`](super::bs::LITTLE), [`SIGNED`](super::bs::SIGNED).
         flags: u8,
-        /// Destination.
-        dst: Dst,
-    },
-    /// The next `bits` bits as a sub-binary.
-    Binary {
-        /// Size in bits.
-        bits: usize,
         /// Destination.
         dst: Dst,
     },
@@ -108,13 +105,11 @@ pub fn int_bits(value: &BigInt, bits: usize) -> Box<[u8]> {
         return Box::new([]);
     }
     let modulus = BigInt::from(1) << bits;
+    // Below 2^(len*8), so at most `len` bytes (zero is one byte, 0).
     let low = value.mod_floor(&modulus) << (len * 8 - bits);
-    let (_, mut bytes) = low.to_bytes_be();
-    if low.sign() == Sign::NoSign {
-        bytes.clear();
-    }
-    let mut out = vec![0u8; len - bytes.len().min(len)];
-    out.extend_from_slice(&bytes[bytes.len().saturating_sub(len)..]);
+    let (_, bytes) = low.to_bytes_be();
+    let mut out = vec![0u8; len - bytes.len()];
+    out.extend_from_slice(&bytes);
     out.into_boxed_slice()
 }
 
@@ -157,15 +152,9 @@ impl Lowering<'_> {
         name: Atom,
         ops: &[Operand],
     ) -> Result<MatchCmd, LoadError> {
-        let num = |i: usize| -> Result<usize, LoadError> {
-            match &ops[i] {
-                Operand::Unsigned(n) => Ok(*n as usize),
-                Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as usize),
-                other => Err(self.err(
-                    ins,
-                    format!("bs_match {name}: operand {i} should be a number, found {other:?}"),
-                )),
-            }
+        let num = |i: usize| {
+            self.unsigned_of(ins, &ops[i], format_args!("bs_match {name}: operand {i}"))
+                .map(|n| n as usize)
         };
         let bits = |size: usize, unit: usize| {
             size.checked_mul(unit)
@@ -178,17 +167,14 @@ impl Lowering<'_> {
                 unit: num(1)?.max(1),
             },
             "ensure_exactly" => MatchCmd::EnsureExactly { bits: num(0)? },
-            "integer" => {
-                let bits = bits(num(2)?, num(3)?)?;
-                let flags = self.flags_of_operand(ins, ops[1].clone())?;
-                MatchCmd::Integer {
-                    bits,
-                    flags,
-                    dst: self.dst_of(ins, &ops[4])?,
-                }
-            }
-            "binary" => MatchCmd::Binary {
+            kind @ ("integer" | "binary") => MatchCmd::Get {
+                kind: if kind == "integer" {
+                    GetKind::Integer
+                } else {
+                    GetKind::Binary
+                },
                 bits: bits(num(2)?, num(3)?)?,
+                flags: self.flags_of_operand(ins, ops[1].clone())?,
                 dst: self.dst_of(ins, &ops[4])?,
             },
             "skip" => MatchCmd::Skip { bits: num(0)? },

@@ -270,13 +270,21 @@ impl<'f> Lowering<'f> {
     }
 
     pub(super) fn unsigned(&self, ins: &Instruction, i: usize) -> Result<u64, LoadError> {
-        match self.arg(ins, i)? {
+        self.unsigned_of(ins, self.arg(ins, i)?, format_args!("operand {i}"))
+    }
+
+    /// The value of the non-negative integer operand `op`, named `what`
+    /// in the error when it is not one.
+    pub(super) fn unsigned_of(
+        &self,
+        ins: &Instruction,
+        op: &Operand,
+        what: std::fmt::Arguments<'_>,
+    ) -> Result<u64, LoadError> {
+        match op {
             Operand::Unsigned(n) => Ok(*n),
             Operand::Integer(Integer::Small(n)) if *n >= 0 => Ok(*n as u64),
-            other => Err(self.err(
-                ins,
-                format!("operand {i} should be a number, found {other:?}"),
-            )),
+            _ => Err(self.err(ins, format!("{what} should be a number, found {op:?}"))),
         }
     }
 
@@ -416,6 +424,24 @@ impl<'f> Lowering<'f> {
         }
     }
 
+    /// Operand `i`, a list of groups of `n` operands (`select_val`'s
+    /// value/label pairs, `bs_create_bin`'s segments of six), copied so
+    /// that lowering the groups may borrow `self` mutably; the error
+    /// `what` when its length is not a multiple of `n`.
+    pub(super) fn groups(
+        &self,
+        ins: &Instruction,
+        i: usize,
+        n: usize,
+        what: &str,
+    ) -> Result<Vec<Operand>, LoadError> {
+        let items = self.list(ins, i)?;
+        if items.len() % n != 0 {
+            return Err(self.err(ins, what));
+        }
+        Ok(items.to_vec())
+    }
+
     pub(super) fn import(&self, ins: &Instruction, i: usize) -> Result<&'static Export, LoadError> {
         let n = self.unsigned(ins, i)? as usize;
         self.imports
@@ -492,10 +518,7 @@ impl<'f> Lowering<'f> {
     ) -> Result<Box<Select>, LoadError> {
         let arg = self.src(ins, 0)?;
         let fail = self.target(ins, 1, here)?;
-        let items = self.list(ins, 2)?.to_vec();
-        if items.len() % 2 != 0 {
-            return Err(self.err(ins, "odd jump table"));
-        }
+        let items = self.groups(ins, 2, 2, "odd jump table")?;
         let mut cases = Vec::with_capacity(items.len() / 2);
         for pair in items.chunks(2) {
             let value = if arity_table {

@@ -92,10 +92,7 @@ impl Lowering<'_> {
                 }
             }
             Opcode::GetMapElements => {
-                let items = self.list(ins, 2)?.to_vec();
-                if items.len() % 2 != 0 {
-                    return Err(self.err(ins, "odd key/destination list"));
-                }
+                let items = self.groups(ins, 2, 2, "odd key/destination list")?;
                 let mut pairs = Vec::with_capacity(items.len() / 2);
                 for pair in items.chunks(2) {
                     pairs.push((self.src_of(ins, &pair[0])?, self.dst_of(ins, &pair[1])?));
@@ -130,10 +127,7 @@ impl Lowering<'_> {
 
     /// `put_map_assoc`/`put_map_exact Fail Src Dst Live Pairs`.
     fn put_map(&mut self, ins: &Instruction, here: usize) -> Result<PutMap, LoadError> {
-        let items = self.list(ins, 4)?.to_vec();
-        if items.len() % 2 != 0 {
-            return Err(self.err(ins, "odd key/value list"));
-        }
+        let items = self.groups(ins, 4, 2, "odd key/value list")?;
         let mut pairs = Vec::with_capacity(items.len() / 2);
         for pair in items.chunks(2) {
             pairs.push((self.src_of(ins, &pair[0])?, self.src_of(ins, &pair[1])?));

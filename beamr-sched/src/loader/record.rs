@@ -27,7 +27,7 @@
 //! `io_lib_pretty`, `erl_eval`) tests for native records on every term it
 //! prints, so it runs; a program that builds one stops with that error.
 
-use beamr_core::beam::{Instruction, Opcode, Operand};
+use beamr_core::beam::{Instruction, Opcode};
 
 use super::error::LoadError;
 use super::lower::Lowering;
@@ -120,17 +120,10 @@ impl Lowering<'_> {
         let size = self.unsigned(ins, 1)? as u32;
         let src = self.src(ins, 2)?;
         let dst = self.dst(ins, 3)?;
-        let items = self.list(ins, 4)?.to_vec();
-        if items.len() % 2 != 0 {
-            return Err(self.err(ins, "update list is not index/value pairs"));
-        }
+        let items = self.groups(ins, 4, 2, "update list is not index/value pairs")?;
         let mut updates = Vec::with_capacity(items.len() / 2);
         for pair in items.chunks(2) {
-            let index = match &pair[0] {
-                Operand::Unsigned(n) => *n,
-                Operand::Integer(beamr_core::beam::Integer::Small(n)) if *n >= 1 => *n as u64,
-                other => return Err(self.err(ins, format!("bad record index {other:?}"))),
-            };
+            let index = self.unsigned_of(ins, &pair[0], format_args!("record index"))?;
             if index == 0 || index > u64::from(size) {
                 return Err(self.err(
                     ins,

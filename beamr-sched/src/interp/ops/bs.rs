@@ -38,9 +38,9 @@ use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
-use super::{get, put, Flow};
+use super::{fail_or, get, put, Flow};
 use crate::loader::bs::{BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED};
-use crate::loader::{Src, Target};
+use crate::loader::Src;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -63,7 +63,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
                 return Flow::Next;
             }
             let Some(view) = t.as_binary() else {
-                return fail_or(*fail, Exception::badarg());
+                return fail_or(*fail, Exception::badarg);
             };
             let (orig, off, size) = t.as_sub_binary().unwrap_or((t, 0, view.bit_size));
             let ctx = p.heap.match_context(orig, off, off, off + size);
@@ -116,27 +116,8 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
                 Some(n) if n <= left => n,
                 _ => return Flow::Jump(*fail),
             };
-            let data = storage(&m.orig);
-            let value = match kind {
-                GetKind::Integer => {
-                    match bits::read_int(
-                        data,
-                        m.position,
-                        n,
-                        flags & LITTLE != 0,
-                        flags & SIGNED != 0,
-                    ) {
-                        IntValue::Small(v) => p.heap.int(v),
-                        IntValue::Big(v) => p.heap.bigint(&v),
-                    }
-                }
-                GetKind::Float => {
-                    match bits::read_float(data, m.position, n, flags & LITTLE != 0) {
-                        Some(f) => p.heap.float(f),
-                        None => return Flow::Jump(*fail),
-                    }
-                }
-                GetKind::Binary => p.heap.sub_binary(m.orig, m.position, n),
+            let Some(value) = read_segment(p, *kind, m.orig, m.position, n, *flags) else {
+                return Flow::Jump(*fail);
             };
             set_position(c, m.position + n);
             put(p, *dst, value);
@@ -172,9 +153,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             let Some((c, m)) = context(p, *ctx) else {
                 return Flow::Jump(*fail);
             };
-            if m.end - m.position < *n
-                || !bits::bits_equal(storage(&m.orig), m.position, bytes, 0, *n)
-            {
+            if !equal_at(&m.orig, m.position, m.end - m.position, bytes, *n) {
                 return Flow::Jump(*fail);
             }
             set_position(c, m.position + n);
@@ -229,15 +208,6 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
     }
 }
 
-#[inline(always)]
-fn fail_or(fail: Target, e: Exception) -> Flow {
-    if fail.is_some() {
-        Flow::Jump(fail)
-    } else {
-        Flow::Raise(e)
-    }
-}
-
 /// True if `n` is a multiple of `unit` (units are almost always 1 or 8).
 #[inline(always)]
 fn multiple_of(n: usize, unit: usize) -> bool {
@@ -259,6 +229,38 @@ fn context(p: &Process, s: Src) -> Option<(Term, MatchCtxView)> {
 #[inline(always)]
 fn storage(orig: &Term) -> &[u8] {
     orig.as_binary().map_or(&[], |v| v.storage)
+}
+
+/// The `kind` segment of `n` bits at bit `pos` of the binary `orig` (the
+/// caller has checked that `n` bits are left), read as `flags` say
+/// ([`LITTLE`], [`SIGNED`]); `None` for a float of a size no float has.
+/// `bs_get_*` and `bs_match`'s commands both read through it.
+#[inline(always)]
+fn read_segment(
+    p: &mut Process,
+    kind: GetKind,
+    orig: Term,
+    pos: usize,
+    n: usize,
+    flags: u8,
+) -> Option<Term> {
+    let (data, little) = (storage(&orig), flags & LITTLE != 0);
+    Some(match kind {
+        GetKind::Integer => match bits::read_int(data, pos, n, little, flags & SIGNED != 0) {
+            IntValue::Small(v) => p.heap.int(v),
+            IntValue::Big(v) => p.heap.bigint(&v),
+        },
+        GetKind::Float => p.heap.float(bits::read_float(data, pos, n, little)?),
+        GetKind::Binary => p.heap.sub_binary(orig, pos, n),
+    })
+}
+
+/// True if the `n` bits at bit `pos` of the binary `orig`, of which `left`
+/// are unmatched, are there and equal the first `n` bits of `bytes`
+/// (`bs_match_string` and `bs_match`'s `=:=`).
+#[inline(always)]
+fn equal_at(orig: &Term, pos: usize, left: usize, bytes: &[u8], n: usize) -> bool {
+    left >= n && bits::bits_equal(storage(orig), pos, bytes, 0, n)
 }
 
 #[inline(always)]
@@ -300,7 +302,7 @@ fn create(p: &mut Process, c: &CreateBin) -> Flow {
             put(p, c.dst, t);
             Flow::Next
         }
-        Err(e) => fail_or(c.fail, e),
+        Err(e) => fail_or(c.fail, || e),
     }
 }
 

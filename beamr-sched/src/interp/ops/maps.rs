@@ -19,7 +19,7 @@ use beamr_core::map;
 use beamr_core::order::compare_exact;
 use beamr_core::term::{FlatMapView, Term, FLAT_MAP_LIMIT};
 
-use super::{get, put, Flow};
+use super::{fail_or, get, put, Flow};
 use crate::loader::maps::{MapInstr, PutMap};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -30,7 +30,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
         MapInstr::PutAssoc(put_op) => {
             let src = get(p, put_op.src);
             if !src.is_map() {
-                return fail_or(put_op, || badmap(p, src));
+                return fail_or(put_op.fail, || badmap(p, src));
             }
             let m = put_assoc(p, src, put_op);
             put(p, put_op.dst, m);
@@ -39,14 +39,14 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
         MapInstr::PutExact(put_op) => {
             let src = get(p, put_op.src);
             if !src.is_map() {
-                return fail_or(put_op, || badmap(p, src));
+                return fail_or(put_op.fail, || badmap(p, src));
             }
             match put_exact(p, src, put_op) {
                 Ok(m) => {
                     put(p, put_op.dst, m);
                     Flow::Next
                 }
-                Err(key) => fail_or(put_op, || tagged(p, Atom::BADKEY, key)),
+                Err(key) => fail_or(put_op.fail, || tagged(p, Atom::BADKEY, key)),
             }
         }
         MapInstr::GetElements { fail, src, pairs } => {
@@ -68,15 +68,6 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
             }
             Flow::Next
         }
-    }
-}
-
-/// Jumps to the instruction's fail label, or raises the error it makes.
-fn fail_or(op: &PutMap, error: impl FnOnce() -> Exception) -> Flow {
-    if op.fail.is_some() {
-        Flow::Jump(op.fail)
-    } else {
-        Flow::Raise(error())
     }
 }
 

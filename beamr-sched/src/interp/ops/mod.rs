@@ -26,6 +26,17 @@ pub enum Flow {
     Yield,
 }
 
+/// Jumps to `fail` when the instruction has a fail label (it is in a
+/// guard), else raises the exception `raise` makes.
+#[inline(always)]
+fn fail_or(fail: Target, raise: impl FnOnce() -> Exception) -> Flow {
+    if fail.is_some() {
+        Flow::Jump(fail)
+    } else {
+        Flow::Raise(raise())
+    }
+}
+
 /// Reads a source operand (register or constant): one test of the low byte
 /// tells an X or Y register from a constant (see [`Src`]'s layout).
 #[inline(always)]

@@ -6,7 +6,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::{get, put, Flow};
+use super::{fail_or, get, put, Flow};
 use crate::interp::unwind;
 use crate::loader::record::RecordInstr;
 use crate::process::{Exception, Process};
@@ -35,19 +35,20 @@ pub fn exec(p: &mut Process, op: &RecordInstr) -> Flow {
             Flow::Next
         }
         RecordInstr::NotNativeRecord { fail } => Flow::Jump(*fail),
-        RecordInstr::GetField { fail, rec } => {
-            if fail.is_some() {
-                return Flow::Jump(*fail);
-            }
+        RecordInstr::GetField { fail, rec } => fail_or(*fail, || {
             let v = get(p, *rec);
-            Flow::Raise(unwind::tagged_error(p, Atom::BADRECORD, v))
-        }
-        RecordInstr::Put => {
-            let reason = p.heap.tuple(&[
-                Term::atom(Atom::new("beamr_unsupported").expect("atom")),
-                Term::atom(Atom::new("native_records").expect("atom")),
-            ]);
-            Flow::Raise(Exception::error(reason))
-        }
+            unwind::tagged_error(p, Atom::BADRECORD, v)
+        }),
+        RecordInstr::Put => Flow::Raise(native_records_unsupported(p)),
     }
+}
+
+/// `error:{beamr_unsupported, native_records}`: what making a native
+/// record raises (`put_record` here, `records:create/4` and `update/4`).
+pub fn native_records_unsupported(p: &mut Process) -> Exception {
+    let reason = p.heap.tuple(&[
+        Term::atom(Atom::new("beamr_unsupported").expect("atom")),
+        Term::atom(Atom::new("native_records").expect("atom")),
+    ]);
+    Exception::error(reason)
 }

@@ -7,12 +7,8 @@
 //! checks anyway, and a short context fails the match rather than reading
 //! past its end.
 
-use beamr_core::term::Term;
-
-use super::bits::{self, IntValue};
-use super::{context, multiple_of, set_position, storage};
+use super::{context, equal_at, multiple_of, read_segment, set_position};
 use crate::interp::ops::{put, Flow};
-use crate::loader::bs::{LITTLE, SIGNED};
 use crate::loader::bs_match::{BsMatch, MatchCmd};
 use crate::process::Process;
 
@@ -22,7 +18,6 @@ pub fn exec(p: &mut Process, m: &BsMatch) -> Flow {
         return Flow::Jump(m.fail);
     };
     let (orig, end) = (view.orig, view.end);
-    let data = storage(&orig);
     let mut pos = view.position;
     for cmd in m.cmds.iter() {
         let left = end - pos;
@@ -37,7 +32,8 @@ pub fn exec(p: &mut Process, m: &BsMatch) -> Flow {
                     return Flow::Jump(m.fail);
                 }
             }
-            MatchCmd::Integer {
+            MatchCmd::Get {
+                kind,
                 bits: n,
                 flags,
                 dst,
@@ -45,19 +41,9 @@ pub fn exec(p: &mut Process, m: &BsMatch) -> Flow {
                 if left < *n {
                     return Flow::Jump(m.fail);
                 }
-                let little = flags & LITTLE != 0;
-                let v = match bits::read_int(data, pos, *n, little, flags & SIGNED != 0) {
-                    IntValue::Small(v) => p.heap.int(v),
-                    IntValue::Big(v) => p.heap.bigint(&v),
-                };
-                put(p, *dst, v);
-                pos += n;
-            }
-            MatchCmd::Binary { bits: n, dst } => {
-                if left < *n {
+                let Some(v) = read_segment(p, *kind, orig, pos, *n, *flags) else {
                     return Flow::Jump(m.fail);
-                }
-                let v = p.heap.sub_binary(orig, pos, *n);
+                };
                 put(p, *dst, v);
                 pos += n;
             }
@@ -68,12 +54,12 @@ pub fn exec(p: &mut Process, m: &BsMatch) -> Flow {
                 pos += n;
             }
             MatchCmd::GetTail { dst } => {
-                let v: Term = p.heap.sub_binary(orig, pos, left);
+                let v = p.heap.sub_binary(orig, pos, left);
                 put(p, *dst, v);
                 pos = end;
             }
             MatchCmd::Equal { bits: n, bytes } => {
-                if left < *n || !bits::bits_equal(data, pos, bytes, 0, *n) {
+                if !equal_at(&orig, pos, left, bytes, *n) {
                     return Flow::Jump(m.fail);
                 }
                 pos += n;
