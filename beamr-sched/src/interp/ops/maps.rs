@@ -12,6 +12,7 @@
 //! Hash tries, and flat maps that grow past 32 keys, go through
 //! `beamr_core::map` one key at a time.
 
+use crate::interp::unwind::tagged_error;
 use std::cmp::Ordering;
 
 use beamr_core::atom::Atom;
@@ -46,7 +47,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
                     put(p, put_op.dst, m);
                     Flow::Next
                 }
-                Err(key) => fail_or(put_op.fail, || tagged(p, Atom::BADKEY, key)),
+                Err(key) => fail_or(put_op.fail, || tagged_error(p, Atom::BADKEY, key)),
             }
         }
         MapInstr::GetElements { fail, src, pairs } => {
@@ -74,13 +75,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
 /// `error:{badmap, Term}`.
 #[cold]
 fn badmap(p: &mut Process, term: Term) -> Exception {
-    tagged(p, Atom::BADMAP, term)
-}
-
-/// `error:{Tag, Term}`.
-#[cold]
-fn tagged(p: &mut Process, tag: Atom, term: Term) -> Exception {
-    Exception::error(p.heap.tuple(&[Term::atom(tag), term]))
+    tagged_error(p, Atom::BADMAP, term)
 }
 
 /// A flat map's view, when it is one the fast paths can handle.
