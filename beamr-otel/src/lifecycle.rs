@@ -6,7 +6,7 @@
 //! | `exit`, class `normal` or `shutdown` | `process.exited` | Info |
 //! | `exit`, any other class | `process.crashed` | Error |
 //! | `link` (tracee linked to `peer`) | `process.linked` | Info |
-//! | a monitor (no trace tag yet: [`OtelTracer::trace_monitor`](crate::OtelTracer::trace_monitor)) | `process.monitored` | Info |
+//! | a monitor (no trace tag: `Tracer::monitor`) | `process.monitored` | Info |
 //!
 //! A spawn is logged from the parent's `spawn` event, which has both ends
 //! (the child's `spawned` event would log it twice); a link from the

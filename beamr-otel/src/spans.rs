@@ -14,7 +14,7 @@
 //!
 //! A send is a PRODUCER span (`send <destination>`), the child of the
 //! sender's current span, started and ended at the send. Its context,
-//! when sampled, is what the message carries ([`MessageContext`]). Taking
+//! when sampled, is what the message carries (`context`). Taking
 //! a message with a context starts a CONSUMER span (`process <receiver>`),
 //! the child of the producer span and linked to it, as the messaging
 //! conventions describe; it is the receiver's current span until its next
@@ -29,14 +29,14 @@ use std::time::SystemTime;
 
 use beamr_core::heap::size_of_term;
 use beamr_core::term::Term;
-use beamr_trace::{CallArgs, Mfa, Tracee, TraceeId};
+use beamr_trace::{CallArgs, Mfa, TraceContext, Tracee, TraceeId};
 use opentelemetry::trace::{
     Link, Span as _, SpanContext, SpanKind, Status, TraceContextExt, Tracer as _,
 };
 use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::trace::{SdkTracer, Span};
 
-use crate::context::MessageContext;
+use crate::context;
 use crate::keys::{semconv as k, MESSAGING_SYSTEM};
 use crate::procs::{Frame, ProcState};
 use crate::render;
@@ -162,7 +162,7 @@ impl Spans {
         message: Term,
         delivered: bool,
         t: SystemTime,
-    ) -> Option<MessageContext> {
+    ) -> Option<TraceContext> {
         let dest = destination(to);
         let mut attrs = Vec::with_capacity(7);
         thread(tracee, &mut attrs);
@@ -187,7 +187,7 @@ impl Spans {
         if !delivered {
             span.set_status(Status::error("noproc"));
         }
-        let carried = MessageContext::from_span_context(span.span_context());
+        let carried = context::carried(span.span_context());
         span.end_with_timestamp(t);
         carried.filter(|_| delivered)
     }
@@ -199,7 +199,7 @@ impl Spans {
         st: &mut ProcState,
         tracee: Tracee,
         message: Term,
-        carried: Option<MessageContext>,
+        carried: Option<TraceContext>,
         t: SystemTime,
     ) {
         if let Some(mut old) = st.consumer.take() {
@@ -208,7 +208,7 @@ impl Spans {
         let Some(carried) = carried else {
             return;
         };
-        let producer = carried.span_context();
+        let producer = context::span_context(carried);
         let dest = receiver_name(tracee);
         let mut attrs = Vec::with_capacity(7);
         thread(tracee, &mut attrs);

@@ -79,7 +79,7 @@ pub fn run(t: &OtelTracer) {
         ),
     );
     let mref = h.local_ref([1, 2, 3]);
-    t.trace_monitor(boss, Term::pid(WORKER), mref, next());
+    t.monitor(boss, Term::pid(WORKER), mref, next());
     let start_args = [Term::small_unchecked(7)];
     fire(
         t,
