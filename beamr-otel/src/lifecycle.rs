@@ -26,7 +26,7 @@ use opentelemetry::logs::{AnyValue, LogRecord as _, Logger as _, Severity};
 use opentelemetry::trace::SpanContext;
 use opentelemetry_sdk::logs::{SdkLogRecord, SdkLogger};
 
-use crate::exit;
+use crate::exit::ExitInfo;
 use crate::keys::{self, event, Pair};
 use crate::render;
 
@@ -109,9 +109,9 @@ impl Lifecycle {
         self.logger.emit(r);
     }
 
-    /// `process.exited` or `process.crashed`: `who` exited with `reason`.
-    pub(crate) fn exited(&self, at: &At, who: Tracee, reason: Term) {
-        let info = exit::classify(reason);
+    /// `process.exited` or `process.crashed`: `who` exited with `reason`,
+    /// which reads as `info` (`exit::classify`).
+    pub(crate) fn exited(&self, at: &At, who: Tracee, reason: Term, info: &ExitInfo) {
         let pid = tracee_pid(who);
         let (name, severity) = if info.crashed {
             (event::CRASHED, Severity::Error)
@@ -133,9 +133,9 @@ impl Lifecycle {
                 _ => "exit",
             };
             both(&mut r, keys::EXCEPTION_CLASS, text(class));
-            both(&mut r, keys::EXCEPTION_REASON, text(info.reason));
-            if let Some(st) = info.stacktrace {
-                both(&mut r, keys::EXCEPTION_STACKTRACE, text(st));
+            both(&mut r, keys::EXCEPTION_REASON, text(info.reason.as_str()));
+            if let Some(st) = &info.stacktrace {
+                both(&mut r, keys::EXCEPTION_STACKTRACE, text(st.as_str()));
             }
         }
         self.logger.emit(r);

@@ -151,11 +151,11 @@ impl OtelTracer {
         let pid = pid_of(event.tracee);
         let t = b.clock.system_time(event.timestamp_ns);
         let mut state = b.procs.take(pid);
+        let info = exit::classify(reason);
         if let Some(logs) = &b.logs {
             let span = state.as_ref().and_then(|s| s.current());
-            logs.exited(&At { time: t, span }, event.tracee, reason);
+            logs.exited(&At { time: t, span }, event.tracee, reason, &info);
         }
-        let info = exit::classify(reason);
         if let Some(m) = &b.metrics {
             m.exited(info.class);
         }
