@@ -64,6 +64,32 @@ fn thread(tracee: Tracee, attrs: &mut Vec<KeyValue>) {
     }
 }
 
+/// The attributes of a message span: the process, then the messaging
+/// conventions' (`operation` is `messaging.operation.name`, `kind`
+/// `messaging.operation.type`), with room for one more.
+fn messaging(
+    tracee: Tracee,
+    operation: &'static str,
+    kind: &'static str,
+    dest: &str,
+    message: Term,
+) -> Vec<KeyValue> {
+    let mut attrs = Vec::with_capacity(7);
+    thread(tracee, &mut attrs);
+    attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
+    attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, operation));
+    attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, kind));
+    attrs.push(KeyValue::new(
+        k::MESSAGING_DESTINATION_NAME,
+        dest.to_string(),
+    ));
+    attrs.push(KeyValue::new(
+        k::MESSAGING_BODY_SIZE,
+        (size_of_term(message) * 8) as i64,
+    ));
+    attrs
+}
+
 /// A destination as the conventions want it: a registered name, else the
 /// printed pid.
 fn destination(to: Term) -> String {
@@ -164,18 +190,9 @@ impl Spans {
         t: SystemTime,
     ) -> Option<TraceContext> {
         let dest = destination(to);
-        let mut attrs = Vec::with_capacity(7);
-        thread(tracee, &mut attrs);
-        attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "send"));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "send"));
-        attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(
-            k::MESSAGING_BODY_SIZE,
-            (size_of_term(message) * 8) as i64,
-        ));
+        let mut attrs = messaging(tracee, "send", "send", &dest, message);
         if !delivered {
-            attrs.push(KeyValue::new("error.type", "noproc"));
+            attrs.push(KeyValue::new(k::ERROR_TYPE, "noproc"));
         }
         let mut span = self
             .tracer
@@ -210,16 +227,7 @@ impl Spans {
         };
         let producer = context::span_context(carried);
         let dest = receiver_name(tracee);
-        let mut attrs = Vec::with_capacity(7);
-        thread(tracee, &mut attrs);
-        attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "receive"));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "process"));
-        attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(
-            k::MESSAGING_BODY_SIZE,
-            (size_of_term(message) * 8) as i64,
-        ));
+        let attrs = messaging(tracee, "receive", "process", &dest, message);
         let span = self
             .tracer
             .span_builder(format!("process {dest}"))
