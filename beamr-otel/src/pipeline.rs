@@ -78,7 +78,6 @@ pub struct ExportStats {
 
 /// The running OpenTelemetry pipeline.
 pub struct Pipeline {
-    tracer: OtelTracer,
     backend: Arc<Backend>,
     tracer_provider: Option<SdkTracerProvider>,
     logger_provider: Option<SdkLoggerProvider>,
@@ -319,7 +318,6 @@ impl Pipeline {
             clock: Clock::default(),
         });
         Ok(Pipeline {
-            tracer: OtelTracer::new(Arc::clone(&backend)),
             backend,
             tracer_provider,
             logger_provider,
@@ -332,7 +330,7 @@ impl Pipeline {
 
     /// A tracer feeding this pipeline.
     pub fn tracer(&self) -> OtelTracer {
-        self.tracer.clone()
+        OtelTracer::new(Arc::clone(&self.backend))
     }
 
     /// The runtime metrics, when metrics are on.
