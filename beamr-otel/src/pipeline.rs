@@ -27,6 +27,7 @@ use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::{InstrumentationScope, KeyValue};
 use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::logs::{LogExporter, SdkLoggerProvider};
 use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
@@ -129,6 +130,20 @@ fn scope() -> InstrumentationScope {
     InstrumentationScope::builder(keys::SCOPE)
         .with_version(keys::SCOPE_VERSION)
         .build()
+}
+
+/// The signals' flush or shutdown results (`None`: the signal is off) as
+/// one: every failure, named by its signal.
+fn joined(results: [(&str, Option<OTelSdkResult>); 3]) -> Result<(), Error> {
+    let errors: Vec<String> = results
+        .into_iter()
+        .filter_map(|(signal, r)| Some(format!("{signal}: {}", r?.err()?)))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Sdk(errors.join("; ")))
+    }
 }
 
 /// Builds the OTLP exporter `$ty` for `$config`, with `$path` appended to
@@ -380,27 +395,20 @@ impl Pipeline {
 
     /// Exports everything produced so far, metrics included; waits.
     pub fn force_flush(&self) -> Result<(), Error> {
-        let mut errors = Vec::new();
-        if let Some(p) = &self.tracer_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("traces: {e}"));
-            }
-        }
-        if let Some(p) = &self.logger_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("logs: {e}"));
-            }
-        }
-        if let Some(p) = &self.meter_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("metrics: {e}"));
-            }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Sdk(errors.join("; ")))
-        }
+        joined([
+            (
+                "traces",
+                self.tracer_provider.as_ref().map(|p| p.force_flush()),
+            ),
+            (
+                "logs",
+                self.logger_provider.as_ref().map(|p| p.force_flush()),
+            ),
+            (
+                "metrics",
+                self.meter_provider.as_ref().map(|p| p.force_flush()),
+            ),
+        ])
     }
 
     /// Exports what is left and stops every thread; waits. Tracers handed
@@ -410,30 +418,15 @@ impl Pipeline {
     }
 
     fn stop(&mut self) -> Result<(), Error> {
-        let mut errors = Vec::new();
-        if let Some(p) = self.tracer_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("traces: {e}"));
-            }
-        }
-        if let Some(p) = self.logger_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("logs: {e}"));
-            }
-        }
-        if let Some(p) = self.meter_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("metrics: {e}"));
-            }
-        }
+        let result = joined([
+            ("traces", self.tracer_provider.take().map(|p| p.shutdown())),
+            ("logs", self.logger_provider.take().map(|p| p.shutdown())),
+            ("metrics", self.meter_provider.take().map(|p| p.shutdown())),
+        ]);
         if let Some(rt) = self.runtime.take() {
             rt.shutdown_timeout(Duration::from_secs(1));
         }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Sdk(errors.join("; ")))
-        }
+        result
     }
 }
 
