@@ -26,7 +26,7 @@ use opentelemetry::logs::LoggerProvider as _;
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::{InstrumentationScope, KeyValue};
-use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_otlp::{Protocol as OtlpProtocol, WithExportConfig};
 use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::logs::{LogExporter, SdkLoggerProvider};
 use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
@@ -146,38 +146,39 @@ fn joined(results: [(&str, Option<OTelSdkResult>); 3]) -> Result<(), Error> {
     }
 }
 
-/// Builds the OTLP exporter `$ty` for `$config`, with `$path` appended to
-/// an explicit HTTP endpoint.
+/// `builder` with `c`'s protocol, endpoint (for HTTP, the base URL with
+/// `path` appended) and timeout; what `c` leaves unset, opentelemetry-otlp
+/// reads from its variables.
+fn export_config<B: WithExportConfig>(builder: B, c: &Config, path: &str) -> B {
+    let http = || {
+        c.endpoint
+            .as_ref()
+            .map(|e| format!("{}{path}", e.trim_end_matches('/')))
+    };
+    let (protocol, endpoint) = match c.protocol {
+        Protocol::Grpc => (OtlpProtocol::Grpc, c.endpoint.clone()),
+        Protocol::HttpProtobuf => (OtlpProtocol::HttpBinary, http()),
+        Protocol::HttpJson => (OtlpProtocol::HttpJson, http()),
+    };
+    let mut b = builder.with_protocol(protocol);
+    if let Some(e) = endpoint {
+        b = b.with_endpoint(e);
+    }
+    if let Some(t) = c.timeout {
+        b = b.with_timeout(t);
+    }
+    b
+}
+
+/// Builds the OTLP exporter `$ty` for `$config` over its protocol's
+/// transport (see [`export_config`]).
 macro_rules! otlp_exporter {
     ($ty:ty, $signal:literal, $path:literal, $config:expr) => {{
         let c: &Config = $config;
         let result = match c.protocol {
-            Protocol::Grpc => {
-                let mut b = <$ty>::builder()
-                    .with_tonic()
-                    .with_protocol(opentelemetry_otlp::Protocol::Grpc);
-                if let Some(e) = &c.endpoint {
-                    b = b.with_endpoint(e.clone());
-                }
-                if let Some(t) = c.timeout {
-                    b = b.with_timeout(t);
-                }
-                b.build()
-            }
+            Protocol::Grpc => export_config(<$ty>::builder().with_tonic(), c, $path).build(),
             Protocol::HttpProtobuf | Protocol::HttpJson => {
-                let p = if c.protocol == Protocol::HttpJson {
-                    opentelemetry_otlp::Protocol::HttpJson
-                } else {
-                    opentelemetry_otlp::Protocol::HttpBinary
-                };
-                let mut b = <$ty>::builder().with_http().with_protocol(p);
-                if let Some(e) = &c.endpoint {
-                    b = b.with_endpoint(format!("{}{}", e.trim_end_matches('/'), $path));
-                }
-                if let Some(t) = c.timeout {
-                    b = b.with_timeout(t);
-                }
-                b.build()
+                export_config(<$ty>::builder().with_http(), c, $path).build()
             }
         };
         result.map_err(|source| Error::Exporter {
