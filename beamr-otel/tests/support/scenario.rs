@@ -46,9 +46,7 @@ pub fn run(t: &OtelTracer) {
         ts
     };
     let fire = |t: &OtelTracer, ev: TraceEvent<'_>| {
-        if t.enabled(ev.tag, ev.tracee) == beamr_trace::Decision::Trace {
-            t.trace(&ev);
-        }
+        beamr_trace::fire(t, ev.tag, ev.tracee, || ev);
     };
     t.anchor_clock(1_000_000);
     let args = [atom("x")];
