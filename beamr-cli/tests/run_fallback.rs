@@ -1,6 +1,8 @@
 //! `beamr run` on a machine without Erlang/OTP: the committed example runs,
 //! and beamr's built-in `io` prints what OTP's `io` prints.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -36,14 +38,7 @@ fn hello_runs_without_erlang() {
 
 #[test]
 fn builtin_io_prints_as_otp_io() {
-    let fixtures = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/fixtures"))
-        .join("beam");
-    assert!(
-        fixtures.join("run_fallback_io.beam").is_file(),
-        "fixtures missing: run `cargo xtask fixtures`"
-    );
+    let fixtures = support::fixtures("run_fallback_io");
     let erl = Command::new("erl")
         .args(["-noshell", "-pa"])
         .arg(&fixtures)

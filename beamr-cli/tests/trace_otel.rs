@@ -10,26 +10,15 @@
 //! metrics, sampled from the runtime at each metric interval, arrive too.
 
 mod otel_support;
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 use otel_support::model::{Collected, Log, Span};
 use otel_support::receiver::Receiver;
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
-        .join("beam");
-    assert!(
-        dir.join("otel_sup_tree.beam").is_file(),
-        "fixtures missing: run `cargo xtask fixtures`"
-    );
-    dir
-}
+use support::fixtures;
 
 fn logs_named<'a>(c: &'a Collected, name: &'a str) -> impl Iterator<Item = &'a Log> {
     c.logs.iter().filter(move |l| l.event_name == name)
@@ -54,7 +43,7 @@ fn a_supervision_tree_is_rebuilt_from_the_exported_logs() {
             "-e",
             "otel_sup_tree",
         ])
-        .arg(fixtures())
+        .arg(fixtures("otel_sup_tree"))
         .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
         .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
         .env("OTEL_SERVICE_NAME", "beamr-sup-tree")
@@ -170,7 +159,7 @@ fn run_to_receiver(
     let receiver = Receiver::grpc();
     let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
         .args(["run", "--trace", flags, "--trace-to", "otel", "-e", module])
-        .arg(fixtures())
+        .arg(fixtures(module))
         .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
         .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
         .env("OTEL_SERVICE_NAME", "beamr-chain")

@@ -95,6 +95,8 @@ pub mod semconv {
     pub const MESSAGING_DESTINATION_NAME: &str = "messaging.destination.name";
     /// The message's size in bytes (its heap words times 8).
     pub const MESSAGING_BODY_SIZE: &str = "messaging.message.body.size";
+    /// Why a send failed (`noproc`).
+    pub const ERROR_TYPE: &str = "error.type";
     /// The scheduler a metric point is about (bounded by the core count).
     pub const SCHEDULER_ID: &str = "beamr.scheduler.id";
     /// The kind of a collection: `minor` or `major`.

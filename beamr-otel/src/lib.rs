@@ -12,7 +12,7 @@
 //!   `process.monitored`),
 //! - call spans nested by each process's call stack, and PRODUCER/CONSUMER
 //!   spans for messages whose context travels with the message
-//!   ([`spans`], [`context`]),
+//!   ([`spans`], `context`),
 //! - runtime metrics ([`metrics`]), from events and from snapshots the
 //!   runtime feeds.
 //!
@@ -54,7 +54,7 @@
 mod batch;
 mod clock;
 pub mod config;
-pub mod context;
+mod context;
 mod exec;
 mod exit;
 pub mod keys;
@@ -68,7 +68,6 @@ mod tracer;
 
 pub use batch::QueueStats;
 pub use config::{Config, Protocol, SamplerConfig, Signals};
-pub use context::MessageContext;
 pub use metrics::{RuntimeMetrics, RuntimeSnapshot, Sampler};
 pub use pipeline::{Error, ExportStats, Pipeline};
 pub use tracer::OtelTracer;

@@ -6,7 +6,7 @@
 //! | `exit`, class `normal` or `shutdown` | `process.exited` | Info |
 //! | `exit`, any other class | `process.crashed` | Error |
 //! | `link` (tracee linked to `peer`) | `process.linked` | Info |
-//! | a monitor (no trace tag yet: [`OtelTracer::trace_monitor`](crate::OtelTracer::trace_monitor)) | `process.monitored` | Info |
+//! | a monitor (no trace tag: `Tracer::monitor`) | `process.monitored` | Info |
 //!
 //! A spawn is logged from the parent's `spawn` event, which has both ends
 //! (the child's `spawned` event would log it twice); a link from the
@@ -26,7 +26,7 @@ use opentelemetry::logs::{AnyValue, LogRecord as _, Logger as _, Severity};
 use opentelemetry::trace::SpanContext;
 use opentelemetry_sdk::logs::{SdkLogRecord, SdkLogger};
 
-use crate::exit;
+use crate::exit::ExitInfo;
 use crate::keys::{self, event, Pair};
 use crate::render;
 
@@ -53,11 +53,6 @@ fn text(s: impl Into<String>) -> AnyValue {
     AnyValue::String(s.into().into())
 }
 
-/// The printed form of a pid or port term, else of any term.
-fn peer(t: Term) -> String {
-    render::term(t)
-}
-
 fn tracee_pid(t: Tracee) -> String {
     render::term(t.term())
 }
@@ -81,11 +76,7 @@ impl Lifecycle {
         r.set_timestamp(at.time);
         r.set_observed_timestamp(SystemTime::now());
         r.set_severity_number(severity);
-        r.set_severity_text(if severity == Severity::Error {
-            "ERROR"
-        } else {
-            "INFO"
-        });
+        r.set_severity_text(severity.name());
         r.set_body(text(body));
         if let Some(sc) = &at.span {
             r.set_trace_context(sc.trace_id(), sc.span_id(), Some(sc.trace_flags()));
@@ -95,7 +86,7 @@ impl Lifecycle {
 
     /// `process.spawned`: `parent` spawned `child` in `mfa`.
     pub(crate) fn spawned(&self, at: &At, parent: Tracee, child: Term, mfa: Mfa) {
-        let (p, c) = (tracee_pid(parent), peer(child));
+        let (p, c) = (tracee_pid(parent), render::term(child));
         let body = format!("{p} spawned {c} in {}", render::mfa(mfa));
         let mut r = self.record(event::SPAWNED, Severity::Info, at, body);
         both(&mut r, keys::PID, text(c));
@@ -109,9 +100,9 @@ impl Lifecycle {
         self.logger.emit(r);
     }
 
-    /// `process.exited` or `process.crashed`: `who` exited with `reason`.
-    pub(crate) fn exited(&self, at: &At, who: Tracee, reason: Term) {
-        let info = exit::classify(reason);
+    /// `process.exited` or `process.crashed`: `who` exited with `reason`,
+    /// which reads as `info` (`exit::classify`).
+    pub(crate) fn exited(&self, at: &At, who: Tracee, reason: Term, info: &ExitInfo) {
         let pid = tracee_pid(who);
         let (name, severity) = if info.crashed {
             (event::CRASHED, Severity::Error)
@@ -133,9 +124,9 @@ impl Lifecycle {
                 _ => "exit",
             };
             both(&mut r, keys::EXCEPTION_CLASS, text(class));
-            both(&mut r, keys::EXCEPTION_REASON, text(info.reason));
-            if let Some(st) = info.stacktrace {
-                both(&mut r, keys::EXCEPTION_STACKTRACE, text(st));
+            both(&mut r, keys::EXCEPTION_REASON, text(info.reason.as_str()));
+            if let Some(st) = &info.stacktrace {
+                both(&mut r, keys::EXCEPTION_STACKTRACE, text(st.as_str()));
             }
         }
         self.logger.emit(r);
@@ -143,7 +134,7 @@ impl Lifecycle {
 
     /// `process.linked`: `a` linked to `b`.
     pub(crate) fn linked(&self, at: &At, a: Tracee, b: Term) {
-        let (a, b) = (tracee_pid(a), peer(b));
+        let (a, b) = (tracee_pid(a), render::term(b));
         let mut r = self.record(
             event::LINKED,
             Severity::Info,
@@ -158,7 +149,7 @@ impl Lifecycle {
 
     /// `process.monitored`: `watcher` monitors `target` with `reference`.
     pub(crate) fn monitored(&self, at: &At, watcher: Tracee, target: Term, reference: Term) {
-        let (w, t) = (tracee_pid(watcher), peer(target));
+        let (w, t) = (tracee_pid(watcher), render::term(target));
         let body = format!("{w} monitors {t}");
         let mut r = self.record(event::MONITORED, Severity::Info, at, body);
         both(&mut r, keys::PID, text(w.clone()));

@@ -35,10 +35,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use opentelemetry::metrics::{Histogram, Meter};
+use opentelemetry::metrics::{AsyncInstrument, AsyncInstrumentBuilder, Histogram, Meter};
 use opentelemetry::KeyValue;
 
 use crate::batch::queue::Counters;
+use crate::batch::QueueStats;
 use crate::keys::semconv as k;
 
 /// What the runtime reports about itself at one moment.
@@ -74,6 +75,26 @@ struct Shared {
 const EXIT_CLASSES: [&str; 6] = ["normal", "shutdown", "killed", "error", "exit", "throw"];
 const GC_KINDS: [&str; 2] = ["minor", "major"];
 
+fn load(n: &AtomicU64) -> u64 {
+    n.load(Ordering::Relaxed)
+}
+
+/// `builder` with its description and unit, observing `observe(shared)` at
+/// each collection.
+fn observed<'a, I>(
+    builder: AsyncInstrumentBuilder<'a, I, u64>,
+    desc: &'static str,
+    unit: &'static str,
+    shared: &Arc<Shared>,
+    observe: impl Fn(&Shared, &dyn AsyncInstrument<u64>) + Send + Sync + 'static,
+) -> AsyncInstrumentBuilder<'a, I, u64> {
+    let shared = Arc::clone(shared);
+    builder
+        .with_description(desc)
+        .with_unit(unit)
+        .with_callback(move |o| observe(&shared, o))
+}
+
 /// The runtime's instruments.
 #[derive(Debug)]
 pub struct RuntimeMetrics {
@@ -85,125 +106,99 @@ pub struct RuntimeMetrics {
 impl RuntimeMetrics {
     /// Registers the instruments of the module's table on `meter`.
     pub(crate) fn new(meter: &Meter) -> RuntimeMetrics {
+        type Read = fn(&Shared) -> u64;
+        type ReadQueue = fn(QueueStats) -> u64;
         let shared = Arc::new(Shared::default());
-        let s = Arc::clone(&shared);
-        let counter = |name: &'static str,
-                       desc: &'static str,
-                       unit: &'static str,
-                       read: fn(&Shared) -> u64| {
-            let s = Arc::clone(&s);
-            meter
-                .u64_observable_counter(name)
-                .with_description(desc)
-                .with_unit(unit)
-                .with_callback(move |o| o.observe(read(&s), &[]))
-                .build();
-        };
-        counter("beamr.messages.sent", "Messages sent", "{message}", |s| {
-            s.sent.load(Ordering::Relaxed)
-        });
-        counter(
-            "beamr.messages.received",
-            "Messages received",
-            "{message}",
-            |s| s.received.load(Ordering::Relaxed),
-        );
-        counter(
-            "beamr.processes.spawned",
-            "Processes spawned",
+        let s = &shared;
+        let counters: [(_, _, _, Read); 4] = [
+            ("beamr.messages.sent", "Messages sent", "{message}", |s| {
+                load(&s.sent)
+            }),
+            (
+                "beamr.messages.received",
+                "Messages received",
+                "{message}",
+                |s| load(&s.received),
+            ),
+            (
+                "beamr.processes.spawned",
+                "Processes spawned",
+                "{process}",
+                |s| load(&s.spawned),
+            ),
+            (
+                "beamr.reductions",
+                "Reductions executed",
+                "{reduction}",
+                |s| load(&s.reductions),
+            ),
+        ];
+        for (name, desc, unit, read) in counters {
+            let b = meter.u64_observable_counter(name);
+            observed(b, desc, unit, s, move |s, o| o.observe(read(s), &[])).build();
+        }
+        let gauges: [(_, _, _, Read); 2] = [
+            ("beamr.process.count", "Processes alive", "{process}", |s| {
+                load(&s.processes)
+            }),
+            ("beamr.memory.heap", "Process heap memory", "By", |s| {
+                load(&s.heap_bytes)
+            }),
+        ];
+        for (name, desc, unit, read) in gauges {
+            let b = meter.u64_observable_gauge(name);
+            observed(b, desc, unit, s, move |s, o| o.observe(read(s), &[])).build();
+        }
+        let b = meter.u64_observable_counter("beamr.processes.exited");
+        observed(
+            b,
+            "Processes exited, by exit class",
             "{process}",
-            |s| s.spawned.load(Ordering::Relaxed),
-        );
-        counter(
-            "beamr.reductions",
-            "Reductions executed",
-            "{reduction}",
-            |s| s.reductions.load(Ordering::Relaxed),
-        );
-        let gauge = |name: &'static str,
-                     desc: &'static str,
-                     unit: &'static str,
-                     read: fn(&Shared) -> u64| {
-            let s = Arc::clone(&s);
-            meter
-                .u64_observable_gauge(name)
-                .with_description(desc)
-                .with_unit(unit)
-                .with_callback(move |o| o.observe(read(&s), &[]))
-                .build();
-        };
-        gauge("beamr.process.count", "Processes alive", "{process}", |s| {
-            s.processes.load(Ordering::Relaxed)
-        });
-        gauge("beamr.memory.heap", "Process heap memory", "By", |s| {
-            s.heap_bytes.load(Ordering::Relaxed)
-        });
-        let s2 = Arc::clone(&s);
-        meter
-            .u64_observable_counter("beamr.processes.exited")
-            .with_description("Processes exited, by exit class")
-            .with_unit("{process}")
-            .with_callback(move |o| {
-                for (i, class) in EXIT_CLASSES.iter().enumerate() {
-                    o.observe(
-                        s2.exited[i].load(Ordering::Relaxed),
-                        &[KeyValue::new("process.exit_class", *class)],
-                    );
+            s,
+            |s, o| {
+                for (n, class) in s.exited.iter().zip(EXIT_CLASSES) {
+                    o.observe(load(n), &[KeyValue::new("process.exit_class", class)]);
                 }
-            })
-            .build();
-        let s2 = Arc::clone(&s);
-        meter
-            .u64_observable_counter("beamr.gc.count")
-            .with_description("Garbage collections")
-            .with_unit("{collection}")
-            .with_callback(move |o| {
-                for (i, kind) in GC_KINDS.iter().enumerate() {
-                    o.observe(
-                        s2.gc[i].load(Ordering::Relaxed),
-                        &[KeyValue::new(k::GC_KIND, *kind)],
-                    );
-                }
-            })
-            .build();
-        let s2 = Arc::clone(&s);
-        meter
-            .u64_observable_gauge("beamr.scheduler.run_queue.length")
-            .with_description("Processes waiting in each scheduler's run queue")
-            .with_unit("{process}")
-            .with_callback(move |o| {
-                let rq = s2.run_queues.lock().unwrap_or_else(|e| e.into_inner());
-                for (i, &len) in rq.iter().enumerate() {
-                    o.observe(len, &[KeyValue::new(k::SCHEDULER_ID, i as i64 + 1)]);
-                }
-            })
-            .build();
-        for (name, desc, read) in [
+            },
+        )
+        .build();
+        let b = meter.u64_observable_counter("beamr.gc.count");
+        observed(b, "Garbage collections", "{collection}", s, |s, o| {
+            for (n, kind) in s.gc.iter().zip(GC_KINDS) {
+                o.observe(load(n), &[KeyValue::new(k::GC_KIND, kind)]);
+            }
+        })
+        .build();
+        let b = meter.u64_observable_gauge("beamr.scheduler.run_queue.length");
+        let desc = "Processes waiting in each scheduler's run queue";
+        observed(b, desc, "{process}", s, |s, o| {
+            let rq = s.run_queues.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, &len) in rq.iter().enumerate() {
+                o.observe(len, &[KeyValue::new(k::SCHEDULER_ID, i as i64 + 1)]);
+            }
+        })
+        .build();
+        let queue_counters: [(_, _, ReadQueue); 2] = [
             (
                 "beamr.otel.dropped",
                 "Trace items dropped because the export queue was full",
-                0,
+                |st| st.dropped,
             ),
             (
                 "beamr.otel.export.failed",
                 "Trace items lost in failed exports",
-                1,
+                |st| st.failed,
             ),
-        ] {
-            let s2 = Arc::clone(&s);
-            meter
-                .u64_observable_counter(name)
-                .with_description(desc)
-                .with_unit("{item}")
-                .with_callback(move |o| {
-                    let queues = s2.queues.lock().unwrap_or_else(|e| e.into_inner());
-                    for (signal, c) in queues.iter() {
-                        let st = c.stats();
-                        let v = if read == 0 { st.dropped } else { st.failed };
-                        o.observe(v, &[KeyValue::new(k::SIGNAL, *signal)]);
-                    }
-                })
-                .build();
+        ];
+        for (name, desc, read) in queue_counters {
+            let b = meter.u64_observable_counter(name);
+            observed(b, desc, "{item}", s, move |s, o| {
+                let queues = s.queues.lock().unwrap_or_else(|e| e.into_inner());
+                for (signal, c) in queues.iter() {
+                    o.observe(read(c.stats()), &[KeyValue::new(k::SIGNAL, *signal)]);
+                }
+            })
+            .build();
         }
         let gc_duration = meter
             .f64_histogram("beamr.gc.duration")

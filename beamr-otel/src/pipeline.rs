@@ -26,7 +26,8 @@ use opentelemetry::logs::LoggerProvider as _;
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry::{InstrumentationScope, KeyValue};
-use opentelemetry_otlp::WithExportConfig;
+use opentelemetry_otlp::{Protocol as OtlpProtocol, WithExportConfig};
+use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::logs::{LogExporter, SdkLoggerProvider};
 use opentelemetry_sdk::metrics::exporter::PushMetricExporter;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
@@ -78,7 +79,6 @@ pub struct ExportStats {
 
 /// The running OpenTelemetry pipeline.
 pub struct Pipeline {
-    tracer: OtelTracer,
     backend: Arc<Backend>,
     tracer_provider: Option<SdkTracerProvider>,
     logger_provider: Option<SdkLoggerProvider>,
@@ -132,38 +132,53 @@ fn scope() -> InstrumentationScope {
         .build()
 }
 
-/// Builds the OTLP exporter `$ty` for `$config`, with `$path` appended to
-/// an explicit HTTP endpoint.
+/// The signals' flush or shutdown results (`None`: the signal is off) as
+/// one: every failure, named by its signal.
+fn joined(results: [(&str, Option<OTelSdkResult>); 3]) -> Result<(), Error> {
+    let errors: Vec<String> = results
+        .into_iter()
+        .filter_map(|(signal, r)| Some(format!("{signal}: {}", r?.err()?)))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Sdk(errors.join("; ")))
+    }
+}
+
+/// `builder` with `c`'s protocol, endpoint (for HTTP, the base URL with
+/// `path` appended) and timeout; what `c` leaves unset, opentelemetry-otlp
+/// reads from its variables.
+fn export_config<B: WithExportConfig>(builder: B, c: &Config, path: &str) -> B {
+    let http = || {
+        c.endpoint
+            .as_ref()
+            .map(|e| format!("{}{path}", e.trim_end_matches('/')))
+    };
+    let (protocol, endpoint) = match c.protocol {
+        Protocol::Grpc => (OtlpProtocol::Grpc, c.endpoint.clone()),
+        Protocol::HttpProtobuf => (OtlpProtocol::HttpBinary, http()),
+        Protocol::HttpJson => (OtlpProtocol::HttpJson, http()),
+    };
+    let mut b = builder.with_protocol(protocol);
+    if let Some(e) = endpoint {
+        b = b.with_endpoint(e);
+    }
+    if let Some(t) = c.timeout {
+        b = b.with_timeout(t);
+    }
+    b
+}
+
+/// Builds the OTLP exporter `$ty` for `$config` over its protocol's
+/// transport (see [`export_config`]).
 macro_rules! otlp_exporter {
     ($ty:ty, $signal:literal, $path:literal, $config:expr) => {{
         let c: &Config = $config;
         let result = match c.protocol {
-            Protocol::Grpc => {
-                let mut b = <$ty>::builder()
-                    .with_tonic()
-                    .with_protocol(opentelemetry_otlp::Protocol::Grpc);
-                if let Some(e) = &c.endpoint {
-                    b = b.with_endpoint(e.clone());
-                }
-                if let Some(t) = c.timeout {
-                    b = b.with_timeout(t);
-                }
-                b.build()
-            }
+            Protocol::Grpc => export_config(<$ty>::builder().with_tonic(), c, $path).build(),
             Protocol::HttpProtobuf | Protocol::HttpJson => {
-                let p = if c.protocol == Protocol::HttpJson {
-                    opentelemetry_otlp::Protocol::HttpJson
-                } else {
-                    opentelemetry_otlp::Protocol::HttpBinary
-                };
-                let mut b = <$ty>::builder().with_http().with_protocol(p);
-                if let Some(e) = &c.endpoint {
-                    b = b.with_endpoint(format!("{}{}", e.trim_end_matches('/'), $path));
-                }
-                if let Some(t) = c.timeout {
-                    b = b.with_timeout(t);
-                }
-                b.build()
+                export_config(<$ty>::builder().with_http(), c, $path).build()
             }
         };
         result.map_err(|source| Error::Exporter {
@@ -319,7 +334,6 @@ impl Pipeline {
             clock: Clock::default(),
         });
         Ok(Pipeline {
-            tracer: OtelTracer::new(Arc::clone(&backend)),
             backend,
             tracer_provider,
             logger_provider,
@@ -332,7 +346,7 @@ impl Pipeline {
 
     /// A tracer feeding this pipeline.
     pub fn tracer(&self) -> OtelTracer {
-        self.tracer.clone()
+        OtelTracer::new(Arc::clone(&self.backend))
     }
 
     /// The runtime metrics, when metrics are on.
@@ -382,27 +396,20 @@ impl Pipeline {
 
     /// Exports everything produced so far, metrics included; waits.
     pub fn force_flush(&self) -> Result<(), Error> {
-        let mut errors = Vec::new();
-        if let Some(p) = &self.tracer_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("traces: {e}"));
-            }
-        }
-        if let Some(p) = &self.logger_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("logs: {e}"));
-            }
-        }
-        if let Some(p) = &self.meter_provider {
-            if let Err(e) = p.force_flush() {
-                errors.push(format!("metrics: {e}"));
-            }
-        }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Sdk(errors.join("; ")))
-        }
+        joined([
+            (
+                "traces",
+                self.tracer_provider.as_ref().map(|p| p.force_flush()),
+            ),
+            (
+                "logs",
+                self.logger_provider.as_ref().map(|p| p.force_flush()),
+            ),
+            (
+                "metrics",
+                self.meter_provider.as_ref().map(|p| p.force_flush()),
+            ),
+        ])
     }
 
     /// Exports what is left and stops every thread; waits. Tracers handed
@@ -412,30 +419,15 @@ impl Pipeline {
     }
 
     fn stop(&mut self) -> Result<(), Error> {
-        let mut errors = Vec::new();
-        if let Some(p) = self.tracer_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("traces: {e}"));
-            }
-        }
-        if let Some(p) = self.logger_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("logs: {e}"));
-            }
-        }
-        if let Some(p) = self.meter_provider.take() {
-            if let Err(e) = p.shutdown() {
-                errors.push(format!("metrics: {e}"));
-            }
-        }
+        let result = joined([
+            ("traces", self.tracer_provider.take().map(|p| p.shutdown())),
+            ("logs", self.logger_provider.take().map(|p| p.shutdown())),
+            ("metrics", self.meter_provider.take().map(|p| p.shutdown())),
+        ]);
         if let Some(rt) = self.runtime.take() {
             rt.shutdown_timeout(Duration::from_secs(1));
         }
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::Sdk(errors.join("; ")))
-        }
+        result
     }
 }
 

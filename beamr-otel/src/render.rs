@@ -12,6 +12,12 @@ pub const DEPTH: usize = 8;
 /// The most bytes of a rendered term kept in an attribute.
 pub const MAX_BYTES: usize = 512;
 
+/// How terms are written: `~tW` with depth [`DEPTH`].
+const OPTIONS: WriteOptions = WriteOptions {
+    encoding: Encoding::Unicode,
+    depth: Some(DEPTH),
+};
+
 /// A `fmt::Write` that keeps at most `limit` bytes and then refuses more,
 /// which stops the writer early.
 struct Bounded {
@@ -20,8 +26,29 @@ struct Bounded {
     cut: bool,
 }
 
+impl Bounded {
+    fn new(limit: usize) -> Bounded {
+        Bounded {
+            out: String::new(),
+            limit,
+            cut: false,
+        }
+    }
+
+    /// What was written, ending in `...` when it was cut.
+    fn finish(mut self) -> String {
+        if self.cut {
+            self.out.push_str("...");
+        }
+        self.out
+    }
+}
+
 impl Write for Bounded {
     fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.cut {
+            return Err(fmt::Error);
+        }
         let room = self.limit - self.out.len();
         if s.len() <= room {
             self.out.push_str(s);
@@ -40,20 +67,9 @@ impl Write for Bounded {
 /// `term` as `~tW` with depth [`DEPTH`], at most `limit` bytes, ending in
 /// `...` when cut.
 pub fn term_limited(term: Term, limit: usize) -> String {
-    let options = WriteOptions {
-        encoding: Encoding::Unicode,
-        depth: Some(DEPTH),
-    };
-    let mut b = Bounded {
-        out: String::new(),
-        limit,
-        cut: false,
-    };
-    let _ = write!(b, "{}", display_with(term, options));
-    if b.cut {
-        b.out.push_str("...");
-    }
-    b.out
+    let mut b = Bounded::new(limit);
+    let _ = write!(b, "{}", display_with(term, OPTIONS));
+    b.finish()
 }
 
 /// `term` as [`term_limited`] with [`MAX_BYTES`].
@@ -63,28 +79,14 @@ pub fn term(term: Term) -> String {
 
 /// Arguments as `[A1, A2]`-style `~W` text, cut at [`MAX_BYTES`].
 pub fn args(args: &[Term]) -> String {
-    let mut b = Bounded {
-        out: String::from("["),
-        limit: MAX_BYTES,
-        cut: false,
-    };
-    let options = WriteOptions {
-        encoding: Encoding::Unicode,
-        depth: Some(DEPTH),
-    };
-    let mut ok = true;
+    let mut b = Bounded::new(MAX_BYTES);
+    let _ = b.write_str("[");
     for (i, &a) in args.iter().enumerate() {
         let sep = if i == 0 { "" } else { "," };
-        if write!(b, "{sep}{}", display_with(a, options)).is_err() {
-            ok = false;
-            break;
-        }
+        let _ = write!(b, "{sep}{}", display_with(a, OPTIONS));
     }
-    if ok && b.write_str("]").is_ok() {
-        return b.out;
-    }
-    b.out.push_str("...");
-    b.out
+    let _ = b.write_str("]");
+    b.finish()
 }
 
 /// A local pid as `<0.ID.SERIAL>`.

@@ -14,7 +14,7 @@
 //!
 //! A send is a PRODUCER span (`send <destination>`), the child of the
 //! sender's current span, started and ended at the send. Its context,
-//! when sampled, is what the message carries ([`MessageContext`]). Taking
+//! when sampled, is what the message carries (`context`). Taking
 //! a message with a context starts a CONSUMER span (`process <receiver>`),
 //! the child of the producer span and linked to it, as the messaging
 //! conventions describe; it is the receiver's current span until its next
@@ -29,14 +29,14 @@ use std::time::SystemTime;
 
 use beamr_core::heap::size_of_term;
 use beamr_core::term::Term;
-use beamr_trace::{CallArgs, Mfa, Tracee, TraceeId};
+use beamr_trace::{CallArgs, Mfa, TraceContext, Tracee, TraceeId};
 use opentelemetry::trace::{
     Link, Span as _, SpanContext, SpanKind, Status, TraceContextExt, Tracer as _,
 };
 use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::trace::{SdkTracer, Span};
 
-use crate::context::MessageContext;
+use crate::context;
 use crate::keys::{semconv as k, MESSAGING_SYSTEM};
 use crate::procs::{Frame, ProcState};
 use crate::render;
@@ -62,6 +62,32 @@ fn thread(tracee: Tracee, attrs: &mut Vec<KeyValue>) {
     if let Some(name) = tracee.name {
         attrs.push(KeyValue::new(k::THREAD_NAME, name.name()));
     }
+}
+
+/// The attributes of a message span: the process, then the messaging
+/// conventions' (`operation` is `messaging.operation.name`, `kind`
+/// `messaging.operation.type`), with room for one more.
+fn messaging(
+    tracee: Tracee,
+    operation: &'static str,
+    kind: &'static str,
+    dest: &str,
+    message: Term,
+) -> Vec<KeyValue> {
+    let mut attrs = Vec::with_capacity(7);
+    thread(tracee, &mut attrs);
+    attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
+    attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, operation));
+    attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, kind));
+    attrs.push(KeyValue::new(
+        k::MESSAGING_DESTINATION_NAME,
+        dest.to_string(),
+    ));
+    attrs.push(KeyValue::new(
+        k::MESSAGING_BODY_SIZE,
+        (size_of_term(message) * 8) as i64,
+    ));
+    attrs
 }
 
 /// A destination as the conventions want it: a registered name, else the
@@ -162,20 +188,11 @@ impl Spans {
         message: Term,
         delivered: bool,
         t: SystemTime,
-    ) -> Option<MessageContext> {
+    ) -> Option<TraceContext> {
         let dest = destination(to);
-        let mut attrs = Vec::with_capacity(7);
-        thread(tracee, &mut attrs);
-        attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "send"));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "send"));
-        attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(
-            k::MESSAGING_BODY_SIZE,
-            (size_of_term(message) * 8) as i64,
-        ));
+        let mut attrs = messaging(tracee, "send", "send", &dest, message);
         if !delivered {
-            attrs.push(KeyValue::new("error.type", "noproc"));
+            attrs.push(KeyValue::new(k::ERROR_TYPE, "noproc"));
         }
         let mut span = self
             .tracer
@@ -187,7 +204,7 @@ impl Spans {
         if !delivered {
             span.set_status(Status::error("noproc"));
         }
-        let carried = MessageContext::from_span_context(span.span_context());
+        let carried = context::carried(span.span_context());
         span.end_with_timestamp(t);
         carried.filter(|_| delivered)
     }
@@ -199,7 +216,7 @@ impl Spans {
         st: &mut ProcState,
         tracee: Tracee,
         message: Term,
-        carried: Option<MessageContext>,
+        carried: Option<TraceContext>,
         t: SystemTime,
     ) {
         if let Some(mut old) = st.consumer.take() {
@@ -208,18 +225,9 @@ impl Spans {
         let Some(carried) = carried else {
             return;
         };
-        let producer = carried.span_context();
+        let producer = context::span_context(carried);
         let dest = receiver_name(tracee);
-        let mut attrs = Vec::with_capacity(7);
-        thread(tracee, &mut attrs);
-        attrs.push(KeyValue::new(k::MESSAGING_SYSTEM, MESSAGING_SYSTEM));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_NAME, "receive"));
-        attrs.push(KeyValue::new(k::MESSAGING_OPERATION_TYPE, "process"));
-        attrs.push(KeyValue::new(k::MESSAGING_DESTINATION_NAME, dest.clone()));
-        attrs.push(KeyValue::new(
-            k::MESSAGING_BODY_SIZE,
-            (size_of_term(message) * 8) as i64,
-        ));
+        let attrs = messaging(tracee, "receive", "process", &dest, message);
         let span = self
             .tracer
             .span_builder(format!("process {dest}"))

@@ -25,10 +25,12 @@
 use std::sync::Arc;
 
 use beamr_core::term::Term;
-use beamr_trace::{Decision, Payload, TraceEvent, TraceTag, Tracee, TraceeId, Tracer};
+use beamr_trace::{
+    Decision, Payload, TraceContext, TraceEvent, TraceTag, Tracee, TraceeId, Tracer,
+};
 
 use crate::clock::Clock;
-use crate::context::MessageContext;
+use crate::context;
 use crate::exit;
 use crate::lifecycle::{At, Lifecycle};
 use crate::metrics::RuntimeMetrics;
@@ -136,76 +138,24 @@ impl OtelTracer {
         self.mask & (1 << tag as u16) != 0
     }
 
-    /// Traces a `send` (or `send_to_non_existing_process`) event and
-    /// returns the context the message carries: `Some` only when the
-    /// PRODUCER span is sampled (see [`crate::context`]).
-    pub fn trace_send(&self, event: &TraceEvent<'_>) -> Option<MessageContext> {
-        let b = self.backend.as_ref()?;
-        let Payload::Message { message, peer } = event.payload else {
-            return None;
-        };
-        let delivered = event.tag == TraceTag::Send;
-        if let Some(m) = &b.metrics {
-            m.sent();
-        }
-        let spans = b.spans.as_ref()?;
-        let to = peer.unwrap_or(Term::NIL);
-        let t = b.clock.system_time(event.timestamp_ns);
-        b.procs.with(pid_of(event.tracee), |st| {
-            spans.send(st, event.tracee, to, message, delivered, t)
-        })
-    }
-
-    /// Traces a `'receive'` event whose message carried `carried` (see
-    /// [`crate::context`]).
-    pub fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<MessageContext>) {
-        let Some(b) = &self.backend else { return };
-        let Payload::Message { message, .. } = event.payload else {
-            return;
-        };
-        if let Some(m) = &b.metrics {
-            m.received();
-        }
-        if let Some(spans) = &b.spans {
-            let t = b.clock.system_time(event.timestamp_ns);
-            b.procs.with(pid_of(event.tracee), |st| {
-                spans.receive(st, event.tracee, message, carried, t)
-            });
-        }
-    }
-
     /// The context a message sent now by `sender` should carry when its
     /// send is not traced: the sender's current span, if sampled.
-    pub fn current_context(&self, sender: Tracee) -> Option<MessageContext> {
+    pub fn current_context(&self, sender: Tracee) -> Option<TraceContext> {
         let b = self.backend.as_ref()?;
         b.procs
             .current(pid_of(sender))
-            .and_then(|sc| MessageContext::from_span_context(&sc))
-    }
-
-    /// Logs `process.monitored`: `watcher` set a monitor on `target` with
-    /// `reference`. The runtime reaches it through `Tracer::monitor` where
-    /// `erlang:monitor/2` succeeds (the BEAM has no monitor trace tag).
-    pub fn trace_monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        let Some(b) = &self.backend else { return };
-        if let Some(logs) = &b.logs {
-            let at = At {
-                time: b.clock.system_time(timestamp_ns),
-                span: b.procs.current(pid_of(watcher)),
-            };
-            logs.monitored(&at, watcher, target, reference);
-        }
+            .and_then(|sc| context::carried(&sc))
     }
 
     fn exit(&self, b: &Backend, event: &TraceEvent<'_>, reason: Term) {
         let pid = pid_of(event.tracee);
         let t = b.clock.system_time(event.timestamp_ns);
         let mut state = b.procs.take(pid);
+        let info = exit::classify(reason);
         if let Some(logs) = &b.logs {
             let span = state.as_ref().and_then(|s| s.current());
-            logs.exited(&At { time: t, span }, event.tracee, reason);
+            logs.exited(&At { time: t, span }, event.tracee, reason, &info);
         }
-        let info = exit::classify(reason);
         if let Some(m) = &b.metrics {
             m.exited(info.class);
         }
@@ -233,16 +183,56 @@ impl OtelTracer {
 }
 
 impl Tracer for OtelTracer {
+    /// Logs `process.monitored`: `watcher` set a monitor on `target` with
+    /// `reference`. The runtime calls it where `erlang:monitor/2` succeeds
+    /// (the BEAM has no monitor trace tag).
     fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        self.trace_monitor(watcher, target, reference, timestamp_ns);
+        let Some(b) = &self.backend else { return };
+        if let Some(logs) = &b.logs {
+            let at = At {
+                time: b.clock.system_time(timestamp_ns),
+                span: b.procs.current(pid_of(watcher)),
+            };
+            logs.monitored(&at, watcher, target, reference);
+        }
     }
 
-    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<beamr_trace::TraceContext> {
-        OtelTracer::trace_send(self, event).map(MessageContext::to_carried)
+    /// Traces a `send` (or `send_to_non_existing_process`) event and
+    /// returns the context the message carries: `Some` only when the
+    /// PRODUCER span is sampled (see `context`).
+    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
+        let b = self.backend.as_ref()?;
+        let Payload::Message { message, peer } = event.payload else {
+            return None;
+        };
+        let delivered = event.tag == TraceTag::Send;
+        if let Some(m) = &b.metrics {
+            m.sent();
+        }
+        let spans = b.spans.as_ref()?;
+        let to = peer.unwrap_or(Term::NIL);
+        let t = b.clock.system_time(event.timestamp_ns);
+        b.procs.with(pid_of(event.tracee), |st| {
+            spans.send(st, event.tracee, to, message, delivered, t)
+        })
     }
 
-    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<beamr_trace::TraceContext>) {
-        OtelTracer::trace_receive(self, event, carried.map(MessageContext::from_carried));
+    /// Traces a `'receive'` event whose message carried `carried` (see
+    /// `context`).
+    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
+        let Some(b) = &self.backend else { return };
+        let Payload::Message { message, .. } = event.payload else {
+            return;
+        };
+        if let Some(m) = &b.metrics {
+            m.received();
+        }
+        if let Some(spans) = &b.spans {
+            let t = b.clock.system_time(event.timestamp_ns);
+            b.procs.with(pid_of(event.tracee), |st| {
+                spans.receive(st, event.tracee, message, carried, t)
+            });
+        }
     }
 
     #[inline]

@@ -46,9 +46,7 @@ pub fn run(t: &OtelTracer) {
         ts
     };
     let fire = |t: &OtelTracer, ev: TraceEvent<'_>| {
-        if t.enabled(ev.tag, ev.tracee) == beamr_trace::Decision::Trace {
-            t.trace(&ev);
-        }
+        beamr_trace::fire(t, ev.tag, ev.tracee, || ev);
     };
     t.anchor_clock(1_000_000);
     let args = [atom("x")];
@@ -79,7 +77,7 @@ pub fn run(t: &OtelTracer) {
         ),
     );
     let mref = h.local_ref([1, 2, 3]);
-    t.trace_monitor(boss, Term::pid(WORKER), mref, next());
+    t.monitor(boss, Term::pid(WORKER), mref, next());
     let start_args = [Term::small_unchecked(7)];
     fire(
         t,
