@@ -7,20 +7,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
+mod support;
+
+use support::fixtures;
+
 fn beamr() -> Command {
     Command::new(env!("CARGO_BIN_EXE_beamr"))
-}
-
-fn fixtures() -> PathBuf {
-    let dir = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
-        .join("beam");
-    assert!(
-        dir.join("trace_run.beam").is_file(),
-        "fixtures missing: run `cargo xtask fixtures`"
-    );
-    dir
 }
 
 fn trace_file(name: &str) -> PathBuf {
@@ -39,7 +31,7 @@ fn record(module: &str, trace: &[&str], file: &str) -> (String, Vec<String>) {
         .arg("--trace-to")
         .arg(format!("ring:{}", file.display()))
         .args(["-e", module])
-        .arg(fixtures())
+        .arg(fixtures(module))
         .output()
         .unwrap();
     assert!(
@@ -211,7 +203,7 @@ fn bad_trace_options_exit_2_with_one_line() {
             .arg("run")
             .args(&args)
             .args(["-e", "trace_run"])
-            .arg(fixtures())
+            .arg(fixtures("trace_run"))
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -259,7 +251,7 @@ fn trace_call_on_a_missing_function_exits_2() {
             .args(["run", "--trace-call", pattern, "--trace-to"])
             .arg(format!("ring:{}", file.display()))
             .args(["-e", "trace_calls"])
-            .arg(fixtures())
+            .arg(fixtures("trace_calls"))
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{pattern}");

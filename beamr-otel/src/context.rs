@@ -5,7 +5,7 @@
 //! # How the runtime carries it
 //!
 //! The value is opaque to the runtime: plain data, `Copy`, no heap, no
-//! lock. The runtime stores it with the message (`Signal::TracedMessage`)
+//! lock. The runtime stores it with the message (`Signal::Message`'s context)
 //! and never looks inside.
 //!
 //! 1. Send. The runtime fires the `send` probe through
