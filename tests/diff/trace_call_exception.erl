@@ -17,7 +17,7 @@ main() ->
     Ref = monitor(process, Q),
     Q ! go,
     receive {'DOWN', Ref, process, Q, _} -> ok end,
-    print(#{P => p, Q => q, Self => main}).
+    trace_names:print(#{P => p, Q => q, Self => main}).
 
 worker(Main) ->
     receive go -> ok end,
@@ -36,16 +36,3 @@ inner(ok) -> ?MODULE:safe(3).
 safe(N) -> N + 1.
 
 crash() -> exit(crashed).
-
-print(Names) ->
-    receive
-        T when element(1, T) =:= trace ->
-            io:format("~p~n", [name(T, Names)]),
-            print(Names)
-    after 100 -> ok
-    end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(X, _) -> X.

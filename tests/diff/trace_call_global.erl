@@ -12,13 +12,13 @@ main() ->
     io:format("wildcard: ~p~n", [erlang:trace_pattern({lists, reverse, '_'}, true, [])]),
     P ! go,
     receive done -> ok end,
-    print(#{P => p, Self => main}),
+    trace_names:print(#{P => p, Self => main}),
     io:format("off: ~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, false, [])]),
     1 = erlang:trace(P, true, [arity]),
     io:format("helper: ~p~n", [erlang:trace_pattern({?MODULE, helper, 2}, true, [global])]),
     P ! go,
     receive done -> ok end,
-    print(#{P => p, Self => main}),
+    trace_names:print(#{P => p, Self => main}),
     io:format("not loaded: ~p~n", [erlang:trace_pattern({no_such_module, f, 0}, true, [])]),
     io:format("bad: ~p~n", [catch erlang:trace_pattern({'_', f, 0}, true, [])]).
 
@@ -34,16 +34,3 @@ work(N) when N > 0 -> work(N - 1);
 work(0) -> done.
 
 helper(A, B) -> {A, B}.
-
-print(Names) ->
-    receive
-        T when element(1, T) =:= trace ->
-            io:format("~p~n", [name(T, Names)]),
-            print(Names)
-    after 100 -> ok
-    end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(X, _) -> X.

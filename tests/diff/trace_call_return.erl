@@ -13,7 +13,7 @@ main() ->
     io:format("~p~n", [erlang:trace_pattern({?MODULE, '_', '_'}, Ms, [])]),
     P ! go,
     receive done -> ok end,
-    print(#{P => p, Self => main}).
+    trace_names:print(#{P => p, Self => main}).
 
 worker(Main) ->
     receive go -> ok end,
@@ -30,16 +30,3 @@ twice(N) -> ?MODULE:double(?MODULE:double(N)).
 fail() -> erlang:error(on_purpose).
 
 top() -> ok.
-
-print(Names) ->
-    receive
-        T when element(1, T) =:= trace ->
-            io:format("~p~n", [name(T, Names)]),
-            print(Names)
-    after 100 -> ok
-    end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(X, _) -> X.

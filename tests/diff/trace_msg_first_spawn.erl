@@ -12,10 +12,10 @@ main() ->
     {C1, C2} = receive {children, A, B} -> {A, B} end,
     G = receive {grandchild, GC} -> GC end,
     timer:sleep(50),
-    Events = collect(),
+    Events = trace_names:collect(),
     Names = #{P => p, C1 => c1, C2 => c2, G => g, Self => main},
-    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= P],
-    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= C1],
+    [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= P],
+    [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= C1],
     io:format("c2 traced: ~p~n", [[T || T <- Events, element(2, T) =:= C2] =/= []]),
     io:format("g traced: ~p~n", [[T || T <- Events, element(2, T) =:= G] =/= []]).
 
@@ -25,12 +25,3 @@ parent(Main) ->
     C2 = spawn(fun() -> ok end),
     Main ! {children, C1, C2},
     receive stop -> ok end.
-
-collect() ->
-    receive T when element(1, T) =:= trace -> [T | collect()] after 100 -> [] end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(F, _) when is_function(F) -> a_fun;
-name(X, _) -> X.

@@ -10,7 +10,7 @@ main() ->
     1 = erlang:trace(P, true, [garbage_collection]),
     P ! go,
     receive done -> ok end,
-    Events = collect(),
+    Events = trace_names:collect(),
     Tags = [element(3, E) || E <- Events],
     io:format("collected: ~p~n", [length(Events) >= 2]),
     io:format("paired: ~p~n", [paired(Tags)]),
@@ -25,6 +25,3 @@ paired([gc_minor_start, gc_minor_end | Rest]) -> paired(Rest);
 paired([gc_major_start, gc_major_end | Rest]) -> paired(Rest);
 paired([]) -> true;
 paired(Other) -> {unpaired, Other}.
-
-collect() ->
-    receive T when element(1, T) =:= trace -> [T | collect()] after 100 -> [] end.

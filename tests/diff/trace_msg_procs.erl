@@ -11,10 +11,10 @@ main() ->
     C = receive {child, Child} -> Child end,
     receive done -> ok end,
     timer:sleep(50),
-    Events = collect(),
+    Events = trace_names:collect(),
     Names = #{P => p, C => c, Self => main},
-    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= P],
-    [io:format("~p~n", [name(T, Names)]) || T <- Events, element(2, T) =:= C],
+    [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= P],
+    [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= C],
     ok.
 
 parent(Main) ->
@@ -26,12 +26,3 @@ parent(Main) ->
     C ! stop,
     receive after 20 -> ok end,
     Main ! done.
-
-collect() ->
-    receive T when element(1, T) =:= trace -> [T | collect()] after 100 -> [] end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(F, _) when is_function(F) -> a_fun;
-name(X, _) -> X.

@@ -12,7 +12,7 @@ main() ->
     1 = erlang:trace(P, true, ['receive']),
     P ! go,
     receive done -> ok end,
-    print(#{P => p, Self => main, Dead => dead}).
+    trace_names:print(#{P => p, Self => main, Dead => dead}).
 
 worker(Main, Dead) ->
     receive go -> ok end,
@@ -24,17 +24,3 @@ worker(Main, Dead) ->
     link(Dead),
     receive {'EXIT', Dead, _} -> ok end,
     Main ! done.
-
-print(Names) ->
-    receive
-        T when element(1, T) =:= trace ->
-            io:format("~p~n", [name(T, Names)]),
-            print(Names)
-    after 100 -> ok
-    end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(R, _) when is_reference(R) -> a_ref;
-name(X, _) -> X.

@@ -13,7 +13,7 @@ main() ->
     receive done -> ok end,
     Ref = erlang:trace_delivered(P),
     receive {trace_delivered, P, Ref} -> ok end,
-    print(#{P => p, Self => main}),
+    trace_names:print(#{P => p, Self => main}),
     %% Turning the flags off stops the messages.
     Q = spawn(fun() -> worker(Self) end),
     1 = erlang:trace(Q, true, [send]),
@@ -23,26 +23,12 @@ main() ->
     Q ! stop,
     receive done -> ok end,
     io:format("after off: ~p~n", [flush()]),
-    io:format("~p~n", [name(catch erlang:trace(Q, true, [bogus]), #{Q => q})]),
+    io:format("~p~n", [trace_names:name(catch erlang:trace(Q, true, [bogus]), #{Q => q})]),
     io:format("~p~n", [catch erlang:trace(nonsense, true, [send])]).
 
 worker(Parent) ->
     receive {ping, N} -> Parent ! {pong, N} end,
     receive stop -> Parent ! done end.
 
-print(Names) ->
-    receive
-        T when element(1, T) =:= trace ->
-            io:format("~p~n", [name(T, Names)]),
-            print(Names)
-    after 100 -> ok
-    end.
-
 flush() ->
     receive M -> [M | flush()] after 100 -> [] end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(F, _) when is_function(F) -> a_fun;
-name(X, _) -> X.

@@ -25,7 +25,7 @@ main() ->
       fun(T) ->
               Ts = element(tuple_size(T), T),
               Shape = setelement(tuple_size(T), T, ts),
-              io:format("~p ~p~n", [name(Shape, Names), is_integer(Ts)])
+              io:format("~p ~p~n", [trace_names:name(Shape, Names), is_integer(Ts)])
       end,
       [T || T <- Msgs, element(2, T) =:= W]),
     io:format("from others: ~p~n", [length([T || T <- Msgs, element(2, T) =/= W])]).
@@ -35,8 +35,3 @@ tracer(Acc) ->
         {dump, From} -> From ! {msgs, lists:reverse(Acc)};
         T -> tracer([T | Acc])
     end.
-
-name(T, Names) when is_tuple(T) -> list_to_tuple([name(E, Names) || E <- tuple_to_list(T)]);
-name(L, Names) when is_list(L) -> [name(E, Names) || E <- L];
-name(P, Names) when is_pid(P) -> maps:get(P, Names, other_pid);
-name(X, _) -> X.
