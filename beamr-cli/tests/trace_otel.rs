@@ -153,12 +153,14 @@ fn a_supervision_tree_is_rebuilt_from_the_exported_logs() {
 /// the program printed and what arrived once `done` holds.
 fn run_to_receiver(
     module: &str,
-    flags: &str,
+    trace: &[&str],
     done: impl Fn(&Collected) -> bool,
 ) -> (String, Collected) {
     let receiver = Receiver::grpc();
     let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
-        .args(["run", "--trace", flags, "--trace-to", "otel", "-e", module])
+        .arg("run")
+        .args(trace)
+        .args(["--trace-to", "otel", "-e", module])
         .arg(fixtures(module))
         .env("OTEL_EXPORTER_OTLP_ENDPOINT", receiver.endpoint())
         .env("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
@@ -182,7 +184,9 @@ const KIND_CONSUMER: i32 = 5;
 
 #[test]
 fn a_message_chain_across_three_processes_is_one_trace() {
-    let (stdout, got) = run_to_receiver("otel_chain", "send,receive,procs", |c| c.spans.len() >= 6);
+    let (stdout, got) = run_to_receiver("otel_chain", &["--trace", "send,receive,procs"], |c| {
+        c.spans.len() >= 6
+    });
     let pids: Vec<&str> = stdout.split_whitespace().collect();
     let [main, b, c, from] = pids[..] else {
         panic!("expected four pids: {stdout}")
@@ -231,7 +235,7 @@ fn a_message_chain_across_three_processes_is_one_trace() {
 
 #[test]
 fn runtime_metrics_are_sampled_from_the_running_runtime() {
-    let (stdout, got) = run_to_receiver("otel_metrics", "procs", |c| {
+    let (stdout, got) = run_to_receiver("otel_metrics", &["--trace", "procs"], |c| {
         c.metrics.contains_key("beamr.process.count")
             && c.metrics.contains_key("beamr.process.message_queue.length")
     });
@@ -257,4 +261,49 @@ fn runtime_metrics_are_sampled_from_the_running_runtime() {
         "a histogram's count"
     );
     assert!(got.metrics.contains_key("beamr.scheduler.run_queue.length"));
+}
+
+#[test]
+fn traced_calls_are_spans_nested_by_the_call_stack() {
+    // fib(5) through ?MODULE:fib/1: 15 calls, each a span from call to
+    // return; every call but the first is made inside another's span.
+    let trace = ["--trace-call", "trace_calls:fib/1:x"];
+    let (stdout, got) = run_to_receiver("trace_calls", &trace, |c| {
+        c.spans
+            .iter()
+            .filter(|s| s.name == "trace_calls:fib/1")
+            .count()
+            >= 15
+    });
+    assert_eq!(stdout, "5\n");
+    let calls: Vec<&Span> = got
+        .spans
+        .iter()
+        .filter(|s| s.name == "trace_calls:fib/1")
+        .collect();
+    assert_eq!(
+        calls.len(),
+        15,
+        "{:?}",
+        got.spans.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+    let ids: Vec<&Vec<u8>> = calls.iter().map(|s| &s.span_id).collect();
+    let roots: Vec<&&Span> = calls
+        .iter()
+        .filter(|s| !ids.contains(&&s.parent_span_id))
+        .collect();
+    assert_eq!(roots.len(), 1, "one outermost call");
+    assert_eq!(roots[0].attrs["beamr.call.result"], "5");
+    assert!(
+        calls.iter().all(|s| s.trace_id == roots[0].trace_id),
+        "one trace"
+    );
+    assert_eq!(
+        calls
+            .iter()
+            .filter(|s| s.attrs.get("beamr.call.result").map(String::as_str) == Some("1"))
+            .count(),
+        8,
+        "fib(5) returns 1 from five calls of fib(1) and three of fib(2)"
+    );
 }
