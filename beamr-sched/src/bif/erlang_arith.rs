@@ -214,17 +214,43 @@ fn shift(p: &mut Process, x: BigInt, shift: BigInt) -> Result<Term, Exception> {
     }
 }
 
+/// Shifts a small integer left by `by` bits (right when negative) when the
+/// result fits in an `i64`; `None` sends the caller to the bignum path.
+fn small_shift(x: i64, by: i64) -> Option<i64> {
+    if by >= 0 {
+        // A left shift is exact when shifting back gives the value again.
+        let r = x.checked_shl(u32::try_from(by).ok()?)?;
+        (r >> by == x).then_some(r)
+    } else {
+        // Arithmetic right shift; 63 bits or more leave only the sign.
+        Some(x >> by.unsigned_abs().min(63))
+    }
+}
+
 fn bsl(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let (Some(x), Some(y)) = (a[0].as_small(), a[1].as_small()) {
+        if let Some(r) = small_shift(x, y) {
+            return Ok(p.heap.int(r));
+        }
+    }
     let (x, y) = ints(a)?;
     shift(p, x, y)
 }
 
 fn bsr(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let (Some(x), Some(y)) = (a[0].as_small(), a[1].as_small()) {
+        if let Some(r) = y.checked_neg().and_then(|by| small_shift(x, by)) {
+            return Ok(p.heap.int(r));
+        }
+    }
     let (x, y) = ints(a)?;
     shift(p, x, -y)
 }
 
 fn bnot(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(x) = a[0].as_small() {
+        return Ok(p.heap.int(!x));
+    }
     match num(a[0])? {
         Num::Int(x) => Ok(p.heap.bigint(&!x)),
         Num::Float(_) => Err(Exception::badarith()),

@@ -85,7 +85,5 @@ fn is_process_alive(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     if !a[0].is_local_pid() {
         return Err(Exception::badarg());
     }
-    Ok(Term::bool(
-        a[0] == p.pid || rt.processes.get(a[0]).is_some_and(|h| !h.state.is_exited()),
-    ))
+    Ok(Term::bool(a[0] == p.pid || rt.is_alive_after_signals(a[0])))
 }

@@ -10,6 +10,10 @@ use crate::runtime::Runtime;
 use crate::trace::probes;
 use beamr_trace::TraceTag;
 
+/// How long [`Runtime::is_alive_after_signals`] waits for a running process
+/// to take its inbox: a few time slices.
+const ALIVE_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
 impl Runtime {
     /// The exit reason of an uncaught exception: `Reason` for exit,
     /// `{Reason, Trace}` for error, `{{nocatch, Value}, Trace}` for throw.
@@ -99,6 +103,46 @@ impl Runtime {
             self.record_exit(process.pid, reason);
         }
         process.recycle();
+    }
+
+    /// Whether `pid` is alive once the signals already in its inbox have
+    /// taken effect, as `is_process_alive/1` answers on the BEAM: a caller
+    /// that sent `exit(Pid, kill)` sees `false` at once.
+    ///
+    /// When the process is not running, the caller delivers its inbox for
+    /// it under its body lock (the rule of the module doc: another thread
+    /// writes a heap only holding that lock). When it is running, the
+    /// caller waits for the end of its slice, where it takes its inbox, but
+    /// no longer than [`ALIVE_WAIT`] (two processes asking this of each
+    /// other while both run would otherwise wait forever): then it answers
+    /// from what it sees.
+    pub fn is_alive_after_signals(&self, pid: Term) -> bool {
+        let started = std::time::Instant::now();
+        loop {
+            let Some(handle) = self.processes.get(pid) else {
+                return false;
+            };
+            if handle.state.is_exited() {
+                return false;
+            }
+            if !handle.has_signals() {
+                return true;
+            }
+            if let Ok(mut body) = handle.body.try_lock() {
+                return match body.as_mut() {
+                    Some(p) => {
+                        super::deliver_signals(self, &handle, p);
+                        p.pending_exit.is_none()
+                    }
+                    // Taken out of its body: it is being terminated.
+                    None => false,
+                };
+            }
+            if started.elapsed() > ALIVE_WAIT {
+                return true;
+            }
+            std::thread::yield_now();
+        }
     }
 
     /// Terminates `pid` now with reason `killed`.
