@@ -24,9 +24,11 @@ struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Run MOD:FUN() from .beam files, as `erl -noshell -s MOD FUN -s init stop` does.
+    /// Run MOD:FUN() from .beam files, as `erl -noshell -s MOD FUN -s init stop` does,
+    /// or a Gleam build as `gleam run` does.
     Run {
-        /// The function to call: MOD or MOD:FUN (FUN defaults to main).
+        /// The function to call: MOD or MOD:FUN (FUN defaults to main); for a
+        /// Gleam build, the Gleam module whose main/0 to run (as `gleam run -m`).
         #[arg(short = 'e', value_name = "MOD[:FUN]")]
         entry: Option<String>,
         /// Number of scheduler threads (default: one per core).
@@ -44,7 +46,8 @@ enum Command {
         /// or otel (OTLP, configured by the OTEL_* variables).
         #[arg(long = "trace-to", value_name = "DEST")]
         trace_to: Option<String>,
-        /// .beam files and directories of .beam files (added to the code path).
+        /// .beam files and directories of .beam files (added to the code path),
+        /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
         /// Plain arguments (init:get_plain_arguments/0), also passed to

@@ -78,6 +78,16 @@ impl Runtime {
             .map_err(cannot_spawn)?;
         // erl -noshell's group leader is the `user` process; io:format(user, ...) names it.
         self.register_name(Atom::new("user").expect("atom"), gl);
+        let stderr_module = Atom::new(crate::code::embedded::STANDARD_ERROR.0).expect("atom");
+        let (stderr, _) = self
+            .spawn(
+                None,
+                SpawnTarget::Mfa(stderr_module, start),
+                &[],
+                SpawnOptions::default(),
+            )
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("standard_error").expect("atom"), stderr);
         let init_module = Atom::new(crate::code::embedded::INIT.0).expect("atom");
         let options = SpawnOptions {
             group_leader: Some(gl),
@@ -129,9 +139,21 @@ impl Runtime {
             })
             .expect("spawn timer thread");
         let threads = spawn_schedulers(self, schedulers.max(1));
-        // The application controller registers itself once its table
-        // exists: the program may read the application environment at once.
-        let ac_name = Atom::new("application_controller").expect("atom");
+        // The program may read the application environment and start
+        // applications at once: with OTP's library (kernel.app on the
+        // path), the application controller's parent registers this name
+        // once kernel and stdlib run; without, the stand-in registers as
+        // the application controller once its table exists.
+        let otp_applications = CodeServer::global()
+            .path_dirs()
+            .iter()
+            .any(|dir| dir.join("kernel.app").is_file());
+        let apps_started = Atom::new(if otp_applications {
+            "beamr_applications_started"
+        } else {
+            "application_controller"
+        })
+        .expect("atom");
         // kernel's file server (`file_server_2`), which `file` calls for
         // everything but raw files, when OTP's library is there to run it.
         let file_server = Atom::new("file_server").expect("atom");
@@ -142,11 +164,14 @@ impl Runtime {
                 .map_err(cannot_spawn)?;
         }
         let deadline = Instant::now() + Duration::from_secs(2);
-        while (self.names.whereis(ac_name).is_none()
+        while (self.names.whereis(apps_started).is_none()
             || has_file_server && self.names.whereis(file_server_name).is_none())
             && Instant::now() < deadline
         {
             std::thread::sleep(Duration::from_micros(50));
+        }
+        if otp_applications {
+            self.names.unregister(apps_started);
         }
         let options = SpawnOptions {
             group_leader: Some(gl),

@@ -1,6 +1,7 @@
 //! One module per `beamr` subcommand.
 
 pub mod disasm;
+pub mod gleam_build;
 pub mod run;
 pub mod run_trace;
 pub mod trace;

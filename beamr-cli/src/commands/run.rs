@@ -1,9 +1,11 @@
 //! `beamr run`: runs `MOD:FUN()` (or `MOD:FUN(Args)`) as `erl -noshell -s`
-//! does, printing what the program prints.
+//! does, printing what the program prints; given a Gleam build directory,
+//! runs its root package as `gleam run` does (see [`gleam_build`]).
 //!
 //! Exit codes: 0 when the call returns, 1 when it crashes (the reason is
 //! printed as `erl` prints it), 2 for a usage or load error.
 
+use super::gleam_build::GleamBuild;
 use super::run_trace::TraceSetup;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -47,10 +49,31 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     }
     let mut path = CodePath::new();
     let mut modules = Vec::new();
+    let mut gleam = None;
     for p in &args.paths {
         if p.is_dir() {
+            let beams = beam_modules_in(p)?;
+            if beams.is_empty() {
+                let Some(build) = GleamBuild::detect(p)? else {
+                    return Err(format!(
+                        "{}: no .beam files in it, and not a Gleam build (PKG/ebin directories)",
+                        p.display()
+                    ));
+                };
+                if args.paths.len() > 1 {
+                    return Err(format!(
+                        "{}: a Gleam build runs alone; give only its directory",
+                        p.display()
+                    ));
+                }
+                for ebin in &build.ebins {
+                    path.push(ebin.clone());
+                }
+                gleam = Some(build);
+                continue;
+            }
             path.push(p.clone());
-            modules.extend(beam_modules_in(p)?);
+            modules.extend(beams);
         } else if p.extension().is_some_and(|e| e == "beam") && p.is_file() {
             let bytes =
                 std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
@@ -67,7 +90,18 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     for dir in otp_lib_dirs() {
         path.push(dir);
     }
-    let (module, function) = entry_point(args.entry.as_deref(), &modules)?;
+    // A Gleam build runs `PKG@@main:run(Module)`, as `gleam run` does.
+    let gleam_entry = match &gleam {
+        Some(build) => Some((
+            build.runner_module(),
+            build.entry_module(args.entry.as_deref())?,
+        )),
+        None => None,
+    };
+    let (module, function) = match &gleam_entry {
+        Some((runner, _)) => (runner.clone(), "run".to_string()),
+        None => entry_point(args.entry.as_deref(), &modules)?,
+    };
     let rt = Arc::new(Runtime::new(path));
     let schedulers = args
         .schedulers
@@ -84,13 +118,16 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = args.args.clone();
     let mut heap = Heap::new();
-    let call_args: Vec<Term> =
-        if args.args.is_empty() || rt.entry(module_atom, function_atom, 1).is_err() {
-            Vec::new()
-        } else {
-            let strings: Vec<Term> = args.args.iter().map(|a| heap.string(a)).collect();
-            vec![heap.list(&strings)]
-        };
+    let call_args: Vec<Term> = if let Some((_, gleam_module)) = &gleam_entry {
+        vec![Term::atom(
+            Atom::new(gleam_module).map_err(|e| e.to_string())?,
+        )]
+    } else if args.args.is_empty() || rt.entry(module_atom, function_atom, 1).is_err() {
+        Vec::new()
+    } else {
+        let strings: Vec<Term> = args.args.iter().map(|a| heap.string(a)).collect();
+        vec![heap.list(&strings)]
+    };
     let reason = rt
         .run_main(module_atom, function_atom, &call_args, schedulers)
         .map_err(|e| format!("cannot run {module}:{function}/{}: {e}", call_args.len()))?;

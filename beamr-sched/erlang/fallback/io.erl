@@ -7,7 +7,8 @@
 %% Rebuild: erlc +deterministic -o beamr-sched/erlang/fallback beamr-sched/erlang/fallback/io.erl
 -module(io).
 -export([format/1, format/2, format/3, fwrite/1, fwrite/2, fwrite/3,
-         put_chars/1, put_chars/2, nl/0, nl/1, write/1, write/2]).
+         put_chars/1, put_chars/2, nl/0, nl/1, write/1, write/2,
+         setopts/1, setopts/2, getopts/0, getopts/1]).
 
 format(Format) -> format(Format, []).
 format(Format, Args) -> format(standard_io, Format, Args).
@@ -26,6 +27,12 @@ nl(Device) -> put_chars(Device, "\n").
 
 write(Term) -> write(standard_io, Term).
 write(Device, Term) -> format(Device, "~w", [Term]).
+
+setopts(Opts) -> setopts(standard_io, Opts).
+setopts(Device, Opts) -> request(Device, {setopts, Opts}).
+
+getopts() -> getopts(standard_io).
+getopts(Device) -> request(Device, getopts).
 
 request(Device, Request) ->
     Pid = device(Device),

@@ -20,6 +20,7 @@ use crate::runtime::Runtime;
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("beamr_io", "put_chars", 2, put_chars),
+    ("beamr_io", "put_error_chars", 3, put_error_chars),
     ("beamr_io", "format", 2, super::io_format::format_bif),
     ("beamr_io", "encoding", 0, encoding),
 ];
@@ -87,6 +88,25 @@ pub(crate) fn latin1_bytes(chars: &[u32]) -> Vec<u8> {
 }
 
 fn put_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    write_chars(a, unicode_device(), &mut std::io::stdout().lock())
+}
+
+/// `beamr_io:put_error_chars(Encoding, Chars, DeviceEncoding)`: as
+/// `put_chars/2`, on standard error (for the `standard_error` process,
+/// whose encoding `io:setopts/2` sets).
+fn put_error_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let device_unicode = match a[2].as_atom().map(Atom::name) {
+        Some("unicode" | "utf8") => true,
+        Some("latin1") => false,
+        _ => return Err(Exception::badarg()),
+    };
+    write_chars(a, device_unicode, &mut std::io::stderr().lock())
+}
+
+/// Writes `[Encoding, Chars | _]` to `out`, as UTF-8 on a unicode device,
+/// else as latin1: `ok`, or `error` for data that is not chardata or a
+/// failed write.
+fn write_chars(a: &[Term], device_unicode: bool, out: &mut impl Write) -> Result<Term, Exception> {
     let unicode = match a[0].as_atom().map(Atom::name) {
         Some("unicode" | "utf8") => true,
         Some("latin1") => false,
@@ -96,7 +116,7 @@ fn put_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Excepti
     if chardata(a[1], unicode, &mut chars).is_none() {
         return Ok(Term::atom(Atom::ERROR));
     }
-    let bytes = if unicode_device() {
+    let bytes = if device_unicode {
         chars
             .iter()
             .filter_map(|&c| char::from_u32(c))
@@ -105,7 +125,6 @@ fn put_chars(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Excepti
     } else {
         latin1_bytes(&chars)
     };
-    let mut out = std::io::stdout().lock();
     match out.write_all(&bytes).and_then(|()| out.flush()) {
         Ok(()) => Ok(Term::OK),
         Err(_) => Ok(Term::atom(Atom::ERROR)),

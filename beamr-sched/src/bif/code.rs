@@ -3,7 +3,8 @@
 //! failing stack trace are loaded): `code:ensure_loaded/1` and
 //! `code:ensure_modules_loaded/1`. In OTP they ask the `code_server`
 //! process, which `beamr run` does not start; here they load from beamr's
-//! code path directly.
+//! code path directly. `code:where_is_file/1` (how the application
+//! controller finds `.app` files) searches the same path.
 
 use super::atoms::atom;
 use beamr_core::atom::Atom;
@@ -18,6 +19,7 @@ use crate::runtime::Runtime;
 pub(crate) const BIFS: &[BifRow] = &[
     ("code", "ensure_loaded", 1, ensure_loaded),
     ("code", "ensure_modules_loaded", 1, ensure_modules_loaded),
+    ("code", "where_is_file", 1, where_is_file),
 ];
 
 /// Loads `module`; the error reason `code` would give, if any.
@@ -53,4 +55,19 @@ fn ensure_modules_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     }
     let list = p.heap.list(&failed);
     Ok(p.heap.tuple(&[Term::atom(Atom::ERROR), list]))
+}
+
+/// `where_is_file(Filename)`: the first directory of the code path holding
+/// `Filename`, joined with it, or `non_existing`.
+fn where_is_file(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = super::os::string_arg(a[0]).ok_or_else(Exception::badarg)?;
+    let found = CodeServer::global()
+        .path_dirs()
+        .into_iter()
+        .map(|dir| dir.join(&name))
+        .find(|file| file.is_file());
+    Ok(match found {
+        Some(file) => p.heap.string(&file.to_string_lossy()),
+        None => atom("non_existing"),
+    })
 }

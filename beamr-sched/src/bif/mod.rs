@@ -10,6 +10,7 @@ mod code;
 mod code_loading;
 mod code_md5;
 mod crypto;
+mod erl_prim_loader;
 mod erlang_arith;
 mod erlang_binaries;
 mod erlang_checksum;

@@ -1,4 +1,5 @@
-//! Modules beamr carries inside its binary: its group leader, `init`, and
+//! Modules beamr carries inside its binary: its group leader, the
+//! `standard_error` process, `init`, and
 //! stand-ins for the logger server, `kernel_sup` and the application
 //! controller, written in Erlang and compiled ahead of time (the `.beam`
 //! files are committed beside their sources in `beamr-sched/erlang/`).
@@ -12,6 +13,12 @@ use crate::loader::LoadError;
 pub const GROUP_LEADER: (&str, &[u8]) = (
     "beamr_group_leader",
     include_bytes!("../../erlang/beamr_group_leader.beam"),
+);
+
+/// The `standard_error` process: output requests to standard error.
+pub const STANDARD_ERROR: (&str, &[u8]) = (
+    "beamr_standard_error",
+    include_bytes!("../../erlang/beamr_standard_error.beam"),
 );
 
 /// The `init` process: answers OTP's requests of it.
@@ -38,11 +45,25 @@ pub const APP_CONTROLLER: (&str, &[u8]) = (
 );
 
 /// Every embedded module.
-pub const EMBEDDED: &[(&str, &[u8])] = &[GROUP_LEADER, INIT, LOGGER, KERNEL_SUP, APP_CONTROLLER];
+pub const EMBEDDED: &[(&str, &[u8])] = &[
+    GROUP_LEADER,
+    STANDARD_ERROR,
+    INIT,
+    LOGGER,
+    KERNEL_SUP,
+    APP_CONTROLLER,
+];
 
 /// Stand-ins for OTP modules, loaded only when no OTP installation on the
 /// code path provides the real module (see `beamr-sched/erlang/fallback/`).
-pub const FALLBACKS: &[(&str, &[u8])] = &[("io", include_bytes!("../../erlang/fallback/io.beam"))];
+pub const FALLBACKS: &[(&str, &[u8])] = &[
+    ("io", include_bytes!("../../erlang/fallback/io.beam")),
+    ("init", include_bytes!("../../erlang/fallback/init.beam")),
+    (
+        "application",
+        include_bytes!("../../erlang/fallback/application.beam"),
+    ),
+];
 
 /// The embedded stand-in for `module`, if there is one.
 pub fn fallback(module: &str) -> Option<&'static [u8]> {

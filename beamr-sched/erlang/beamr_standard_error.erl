@@ -1,0 +1,81 @@
+%% The `standard_error' process: serves the Erlang I/O protocol's output
+%% requests for standard error, as erl's standard_error does
+%% (io:format(standard_error, ...), the reports of `gleam run'). Writing is
+%% native: beamr_io:put_error_chars/3. The device starts in standard
+%% output's encoding (beamr_io:encoding/0); io:setopts/2 changes it. It
+%% reads nothing: input requests get {error, enotsup}.
+%%
+%% Compiled into beamr_standard_error.beam, which beamr embeds; rebuild with
+%%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_standard_error.erl
+-module(beamr_standard_error).
+-export([start/0]).
+
+%% beamr registers the process as `standard_error' before it first runs.
+start() ->
+    loop(beamr_io:encoding()).
+
+loop(Device) ->
+    receive
+        {io_request, From, ReplyAs, Request} ->
+            {Reply, Device1} = request(Request, Device),
+            From ! {io_reply, ReplyAs, Reply},
+            loop(Device1);
+        _Other ->
+            loop(Device)
+    end.
+
+%% As erl's standard_error answers: from OTP 26 on it is a terminal-like
+%% device with more options.
+request(getopts, Device) ->
+    case erlang:system_info(otp_release) >= "26" of
+        true -> {[{encoding, Device}, {onlcr, false}, {log, none}], Device};
+        false -> {[{encoding, Device}], Device}
+    end;
+request({setopts, Opts}, Device) ->
+    case encoding_opt(Opts, Device) of
+        E when E =:= latin1; E =:= unicode; E =:= utf8 ->
+            {ok, encoding(E)};
+        _ ->
+            {{error, enotsup}, Device}
+    end;
+request({requests, Requests}, Device) ->
+    {requests(Requests, Device, ok), Device};
+request(Request, Device) ->
+    {request1(Request, Device), Device}.
+
+%% The last `{encoding, E}' in the options (this module runs without OTP's
+%% library too: no proplists).
+encoding_opt([{encoding, E} | Rest], _) -> encoding_opt(Rest, E);
+encoding_opt([_ | Rest], E) -> encoding_opt(Rest, E);
+encoding_opt([], E) -> E.
+
+encoding(utf8) -> unicode;
+encoding(E) -> E.
+
+request1({put_chars, Encoding, Chars}, Device) ->
+    put_chars(Encoding, Chars, Device);
+request1({put_chars, Encoding, Module, Function, Args}, Device) ->
+    try apply(Module, Function, Args) of
+        Chars -> put_chars(Encoding, Chars, Device)
+    catch
+        _:_ -> {error, put_chars}
+    end;
+request1({put_chars, Chars}, Device) ->
+    put_chars(latin1, Chars, Device);
+request1({put_chars, Module, Function, Args}, Device) ->
+    request1({put_chars, latin1, Module, Function, Args}, Device);
+request1(_, _Device) ->
+    {error, enotsup}.
+
+requests([], _Device, Result) ->
+    Result;
+requests([R | Rs], Device, ok) ->
+    requests(Rs, Device, request1(R, Device));
+requests(_, _Device, Error) ->
+    Error.
+
+put_chars(Encoding, Chars, Device) ->
+    case beamr_io:put_error_chars(Encoding, Chars, Device) of
+        error -> {error, put_chars};
+        Reply -> Reply
+    end.
