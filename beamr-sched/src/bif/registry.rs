@@ -43,5 +43,6 @@ pub fn natives() -> Natives {
         super::ets_select::BIFS,
         super::code_loading::BIFS,
         super::records::BIFS,
+        super::re::BIFS,
     ])
 }
