@@ -117,7 +117,8 @@ pub(super) fn parse(values: Term, kind: Term, compiled: &Compiled) -> Option<Spe
         while let Some((item, tail)) = rest.as_cons() {
             rest = tail;
             if let Some(n) = item.as_small() {
-                if n > i32::MAX as i64 {
+                // The BEAM reads the number as unsigned: negative is badarg.
+                if !(0..=i32::MAX as i64).contains(&n) {
                     return None;
                 }
                 sels.push(Selector::Index(n));

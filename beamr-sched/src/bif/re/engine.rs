@@ -233,7 +233,10 @@ mod tests {
             match_limit: Some(10_000),
             ..Default::default()
         };
-        assert_eq!(run("(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaab", v), Outcome::MatchLimit);
+        assert_eq!(
+            run("(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaab", v),
+            Outcome::MatchLimit
+        );
     }
 
     #[test]

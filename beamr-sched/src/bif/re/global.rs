@@ -9,6 +9,11 @@
 //! when the newline convention counts it as one) when the empty match was
 //! at `X` or at the end, and from `A` itself otherwise. A match equal to
 //! the one just before it is not reported twice.
+//!
+//! Up to OTP 27 the loop was simpler (`legacy`): after an empty match it
+//! always reported the anchored non-empty match if there was one, and
+//! otherwise went on one character past `A`. beamr follows the release
+//! whose library it runs.
 
 use super::capture::{loop_list, Group, Values};
 use super::engine::{Compiled, Outcome};
@@ -33,6 +38,7 @@ pub(super) fn run(
     unicode: bool,
     report_errors: bool,
 ) -> Found {
+    let legacy = crate::code::otp_release() < 28;
     let end = subject.len();
     let mut found: Vec<Vec<Group>> = Vec::new();
     let mut x = offset;
@@ -56,22 +62,20 @@ pub(super) fn run(
             continue;
         }
         let again = match nonempty_anchored.exec(subject, x) {
-            Outcome::Match(g) => Some(loop_list(&g, values)).filter(|l| *l != list),
+            Outcome::Match(g) => Some(loop_list(&g, values)).filter(|l| legacy || *l != list),
             _ => None,
         };
-        let step = again
-            .as_ref()
-            .and_then(|l| l[0])
-            .map_or(0, |(s, e)| e - s);
+        let step = again.as_ref().and_then(|l| l[0]).map_or(0, |(s, e)| e - s);
         x = if step > 0 {
             a + step
-        } else if x == a || a == end {
+        } else if legacy || x == a || a == end {
             forward(subject, a, unicode, base.newline.crlf())
         } else {
             a
         };
         match again {
             Some(l) => found.push(l),
+            None if legacy => {}
             None => skip = Some(list),
         }
     }

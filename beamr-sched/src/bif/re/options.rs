@@ -120,7 +120,9 @@ pub(super) fn parse(list: Term) -> Option<Options> {
         }
         let exec = matches!(
             item.as_atom().map(Atom::name),
-            Some("notempty" | "notempty_atstart" | "notbol" | "noteol" | "report_errors" | "global")
+            Some(
+                "notempty" | "notempty_atstart" | "notbol" | "noteol" | "report_errors" | "global"
+            )
         );
         if exec {
             compile = false;

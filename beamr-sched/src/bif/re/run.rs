@@ -33,7 +33,10 @@ fn badopt() -> Exception {
 /// when `unicode`, else iodata bytes.
 fn text_bytes(t: Term, unicode: bool) -> Result<Vec<u8>, Exception> {
     if let Some(v) = t.as_binary() {
-        return v.as_bytes().map(<[u8]>::to_vec).ok_or_else(Exception::badarg);
+        return v
+            .as_bytes()
+            .map(<[u8]>::to_vec)
+            .ok_or_else(Exception::badarg);
     }
     if unicode {
         let mut chars = Vec::new();
@@ -56,8 +59,7 @@ fn compile_error(p: &mut Process, e: &engine::CompileError) -> Term {
         .map(|b| Term::small_unchecked(b as i64))
         .collect();
     let msg = p.heap.list(&chars);
-    p.heap
-        .tuple(&[msg, Term::small_unchecked(e.offset as i64)])
+    p.heap.tuple(&[msg, Term::small_unchecked(e.offset as i64)])
 }
 
 fn compile_impl(p: &mut Process, re: Term, opts: Term) -> Result<Term, Exception> {
@@ -245,4 +247,3 @@ pub(crate) const BIFS: &[crate::loader::BifRow] = &[
     ("re", "inspect", 2, inspect2),
     ("re", "import", 1, import1),
 ];
-

@@ -462,10 +462,7 @@ mod tests {
             anchored: true,
             ..Default::default()
         };
-        assert_eq!(
-            text("a|b", &CompileOptions::default(), &v),
-            "\\G(?:a|b\\E)"
-        );
+        assert_eq!(text("a|b", &CompileOptions::default(), &v), "\\G(?:a|b\\E)");
     }
 
     #[test]
@@ -481,7 +478,11 @@ mod tests {
 
     #[test]
     fn high_bytes_are_escaped_outside_utf8() {
-        let t = translate(b"a\xe9[\xe8]\\\xe7", &CompileOptions::default(), &Default::default());
+        let t = translate(
+            b"a\xe9[\xe8]\\\xe7",
+            &CompileOptions::default(),
+            &Default::default(),
+        );
         assert_eq!(t.unwrap().text, "a\\x{e9}[\\x{e8}]\\x{e7}");
     }
 
