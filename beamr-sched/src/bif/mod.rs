@@ -44,6 +44,7 @@ mod persistent_term;
 mod prim_buffer;
 mod prim_file;
 mod process_info;
+mod re;
 mod records;
 mod registry;
 mod resource;

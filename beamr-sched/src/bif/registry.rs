@@ -44,5 +44,6 @@ pub fn natives() -> Natives {
         super::code_loading::BIFS,
         super::records::BIFS,
         super::erl_prim_loader::BIFS,
+        super::re::BIFS,
     ])
 }
