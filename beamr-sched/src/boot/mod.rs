@@ -107,6 +107,11 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
+        let cs_module = Atom::new(crate::code::embedded::CODE_SERVER.0).expect("atom");
+        let (code_server, _) = self
+            .spawn(None, SpawnTarget::Mfa(cs_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("code_server").expect("atom"), code_server);
         let ac_module = Atom::new(crate::code::embedded::APP_CONTROLLER.0).expect("atom");
         self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[], options)
             .map_err(cannot_spawn)?;
