@@ -21,8 +21,10 @@
 //!    time and never stored.
 //! 2. `beamr run -e NAME DIR`: the actual output.
 //! 3. Standard output must be byte-identical and the exit code equal
-//!    (0 when `main` returns; 1 on both when it crashes). Each run is killed
-//!    after [`TIME_LIMIT`].
+//!    (0 when `main` returns; 1 on both when it crashes), once the logger's
+//!    reports are masked on both: their timestamps, the pids in them and a
+//!    crash report's heap, stack and reduction counts, nothing else (see
+//!    `diff_mask`). Each run is killed after [`TIME_LIMIT`].
 //!
 //! A program may ask for an environment and for plain arguments with
 //! comment lines of its own (the same for both runtimes):
@@ -75,6 +77,9 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant, SystemTime};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+mod diff_mask;
+use diff_mask::mask_reports;
 
 /// How long one run of one program may take on either runtime.
 const TIME_LIMIT: Duration = Duration::from_secs(60);
@@ -538,7 +543,8 @@ fn compare(name: &str, expected: &Run, actual: &Run) -> Verdict {
     if erl_code != beamr_code {
         problems.push(format!("exit code: erl {erl_code}, beamr {beamr_code}"));
     }
-    if let Some(diff) = difference(&expected.stdout, &actual.stdout) {
+    let (erl_out, beamr_out) = (mask_reports(&expected.stdout), mask_reports(&actual.stdout));
+    if let Some(diff) = difference(&erl_out, &beamr_out) {
         problems.push(diff);
     }
     if problems.is_empty() {
@@ -768,6 +774,45 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
             let out = compare("p", &exited(0, "x\n"), &exited(0, "y\n"));
             ensure(matches!(out, Verdict::Differs(_)), || {
                 format!("outputs x and y: {out:?}")
+            })
+        }),
+        Trial::test("harness::reports_are_masked", || {
+            let erl = "=ERROR REPORT==== 24-Nov-2026::02:12:15.076909 ===\n\
+                       Error in process <0.79.0> with exit value:\n{boom,[]}\n\n\
+                       <0.79.0> heap_size: 1\n";
+            let beamr = "=ERROR REPORT==== 1-Jan-2027::00:00:00.000001 ===\n\
+                         Error in process <0.103.0> with exit value:\n{boom,[]}\n\n\
+                         <0.79.0> heap_size: 1\n";
+            let same = compare("p", &exited(0, erl), &exited(0, beamr));
+            ensure(same == Verdict::Same, || {
+                format!("reports differing in time and pid: {same:?}")
+            })?;
+            let crasher = |heap: &str, reds: &str| {
+                format!(
+                    "=CRASH REPORT==== 1 ===\n  crasher:\n    heap_size: {heap}\n    \
+                     reductions: {reds}\n    messages: [{reds}]\n"
+                )
+            };
+            let counts = compare(
+                "p",
+                &exited(0, &crasher("233", "5")),
+                &exited(0, &crasher("376", "5")),
+            );
+            ensure(counts == Verdict::Same, || {
+                format!("crash reports differing in heap size: {counts:?}")
+            })?;
+            let other = compare(
+                "p",
+                &exited(0, &crasher("1", "5")),
+                &exited(0, &crasher("1", "6")),
+            );
+            ensure(matches!(other, Verdict::Differs(_)), || {
+                format!("crash reports differing in a message: {other:?}")
+            })?;
+            let outside = beamr.replace("\n<0.79.0> heap", "\n<0.80.0> heap");
+            let after = compare("p", &exited(0, erl), &exited(0, &outside));
+            ensure(matches!(after, Verdict::Differs(_)), || {
+                format!("a pid after the report's end: {after:?}")
             })
         }),
         Trial::test("harness::undefined_main_is_broken", || {

@@ -22,9 +22,9 @@ loop(PlainArgs) ->
             loop(PlainArgs);
         %% init:stop/0,1, init:reboot/0 and init:restart/0 send these.
         {stop, {stop, Status}} ->
-            erlang:halt(stop_status(Status));
+            stop(stop_status(Status));
         {stop, _StopOrReboot} ->
-            erlang:halt(0);
+            stop(0);
         _Other ->
             loop(PlainArgs)
     end.
@@ -33,13 +33,18 @@ reply(get_arguments) -> [];
 reply({get_argument, _Flag}) -> error;
 reply(get_status) -> {started, started};
 reply(script_id) -> {"beamr", "0.1.0"};
-reply({stop, Status}) -> erlang:halt(stop_status(Status));
-reply(stop) -> erlang:halt(0);
-reply({reboot, _}) -> erlang:halt(0);
-reply(reboot) -> erlang:halt(0);
+reply({stop, Status}) -> stop(stop_status(Status));
+reply(stop) -> stop(0);
+reply({reboot, _}) -> stop(0);
+reply(reboot) -> stop(0);
 reply(fetch_loaded) -> [];
 reply({ensure_loaded, Module}) -> code:ensure_loaded(Module);
 reply(_) -> {error, not_supported}.
+
+%% As erl's init shuts the system down: what was logged is written first.
+stop(Status) ->
+    ok = beamr_logger:flush(),
+    erlang:halt(Status).
 
 stop_status(Status) when is_integer(Status) -> Status;
 stop_status(_) -> 0.

@@ -1,7 +1,9 @@
 %% gen_server failures seen by callers: a crash in handle_call exits the
 %% caller's call, a linked trapping caller gets the EXIT, a monitor sees the
 %% reason; init crashing makes start_link return an error.
-%% Crash reports carry dates and pids, so the logger is turned off.
+%% The logger is off: the `** Generic server` report ends with the
+%% client's stack trace, whose line beamr gives differently (see
+%% report_gen_server_call_crash in KNOWN_FAILURES).
 -module(otp_gen_server_crash).
 -behaviour(gen_server).
 -export([main/0]).

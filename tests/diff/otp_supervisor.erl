@@ -6,6 +6,8 @@
 -export([main/0, init/1, start_worker/1, worker/1]).
 
 main() ->
+    %% The reports come from other processes while this one prints on, in
+    %% an order that varies from run to run on erl: off (report_* test them).
     ok = logger:set_primary_config(level, none),
     {ok, Sup} = supervisor:start_link({local, the_sup}, ?MODULE, one_for_one),
     io:format("children: ~p~n", [ids(Sup)]),

@@ -5,6 +5,8 @@
 -export([main/0, init/1, start_worker/2, worker/2]).
 
 main() ->
+    %% The reports come from other processes while this one prints on, in
+    %% an order that varies from run to run on erl: off (report_* test them).
     ok = logger:set_primary_config(level, none),
     register(main_proc, self()),
     {ok, Top} = supervisor:start_link({local, top}, ?MODULE, top),

@@ -4,9 +4,6 @@
 -export([main/0]).
 
 main() ->
-    %% The error reports of crashing processes are timed and, from OTP 26,
-    %% may reach standard output before or after the program ends: off.
-    ok = logger:set_primary_config(level, none),
     Cases = [fun() -> exit(normal) end,
              fun() -> exit(shutdown) end,
              fun() -> exit({shutdown, detail}) end,
@@ -21,6 +18,9 @@ main() ->
     %% Error and throw reasons carry a stack trace: print only its shape.
     {P1, R1} = spawn_monitor(fun() -> process_flag(trap_exit, true), erlang:error(oops) end),
     receive {'DOWN', R1, process, P1, {oops, Trace}} ->
+            %% The runtime's error report comes after the process is gone.
+            timer:sleep(50),
+            logger_sync:wait(),
             io:format("error: oops, trace is a list: ~p~n", [is_list(Trace)])
     end,
     %% exit/2 from another process with a reason.

@@ -25,6 +25,7 @@ mod erlang_process;
 mod erlang_signals;
 mod erlang_spawn;
 mod erlang_system;
+mod erlang_system_flag;
 mod erlang_terms;
 mod erlang_time;
 mod erlang_timers;

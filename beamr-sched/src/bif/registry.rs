@@ -27,6 +27,7 @@ pub fn natives() -> Natives {
         super::erlang_identity::BIFS,
         super::erlang_trace::BIFS,
         super::erlang_system::BIFS,
+        super::erlang_system_flag::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
         super::os::BIFS,

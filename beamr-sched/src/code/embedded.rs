@@ -1,5 +1,5 @@
 //! Modules beamr carries inside its binary: its group leader, the
-//! `standard_error` process, `init`, and
+//! `standard_error` process, `init`, `code_server`, and
 //! stand-ins for the logger server, `kernel_sup` and the application
 //! controller, written in Erlang and compiled ahead of time (the `.beam`
 //! files are committed beside their sources in `beamr-sched/erlang/`).
@@ -44,6 +44,13 @@ pub const APP_CONTROLLER: (&str, &[u8]) = (
     include_bytes!("../../erlang/beamr_app_controller.beam"),
 );
 
+/// The `code_server` process: answers the requests of OTP's `code` module
+/// from beamr's code path.
+pub const CODE_SERVER: (&str, &[u8]) = (
+    "beamr_code_server",
+    include_bytes!("../../erlang/beamr_code_server.beam"),
+);
+
 /// Every embedded module.
 pub const EMBEDDED: &[(&str, &[u8])] = &[
     GROUP_LEADER,
@@ -52,6 +59,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = &[
     LOGGER,
     KERNEL_SUP,
     APP_CONTROLLER,
+    CODE_SERVER,
 ];
 
 /// Stand-ins for OTP modules, loaded only when no OTP installation on the

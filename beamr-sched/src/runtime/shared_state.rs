@@ -45,6 +45,9 @@ pub struct Runtime {
     /// The command line's plain arguments (`beamr run ... -- ARGS`), which
     /// `init:get_plain_arguments/0` answers; set before [`Runtime::run_main`].
     pub plain_arguments: Mutex<Vec<String>>,
+    /// The system logger (`erlang:system_flag(system_logger, _)`):
+    /// `logger`, `undefined` or a pid; see `signals::system_logger`.
+    pub(crate) system_logger: Mutex<Term>,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -82,6 +85,7 @@ impl Runtime {
             weak_self: std::sync::OnceLock::new(),
             reductions: super::stats::ReductionCounter::default(),
             plain_arguments: Mutex::new(Vec::new()),
+            system_logger: Mutex::new(Term::atom(Atom::new("logger").expect("atom"))),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),

@@ -87,7 +87,9 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
         }
         if let Some(e) = p.startup_error.take() {
             let trace = crate::interp::build_stacktrace(p, std::ptr::null(), &e);
+            let class = e.class;
             let reason = rt.exit_reason(p, e, trace);
+            rt.log_uncaught(p, class, reason);
             let process = body.take().expect("present");
             drop(body);
             rt.terminate(handle, process, reason);
@@ -119,7 +121,9 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
                 return SliceEnd::Exited;
             }
             Outcome::Crashed { exception, trace } => {
+                let class = exception.class;
                 let reason = rt.exit_reason(p, exception, trace);
+                rt.log_uncaught(p, class, reason);
                 let process = body.take().expect("present");
                 drop(body);
                 rt.terminate(handle, process, reason);

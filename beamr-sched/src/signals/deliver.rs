@@ -77,7 +77,14 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
                 }
             }
             Signal::Down { ids, message } => {
+                // A monitor removed meanwhile (demonitor/1,2) sends no
+                // 'DOWN': demonitor's promise, even when the target's end
+                // crossed it.
+                let before = p.monitors.len();
                 p.monitors.retain(|&(m, _, _)| m != ids);
+                if p.monitors.len() == before {
+                    continue;
+                }
                 let term = absorb(p, message);
                 p.mailbox.push(term);
                 probes::receive(&mut p.trace, p.pid, term, None);

@@ -9,6 +9,8 @@
 //! - [`deliver`]: the receiver taking its inbox and acting on each signal.
 //! - [`exit`]: a process's end and the signals its death sends.
 //! - [`timers`]: timer expiries as signals.
+//! - [`system_logger`]: what the runtime itself logs, sent to the system
+//!   logger.
 //!
 //! The data (the [`Signal`](crate::process::Signal) enum, the inbox in the
 //! [`ProcessHandle`](crate::process::ProcessHandle)) lives in `process`,
@@ -54,6 +56,7 @@
 pub mod deliver;
 pub mod exit;
 pub mod send;
+pub mod system_logger;
 pub mod timers;
 
 pub use deliver::{absorb, deliver_pending, deliver_signals, deliver_to_self};

@@ -16,6 +16,8 @@ use crate::process::{Payload, Process};
 use crate::runtime::Runtime;
 use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
 
+mod logger;
+
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
     /// path). The first runtime of the OS process installs the native BIFs
@@ -106,27 +108,20 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(init_module, start), &[argv], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("init").expect("atom"), init);
-        let logger_module = Atom::new(crate::code::embedded::LOGGER.0).expect("atom");
-        let mut boot = Process::new(self.processes.new_pid());
-        let boot_fn = Atom::new("boot").expect("atom");
-        if !matches!(
-            self.call_in(&mut boot, logger_module, boot_fn, &[])?,
-            Outcome::Returned
-        ) {
-            return Err(LoadError::Atom {
-                module: logger_module.name().to_string(),
-                reason: "boot/0 failed".into(),
-            });
+        let otp_logger = CodeServer::global().find(logger::logger_server()).is_some();
+        if !otp_logger {
+            self.start_logger_stand_in(options)?;
         }
-        let (logger, _) = self
-            .spawn(None, SpawnTarget::Mfa(logger_module, start), &[], options)
-            .map_err(cannot_spawn)?;
-        self.register_name(Atom::new("logger").expect("atom"), logger);
         let sup_module = Atom::new(crate::code::embedded::KERNEL_SUP.0).expect("atom");
         let (kernel_sup, _) = self
             .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
             .map_err(cannot_spawn)?;
         self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
+        let cs_module = Atom::new(crate::code::embedded::CODE_SERVER.0).expect("atom");
+        let (code_server, _) = self
+            .spawn(None, SpawnTarget::Mfa(cs_module, start), &[], options)
+            .map_err(cannot_spawn)?;
+        self.register_name(Atom::new("code_server").expect("atom"), code_server);
         let ac_module = Atom::new(crate::code::embedded::APP_CONTROLLER.0).expect("atom");
         self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[], options)
             .map_err(cannot_spawn)?;
@@ -173,6 +168,9 @@ impl Runtime {
         if otp_applications {
             self.names.unregister(apps_started);
         }
+        if otp_logger {
+            self.start_otp_logger(gl)?;
+        }
         let options = SpawnOptions {
             group_leader: Some(gl),
             watched: true,
@@ -184,6 +182,11 @@ impl Runtime {
             .spawn(None, SpawnTarget::Mfa(module, function), args, options)
             .map_err(cannot_spawn)?;
         let reason = self.wait_exit(pid);
+        if otp_logger && reason.term == Term::atom(Atom::NORMAL) {
+            // As erl's `-s init stop` after the program: the handlers write
+            // what was logged before the runtime halts.
+            self.flush_otp_logger(gl);
+        }
         self.run_queues.shutdown();
         self.timers.shutdown();
         for t in threads {

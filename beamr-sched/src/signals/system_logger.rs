@@ -1,0 +1,93 @@
+//! The system logger: the process that receives what the runtime itself
+//! logs (`erlang:system_flag(system_logger, P)`; `logger`, the process
+//! registered under that name, until kernel's `logger_proxy` takes over;
+//! `undefined` drops everything). The runtime logs one thing: a process
+//! ending with an uncaught error or throw, as erts does:
+//!
+//! ```text
+//! {log, error, "Error in process ~p with exit value:~n~p~n", [Pid, Reason],
+//!  #{error_logger => #{emulator => true, tag => error},
+//!    gl => GroupLeader, pid => Pid, time => SystemTimeMicroseconds}}
+//! ```
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+use crate::process::{Class, Payload, Process, Signal};
+use crate::runtime::Runtime;
+
+/// The format erts logs an uncaught error with.
+const EXIT_VALUE_FORMAT: &str = "Error in process ~p with exit value:~n~p~n";
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+impl Runtime {
+    /// The system logger: `logger`, `undefined` or a pid.
+    pub fn system_logger(&self) -> Term {
+        *self.system_logger.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the system logger to `logger`, `undefined` or a pid; returns
+    /// the previous one.
+    pub fn set_system_logger(&self, logger: Term) -> Term {
+        let mut current = self.system_logger.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *current, logger)
+    }
+
+    /// The process the system logger names now, if it is alive.
+    fn system_logger_pid(&self) -> Option<Term> {
+        let logger = self.system_logger();
+        if logger.is_pid() {
+            Some(logger)
+        } else if logger == atom("logger") {
+            self.names.whereis(Atom::new("logger").expect("atom"))
+        } else {
+            None
+        }
+    }
+
+    /// Logs the end of `p` by an uncaught exception of `class` with exit
+    /// reason `reason`, as erts does: errors and throws only (an exit is a
+    /// process's own choice).
+    pub fn log_uncaught(&self, p: &Process, class: Class, reason: Term) {
+        if class == Class::Exit {
+            return;
+        }
+        let Some(logger) = self.system_logger_pid() else {
+            return;
+        };
+        let mut heap = Heap::new();
+        let reason = heap.copy_term(reason);
+        let format = heap.string(EXIT_VALUE_FORMAT);
+        let args = heap.list(&[p.pid, reason]);
+        let tag = heap.flat_map(
+            &[atom("emulator"), atom("tag")],
+            &[Term::TRUE, Term::atom(Atom::ERROR)],
+        );
+        let micros = match SystemTime::now().duration_since(UNIX_EPOCH) {
+            Ok(d) => d.as_micros() as i64,
+            Err(e) => -(e.duration().as_micros() as i64),
+        };
+        let time = heap.int(micros);
+        let meta = heap.flat_map(
+            &[atom("error_logger"), atom("gl"), atom("pid"), atom("time")],
+            &[tag, p.group_leader, p.pid, time],
+        );
+        let message = heap.tuple(&[atom("log"), Term::atom(Atom::ERROR), format, args, meta]);
+        self.send_signal(
+            logger,
+            Signal::Message(
+                Payload {
+                    term: message,
+                    heap: Some(heap),
+                },
+                None,
+            ),
+        );
+    }
+}
