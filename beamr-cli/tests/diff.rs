@@ -61,8 +61,9 @@
 //! With `BEAMR_DIFF_OTP_ROOT=DIR` set, DIR is a root of its own holding
 //! another Erlang/OTP (a Debian root made by `debootstrap`, as `cargo xtask
 //! test-all` makes under `target/otp/`): `erlc` and `erl` run there through
-//! `chroot DIR`, the sources are copied to `DIR/tmp/beamr-diff/src` and the
-//! `.beam` files are written to `DIR/tmp/beamr-diff/beam`, and beamr runs
+//! `chroot DIR`, the sources are copied to `DIR/tmp/beamr-diff-HASH/src` and
+//! the `.beam` files are written to `DIR/tmp/beamr-diff-HASH/beam` (HASH
+//! names the workspace), and beamr runs
 //! with `BEAMR_OTP_ROOT=DIR/usr/lib/erlang`, so both runtimes use that
 //! release's own library. The release is read from
 //! `DIR/usr/lib/erlang/releases/`; `KNOWN_FAILURES.otpNN` lists what still
@@ -96,8 +97,15 @@ const STDERR_TAIL: usize = 10;
 /// The variable naming another OTP's root (see the module doc).
 const OTP_ROOT_VAR: &str = "BEAMR_DIFF_OTP_ROOT";
 
-/// Where the work happens inside another OTP's root.
-const IN_ROOT: &str = "/tmp/beamr-diff";
+/// Where the work happens inside another OTP's root, relative to it: one
+/// directory per workspace (`tmp/beamr-diff-HASH`), so that checkouts
+/// sharing a root never compare against each other's compiled programs.
+fn in_root(workspace: &Path) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    workspace.hash(&mut hasher);
+    PathBuf::from(format!("tmp/beamr-diff-{:016x}", hasher.finish()))
+}
 
 /// Which Erlang/OTP the programs are compiled and compared with.
 #[derive(Clone, Debug)]
@@ -296,7 +304,7 @@ fn compile(otp: &Otp, root: &Path, sources: &[String], out: &Path) -> String {
     let src_dir = match otp {
         Otp::Host => root.to_path_buf(),
         Otp::Chroot { root: otp_root, .. } => {
-            let copy = otp_root.join(&IN_ROOT[1..]).join("src");
+            let copy = otp_root.join(in_root(root)).join("src");
             if let Err(e) = copy_sources(root, &copy, &stale) {
                 return e;
             }
@@ -928,12 +936,15 @@ fn main() {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff");
     let work = match &otp {
         Otp::Host => tmp.clone(),
-        Otp::Chroot { root, release } => {
+        Otp::Chroot {
+            root: otp_root,
+            release,
+        } => {
             eprintln!(
                 "differential suite against OTP {release} in {} (erl and erlc through chroot)",
-                root.display()
+                otp_root.display()
             );
-            root.join(&IN_ROOT[1..])
+            otp_root.join(in_root(&root))
         }
     };
     let beams = work.join("beam");

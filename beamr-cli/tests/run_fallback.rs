@@ -71,3 +71,61 @@ fn tempdir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn the_gleam_example_build_runs_without_erlang_or_gleam() {
+    let empty = tempdir("gleam");
+    let out = without_otp(
+        beamr()
+            .arg("run")
+            .arg(workspace().join("examples/process_ring/build/dev/erlang")),
+        &empty,
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "Hello from Gleam on beamr!\n\
+         10 processes, 1 laps: the number came back as 10\n\
+         1000 processes, 10 laps: the number came back as 10000\n\
+         10000 processes, 3 laps: the number came back as 30000\n"
+    );
+}
+
+#[test]
+fn a_gleam_module_without_main_is_one_line_and_status_2() {
+    let empty = tempdir("gleam-nomain");
+    let build = workspace().join("examples/process_ring/build/dev/erlang");
+    for (module, says) in [
+        (
+            "process_ring_ffi",
+            "module process_ring_ffi has no public main function",
+        ),
+        (
+            "no/such/module",
+            "no module no/such/module in this Gleam build",
+        ),
+    ] {
+        let out = without_otp(beamr().arg("run").arg(&build).args(["-e", module]), &empty)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+    }
+}
+
+#[test]
+fn a_directory_that_is_neither_beams_nor_a_gleam_build_is_refused() {
+    let empty = tempdir("not-gleam");
+    let out = beamr().arg("run").arg(&empty).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("not a Gleam build"), "{stderr}");
+}

@@ -15,6 +15,7 @@
 mod bench;
 mod erlang;
 mod fixtures;
+mod gleam_suites;
 mod otp_roots;
 mod process;
 mod test_all;
@@ -32,7 +33,11 @@ subcommands:
              -D warnings and cargo test, stopping at the first failure;
              then the differential suite against OTP 27 and 29 (Debian
              roots made with debootstrap under target/otp/, as root;
-             skipped, saying why, where that is not possible)
+             skipped, saying why, where that is not possible); then the
+             Gleam libraries' test suites and examples/process_ring on
+             erl 27 and on beamr (skipped, saying why, without
+             ../shared/gleam or the OTP 27 root)
+  gleam      only that last step, with beamr built in debug (cargo build)
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
@@ -45,6 +50,7 @@ subcommands:
 #[derive(Debug, PartialEq, Eq)]
 enum Command {
     TestAll,
+    Gleam,
     Fixtures,
     Bench(bench::Options),
     Help,
@@ -77,6 +83,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
     };
     let command = match sub {
         "test-all" => Command::TestAll,
+        "gleam" => Command::Gleam,
         "fixtures" => Command::Fixtures,
         "bench" => return bench::parse(rest).map(Command::Bench),
         "help" | "-h" | "--help" => return Ok(Command::Help),
@@ -115,6 +122,17 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::TestAll => test_all::run(&root),
+        Command::Gleam => process::run(
+            std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+                .current_dir(&root)
+                .args(["build", "-p", "beamr-cli"]),
+        )
+        .and_then(
+            |()| match gleam_suites::run(&root, &root.join("target/debug/beamr")) {
+                Ok(result) => result,
+                Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
+            },
+        ),
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),

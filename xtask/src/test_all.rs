@@ -14,12 +14,16 @@
 //!    Without root or network the step is skipped and the summary says
 //!    why; only the suite's comparisons are repeated (`cargo test -p
 //!    beamr-cli --test diff`).
+//! 8. `gleam`    the Gleam libraries' test suites and a Gleam project on
+//!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
+//!    without the Gleam compiler or the OTP 27 root.
 //!
 //! Cargo steps run with `BEAMR_FIXTURES_DIR` set to the fixtures' absolute
 //! path. A summary of every step (ok, FAILED, skipped, with times and the
 //! reason for a skip) ends the output either way.
 
 use crate::fixtures::{self, ENV_VAR};
+use crate::gleam_suites;
 use crate::otp_roots::{self, Skip};
 use crate::{erlang, process, Error, Result};
 use std::ffi::OsString;
@@ -27,8 +31,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 7] = [
-    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29",
+const STEPS: [&str; 8] = [
+    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29", "gleam",
 ];
 
 /// The variable that points the differential suite at another OTP's root.
@@ -75,6 +79,15 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
         let result = match name {
             "erlang" => erlang::ensure(),
             "fixtures" => fixtures::build(root).map(|built| fixtures_dir = built.dir),
+            // The `test` step built beamr (the debug binary the suites run).
+            "gleam" => match gleam_suites::run(root, &root.join("target/debug/beamr")) {
+                Ok(result) => result,
+                Err(Skip(why)) => {
+                    println!("skipped: the Gleam suites: {why}");
+                    outcomes.push((name, Outcome::Skipped(Some(why))));
+                    continue;
+                }
+            },
             otp if otp.starts_with("otp") => match diff_otp(root, &otp[3..], &fixtures_dir) {
                 Ok(result) => result,
                 Err(Skip(why)) => {
@@ -184,6 +197,6 @@ mod tests {
             .iter()
             .map(|(release, _)| format!("otp{release}"))
             .collect();
-        assert_eq!(&STEPS[5..], steps.as_slice());
+        assert_eq!(&STEPS[5..7], steps.as_slice());
     }
 }

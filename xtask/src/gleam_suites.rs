@@ -1,0 +1,545 @@
+//! The `gleam` step of test-all: the Gleam libraries' own test suites and
+//! a Gleam project, compiled by Gleam and OTP 27's erlc, run on `erl` 27
+//! and on beamr (with OTP 27's library), their output compared.
+//!
+//! - The compiler and the packages come from `../shared/gleam/` beside the
+//!   workspace (`BEAMR_GLEAM_DIR` names another such directory): `bin/gleam`
+//!   and `packages/` (gleam_stdlib, gleeunit, gleam_erlang, logging,
+//!   gleam_otp, with their tests). Each package is compiled with `gleam
+//!   compile-package` (no hex access is needed), its `src` and its `test`
+//!   into separate `ebin` directories, by erlc in the OTP 27 root.
+//! - Each suite runs `gleeunit:main()` in a directory holding the
+//!   package's `test/`, as the README of `../shared/gleam` does, on both
+//!   runtimes with the same code path: the suite's tests, then every
+//!   package's `src`. Logger reports (the supervisor reports gleam_otp's
+//!   tests cause) are cut out of both outputs before the comparison: their
+//!   timing against gleeunit's dots varies from run to run on erl itself.
+//! - `examples/process_ring` is built with `gleam build` and run with `gleam
+//!   run` and with `beamr run build/dev/erlang`.
+//!
+//! `tests/gleam/KNOWN_FAILURES` lists suites that still differ, with the
+//! reason: they are run and reported, without failing the step. A suite
+//! that differs is run once more before it counts as differing (gleam_otp
+//! has a timing-sensitive test that fails now and then on erl too).
+
+use crate::otp_roots::{self, Skip};
+use crate::{process, Error, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The packages, in dependency order.
+const PACKAGES: [&str; 5] = [
+    "gleam_stdlib",
+    "gleeunit",
+    "gleam_erlang",
+    "logging",
+    "gleam_otp",
+];
+
+/// The suites compared, each with the packages whose `src` it needs.
+const SUITES: [(&str, &[&str]); 3] = [
+    ("gleam_stdlib", &["gleam_stdlib"]),
+    (
+        "gleam_erlang",
+        &["gleeunit", "gleam_stdlib", "gleam_erlang"],
+    ),
+    (
+        "gleam_otp",
+        &[
+            "gleeunit",
+            "gleam_stdlib",
+            "gleam_erlang",
+            "logging",
+            "gleam_otp",
+        ],
+    ),
+];
+
+/// The variable naming the Gleam directory (compiler and packages).
+const GLEAM_DIR_VAR: &str = "BEAMR_GLEAM_DIR";
+
+/// The OTP release Gleam 1.18's output needs (it writes OTP 27 syntax).
+const RELEASE: &str = "27";
+
+/// Runs the step: `Err(Skip)` when the compiler, the packages or the OTP
+/// 27 root cannot be had.
+pub fn run(workspace: &Path, beamr: &Path) -> std::result::Result<Result<()>, Skip> {
+    let gleam_dir = std::env::var_os(GLEAM_DIR_VAR)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace.join("../shared/gleam"));
+    let compiler = gleam_dir.join("bin/gleam");
+    let packages = gleam_dir.join("packages");
+    if !compiler.is_file() || !packages.is_dir() {
+        return Err(Skip(format!(
+            "no Gleam compiler and packages in {} (set {GLEAM_DIR_VAR})",
+            gleam_dir.display()
+        )));
+    }
+    let (_, suite) = otp_roots::RELEASES
+        .iter()
+        .find(|(r, _)| *r == RELEASE)
+        .expect("OTP 27 is one of otp_roots::RELEASES");
+    let otp_root = otp_roots::ensure(workspace, RELEASE, suite)?;
+    let gleam = Gleam {
+        compiler,
+        otp_root: otp_root.clone(),
+        // Inside the root, so that erlc and erl there see the files.
+        work: otp_root.join("tmp/beamr-gleam"),
+        beamr: beamr.to_path_buf(),
+    };
+    Ok(gleam.run_all(workspace, &packages))
+}
+
+struct Gleam {
+    compiler: PathBuf,
+    otp_root: PathBuf,
+    work: PathBuf,
+    beamr: PathBuf,
+}
+
+impl Gleam {
+    fn run_all(&self, workspace: &Path, packages: &Path) -> Result<()> {
+        let known = known_failures(&workspace.join("tests/gleam/KNOWN_FAILURES"))?;
+        let _ = fs::remove_dir_all(&self.work);
+        self.compile_packages(packages)?;
+        let mut differing = Vec::new();
+        for (suite, deps) in SUITES {
+            let mut path = vec![self.work.join("ebin").join(format!("{suite}-test"))];
+            path.extend(deps.iter().map(|d| self.work.join("ebin").join(d)));
+            let dir = self.work.join("run").join(suite);
+            copy_dir(&packages.join(suite).join("test"), &dir.join("test"))?;
+            let eval = "gleeunit:main()";
+            let mut same = self.compare(suite, &dir, &path, eval, "gleeunit")?;
+            if !same {
+                println!("gleam: {suite} differs; running it once more");
+                same = self.compare(suite, &dir, &path, eval, "gleeunit")?;
+            }
+            if !same {
+                differing.push(suite.to_string());
+            }
+        }
+        if !self.compare_example(workspace)? {
+            differing.push("examples/process_ring".into());
+        }
+        let mut failed = Vec::new();
+        for name in &differing {
+            match known.iter().find(|(n, _)| n == name) {
+                Some((_, why)) => println!("gleam: {name}: known failure: {why}"),
+                None => failed.push(name.clone()),
+            }
+        }
+        for (name, _) in &known {
+            if !differing.contains(name) {
+                println!("gleam: {name} now matches erl: take it off tests/gleam/KNOWN_FAILURES");
+            }
+        }
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::new(format!(
+                "Gleam output differs from erl 27: {}",
+                failed.join(", ")
+            )))
+        }
+    }
+
+    /// Compiles every package to Erlang with Gleam, then with erlc 27:
+    /// `ebin/PKG` from its `src`, `ebin/PKG-test` from its `test`.
+    fn compile_packages(&self, packages: &Path) -> Result<()> {
+        let sources = self.work.join("packages");
+        let out = self.work.join("out");
+        fs::create_dir_all(&out).map_err(|e| Error::new(format!("{}: {e}", out.display())))?;
+        for pkg in PACKAGES {
+            copy_dir(&packages.join(pkg), &sources.join(pkg))?;
+        }
+        // gleeunit's own tests need a package that is not there.
+        let _ = fs::remove_dir_all(sources.join("gleeunit/test"));
+        for pkg in PACKAGES {
+            process::run(
+                Command::new(&self.compiler)
+                    .args(["compile-package", "--target", "erlang", "--no-beam"])
+                    .arg("--package")
+                    .arg(sources.join(pkg))
+                    .arg("--out")
+                    .arg(out.join(pkg))
+                    .arg("--lib")
+                    .arg(&out),
+            )?;
+            let artefacts = out.join(pkg).join("_gleam_artefacts");
+            let tests = test_modules(&sources.join(pkg).join("test"));
+            let (src_dir, test_dir) = (
+                self.work.join("erl").join(pkg),
+                self.work.join("erl").join(format!("{pkg}-test")),
+            );
+            for dir in [&src_dir, &test_dir] {
+                fs::create_dir_all(dir)
+                    .map_err(|e| Error::new(format!("{}: {e}", dir.display())))?;
+            }
+            // Gleam's output, and the packages' own .erl files (those in
+            // subdirectories are not copied into the artefacts).
+            let mut erl_files = files_with_extension(&artefacts, "erl", false);
+            erl_files.extend(files_with_extension(
+                &sources.join(pkg).join("src"),
+                "erl",
+                true,
+            ));
+            erl_files.extend(files_with_extension(
+                &sources.join(pkg).join("test"),
+                "erl",
+                true,
+            ));
+            for file in erl_files {
+                let module = file
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or_default();
+                let to = if tests.iter().any(|t| t == module) {
+                    &test_dir
+                } else {
+                    &src_dir
+                };
+                fs::copy(&file, to.join(file.file_name().expect("a file name")))
+                    .map_err(|e| Error::new(format!("copying {}: {e}", file.display())))?;
+            }
+            for (dir, name) in [
+                (&src_dir, pkg.to_string()),
+                (&test_dir, format!("{pkg}-test")),
+            ] {
+                let ebin = self.work.join("ebin").join(&name);
+                fs::create_dir_all(&ebin)
+                    .map_err(|e| Error::new(format!("{}: {e}", ebin.display())))?;
+                if files_with_extension(dir, "erl", false).is_empty() {
+                    continue;
+                }
+                let script = format!(
+                    "cd {} && erlc -o {} *.erl",
+                    self.inside(dir).display(),
+                    self.inside(&ebin).display()
+                );
+                process::run(self.chroot("sh").args(["-c", &script]))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `eval` on erl and beamr in `dir` with `path`; true when their
+    /// outputs (logger reports cut) and exit statuses agree.
+    fn compare(
+        &self,
+        name: &str,
+        dir: &Path,
+        path: &[PathBuf],
+        eval: &str,
+        entry: &str,
+    ) -> Result<bool> {
+        // erl puts the directories of -pa in front of its path in reverse.
+        let mut pa = String::new();
+        for d in path.iter().rev() {
+            pa.push_str(&format!(" -pa {}", self.inside(d).display()));
+        }
+        let script = format!(
+            "cd {} && erl -noshell{pa} -eval '{eval}'",
+            self.inside(dir).display()
+        );
+        let erl = self.chroot("sh").args(["-c", &script]).output();
+        let mut beamr_cmd = Command::new(&self.beamr);
+        beamr_cmd
+            .current_dir(dir)
+            .env("BEAMR_OTP_ROOT", self.otp_root.join("usr/lib/erlang"))
+            .arg("run")
+            .args(path)
+            .args(["-e", entry]);
+        let beamr = beamr_cmd.output();
+        let (erl, beamr) = match (erl, beamr) {
+            (Ok(e), Ok(b)) => (e, b),
+            (Err(e), _) | (_, Err(e)) => {
+                return Err(Error::new(format!("gleam: cannot run {name}: {e}")))
+            }
+        };
+        let erl_out = without_reports(&String::from_utf8_lossy(&erl.stdout));
+        let beamr_out = without_reports(&String::from_utf8_lossy(&beamr.stdout));
+        let same = erl_out == beamr_out && erl.status.code() == beamr.status.code();
+        println!(
+            "gleam: {name}: erl {} ({}), beamr {} ({}): {}",
+            summary_line(&erl_out),
+            erl.status,
+            summary_line(&beamr_out),
+            beamr.status,
+            if same { "same" } else { "DIFFERENT" }
+        );
+        if !same {
+            report_difference(&erl_out, &beamr_out);
+            let stderr = String::from_utf8_lossy(&beamr.stderr);
+            let tail: Vec<&str> = stderr.lines().rev().take(10).collect();
+            for line in tail.iter().rev() {
+                println!("  beamr stderr: {line}");
+            }
+        }
+        Ok(same)
+    }
+
+    /// Builds `examples/process_ring` with `gleam build` and compares
+    /// `gleam run`'s way of running it on erl with `beamr run`.
+    fn compare_example(&self, workspace: &Path) -> Result<bool> {
+        let project = self.work.join("projects/process_ring");
+        copy_dir(
+            &workspace.join("examples/process_ring/src"),
+            &project.join("src"),
+        )?;
+        fs::copy(
+            workspace.join("examples/process_ring/gleam.toml"),
+            project.join("gleam.toml"),
+        )
+        .map_err(|e| Error::new(format!("copying gleam.toml: {e}")))?;
+        let compiler = self.work.join("gleam");
+        fs::copy(&self.compiler, &compiler)
+            .map_err(|e| Error::new(format!("copying the Gleam compiler: {e}")))?;
+        // gleam build runs erlc and escript: inside the root.
+        let script = format!(
+            "cd {} && {} build",
+            self.inside(&project).display(),
+            self.inside(&compiler).display()
+        );
+        process::run(self.chroot("sh").args(["-c", &script]))?;
+        let build = project.join("build/dev/erlang");
+        let ebins: Vec<PathBuf> = ["process_ring"]
+            .iter()
+            .map(|p| build.join(p).join("ebin"))
+            .collect();
+        // As `gleam run`: the root package's PKG@@main:run(PKG).
+        let mut pa = String::new();
+        for d in ebins.iter().rev() {
+            pa.push_str(&format!(" -pa {}", self.inside(d).display()));
+        }
+        let script = format!(
+            "cd {} && erl -noshell{pa} -eval \"'process_ring@@main':run(process_ring)\"",
+            self.inside(&project).display()
+        );
+        let erl = self
+            .chroot("sh")
+            .args(["-c", &script])
+            .output()
+            .map_err(|e| Error::new(format!("running erl: {e}")))?;
+        let beamr = Command::new(&self.beamr)
+            .current_dir(&project)
+            .env("BEAMR_OTP_ROOT", self.otp_root.join("usr/lib/erlang"))
+            .arg("run")
+            .arg(&build)
+            .output()
+            .map_err(|e| Error::new(format!("running beamr: {e}")))?;
+        let same = erl.stdout == beamr.stdout && erl.status.code() == beamr.status.code();
+        println!(
+            "gleam: examples/process_ring: erl {}, beamr {}: {}",
+            erl.status,
+            beamr.status,
+            if same { "same" } else { "DIFFERENT" }
+        );
+        if !same {
+            report_difference(
+                &String::from_utf8_lossy(&erl.stdout),
+                &String::from_utf8_lossy(&beamr.stdout),
+            );
+        }
+        Ok(same)
+    }
+
+    fn chroot(&self, program: &str) -> Command {
+        let mut cmd = Command::new("chroot");
+        cmd.arg(&self.otp_root).arg(program);
+        cmd
+    }
+
+    /// `path` as seen inside the root.
+    fn inside(&self, path: &Path) -> PathBuf {
+        Path::new("/").join(path.strip_prefix(&self.otp_root).unwrap_or(path))
+    }
+}
+
+/// The modules a package's `test/` directory makes: its `.gleam` files
+/// (`a/b.gleam` is `a@b`) and `.erl` files.
+fn test_modules(test: &Path) -> Vec<String> {
+    let mut modules = Vec::new();
+    for file in files_with_extension(test, "gleam", true) {
+        if let Ok(rel) = file.with_extension("").strip_prefix(test) {
+            modules.push(rel.to_string_lossy().replace('/', "@"));
+        }
+    }
+    for file in files_with_extension(test, "erl", true) {
+        if let Some(stem) = file.file_stem().and_then(|s| s.to_str()) {
+            modules.push(stem.to_string());
+        }
+    }
+    modules
+}
+
+/// The files under `dir` ending in `.ext` (in subdirectories too when
+/// `deep`), sorted.
+fn files_with_extension(dir: &Path, ext: &str, deep: bool) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if deep {
+                found.extend(files_with_extension(&path, ext, true));
+            }
+        } else if path.extension().is_some_and(|e| e == ext) {
+            found.push(path);
+        }
+    }
+    found.sort();
+    found
+}
+
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    fs::create_dir_all(to).map_err(|e| Error::new(format!("{}: {e}", to.display())))?;
+    let entries = fs::read_dir(from).map_err(|e| Error::new(format!("{}: {e}", from.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_dir(&path, &target)?;
+        } else {
+            fs::copy(&path, &target)
+                .map_err(|e| Error::new(format!("copying {}: {e}", path.display())))?;
+        }
+    }
+    Ok(())
+}
+
+/// The suites listed as still differing, with their reasons (`NAME:
+/// reason` lines; `#` starts a comment).
+fn known_failures(file: &Path) -> Result<Vec<(String, String)>> {
+    let text = match fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(Error::new(format!("{}: {e}", file.display()))),
+    };
+    let mut known = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (name, why) = line.split_once(':').ok_or_else(|| {
+            Error::new(format!(
+                "{}: expected `NAME: reason`, got `{line}`",
+                file.display()
+            ))
+        })?;
+        known.push((name.trim().to_string(), why.trim().to_string()));
+    }
+    Ok(known)
+}
+
+/// The logger reports' headers (`=SUPERVISOR REPORT==== ... ===`).
+const REPORT_KINDS: [&str; 7] = [
+    "SUPERVISOR",
+    "ERROR",
+    "CRASH",
+    "PROGRESS",
+    "WARNING",
+    "INFO",
+    "NOTICE",
+];
+
+/// `out` with every logger report cut out: from its header (which may
+/// follow gleeunit's dots on a line) through the blank line that ends it.
+fn without_reports(out: &str) -> String {
+    let mut text = out.to_string();
+    loop {
+        let start = REPORT_KINDS
+            .iter()
+            .filter_map(|kind| text.find(&format!("={kind} REPORT==== ")))
+            .min();
+        let Some(start) = start else {
+            return text;
+        };
+        let end = text[start..]
+            .find("\n\n")
+            .map_or(text.len(), |i| start + i + 2);
+        text.replace_range(start..end, "");
+    }
+}
+
+/// The last non-empty line of a suite's output, its colours removed.
+fn summary_line(out: &str) -> String {
+    let last = out
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let mut plain = String::new();
+    let mut chars = last.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // An ANSI colour: ESC [ ... m.
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    format!("`{}`", plain.trim())
+}
+
+fn report_difference(erl: &str, beamr: &str) {
+    let (e, b): (Vec<&str>, Vec<&str>) = (erl.lines().collect(), beamr.lines().collect());
+    let first = e
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(e.len().min(b.len()));
+    println!("  first difference at line {}:", first + 1);
+    for line in e.iter().skip(first).take(8) {
+        println!("  - {}", truncate(line));
+    }
+    for line in b.iter().skip(first).take(8) {
+        println!("  + {}", truncate(line));
+    }
+}
+
+fn truncate(line: &str) -> String {
+    line.chars().take(300).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_are_cut_even_after_dots_on_a_line() {
+        let out = "..=SUPERVISOR REPORT==== 1-Jan ===\n    x: y\n\n=ERROR REPORT==== t ===\nz\n\n..\n3 passed\n";
+        assert_eq!(without_reports(out), "....\n3 passed\n");
+    }
+
+    #[test]
+    fn a_report_at_the_end_is_cut_to_the_end() {
+        assert_eq!(without_reports("ok\n=CRASH REPORT==== t ===\nrest"), "ok\n");
+    }
+
+    #[test]
+    fn the_summary_line_loses_its_colours() {
+        assert_eq!(
+            summary_line("..\n\u{1b}[32m62 passed\u{1b}[39m\n\n"),
+            "`62 passed`"
+        );
+    }
+
+    #[test]
+    fn test_modules_are_named_by_their_path() {
+        let dir = std::env::temp_dir().join(format!("beamr-gleam-tests-{}", std::process::id()));
+        fs::create_dir_all(dir.join("gleam/erlang")).unwrap();
+        fs::write(dir.join("gleam/erlang/process_test.gleam"), "").unwrap();
+        fs::write(dir.join("helper_ffi.erl"), "").unwrap();
+        let mut modules = test_modules(&dir);
+        modules.sort();
+        assert_eq!(modules, ["gleam@erlang@process_test", "helper_ffi"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
