@@ -25,12 +25,15 @@ loop(Device) ->
     end.
 
 %% As erl's standard_error answers: from OTP 26 on it is a terminal-like
-%% device with more options.
+%% device with more options, from OTP 28 on saying it is no terminal.
 request(getopts, Device) ->
-    case erlang:system_info(otp_release) >= "26" of
-        true -> {[{encoding, Device}, {onlcr, false}, {log, none}], Device};
-        false -> {[{encoding, Device}], Device}
-    end;
+    Release = erlang:system_info(otp_release),
+    Options = if
+                  Release >= "28" -> [{onlcr, false}, {log, none}, {terminal, false}];
+                  Release >= "26" -> [{onlcr, false}, {log, none}];
+                  true -> []
+              end,
+    {[{encoding, Device} | Options], Device};
 request({setopts, Opts}, Device) ->
     case encoding_opt(Opts, Device) of
         E when E =:= latin1; E =:= unicode; E =:= utf8 ->

@@ -81,6 +81,12 @@ pub fn run(workspace: &Path, beamr: &Path) -> std::result::Result<Result<()>, Sk
         .find(|(r, _)| *r == RELEASE)
         .expect("OTP 27 is one of otp_roots::RELEASES");
     let otp_root = otp_roots::ensure(workspace, RELEASE, suite)?;
+    if !beamr.is_file() {
+        return Ok(Err(Error::new(format!(
+            "no beamr binary at {} (its build failed)",
+            beamr.display()
+        ))));
+    }
     let gleam = Gleam {
         compiler,
         otp_root: otp_root.clone(),

@@ -37,7 +37,7 @@ subcommands:
              Gleam libraries' test suites and examples/process_ring on
              erl 27 and on beamr (skipped, saying why, without
              ../shared/gleam or the OTP 27 root)
-  gleam      only that last step, with beamr built in debug (cargo build)
+  gleam      only that last step (beamr built with cargo build --release)
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
