@@ -122,17 +122,13 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::TestAll => test_all::run(&root),
-        Command::Gleam => process::run(
-            std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-                .current_dir(&root)
-                .args(["build", "-p", "beamr-cli"]),
-        )
-        .and_then(
-            |()| match gleam_suites::run(&root, &root.join("target/debug/beamr")) {
+        Command::Gleam => {
+            let beamr = test_all::release_beamr(&root, Path::new(""));
+            match gleam_suites::run(&root, &beamr) {
                 Ok(result) => result,
                 Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
-            },
-        ),
+            }
+        }
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),
