@@ -19,6 +19,7 @@ mod erlang_identity;
 mod erlang_misc;
 mod erlang_names;
 mod erlang_phash;
+mod erlang_ports;
 mod erlang_phash2;
 mod erlang_process;
 mod erlang_signals;
