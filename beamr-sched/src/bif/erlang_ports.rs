@@ -52,8 +52,9 @@ fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     port_command3(rt, p, &[a[0], a[1], Term::NIL])
 }
 
-/// `port_command(Port, Data, Options)`: `force` and `nosuspend` change
-/// nothing (a port is never busy here). Writing to an input-only port
+/// `port_command(Port, Data, Options)`: `nosuspend` changes nothing (a
+/// port is never busy here); `force` is `notsup`, as erts's spawn and fd
+/// drivers answer it. Writing to an input-only port
 /// makes it exit with `ebadf`, as erts does.
 fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
@@ -67,12 +68,21 @@ fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
     }) {
         return Err(Exception::badarg_cause(atom("badopt")));
     }
+    // erts's spawn and fd drivers cannot take data when busy.
+    if opts.iter().any(|o| o.as_atom().is_some_and(|o| o.name() == "force")) {
+        return Err(Exception::error(atom("notsup")));
+    }
     if !port.writable {
         rt.port_exit(port.id, atom("ebadf"), None);
         return Ok(Term::TRUE);
     }
-    if !port.command(bytes) {
-        return Err(Exception::badarg());
+    match port.command(bytes) {
+        Ok(true) => {}
+        // Too large for the packet header: the port ends, as in erts.
+        Ok(false) => {
+            rt.port_exit(port.id, atom("einval"), None);
+        }
+        Err(()) => return Err(Exception::badarg()),
     }
     Ok(Term::TRUE)
 }

@@ -316,12 +316,9 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
 }
 
-/// `exit(Port, Reason)`: a port exits on any reason but `normal`
-/// (`kill` makes it `killed`).
+/// `exit(Port, Reason)`: the port exits with Reason, `normal` included,
+/// as in erts (`kill` makes it `killed`).
 fn port_exit_signal(rt: &Runtime, port: Term, reason: Term) {
-    if reason == Term::atom(Atom::NORMAL) {
-        return;
-    }
     let reason = if reason == Term::atom(Atom::KILL) {
         Term::atom(Atom::KILLED)
     } else {

@@ -5,7 +5,8 @@
 //! many bytes; a partial packet at end of input is dropped).
 //!
 //! As erts does, a line ends at `\n`, and a `\r` before it is dropped; a
-//! line of exactly N bytes followed by its newline is one `{eol, Line}`.
+//! line of exactly N bytes followed by its newline (or `\r\n`) is one
+//! `{eol, Line}`.
 
 /// How output is cut into messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,9 @@ pub enum Chunk {
 pub struct Decoder {
     framing: Framing,
     buf: Vec<u8>,
+    /// Line mode: a `\r` read when the line was full, kept back until the
+    /// next byte says whether it ends the line (`\r\n`) or is data.
+    pending_cr: bool,
 }
 
 impl Decoder {
@@ -41,6 +45,7 @@ impl Decoder {
         Decoder {
             framing,
             buf: Vec::new(),
+            pending_cr: false,
         }
     }
 
@@ -51,12 +56,22 @@ impl Decoder {
             Framing::Stream => out.push(Chunk::Data(bytes.to_vec())),
             Framing::Line(max) => {
                 for &b in bytes {
+                    if std::mem::take(&mut self.pending_cr) {
+                        if b == b'\n' {
+                            out.push(Chunk::Eol(std::mem::take(&mut self.buf)));
+                            continue;
+                        }
+                        out.push(Chunk::Noeol(std::mem::take(&mut self.buf)));
+                        self.buf.push(b'\r');
+                    }
                     if b == b'\n' {
                         let mut line = std::mem::take(&mut self.buf);
                         if line.last() == Some(&b'\r') {
                             line.pop();
                         }
                         out.push(Chunk::Eol(line));
+                    } else if b == b'\r' && self.buf.len() == max {
+                        self.pending_cr = true;
                     } else {
                         if self.buf.len() >= max {
                             out.push(Chunk::Noeol(std::mem::take(&mut self.buf)));
@@ -86,14 +101,19 @@ impl Decoder {
         out
     }
 
-    /// What is left at end of input: a last line without its newline.
-    pub fn finish(&mut self) -> Option<Chunk> {
-        match self.framing {
-            Framing::Line(_) if !self.buf.is_empty() => {
-                Some(Chunk::Noeol(std::mem::take(&mut self.buf)))
+    /// What is left at end of input: a last line without its newline
+    /// (and a `\r` kept back after a full one).
+    pub fn finish(&mut self) -> Vec<Chunk> {
+        let mut out = Vec::new();
+        if matches!(self.framing, Framing::Line(_)) {
+            if !self.buf.is_empty() {
+                out.push(Chunk::Noeol(std::mem::take(&mut self.buf)));
             }
-            _ => None,
+            if std::mem::take(&mut self.pending_cr) {
+                out.push(Chunk::Noeol(b"\r".to_vec()));
+            }
         }
+        out
     }
 }
 
@@ -116,8 +136,8 @@ mod tests {
             ]
         );
         assert_eq!(d.push(b"z"), vec![]);
-        assert_eq!(d.finish(), Some(Chunk::Noeol(b"xyz".to_vec())));
-        assert_eq!(d.finish(), None);
+        assert_eq!(d.finish(), vec![Chunk::Noeol(b"xyz".to_vec())]);
+        assert_eq!(d.finish(), vec![]);
     }
 
     #[test]
@@ -128,6 +148,26 @@ mod tests {
             d.push(&[b'b', b'c', 0, 0, 0]),
             vec![Chunk::Data(b"abc".to_vec()), Chunk::Data(Vec::new())]
         );
-        assert_eq!(d.finish(), None);
+        assert_eq!(d.finish(), vec![]);
+    }
+
+    #[test]
+    fn a_carriage_return_after_a_full_line_waits_for_the_next_byte() {
+        let mut d = Decoder::new(Framing::Line(1));
+        let mut chunks = d.push(b"f\r\nab\rcd\r");
+        chunks.extend(d.finish());
+        let noeol = |s: &[u8]| Chunk::Noeol(s.to_vec());
+        assert_eq!(
+            chunks,
+            vec![
+                Chunk::Eol(b"f".to_vec()),
+                noeol(b"a"),
+                noeol(b"b"),
+                noeol(b"\r"),
+                noeol(b"c"),
+                noeol(b"d"),
+                noeol(b"\r"),
+            ]
+        );
     }
 }

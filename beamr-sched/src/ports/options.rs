@@ -1,5 +1,6 @@
 //! `open_port/2`'s arguments: the port name (`{spawn, Command}`,
-//! `{spawn_executable, File}`, `{fd, In, Out}`) and the settings list, read
+//! `{spawn_executable, File}`, `{fd, In, Out}`, or an atom, the old form
+//! of `{spawn, Atom}`) and the settings list, read
 //! as erts reads them (a later option wins over an earlier one; anything
 //! it does not know, or `{line, N}` with `{packet, N}`, is `badarg` with
 //! the cause `badopt`; a bad port name or `args` for a command is a plain
@@ -130,6 +131,13 @@ fn badopt() -> Exception {
 }
 
 fn port_name(name: Term) -> Result<PortName, Exception> {
+    // An atom is the old form of {spawn, Name}.
+    if let Some(atom) = name.as_atom() {
+        return match atom.name() {
+            "" => Err(Exception::badarg()),
+            name => Ok(PortName::Spawn(name.to_string())),
+        };
+    }
     let Some(&[kind, ref rest @ ..]) = name.as_tuple() else {
         return Err(Exception::badarg());
     };

@@ -72,7 +72,7 @@ fn run(rt: &Runtime, mut r: Reader) {
         return;
     }
     if open {
-        if let Some(chunk) = decoder.finish() {
+        for chunk in decoder.finish() {
             open = deliver(rt, &r.port, &r.options, chunk);
         }
     }

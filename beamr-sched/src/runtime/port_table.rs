@@ -138,15 +138,16 @@ impl Port {
     }
 
     /// Sends `bytes` to the OS side, with a `{packet, N}` header when the
-    /// port has one. False when the port is closed or the data too large
-    /// for the header.
-    pub fn command(&self, bytes: Vec<u8>) -> bool {
+    /// port has one. `Err(())` when the port is closed; `Ok(false)` when
+    /// the data is too large for the header (erts then ends the port with
+    /// `einval`).
+    pub fn command(&self, bytes: Vec<u8>) -> Result<bool, ()> {
         let framed = match self.packet {
             0 => bytes,
             n => {
                 let len = bytes.len() as u64;
                 if n < 8 && len >> (8 * n) != 0 {
-                    return false;
+                    return Ok(false);
                 }
                 let mut framed = len.to_be_bytes()[8 - n..].to_vec();
                 framed.extend_from_slice(&bytes);
@@ -161,9 +162,10 @@ impl Port {
                 // the data, as a port whose program exited does.
                 let _ = sink.send(framed);
                 state.output += len;
-                true
+                Ok(true)
             }
-            None => !state.closed,
+            None if state.closed => Err(()),
+            None => Ok(true),
         }
     }
 }

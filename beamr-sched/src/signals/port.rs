@@ -212,7 +212,10 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
     match what.as_tuple() {
         Some(&[tag, data]) if tag.as_atom().is_some_and(|a| a.name() == "command") => {
             if let Some(bytes) = iodata_bytes(data) {
-                port.command(bytes);
+                if port.command(bytes) == Ok(false) {
+                    let einval = Term::atom(Atom::new("einval").expect("atom"));
+                    rt.port_exit(id, einval, None);
+                }
             }
         }
         Some(&[tag, new_owner]) if tag.as_atom().is_some_and(|a| a.name() == "connect") => {
