@@ -13,7 +13,7 @@ use beamr_core::term::Term;
 use super::erlang_binaries::iodata_bytes;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process, Signal};
-use crate::runtime::{Port, Runtime};
+use crate::runtime::{Port, Runtime, Sent};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -34,6 +34,10 @@ fn atom(name: &str) -> Term {
 /// `open_port(PortName, PortSettings)`: the port, linked to and connected
 /// with the caller.
 fn open_port(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // An atom for {spawn, Atom}: OTP 25 takes it, OTP 27 refuses it.
+    if a[0].as_atom().is_some() && crate::code::otp_release() >= 26 {
+        return Err(Exception::badarg());
+    }
     let (name, options) = crate::ports::parse(a[0], a[1])?;
     let port = crate::ports::open(rt, p.pid, name, options, super::os::environment_now())?;
     p.links.push(port);
@@ -69,7 +73,10 @@ fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
         return Err(Exception::badarg_cause(atom("badopt")));
     }
     // erts's spawn and fd drivers cannot take data when busy.
-    if opts.iter().any(|o| o.as_atom().is_some_and(|o| o.name() == "force")) {
+    if opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|o| o.name() == "force"))
+    {
         return Err(Exception::error(atom("notsup")));
     }
     if !port.writable {
@@ -77,12 +84,12 @@ fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
         return Ok(Term::TRUE);
     }
     match port.command(bytes) {
-        Ok(true) => {}
+        Sent::Sent => {}
         // Too large for the packet header: the port ends, as in erts.
-        Ok(false) => {
+        Sent::TooLarge => {
             rt.port_exit(port.id, atom("einval"), None);
         }
-        Err(()) => return Err(Exception::badarg()),
+        Sent::Closed => return Err(Exception::badarg()),
     }
     Ok(Term::TRUE)
 }
@@ -119,7 +126,13 @@ fn port_connect(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
 
 /// The items `port_info/1` lists, in erts's order.
 const INFO_ITEMS: &[&str] = &[
-    "name", "links", "id", "connected", "input", "output", "os_pid",
+    "name",
+    "links",
+    "id",
+    "connected",
+    "input",
+    "output",
+    "os_pid",
 ];
 
 /// `port_info(Port)`: `[{Item, Value}]`, or `undefined` for a port that

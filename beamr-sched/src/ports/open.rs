@@ -152,7 +152,7 @@ fn spawn(
         Stdio::null()
     });
     let source: Option<Box<dyn Read + Send>> = if o.input {
-        let (read, write) = std::io::pipe().map_err(|_| error("emfile"))?;
+        let (read, write) = os_pipe::pipe().map_err(|_| error("emfile"))?;
         if o.stderr_to_stdout {
             let copy = write.try_clone().map_err(|_| error("emfile"))?;
             cmd.stderr(copy);
@@ -179,7 +179,11 @@ fn spawn(
 fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
     std::thread::spawn(move || {
         for data in rx {
-            if target.write_all(&data).and_then(|()| target.flush()).is_err() {
+            if target
+                .write_all(&data)
+                .and_then(|()| target.flush())
+                .is_err()
+            {
                 break;
             }
         }

@@ -131,7 +131,8 @@ fn badopt() -> Exception {
 }
 
 fn port_name(name: Term) -> Result<PortName, Exception> {
-    // An atom is the old form of {spawn, Name}.
+    // An atom is the old form of {spawn, Name} (which OTP 25 still takes,
+    // and the open_port BIF refuses from OTP 26 on, as erts does).
     if let Some(atom) = name.as_atom() {
         return match atom.name() {
             "" => Err(Exception::badarg()),

@@ -138,16 +138,14 @@ impl Port {
     }
 
     /// Sends `bytes` to the OS side, with a `{packet, N}` header when the
-    /// port has one. `Err(())` when the port is closed; `Ok(false)` when
-    /// the data is too large for the header (erts then ends the port with
-    /// `einval`).
-    pub fn command(&self, bytes: Vec<u8>) -> Result<bool, ()> {
+    /// port has one.
+    pub fn command(&self, bytes: Vec<u8>) -> Sent {
         let framed = match self.packet {
             0 => bytes,
             n => {
                 let len = bytes.len() as u64;
                 if n < 8 && len >> (8 * n) != 0 {
-                    return Ok(false);
+                    return Sent::TooLarge;
                 }
                 let mut framed = len.to_be_bytes()[8 - n..].to_vec();
                 framed.extend_from_slice(&bytes);
@@ -162,12 +160,24 @@ impl Port {
                 // the data, as a port whose program exited does.
                 let _ = sink.send(framed);
                 state.output += len;
-                Ok(true)
+                Sent::Sent
             }
-            None if state.closed => Err(()),
-            None => Ok(true),
+            None if state.closed => Sent::Closed,
+            None => Sent::Sent,
         }
     }
+}
+
+/// What became of data given to [`Port::command`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// On its way to the OS side.
+    Sent,
+    /// Too large for the port's packet header (erts then ends the port
+    /// with `einval`).
+    TooLarge,
+    /// The port has exited.
+    Closed,
 }
 
 /// The bytes of iodata `t` (a binary, or a possibly improper list of

@@ -18,13 +18,18 @@ use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use crate::process::{Payload, Process, Signal};
-use crate::runtime::{iodata_bytes, Port, Runtime};
+use crate::runtime::{iodata_bytes, Port, Runtime, Sent};
 
 impl Runtime {
     /// Sends the message `build` makes (on a heap of its own) from `port`
     /// to its owner, counting `bytes` as input. False when the port has
     /// exited.
-    pub fn port_deliver(&self, port: &Port, bytes: usize, build: impl FnOnce(&mut Heap) -> Term) -> bool {
+    pub fn port_deliver(
+        &self,
+        port: &Port,
+        bytes: usize,
+        build: impl FnOnce(&mut Heap) -> Term,
+    ) -> bool {
         let mut state = port.state();
         if state.closed {
             return false;
@@ -212,21 +217,23 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
     match what.as_tuple() {
         Some(&[tag, data]) if tag.as_atom().is_some_and(|a| a.name() == "command") => {
             if let Some(bytes) = iodata_bytes(data) {
-                if port.command(bytes) == Ok(false) {
+                if port.command(bytes) == Sent::TooLarge {
                     let einval = Term::atom(Atom::new("einval").expect("atom"));
                     rt.port_exit(id, einval, None);
                 }
             }
         }
-        Some(&[tag, new_owner]) if tag.as_atom().is_some_and(|a| a.name() == "connect") => {
-            if new_owner.is_local_pid() && rt.port_connect(id, new_owner) {
-                let connected = Term::atom(Atom::new("connected").expect("atom"));
-                let reply = p.heap.tuple(&[id, connected]);
-                if from == p.pid {
-                    super::deliver_to_self(p, reply);
-                } else {
-                    rt.send(from, reply);
-                }
+        Some(&[tag, new_owner])
+            if tag.as_atom().is_some_and(|a| a.name() == "connect")
+                && new_owner.is_local_pid()
+                && rt.port_connect(id, new_owner) =>
+        {
+            let connected = Term::atom(Atom::new("connected").expect("atom"));
+            let reply = p.heap.tuple(&[id, connected]);
+            if from == p.pid {
+                super::deliver_to_self(p, reply);
+            } else {
+                rt.send(from, reply);
             }
         }
         _ => {}
