@@ -63,8 +63,9 @@
 //! With `BEAMR_DIFF_OTP_ROOT=DIR` set, DIR is a root of its own holding
 //! another Erlang/OTP (a Debian root made by `debootstrap`, as `cargo xtask
 //! test-all` makes under `target/otp/`): `erlc` and `erl` run there through
-//! `chroot DIR`, the sources are copied to `DIR/tmp/beamr-diff/src` and the
-//! `.beam` files are written to `DIR/tmp/beamr-diff/beam`, and beamr runs
+//! `chroot DIR`, the sources are copied to `DIR/tmp/beamr-diff-HASH/src` and
+//! the `.beam` files are written to `DIR/tmp/beamr-diff-HASH/beam` (HASH
+//! names the workspace: see [`in_root`]), and beamr runs
 //! with `BEAMR_OTP_ROOT=DIR/usr/lib/erlang`, so both runtimes use that
 //! release's own library. The release is read from
 //! `DIR/usr/lib/erlang/releases/`; `KNOWN_FAILURES.otpNN` lists what still
@@ -95,8 +96,16 @@ const STDERR_TAIL: usize = 10;
 /// The variable naming another OTP's root (see the module doc).
 const OTP_ROOT_VAR: &str = "BEAMR_DIFF_OTP_ROOT";
 
-/// Where the work happens inside another OTP's root.
-const IN_ROOT: &str = "/tmp/beamr-diff";
+/// Where the work happens inside another OTP's root: `/tmp/beamr-diff-`
+/// and a hash of the workspace's path, so that the suites of two
+/// checkouts sharing one root (git worktrees linking one `target/otp`)
+/// never compile into, or run, each other's `.beam` files.
+fn in_root() -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    workspace_root().hash(&mut hasher);
+    PathBuf::from(format!("tmp/beamr-diff-{:016x}", hasher.finish()))
+}
 
 /// Which Erlang/OTP the programs are compiled and compared with.
 #[derive(Clone, Debug)]
@@ -295,7 +304,7 @@ fn compile(otp: &Otp, root: &Path, sources: &[String], out: &Path) -> String {
     let src_dir = match otp {
         Otp::Host => root.to_path_buf(),
         Otp::Chroot { root: otp_root, .. } => {
-            let copy = otp_root.join(&IN_ROOT[1..]).join("src");
+            let copy = otp_root.join(in_root()).join("src");
             if let Err(e) = copy_sources(root, &copy, &stale) {
                 return e;
             }
@@ -947,7 +956,7 @@ fn main() {
                 "differential suite against OTP {release} in {} (erl and erlc through chroot)",
                 root.display()
             );
-            root.join(&IN_ROOT[1..])
+            root.join(in_root())
         }
     };
     let beams = work.join("beam");

@@ -99,7 +99,11 @@ more(#{port := undefined} = In) ->
 more(#{port := Port} = In) ->
     receive
         {Port, _} = Input ->
-            input(Input, In)
+            input(Input, In);
+        %% Output from other processes is written while a read waits.
+        {io_request, From, ReplyAs, Request} when element(1, Request) =:= put_chars ->
+            From ! {io_reply, ReplyAs, request(Request)},
+            more(In)
     end.
 
 %% Input that arrived: kept after what is kept already.
