@@ -12,19 +12,21 @@ main() ->
 
 show(Cmd, Opts) ->
     P = open_port({spawn, "sh -c '" ++ Cmd ++ "'"}, Opts),
-    Msgs = drain(P),
+    Msgs = drain(P, 5000),
     case lists:member(eof, Opts) of
         true -> port_close(P);
         false -> ok
     end,
-    After = drain(P),
+    After = drain(P, 200),
     io:format("~s ~p: ~p then ~p~n", [Cmd, Opts, Msgs, After]).
 
-drain(P) ->
+%% The messages up to eof or the port's exit (which end a port's life),
+%% or whatever comes within Timeout.
+drain(P, Timeout) ->
     receive
-        {P, {data, D}} -> [{data, D} | drain(P)];
+        {P, {data, D}} -> [{data, D} | drain(P, Timeout)];
         {P, eof} -> [eof];
-        {P, {exit_status, N}} -> [{exit_status, N} | drain(P)];
+        {P, {exit_status, N}} -> [{exit_status, N} | drain(P, Timeout)];
         {'EXIT', P, R} -> [{'EXIT', R}]
-    after 2000 -> []
+    after Timeout -> []
     end.

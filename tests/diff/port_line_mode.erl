@@ -28,7 +28,7 @@ drain(P) ->
     receive
         {P, {data, D}} -> [D | drain(P)];
         {P, eof} -> port_close(P), [eof]
-    after 3000 -> [closed]
+    after 1000 -> [closed]
     end.
 
 take(_P, 0) -> [];
