@@ -46,6 +46,10 @@ fn open_port(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 
 /// A live port argument (a port, or a name registered for one).
 fn live_port(rt: &Runtime, t: Term) -> Result<std::sync::Arc<Port>, Exception> {
+    let t = match t.as_atom() {
+        Some(name) => rt.names.whereis(name).ok_or_else(Exception::badarg)?,
+        None => t,
+    };
     if !t.is_port() {
         return Err(Exception::badarg());
     }
@@ -135,13 +139,16 @@ const INFO_ITEMS: &[&str] = &[
     "os_pid",
 ];
 
-/// `port_info(Port)`: `[{Item, Value}]`, or `undefined` for a port that
-/// has exited.
+/// `port_info(Port)`: `[{Item, Value}]` (its registered name first, if
+/// it has one), or `undefined` for a port that has exited.
 fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let Some(port) = info_port(rt, a[0])? else {
         return Ok(atom("undefined"));
     };
     let mut items = Vec::new();
+    if let Some(name) = port.state().registered_name {
+        items.push(p.heap.tuple(&[atom("registered_name"), Term::atom(name)]));
+    }
     for &item in INFO_ITEMS {
         if item == "os_pid" && port.os_pid.is_none() {
             continue;
@@ -181,6 +188,8 @@ fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         return Ok(atom("undefined"));
     };
     match info_item(p, &port, item.name()) {
+        // A port without a name answers [] alone.
+        Some(Term::NIL) if item.name() == "registered_name" => Ok(Term::NIL),
         Some(value) => Ok(p.heap.tuple(&[Term::atom(item), value])),
         None => Ok(atom("undefined")),
     }
@@ -189,8 +198,12 @@ fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 /// The port `port_info` asks about: `None` when it has exited (or an
 /// atom names no port); `badarg` for anything but a port or an atom.
 fn info_port(rt: &Runtime, t: Term) -> Result<Option<std::sync::Arc<Port>>, Exception> {
-    if t.as_atom().is_some() {
-        return Ok(None);
+    if let Some(name) = t.as_atom() {
+        return Ok(rt
+            .names
+            .whereis(name)
+            .filter(|t| t.is_port())
+            .and_then(|t| rt.ports.get(t)));
     }
     if !t.is_port() {
         return Err(Exception::badarg());
@@ -216,7 +229,7 @@ fn info_item(p: &mut Process, port: &Port, item: &str) -> Option<Term> {
             Some(pid) => Term::small_unchecked(i64::from(pid)),
             None => atom("undefined"),
         },
-        "registered_name" => Term::NIL,
+        "registered_name" => state.registered_name.map_or(Term::NIL, Term::atom),
         "memory" => Term::small_unchecked(std::mem::size_of::<Port>() as i64),
         "monitors" => Term::NIL,
         "monitored_by" => {

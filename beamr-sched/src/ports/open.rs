@@ -5,7 +5,9 @@
 //! `{spawn, Command}` runs `/bin/sh -c "exec Command"`, as erts does (a
 //! command that does not exist is the shell's complaint and exit status
 //! 127, not an error of `open_port`). `{spawn_executable, File}` runs File
-//! itself; a file that cannot be run is `enoent` or `eacces`.
+//! itself; a file that cannot be run is `enoent` or `eacces`. A `{cd, Dir}`
+//! that is not a directory gives a port whose program says so and exits
+//! with status 2, as erts's does.
 //! `stderr_to_stdout` sends standard error down the pipe the port reads;
 //! otherwise the program writes to the runtime's standard error.
 
@@ -120,7 +122,20 @@ fn spawn(
     o: &PortOptions,
     environment: Vec<(String, String)>,
 ) -> Result<(Child, Option<Box<dyn Read + Send>>), Exception> {
+    let cd_fails =
+        o.cd.as_ref()
+            .is_some_and(|d| !std::path::Path::new(d).is_dir());
     let mut cmd = match name {
+        // erts's child says so on standard error and exits with status 2;
+        // so does a shell standing in for it.
+        _ if cd_fails => {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.arg0("sh")
+                .arg("-c")
+                .arg("echo \"spawn: Could not cd to $0\" >&2; exit 2")
+                .arg(o.cd.as_deref().unwrap_or_default());
+            cmd
+        }
         PortName::Spawn(command) => {
             let mut cmd = Command::new("/bin/sh");
             cmd.arg0("sh").arg("-c").arg(format!("exec {command}"));
@@ -143,7 +158,7 @@ fn spawn(
             None => cmd.env_remove(k),
         };
     }
-    if let Some(dir) = &o.cd {
+    if let Some(dir) = o.cd.as_ref().filter(|_| !cd_fails) {
         cmd.current_dir(dir);
     }
     cmd.stdin(if o.output {
@@ -153,7 +168,9 @@ fn spawn(
     });
     let source: Option<Box<dyn Read + Send>> = if o.input {
         let (read, write) = os_pipe::pipe().map_err(|_| error("emfile"))?;
-        if o.stderr_to_stdout {
+        // (erts's complaint about the directory goes to the runtime's
+        // standard error whatever the settings.)
+        if o.stderr_to_stdout && !cd_fails {
             let copy = write.try_clone().map_err(|_| error("emfile"))?;
             cmd.stderr(copy);
         }

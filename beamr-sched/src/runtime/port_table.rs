@@ -107,6 +107,8 @@ pub struct PortState {
     pub output: u64,
     /// True once the port has exited.
     pub closed: bool,
+    /// Its registered name, if any.
+    pub registered_name: Option<beamr_core::atom::Atom>,
     /// Where its output goes; `None` once closed.
     pub sink: Option<PortSink>,
 }
@@ -127,6 +129,7 @@ impl Port {
                 input: 0,
                 output: 0,
                 closed: false,
+                registered_name: None,
                 sink,
             }),
         }

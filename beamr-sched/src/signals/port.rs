@@ -65,6 +65,9 @@ impl Runtime {
             }
             state.closed = true;
             state.sink = None;
+            if let Some(name) = state.registered_name.take() {
+                self.names.unregister(name);
+            }
             (
                 std::mem::take(&mut state.links),
                 std::mem::take(&mut state.monitors),
@@ -194,7 +197,7 @@ impl Runtime {
     }
 }
 
-/// `Port ! Msg` from `p`: `{Pid, {command, Data}}` writes Data,
+/// `Port ! Msg` from `p` (`Port` a port, or the port a name was resolved to): `{Pid, {command, Data}}` writes Data,
 /// `{Pid, close}` closes the port and answers `{Port, closed}`,
 /// `{Pid, {connect, NewPid}}` connects NewPid and answers
 /// `{Port, connected}` to Pid. A message to a port that has exited, or

@@ -120,7 +120,11 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
     } else {
         return Err(Exception::badarg());
     };
-    if pid == p.pid {
+    if pid.is_local_port() {
+        // A name registered for a port.
+        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        super::port::send_to_port(rt, p, pid, msg);
+    } else if pid == p.pid {
         // To itself: the message is already on the process's heap.
         let carried = probes::send(&mut p.trace, p.pid, msg, dest);
         p.mailbox.push(msg);
