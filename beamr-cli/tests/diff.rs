@@ -36,6 +36,10 @@
 //!
 //! (arguments are split at spaces; no quoting).
 //!
+//! A program `NAME.erl` with a file `NAME.stdin` beside it gets that
+//! file's bytes on standard input on both runtimes (which then read its
+//! end); without one, standard input is empty.
+//!
 //! Nothing passes without comparing: the suite fails before running
 //! anything when `tests/diff` cannot be read or holds no program (or
 //! `KNOWN_FAILURES` exists but cannot be read), and a trial fails, whatever
@@ -71,7 +75,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{mpsc, Arc};
@@ -416,16 +420,39 @@ fn collect(
     }
 }
 
-/// Runs `cmd`, reading its output meanwhile. `Err` when it cannot start,
-/// its output cannot be read, or it runs longer than `limit` (it is then
-/// killed).
-fn run(mut cmd: Command, what: &str, limit: Duration) -> Result<Run, String> {
+/// Runs `cmd` with no standard input, reading its output meanwhile.
+/// `Err` when it cannot start, its output cannot be read, or it runs
+/// longer than `limit` (it is then killed).
+fn run(cmd: Command, what: &str, limit: Duration) -> Result<Run, String> {
+    run_with_input(cmd, what, limit, None)
+}
+
+/// As [`run`], writing `input` (when given) to its standard input and
+/// then closing it; without `input` its standard input is empty.
+fn run_with_input(
+    mut cmd: Command,
+    what: &str,
+    limit: Duration,
+    input: Option<Arc<[u8]>>,
+) -> Result<Run, String> {
+    let stdin = if input.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    };
     let mut child = cmd
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot start {what}: {e}"))?;
+    if let (Some(input), Some(mut pipe)) = (input, child.stdin.take()) {
+        // A program that stops reading early closes the pipe: that write
+        // error is its business, not the harness's.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+    }
     let out = drain(child.stdout.take().expect("piped stdout"));
     let err = drain(child.stderr.take().expect("piped stderr"));
     let deadline = Instant::now() + limit;
@@ -585,6 +612,10 @@ fn check(
         Ok(text) => settings(&text),
         Err(e) => return Verdict::Broken(format!("cannot read {}: {e}", src.display())),
     };
+    let input = match stdin_of(name) {
+        Ok(input) => input,
+        Err(e) => return Verdict::Broken(e),
+    };
     let mut erl = otp.command("erl", &otp.inside(scratch));
     erl.envs(settings.env.iter().map(|(k, v)| (k, v)))
         .env("ERL_CRASH_DUMP_SECONDS", "0")
@@ -595,7 +626,7 @@ fn check(
     if !settings.args.is_empty() {
         erl.arg("-extra").args(&settings.args);
     }
-    let expected = match run(erl, "erl", TIME_LIMIT) {
+    let expected = match run_with_input(erl, "erl", TIME_LIMIT, input.clone()) {
         Ok(run) => run,
         Err(e) => return Verdict::Broken(e),
     };
@@ -611,11 +642,23 @@ fn check(
     if let Otp::Chroot { root, .. } = otp {
         beamr.env("BEAMR_OTP_ROOT", root.join("usr/lib/erlang"));
     }
-    let actual = match run(beamr, "beamr", TIME_LIMIT) {
+    let actual = match run_with_input(beamr, "beamr", TIME_LIMIT, input) {
         Ok(run) => run,
         Err(e) => return Verdict::Broken(e),
     };
     compare(name, &expected, &actual)
+}
+
+/// The standard input of program `name`: the bytes of
+/// `tests/diff/NAME.stdin`, or `None` when there is no such file (the
+/// program then reads an empty input). An error when it cannot be read.
+fn stdin_of(name: &str) -> Result<Option<Arc<[u8]>>, String> {
+    let path = workspace_root().join(format!("tests/diff/{name}.stdin"));
+    match fs::read(&path) {
+        Ok(bytes) => Ok(Some(bytes.into())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("cannot read {}: {e}", path.display())),
+    }
 }
 
 /// The trial's result for program `name`, given its verdict and the reason
@@ -872,6 +915,22 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
                 args: vec!["a".into(), "b".into(), "c".into()],
             };
             ensure(found == want, || format!("settings: {found:?}"))
+        }),
+        Trial::test("harness::stdin_is_fed", || {
+            let input: Arc<[u8]> = Arc::from(&b"one\ntwo"[..]);
+            let run = run_with_input(
+                Command::new("cat"),
+                "cat",
+                Duration::from_secs(30),
+                Some(input),
+            )?;
+            ensure(run.stdout == b"one\ntwo", || {
+                format!("cat given one\\ntwo printed {:?}", run.stdout)
+            })?;
+            let empty = run_with_input(Command::new("cat"), "cat", Duration::from_secs(30), None)?;
+            ensure(empty.stdout.is_empty(), || {
+                format!("cat without input printed {:?}", empty.stdout)
+            })
         }),
         Trial::test("harness::run_times_out", || {
             let mut cmd = Command::new("sleep");

@@ -1,7 +1,14 @@
 %% The group leader of beamr's processes: serves the Erlang I/O protocol
-%% for standard output, as OTP's `user' process does for `erl -noshell'
-%% (a latin1 device, or from OTP 26 a unicode one in a UTF-8 locale:
-%% beamr_io:encoding/0 says which). Writing is native: beamr_io:put_chars/2.
+%% for standard output and standard input, as OTP's `user' process does
+%% for `erl -noshell' (a latin1 device, or from OTP 26 a unicode one in a
+%% UTF-8 locale: beamr_io:encoding/0 says which). Writing is native:
+%% beamr_io:put_chars/2. Reading goes through a port on file descriptor 0
+%% ({fd, 0, 1}), opened at the first read: input arrives as the port's
+%% messages and is kept until a request consumes it. Every read request
+%% (get_line, get_chars, get_until, and so io:read and io:fread) runs the
+%% io_lib continuation that OTP's `user' runs (collect_line, collect_chars,
+%% get_until), fed with the input as it comes, then `eof' at its end: a
+%% request at end of input with nothing left answers `eof'.
 %%
 %% Compiled into beamr_group_leader.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_group_leader.erl
@@ -10,16 +17,113 @@
 -export([start/0]).
 
 start() ->
-    loop().
+    loop(#{port => undefined, buffer => [], eof => false}).
 
-loop() ->
+loop(In) ->
     receive
         {io_request, From, ReplyAs, Request} ->
-            Reply = request(Request),
+            {Reply, In1} = request(Request, In),
             From ! {io_reply, ReplyAs, Reply},
-            loop();
+            loop(In1);
+        {Port, _} = Input when Port =:= map_get(port, In) ->
+            loop(input(Input, In));
         _Other ->
-            loop()
+            loop(In)
+    end.
+
+request({get_line, Encoding, Prompt}, In) ->
+    read(Encoding, Prompt, io_lib, collect_line, [], In);
+request({get_line, Prompt}, In) ->
+    read(latin1, Prompt, io_lib, collect_line, [], In);
+request({get_chars, Encoding, Prompt, N}, In) ->
+    read(Encoding, Prompt, io_lib, collect_chars, N, In);
+request({get_chars, Prompt, N}, In) when is_integer(N) ->
+    read(latin1, Prompt, io_lib, collect_chars, N, In);
+request({get_until, Encoding, Prompt, M, F, As}, In) ->
+    read(Encoding, Prompt, io_lib, get_until, {M, F, As}, In);
+request({get_until, Prompt, M, F, As}, In) ->
+    read(latin1, Prompt, io_lib, get_until, {M, F, As}, In);
+request({requests, Requests}, In) ->
+    requests(Requests, ok, In);
+request(Request, In) ->
+    {request(Request), In}.
+
+requests([], Result, In) ->
+    {Result, In};
+requests([R | Rs], ok, In) ->
+    {Result, In1} = request(R, In),
+    requests(Rs, Result, In1);
+requests(_, Error, In) ->
+    {Error, In}.
+
+%% One read request: the prompt, then the continuation M:F fed with the
+%% input kept, and with more input as it arrives, until it stops.
+read(Encoding, Prompt, M, F, Xa, In) ->
+    put_chars(unicode, io_lib:format_prompt(Prompt, Encoding)),
+    case In of
+        #{buffer := [], eof := true} ->
+            {eof, In};
+        _ ->
+            collect(start, Encoding, M, F, Xa, In)
+    end.
+
+collect(State, Encoding, M, F, Xa, #{buffer := [], eof := false} = In) ->
+    collect(State, Encoding, M, F, Xa, more(In));
+collect(State, Encoding, M, F, Xa, #{buffer := Buffer, eof := Eof} = In) ->
+    Data = case {Buffer, Eof} of
+               {[], true} -> eof;
+               _ -> Buffer
+           end,
+    case catch M:F(State, Data, Encoding, Xa) of
+        {stop, Result, Rest} ->
+            {Result, In#{buffer := rest(Rest)}};
+        {'EXIT', _} ->
+            {{error, {error, {M, F, Xa}}}, In#{buffer := []}};
+        _State1 when Data =:= eof ->
+            %% A continuation that wants more after end of input.
+            {eof, In#{buffer := []}};
+        State1 ->
+            collect(State1, Encoding, M, F, Xa, In#{buffer := []})
+    end.
+
+rest(eof) -> [];
+rest(Rest) when is_binary(Rest) -> binary_to_list(Rest);
+rest(Rest) -> Rest.
+
+%% Waits for the next input from standard input (or its end).
+more(#{eof := true} = In) ->
+    In;
+more(#{port := undefined} = In) ->
+    Port = open_port({fd, 0, 1}, [in, binary, eof]),
+    more(In#{port := Port});
+more(#{port := Port} = In) ->
+    receive
+        {Port, _} = Input ->
+            input(Input, In);
+        %% Output from other processes is written while a read waits.
+        {io_request, From, ReplyAs, Request} when element(1, Request) =:= put_chars ->
+            From ! {io_reply, ReplyAs, request(Request)},
+            more(In)
+    end.
+
+%% Input that arrived: kept after what is kept already.
+input({_, {data, Bytes}}, #{buffer := Buffer} = In) ->
+    In#{buffer := Buffer ++ chars(Bytes)};
+input({_, eof}, In) ->
+    In#{eof := true};
+input(_, In) ->
+    In.
+
+%% Bytes read as characters of the device's encoding.
+chars(Bytes) ->
+    case beamr_io:encoding() of
+        unicode ->
+            case unicode:characters_to_list(Bytes, utf8) of
+                Chars when is_list(Chars) -> Chars;
+                _ -> binary_to_list(Bytes)
+            end;
+        latin1 ->
+            binary_to_list(Bytes)
     end.
 
 request({put_chars, Encoding, Chars}) ->
@@ -35,33 +139,18 @@ request({put_chars, Chars}) ->
     put_chars(latin1, Chars);
 request({put_chars, Module, Function, Args}) ->
     request({put_chars, latin1, Module, Function, Args});
-request({requests, Requests}) ->
-    requests(Requests, ok);
 request(getopts) ->
     [{binary, false}, {encoding, beamr_io:encoding()}];
 request({setopts, _Opts}) ->
     ok;
+request({get_geometry, columns}) ->
+    beamr_io:columns();
+request({get_geometry, rows}) ->
+    beamr_io:rows();
 request({get_geometry, _}) ->
     {error, enotsup};
-request({get_chars, _, _, _}) ->
-    eof;
-request({get_chars, _, _, _, _}) ->
-    eof;
-request({get_line, _, _}) ->
-    eof;
-request({get_line, _}) ->
-    eof;
-request({get_until, _, _, _, _, _}) ->
-    eof;
 request(_) ->
     {error, request}.
-
-requests([], Result) ->
-    Result;
-requests([R | Rs], ok) ->
-    requests(Rs, request(R));
-requests(_, Error) ->
-    Error.
 
 %% Data that is not chardata is refused as OTP's `user' refuses it.
 put_chars(Encoding, Chars) ->

@@ -20,6 +20,8 @@
 //!  |
 //! loader     generic instructions to executable ones; the native BIF table type
 //!  |
+//! ports      OS programs behind ports: starting them, their reader and writer threads
+//!  |
 //! signals    sending, delivering and acting on every signal; a process's end
 //!  |
 //! runtime    the shared state: process table, names, aliases, run queues, timers, ETS
@@ -43,6 +45,7 @@ pub mod ets;
 pub mod interp;
 pub mod loader;
 pub mod matchspec;
+pub mod ports;
 pub mod process;
 pub mod runtime;
 pub mod sched;

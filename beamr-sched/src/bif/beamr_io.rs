@@ -23,7 +23,33 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("beamr_io", "put_error_chars", 3, put_error_chars),
     ("beamr_io", "format", 2, super::io_format::format_bif),
     ("beamr_io", "encoding", 0, encoding),
+    ("beamr_io", "columns", 0, columns),
+    ("beamr_io", "rows", 0, rows),
 ];
+
+/// `beamr_io:columns()`: `{ok, N}` when standard output is a terminal
+/// (its width), else `{error, enotsup}`, as `io:columns/0` answers.
+fn columns(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(geometry(p, |w, _| w))
+}
+
+/// `beamr_io:rows()`: as [`columns`], the terminal's height.
+fn rows(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(geometry(p, |_, h| h))
+}
+
+fn geometry(p: &mut Process, pick: fn(u16, u16) -> u16) -> Term {
+    match terminal_size::terminal_size_of(std::io::stdout()) {
+        Some((terminal_size::Width(w), terminal_size::Height(h))) if w > 0 => {
+            let n = Term::small_unchecked(i64::from(pick(w, h)));
+            p.heap.tuple(&[Term::OK, n])
+        }
+        _ => {
+            let enotsup = Term::atom(Atom::new("enotsup").expect("atom"));
+            p.heap.tuple(&[Term::atom(Atom::ERROR), enotsup])
+        }
+    }
+}
 
 /// Whether standard output is a unicode device (see the module doc).
 pub(crate) fn unicode_device() -> bool {

@@ -16,6 +16,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "nodes", 0, nodes),
     ("erlang", "is_alive", 0, is_alive),
     ("erlang", "list_to_pid", 1, list_to_pid),
+    ("erlang", "list_to_port", 1, list_to_port),
     ("erlang", "pid_to_list", 1, pid_to_list),
     ("erlang", "ref_to_list", 1, ref_to_list),
     ("erlang", "statistics", 1, statistics),
@@ -76,6 +77,25 @@ fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
         }
         _ => Err(Exception::badarg()),
     }
+}
+
+/// `list_to_port("#Port<0.N>")`: the local port N (which need not be
+/// open); `badarg` for any other text.
+fn list_to_port(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    let text: String = chars
+        .iter()
+        .map(|c| c.as_small().and_then(|c| char::from_u32(c as u32)))
+        .collect::<Option<_>>()
+        .ok_or_else(Exception::badarg)?;
+    let number = text
+        .strip_prefix("#Port<0.")
+        .and_then(|t| t.strip_suffix('>'))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<u64>().ok())
+        .filter(|&n| n <= beamr_core::term::tag::MAX_LOCAL_ID)
+        .ok_or_else(Exception::badarg)?;
+    Ok(Term::port(number))
 }
 
 fn pid_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

@@ -1,5 +1,6 @@
-//! `erlang` BIFs on registered names and liveness: `register`,
-//! `unregister`, `whereis`, `registered`, `is_process_alive`.
+//! `erlang` BIFs on registered names (of processes and ports) and
+//! liveness: `register`, `unregister`, `whereis`, `registered`,
+//! `is_process_alive`.
 
 use crate::trace::probes;
 use beamr_core::atom::Atom;
@@ -25,6 +26,9 @@ fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
         .filter(|&n| n != Atom::UNDEFINED)
         .ok_or_else(Exception::badarg)?;
     let pid = a[1];
+    if pid.is_local_port() {
+        return register_port(rt, name, pid);
+    }
     if !pid.is_local_pid() || rt.processes.get(pid).is_none() {
         return Err(Exception::badarg());
     }
@@ -47,11 +51,26 @@ fn register(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
     Ok(Term::TRUE)
 }
 
+/// `register(Name, Port)`: a live port without a name.
+fn register_port(rt: &Runtime, name: Atom, port: Term) -> Result<Term, Exception> {
+    let port = rt.ports.get(port).ok_or_else(Exception::badarg)?;
+    let mut state = port.state();
+    if state.closed || state.registered_name.is_some() || !rt.names.register(name, port.id) {
+        return Err(Exception::badarg());
+    }
+    state.registered_name = Some(name);
+    Ok(Term::TRUE)
+}
+
 fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let pid = rt.names.whereis(name).ok_or_else(Exception::badarg)?;
     rt.names.unregister(name);
-    if pid == p.pid {
+    if pid.is_local_port() {
+        if let Some(port) = rt.ports.get(pid) {
+            port.state().registered_name = None;
+        }
+    } else if pid == p.pid {
         p.registered_name = None;
         probes::register(&mut p.trace, TraceTag::Unregister, pid, name);
     } else if let Some(handle) = rt.processes.get(pid) {

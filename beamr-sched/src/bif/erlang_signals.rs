@@ -48,13 +48,18 @@ fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if !a[0].is_local_pid() {
+    if !a[0].is_local_pid() && !a[0].is_local_port() {
         return Err(Exception::badarg());
     }
     if a[0] == p.pid || p.links.contains(&a[0]) {
         return Ok(Term::TRUE);
     }
-    if rt.send_signal(a[0], Signal::Link { from: p.pid }) {
+    let linked = if a[0].is_local_port() {
+        rt.port_link(a[0], p.pid)
+    } else {
+        rt.send_signal(a[0], Signal::Link { from: p.pid })
+    };
+    if linked {
         p.links.push(a[0]);
         probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
     } else if p.trap_exit {
@@ -69,18 +74,25 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
 }
 
 fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if !a[0].is_pid() {
+    if !a[0].is_pid() && !a[0].is_port() {
         return Err(Exception::badarg());
     }
     if p.links.contains(&a[0]) {
         p.links.retain(|&l| l != a[0]);
         probes::link(&mut p.trace, TraceTag::Unlink, p.pid, a[0]);
     }
+    if a[0].is_local_port() {
+        rt.port_unlink(a[0], p.pid);
+        return Ok(Term::TRUE);
+    }
     rt.send_signal(a[0], Signal::Unlink { from: p.pid });
     Ok(Term::TRUE)
 }
 
 pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if a[0].as_atom().is_some_and(|t| t.name() == "port") {
+        return monitor_port(rt, p, a[0], a[1]);
+    }
     if a[0] != Term::atom(Atom::PROCESS) {
         return Err(Exception::badarg());
     }
@@ -132,6 +144,29 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
             ]);
             signals::deliver_to_self(p, msg);
         }
+    }
+    Ok(reference)
+}
+
+/// `monitor(port, Port)`: a `'DOWN'` when the port exits, or at once with
+/// `noproc` when it has.
+fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result<Term, Exception> {
+    if !port.is_local_port() {
+        return Err(Exception::badarg());
+    }
+    let ids = rt.new_ref_ids();
+    let reference = p.heap.local_ref(ids);
+    if rt.port_monitor(port, ids, p.pid) {
+        p.monitors.push((ids, port, None));
+    } else {
+        let msg = p.heap.tuple(&[
+            Term::atom(Atom::DOWN),
+            reference,
+            kind,
+            port,
+            Term::atom(Atom::NOPROC),
+        ]);
+        signals::deliver_to_self(p, msg);
     }
     Ok(reference)
 }
@@ -208,6 +243,10 @@ fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     rt.monitor_ended(ids);
     if let Some(i) = p.monitors.iter().position(|(m, _, _)| *m == ids) {
         let (_, target, _) = p.monitors.swap_remove(i);
+        if target.is_local_port() {
+            rt.port_demonitor(target, ids);
+            return Ok(Term::TRUE);
+        }
         rt.send_signal(
             target,
             Signal::Demonitor {
@@ -255,6 +294,9 @@ fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let target = if a[0].is_local_pid() {
         a[0]
+    } else if a[0].is_local_port() {
+        port_exit_signal(rt, a[0], a[1]);
+        return Ok(Term::TRUE);
     } else if a[0].is_pid() {
         return Ok(Term::TRUE);
     } else {
@@ -272,6 +314,17 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         },
     );
     Ok(Term::TRUE)
+}
+
+/// `exit(Port, Reason)`: the port exits with Reason, `normal` included,
+/// as in erts (`kill` makes it `killed`).
+fn port_exit_signal(rt: &Runtime, port: Term, reason: Term) {
+    let reason = if reason == Term::atom(Atom::KILL) {
+        Term::atom(Atom::KILLED)
+    } else {
+        reason
+    };
+    rt.port_exit(port, reason, None);
 }
 
 /// `exit(self(), Reason)`: takes effect before the BIF returns. A trapping

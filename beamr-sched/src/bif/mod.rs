@@ -21,6 +21,7 @@ mod erlang_misc;
 mod erlang_names;
 mod erlang_phash;
 mod erlang_phash2;
+mod erlang_ports;
 mod erlang_process;
 mod erlang_signals;
 mod erlang_spawn;

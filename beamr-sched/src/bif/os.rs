@@ -40,7 +40,7 @@ pub(super) fn string_arg(t: Term) -> Option<String> {
 /// the runtime's own environment (the `TZ` that `localtime` reads, ...)
 /// stays as it started, as on the BEAM, and no thread ever writes the C
 /// library's environment while another reads it. Ports started with a
-/// command are to get this copy as their environment.
+/// command get this copy as their environment.
 static ENVIRONMENT: LazyLock<Mutex<Vec<(String, String)>>> = LazyLock::new(|| {
     Mutex::new(
         std::env::vars_os()
@@ -59,7 +59,6 @@ fn environment() -> MutexGuard<'static, Vec<(String, String)>> {
 }
 
 /// The `os` environment as it is now: `(name, value)` pairs.
-#[allow(dead_code)] // For ports, which do not exist yet.
 pub(crate) fn environment_now() -> Vec<(String, String)> {
     environment().clone()
 }

@@ -31,6 +31,7 @@ pub fn natives() -> Natives {
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
         super::os::BIFS,
+        super::erlang_ports::BIFS,
         super::prim_file::BIFS,
         super::prim_buffer::BIFS,
         super::crypto::BIFS,

@@ -51,6 +51,23 @@ impl Runtime {
         }
     }
 
+    /// From OTP 26 on, `os:cmd/1,2` reads the shell kernel's start
+    /// chose (`os:internal_init_cmd_shell/0` puts it in a persistent
+    /// term); beamr's boot makes the same call, once the application
+    /// environment it reads exists. A failure leaves `os:cmd` to fail as
+    /// it would.
+    fn init_cmd_shell(&self) {
+        if crate::code::otp_release() < 26 {
+            return;
+        }
+        let (os, init) = (
+            Atom::new("os").expect("atom"),
+            Atom::new("internal_init_cmd_shell").expect("atom"),
+        );
+        let mut p = Process::new(self.processes.new_pid());
+        let _ = self.call_in(&mut p, os, init, &[]);
+    }
+
     /// Runs `module:function(args)` as the first process on `schedulers`
     /// scheduler threads until it exits; returns its exit reason (`normal`
     /// when the call returned). Other processes are stopped then.
@@ -171,6 +188,7 @@ impl Runtime {
         if otp_logger {
             self.start_otp_logger(gl)?;
         }
+        self.init_cmd_shell();
         let options = SpawnOptions {
             group_leader: Some(gl),
             watched: true,

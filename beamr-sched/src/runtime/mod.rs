@@ -2,15 +2,18 @@
 //!
 //! - [`shared_state`]: [`Runtime`], the tables (processes, names, aliases,
 //!   run queues, timers, ETS).
+//! - [`port_table`]: [`PortTable`], the live ports and their state.
 //! - [`run_queue`]: where runnable processes wait for a scheduler.
 //! - [`timer_service`]: the thread that fires timers.
 //! - [`stats`]: [`RuntimeStats`], a snapshot of the runtime for metrics.
 
+mod port_table;
 mod run_queue;
 mod shared_state;
 mod stats;
 mod timer_service;
 
+pub use port_table::{iodata_bytes, Port, PortSink, PortState, PortTable, Sent};
 pub use run_queue::RunQueues;
 pub use shared_state::{AliasMode, Runtime};
 pub use stats::RuntimeStats;

@@ -1,5 +1,6 @@
 //! [`Runtime`]: the state every process shares: the process table,
-//! registered names, aliases, run queues, the timer service and ETS tables.
+//! registered names, aliases, run queues, the timer service, ETS tables and
+//! ports.
 //!
 //! Only the state lives here. What crosses processes is elsewhere, each in
 //! one place: sending, delivering and exit signals in `signals`, spawning in
@@ -35,6 +36,8 @@ pub struct Runtime {
     pub timers: TimerService,
     /// ETS tables.
     pub ets: crate::ets::Tables,
+    /// Live ports.
+    pub ports: super::port_table::PortTable,
     /// Runtime-wide trace settings (how new processes are traced).
     pub trace: crate::trace::TraceControl,
     /// This runtime, for what must reach it later from outside a BIF call
@@ -81,6 +84,7 @@ impl Runtime {
             run_queues: RunQueues::default(),
             timers: TimerService::default(),
             ets: crate::ets::Tables::default(),
+            ports: super::port_table::PortTable::default(),
             trace: crate::trace::TraceControl::default(),
             weak_self: std::sync::OnceLock::new(),
             reductions: super::stats::ReductionCounter::default(),

@@ -49,6 +49,10 @@ impl Runtime {
             },
         );
         for &link in &process.links {
+            if link.is_local_port() {
+                self.port_link_exit(link, process.pid, reason);
+                continue;
+            }
             self.send_signal(
                 link,
                 Signal::Exit {
@@ -86,6 +90,10 @@ impl Runtime {
             );
         }
         for &(ids, target, _) in &process.monitors {
+            if target.is_local_port() {
+                self.port_demonitor(target, ids);
+                continue;
+            }
             let mut heap = beamr_core::heap::Heap::new();
             let reference = heap.local_ref(ids);
             self.send_signal(

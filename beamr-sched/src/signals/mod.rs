@@ -8,6 +8,8 @@
 //!   alias, `{Name, Node}`) and putting the signal in the receiver's inbox.
 //! - [`deliver`]: the receiver taking its inbox and acting on each signal.
 //! - [`exit`]: a process's end and the signals its death sends.
+//! - [`port`]: a port's messages, the messages sent to a port, and a
+//!   port's end.
 //! - [`timers`]: timer expiries as signals.
 //! - [`system_logger`]: what the runtime itself logs, sent to the system
 //!   logger.
@@ -55,6 +57,7 @@
 
 pub mod deliver;
 pub mod exit;
+pub mod port;
 pub mod send;
 pub mod system_logger;
 pub mod timers;

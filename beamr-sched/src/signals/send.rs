@@ -76,7 +76,7 @@ impl Runtime {
     }
 }
 
-/// Sends `msg` to `dest` (a pid, a registered name, or `{Name, Node}`).
+/// Sends `msg` to `dest` (a pid, a port, a registered name, or `{Name, Node}`).
 ///
 /// Probes: `send` (with `dest` as given) when the destination exists or is
 /// a name, `send_to_non_existing_process` when a pid or alias leads nowhere;
@@ -102,6 +102,10 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
             },
             _ => return Err(Exception::badarg()),
         }
+    } else if dest.is_local_port() {
+        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        super::port::send_to_port(rt, p, dest, msg);
+        return Ok(());
     } else if dest.is_reference() {
         if rt.send_through_alias(dest, msg) {
             let _ = probes::send(&mut p.trace, p.pid, msg, dest);
@@ -116,7 +120,11 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
     } else {
         return Err(Exception::badarg());
     };
-    if pid == p.pid {
+    if pid.is_local_port() {
+        // A name registered for a port.
+        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        super::port::send_to_port(rt, p, pid, msg);
+    } else if pid == p.pid {
         // To itself: the message is already on the process's heap.
         let carried = probes::send(&mut p.trace, p.pid, msg, dest);
         p.mailbox.push(msg);

@@ -1,0 +1,251 @@
+//! `erlang` BIFs on ports: `open_port/2`, `port_command/2,3`,
+//! `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`.
+//!
+//! In OTP these are Erlang functions in `erlang.erl` over
+//! `erts_internal` calls; here they are native, and raise what those
+//! raise: `badarg` for a bad argument or a port that has exited
+//! (`port_info` answers `undefined` for one), and `open_port/2` the
+//! error of a program that cannot start (`enoent`, `eacces`).
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::erlang_binaries::iodata_bytes;
+use crate::loader::BifRow;
+use crate::process::{Exception, Process, Signal};
+use crate::runtime::{Port, Runtime, Sent};
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "open_port", 2, open_port),
+    ("erlang", "port_command", 2, port_command2),
+    ("erlang", "port_command", 3, port_command3),
+    ("erlang", "port_close", 1, port_close),
+    ("erlang", "port_connect", 2, port_connect),
+    ("erlang", "port_info", 1, port_info1),
+    ("erlang", "port_info", 2, port_info2),
+    ("erlang", "ports", 0, ports),
+];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// `open_port(PortName, PortSettings)`: the port, linked to and connected
+/// with the caller.
+fn open_port(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // An atom for {spawn, Atom}: OTP 25 takes it, OTP 27 refuses it.
+    if a[0].as_atom().is_some() && crate::code::otp_release() >= 26 {
+        return Err(Exception::badarg());
+    }
+    let (name, options) = crate::ports::parse(a[0], a[1])?;
+    let port = crate::ports::open(rt, p.pid, name, options, super::os::environment_now())?;
+    p.links.push(port);
+    Ok(port)
+}
+
+/// A live port argument (a port, or a name registered for one).
+fn live_port(rt: &Runtime, t: Term) -> Result<std::sync::Arc<Port>, Exception> {
+    let t = match t.as_atom() {
+        Some(name) => rt.names.whereis(name).ok_or_else(Exception::badarg)?,
+        None => t,
+    };
+    if !t.is_port() {
+        return Err(Exception::badarg());
+    }
+    rt.ports.get(t).ok_or_else(Exception::badarg)
+}
+
+fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    port_command3(rt, p, &[a[0], a[1], Term::NIL])
+}
+
+/// `port_command(Port, Data, Options)`: `nosuspend` changes nothing (a
+/// port is never busy here); `force` is `notsup`, as erts's spawn and fd
+/// drivers answer it. Writing to an input-only port
+/// makes it exit with `ebadf`, as erts does.
+fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    let bytes = iodata_bytes(a[1])?;
+    let opts = a[2]
+        .list_to_vec()
+        .ok_or_else(|| Exception::badarg_cause(atom("badopt")))?;
+    if !opts.iter().all(|o| {
+        o.as_atom()
+            .is_some_and(|o| matches!(o.name(), "force" | "nosuspend"))
+    }) {
+        return Err(Exception::badarg_cause(atom("badopt")));
+    }
+    // erts's spawn and fd drivers cannot take data when busy.
+    if opts
+        .iter()
+        .any(|o| o.as_atom().is_some_and(|o| o.name() == "force"))
+    {
+        return Err(Exception::error(atom("notsup")));
+    }
+    if !port.writable {
+        rt.port_exit(port.id, atom("ebadf"), None);
+        return Ok(Term::TRUE);
+    }
+    match port.command(bytes) {
+        Sent::Sent => {}
+        // Too large for the packet header: the port ends, as in erts.
+        Sent::TooLarge => {
+            rt.port_exit(port.id, atom("einval"), None);
+        }
+        Sent::Closed => return Err(Exception::badarg()),
+    }
+    Ok(Term::TRUE)
+}
+
+/// `port_close(Port)`: the port exits with reason `normal`.
+fn port_close(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    if !rt.port_exit(port.id, Term::atom(Atom::NORMAL), None) {
+        return Err(Exception::badarg());
+    }
+    Ok(Term::TRUE)
+}
+
+/// `port_connect(Port, Pid)`: Pid becomes the connected process and is
+/// linked to the port; the old owner stays linked.
+fn port_connect(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    let pid = a[1];
+    if !pid.is_local_pid() || (pid != p.pid && rt.processes.get(pid).is_none()) {
+        return Err(Exception::badarg());
+    }
+    if !rt.port_connect(port.id, pid) {
+        return Err(Exception::badarg());
+    }
+    if pid == p.pid {
+        if !p.links.contains(&port.id) {
+            p.links.push(port.id);
+        }
+    } else {
+        rt.send_signal(pid, Signal::Link { from: port.id });
+    }
+    Ok(Term::TRUE)
+}
+
+/// The items `port_info/1` lists, in erts's order.
+const INFO_ITEMS: &[&str] = &[
+    "name",
+    "links",
+    "id",
+    "connected",
+    "input",
+    "output",
+    "os_pid",
+];
+
+/// `port_info(Port)`: `[{Item, Value}]` (its registered name first, if
+/// it has one), or `undefined` for a port that has exited.
+fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let Some(port) = info_port(rt, a[0])? else {
+        return Ok(atom("undefined"));
+    };
+    let mut items = Vec::new();
+    if let Some(name) = port.state().registered_name {
+        items.push(p.heap.tuple(&[atom("registered_name"), Term::atom(name)]));
+    }
+    for &item in INFO_ITEMS {
+        if item == "os_pid" && port.os_pid.is_none() {
+            continue;
+        }
+        let Some(value) = info_item(p, &port, item) else {
+            continue;
+        };
+        items.push(p.heap.tuple(&[atom(item), value]));
+    }
+    Ok(p.heap.list(&items))
+}
+
+/// `port_info(Port, Item)`: `{Item, Value}`, or `undefined`.
+fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
+    let port = info_port(rt, a[0])?;
+    let known = [
+        "name",
+        "links",
+        "id",
+        "connected",
+        "input",
+        "output",
+        "os_pid",
+        "registered_name",
+        "memory",
+        "monitors",
+        "monitored_by",
+        "queue_size",
+        "parallelism",
+        "locking",
+    ];
+    if !known.contains(&item.name()) {
+        return Err(Exception::badarg());
+    }
+    let Some(port) = port else {
+        return Ok(atom("undefined"));
+    };
+    match info_item(p, &port, item.name()) {
+        // A port without a name answers [] alone.
+        Some(Term::NIL) if item.name() == "registered_name" => Ok(Term::NIL),
+        Some(value) => Ok(p.heap.tuple(&[Term::atom(item), value])),
+        None => Ok(atom("undefined")),
+    }
+}
+
+/// The port `port_info` asks about: `None` when it has exited (or an
+/// atom names no port); `badarg` for anything but a port or an atom.
+fn info_port(rt: &Runtime, t: Term) -> Result<Option<std::sync::Arc<Port>>, Exception> {
+    if let Some(name) = t.as_atom() {
+        return Ok(rt
+            .names
+            .whereis(name)
+            .filter(|t| t.is_port())
+            .and_then(|t| rt.ports.get(t)));
+    }
+    if !t.is_port() {
+        return Err(Exception::badarg());
+    }
+    Ok(rt.ports.get(t))
+}
+
+/// One `port_info` item's value; `None` when the port has none.
+fn info_item(p: &mut Process, port: &Port, item: &str) -> Option<Term> {
+    let state = port.state();
+    let value = match item {
+        "name" => p.heap.string(&port.name),
+        "links" => {
+            let mut links = state.links.clone();
+            links.reverse();
+            p.heap.list(&links)
+        }
+        "id" => Term::small_unchecked(port.id.as_local_port()? as i64),
+        "connected" => state.owner,
+        "input" => p.heap.int(state.input as i64),
+        "output" => p.heap.int(state.output as i64),
+        "os_pid" => match port.os_pid {
+            Some(pid) => Term::small_unchecked(i64::from(pid)),
+            None => atom("undefined"),
+        },
+        "registered_name" => state.registered_name.map_or(Term::NIL, Term::atom),
+        "memory" => Term::small_unchecked(std::mem::size_of::<Port>() as i64),
+        "monitors" => Term::NIL,
+        "monitored_by" => {
+            let pids: Vec<Term> = state.monitors.iter().map(|&(_, pid)| pid).collect();
+            p.heap.list(&pids)
+        }
+        "queue_size" => Term::small_unchecked(0),
+        "parallelism" => Term::FALSE,
+        "locking" => atom("port_level"),
+        _ => return None,
+    };
+    Some(value)
+}
+
+/// `erlang:ports()`: every live port.
+fn ports(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let ids = rt.ports.ids();
+    Ok(p.heap.list(&ids))
+}

@@ -1,0 +1,19 @@
+//! Ports: OS programs (and the runtime's own file descriptors) that
+//! processes talk to through messages.
+//!
+//! - [`options`]: `open_port/2`'s arguments.
+//! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
+//! - [`reader`]: the thread turning the program's output into messages.
+//! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
+//!
+//! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
+//! its messages and exit signals go through `signals::port`, like every
+//! signal.
+
+pub mod framing;
+pub mod open;
+pub mod options;
+pub mod reader;
+
+pub use open::open;
+pub use options::{parse, PortName, PortOptions};

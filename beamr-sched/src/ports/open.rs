@@ -1,0 +1,218 @@
+//! Opening a port: starting its OS program (or taking the runtime's own
+//! file descriptors), putting it in the port table, and starting the
+//! thread that writes its input and the one that reads its output.
+//!
+//! `{spawn, Command}` runs `/bin/sh -c "exec Command"`, as erts does (a
+//! command that does not exist is the shell's complaint and exit status
+//! 127, not an error of `open_port`). `{spawn_executable, File}` runs File
+//! itself; a file that cannot be run is `enoent` or `eacces`. A `{cd, Dir}`
+//! that is not a directory gives a port whose program says so and exits
+//! with status 2, as erts's does.
+//! `stderr_to_stdout` sends standard error down the pipe the port reads;
+//! otherwise the program writes to the runtime's standard error.
+
+use std::io::{Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::options::{PortName, PortOptions};
+use super::reader::{self, Reader};
+use crate::process::Exception;
+use crate::runtime::{Port, Runtime};
+
+/// Opens a port connected to `owner`. `environment` is the `os`
+/// environment a spawned program starts from (the settings' `env` applies
+/// on top). Errors are what `open_port/2` raises.
+pub fn open(
+    rt: &Runtime,
+    owner: Term,
+    name: PortName,
+    o: PortOptions,
+    environment: Vec<(String, String)>,
+) -> Result<Term, Exception> {
+    let Some(rt_arc) = rt.weak_self.get().and_then(std::sync::Weak::upgrade) else {
+        return Err(error("enotsup"));
+    };
+    let id = rt.ports.new_id();
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
+    let sink = o.output.then_some(tx);
+    match name {
+        PortName::Fd(input, output) => {
+            let source: Option<Box<dyn Read + Send>> = match (o.input, input) {
+                (false, _) => None,
+                (true, 0) => Some(Box::new(std::io::stdin())),
+                _ => return Err(Exception::badarg()),
+            };
+            let target: Box<dyn Write + Send> = match output {
+                1 => Box::new(std::io::stdout()),
+                2 => Box::new(std::io::stderr()),
+                _ if !o.output => Box::new(std::io::sink()),
+                _ => return Err(Exception::badarg()),
+            };
+            let mut port = Port::new(id, "0/1".into(), owner, sink);
+            port.packet = packet_header(&o);
+            port.writable = o.output;
+            let port = Arc::new(port);
+            rt.ports.insert(port.clone());
+            if o.output {
+                start_writer(target, rx);
+            }
+            reader::start(
+                rt_arc,
+                Reader {
+                    port,
+                    source,
+                    child: None,
+                    options: o,
+                },
+            );
+            Ok(id)
+        }
+        PortName::Spawn(_) | PortName::Executable(_) => {
+            let label = match &name {
+                PortName::Spawn(c) | PortName::Executable(c) => c.clone(),
+                PortName::Fd(..) => unreachable!("handled above"),
+            };
+            let (child, source) = spawn(&name, &o, environment)?;
+            let mut port = Port::new(id, label, owner, sink);
+            port.os_pid = Some(child.id());
+            port.packet = packet_header(&o);
+            port.writable = o.output;
+            let port = Arc::new(port);
+            rt.ports.insert(port.clone());
+            let mut child = child;
+            if let Some(stdin) = child.stdin.take() {
+                start_writer(Box::new(stdin), rx);
+            }
+            reader::start(
+                rt_arc,
+                Reader {
+                    port,
+                    source,
+                    child: Some(child),
+                    options: o,
+                },
+            );
+            Ok(id)
+        }
+    }
+}
+
+/// The `{packet, N}` header size a port writes (0 for none).
+fn packet_header(o: &PortOptions) -> usize {
+    match o.framing {
+        super::framing::Framing::Packet(n) => n,
+        _ => 0,
+    }
+}
+
+/// An `error` exception with the atom `reason`.
+fn error(reason: &str) -> Exception {
+    Exception::error(Term::atom(Atom::new(reason).expect("atom")))
+}
+
+/// Starts the program; returns it with the pipe its output comes from.
+fn spawn(
+    name: &PortName,
+    o: &PortOptions,
+    environment: Vec<(String, String)>,
+) -> Result<(Child, Option<Box<dyn Read + Send>>), Exception> {
+    let cd_fails =
+        o.cd.as_ref()
+            .is_some_and(|d| !std::path::Path::new(d).is_dir());
+    let mut cmd = match name {
+        // erts's child says so on standard error and exits with status 2;
+        // so does a shell standing in for it.
+        _ if cd_fails => {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.arg0("sh")
+                .arg("-c")
+                .arg("echo \"spawn: Could not cd to $0\" >&2; exit 2")
+                .arg(o.cd.as_deref().unwrap_or_default());
+            cmd
+        }
+        PortName::Spawn(command) => {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.arg0("sh").arg("-c").arg(format!("exec {command}"));
+            cmd
+        }
+        PortName::Executable(file) => {
+            let mut cmd = Command::new(file);
+            if let Some(arg0) = &o.arg0 {
+                cmd.arg0(arg0);
+            }
+            cmd.args(&o.args);
+            cmd
+        }
+        PortName::Fd(..) => return Err(Exception::badarg()),
+    };
+    cmd.env_clear().envs(environment);
+    for (k, v) in &o.env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    if let Some(dir) = o.cd.as_ref().filter(|_| !cd_fails) {
+        cmd.current_dir(dir);
+    }
+    cmd.stdin(if o.output {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let source: Option<Box<dyn Read + Send>> = if o.input {
+        let (read, write) = os_pipe::pipe().map_err(|_| error("emfile"))?;
+        // (erts's complaint about the directory goes to the runtime's
+        // standard error whatever the settings.)
+        if o.stderr_to_stdout && !cd_fails {
+            let copy = write.try_clone().map_err(|_| error("emfile"))?;
+            cmd.stderr(copy);
+        }
+        cmd.stdout(write);
+        Some(Box::new(read))
+    } else {
+        cmd.stdout(Stdio::null());
+        None
+    };
+    let child = cmd.spawn().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => error("enoent"),
+        std::io::ErrorKind::PermissionDenied => error("eacces"),
+        _ => error("einval"),
+    })?;
+    // `cmd` holds the pipe's write ends: dropping it leaves them to the
+    // child alone, so the reader sees end of file when the child is done.
+    drop(cmd);
+    Ok((child, source))
+}
+
+/// Writes what the port's channel carries to `target`, until the channel
+/// closes (the port exited) or a write fails; then closes `target`.
+fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
+    std::thread::spawn(move || {
+        for data in rx {
+            if target
+                .write_all(&data)
+                .and_then(|()| target.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+}
+
+/// A finished program's status as a port reports it: its exit code, or
+/// 128 plus the signal that ended it.
+pub(super) fn exit_code(status: std::process::ExitStatus) -> i64 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => i64::from(code),
+        (None, Some(signal)) => 128 + i64::from(signal),
+        (None, None) => 0,
+    }
+}

@@ -1,0 +1,210 @@
+//! `open_port/2`'s arguments: the port name (`{spawn, Command}`,
+//! `{spawn_executable, File}`, `{fd, In, Out}`, or an atom, the old form
+//! of `{spawn, Atom}`) and the settings list, read
+//! as erts reads them (a later option wins over an earlier one; anything
+//! it does not know, or `{line, N}` with `{packet, N}`, is `badarg` with
+//! the cause `badopt`; a bad port name or `args` for a command is a plain
+//! `badarg`).
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::framing::Framing;
+use crate::process::Exception;
+
+/// What a port runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PortName {
+    /// A command line, run by `/bin/sh -c "exec Command"`.
+    Spawn(String),
+    /// An executable file, run directly with `args`.
+    Executable(String),
+    /// Open file descriptors of the runtime itself (input, output).
+    Fd(u32, u32),
+}
+
+/// The settings of a port.
+#[derive(Clone, Debug)]
+pub struct PortOptions {
+    /// How output is cut into messages.
+    pub framing: Framing,
+    /// Data as binaries rather than lists of bytes.
+    pub binary: bool,
+    /// Send `{Port, {exit_status, N}}` when the program exits.
+    pub exit_status: bool,
+    /// Send `{Port, eof}` at end of output and stay open.
+    pub eof: bool,
+    /// The program's standard error goes where its output goes.
+    pub stderr_to_stdout: bool,
+    /// The port reads the program's output (false with `out` alone).
+    pub input: bool,
+    /// The port writes to the program's input (false with `in` alone).
+    pub output: bool,
+    /// The program's working directory.
+    pub cd: Option<String>,
+    /// Variables to set (`Some`) or remove (`None`).
+    pub env: Vec<(String, Option<String>)>,
+    /// The executable's arguments (`spawn_executable` only).
+    pub args: Vec<String>,
+    /// The executable's `argv[0]`.
+    pub arg0: Option<String>,
+}
+
+/// Reads `open_port/2`'s arguments.
+pub fn parse(name: Term, settings: Term) -> Result<(PortName, PortOptions), Exception> {
+    let name = port_name(name)?;
+    let mut o = PortOptions {
+        framing: Framing::Stream,
+        binary: false,
+        exit_status: false,
+        eof: false,
+        stderr_to_stdout: false,
+        input: true,
+        output: true,
+        cd: None,
+        env: Vec::new(),
+        args: Vec::new(),
+        arg0: None,
+    };
+    let (mut only_in, mut only_out) = (false, false);
+    let executable = matches!(name, PortName::Executable(_));
+    for opt in settings.list_to_vec().ok_or_else(badopt)? {
+        if let Some(atom) = opt.as_atom() {
+            match atom.name() {
+                "stream" => o.framing = Framing::Stream,
+                "binary" => o.binary = true,
+                "exit_status" => o.exit_status = true,
+                "eof" => o.eof = true,
+                "stderr_to_stdout" => o.stderr_to_stdout = true,
+                "in" => only_in = true,
+                "out" => only_out = true,
+                "use_stdio" | "nouse_stdio" | "hide" | "overlapped_io" => {}
+                _ => return Err(badopt()),
+            }
+            continue;
+        }
+        let Some(&[key, value]) = opt.as_tuple() else {
+            return Err(badopt());
+        };
+        match key.as_atom().map(|a| a.name()) {
+            Some("packet") => match value.as_small() {
+                Some(n @ (1 | 2 | 4)) if !matches!(o.framing, Framing::Line(_)) => {
+                    o.framing = Framing::Packet(n as usize)
+                }
+                _ => return Err(badopt()),
+            },
+            Some("line") => match value.as_small() {
+                Some(n) if n > 0 && !matches!(o.framing, Framing::Packet(_)) => {
+                    o.framing = Framing::Line(n as usize)
+                }
+                _ => return Err(badopt()),
+            },
+            Some("cd") => o.cd = Some(string(value).map_err(|_| badopt())?),
+            Some("env") => o.env = env(value).map_err(|_| badopt())?,
+            Some("args") if executable => {
+                let args = value.list_to_vec().ok_or_else(badopt)?;
+                o.args = args
+                    .into_iter()
+                    .map(string)
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| badopt())?;
+            }
+            Some("arg0") if executable => o.arg0 = Some(string(value).map_err(|_| badopt())?),
+            Some("args" | "arg0") => return Err(Exception::badarg()),
+            Some("parallelism") if value.as_atom().is_some() => {}
+            Some("busy_limits_port" | "busy_limits_msgq") => {}
+            _ => return Err(badopt()),
+        }
+    }
+    if only_in && !only_out {
+        o.output = false;
+    }
+    if only_out && !only_in {
+        o.input = false;
+    }
+    Ok((name, o))
+}
+
+/// `badarg` with the cause erts gives a bad setting.
+fn badopt() -> Exception {
+    Exception::badarg_cause(Term::atom(Atom::new("badopt").expect("atom")))
+}
+
+fn port_name(name: Term) -> Result<PortName, Exception> {
+    // An atom is the old form of {spawn, Name} (which OTP 25 still takes,
+    // and the open_port BIF refuses from OTP 26 on, as erts does).
+    if let Some(atom) = name.as_atom() {
+        return match atom.name() {
+            "" => Err(Exception::badarg()),
+            name => Ok(PortName::Spawn(name.to_string())),
+        };
+    }
+    let Some(&[kind, ref rest @ ..]) = name.as_tuple() else {
+        return Err(Exception::badarg());
+    };
+    match (kind.as_atom().map(|a| a.name()), rest) {
+        (Some("spawn"), &[command]) => {
+            let command = string(command)?;
+            if command.is_empty() {
+                return Err(Exception::badarg());
+            }
+            Ok(PortName::Spawn(command))
+        }
+        (Some("spawn_executable"), &[file]) => Ok(PortName::Executable(string(file)?)),
+        (Some("fd"), &[input, output]) => {
+            let fd = |t: Term| t.as_small().and_then(|n| u32::try_from(n).ok());
+            match (fd(input), fd(output)) {
+                (Some(i), Some(o)) => Ok(PortName::Fd(i, o)),
+                _ => Err(Exception::badarg()),
+            }
+        }
+        _ => Err(Exception::badarg()),
+    }
+}
+
+/// A string argument: a flat list of characters or a UTF-8 binary,
+/// without NUL characters.
+fn string(t: Term) -> Result<String, Exception> {
+    let s = if let Some(b) = t.as_binary() {
+        let bytes = b.as_bytes().ok_or_else(Exception::badarg)?;
+        String::from_utf8(bytes.to_vec()).map_err(|_| Exception::badarg())?
+    } else {
+        let chars = t.list_to_vec().ok_or_else(Exception::badarg)?;
+        chars
+            .iter()
+            .map(|c| {
+                c.as_small()
+                    .and_then(|c| u32::try_from(c).ok())
+                    .and_then(char::from_u32)
+            })
+            .collect::<Option<String>>()
+            .ok_or_else(Exception::badarg)?
+    };
+    if s.contains('\0') {
+        return Err(Exception::badarg());
+    }
+    Ok(s)
+}
+
+/// `{env, [{Name, Value | false}]}`.
+fn env(t: Term) -> Result<Vec<(String, Option<String>)>, Exception> {
+    let pairs = t.list_to_vec().ok_or_else(Exception::badarg)?;
+    pairs
+        .into_iter()
+        .map(|pair| {
+            let Some(&[name, value]) = pair.as_tuple() else {
+                return Err(Exception::badarg());
+            };
+            let name = string(name)?;
+            if name.is_empty() || name.contains('=') {
+                return Err(Exception::badarg());
+            }
+            let value = if value == Term::FALSE {
+                None
+            } else {
+                Some(string(value)?)
+            };
+            Ok((name, value))
+        })
+        .collect()
+}

@@ -1,0 +1,130 @@
+//! The thread that reads a port's output and turns it into messages to
+//! the port's owner, in order:
+//!
+//! 1. `{Port, {data, Data}}` for each chunk the framing cuts (Data a
+//!    binary with `binary`, else a list of bytes; `{eol, L}`/`{noeol, L}`
+//!    in line mode).
+//! 2. At end of output: a last partial line as `{noeol, L}`; then, with
+//!    `exit_status`, the wait for the program and `{Port, {exit_status, N}}`;
+//!    then, with `eof`, `{Port, eof}` (the port stays open), else the port
+//!    exits with reason `normal`.
+//!
+//! A port that has exited meanwhile gets nothing more: the thread stops
+//! reading (the program then gets `SIGPIPE` if it writes again) and only
+//! reaps the program.
+
+use std::io::Read;
+use std::process::Child;
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+use super::framing::{Chunk, Decoder};
+use super::options::PortOptions;
+use crate::runtime::{Port, Runtime};
+
+/// Bytes asked for per read.
+const READ_SIZE: usize = 64 * 1024;
+
+/// What the reader thread of one port owns.
+pub struct Reader {
+    /// The port.
+    pub port: Arc<Port>,
+    /// Where its output comes from (`None` for an output-only port).
+    pub source: Option<Box<dyn std::io::Read + Send>>,
+    /// Its program, to wait for.
+    pub child: Option<Child>,
+    /// Its settings.
+    pub options: PortOptions,
+}
+
+/// Starts the reader thread.
+pub fn start(rt: Arc<Runtime>, reader: Reader) {
+    std::thread::spawn(move || run(&rt, reader));
+}
+
+fn run(rt: &Runtime, mut r: Reader) {
+    let mut decoder = Decoder::new(r.options.framing);
+    let mut open = true;
+    if let Some(mut source) = r.source.take() {
+        let mut buf = vec![0u8; READ_SIZE];
+        loop {
+            let n = match source.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            for chunk in decoder.push(&buf[..n]) {
+                open = deliver(rt, &r.port, &r.options, chunk);
+            }
+            if !open {
+                break;
+            }
+        }
+    } else if let Some(child) = r.child.as_mut() {
+        // An output-only port ends with its program.
+        let _ = child.wait();
+    } else {
+        // An output-only descriptor port ends only when closed.
+        return;
+    }
+    if open {
+        for chunk in decoder.finish() {
+            open = deliver(rt, &r.port, &r.options, chunk);
+        }
+    }
+    if open && r.options.exit_status {
+        if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
+            let code = super::open::exit_code(status);
+            open = rt.port_deliver(&r.port, 0, |h| {
+                let tag = Term::atom(Atom::new("exit_status").expect("atom"));
+                let inner = h.tuple(&[tag, Term::small_unchecked(code)]);
+                h.tuple(&[r.port.id, inner])
+            });
+        }
+    }
+    if open {
+        if r.options.eof {
+            rt.port_deliver(&r.port, 0, |h| {
+                let eof = Term::atom(Atom::new("eof").expect("atom"));
+                h.tuple(&[r.port.id, eof])
+            });
+        } else {
+            rt.port_exit(r.port.id, Term::atom(Atom::NORMAL), None);
+        }
+    }
+    if let Some(mut child) = r.child.take() {
+        let _ = child.wait();
+    }
+}
+
+/// Sends one chunk to the port's owner; false when the port has exited.
+fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunk: Chunk) -> bool {
+    let (tag, bytes) = match chunk {
+        Chunk::Data(b) => (None, b),
+        Chunk::Eol(b) => (Some("eol"), b),
+        Chunk::Noeol(b) => (Some("noeol"), b),
+    };
+    rt.port_deliver(port, bytes.len(), |h| {
+        let mut data = bytes_term(h, &bytes, o.binary);
+        if let Some(tag) = tag {
+            data = h.tuple(&[Term::atom(Atom::new(tag).expect("atom")), data]);
+        }
+        let data_atom = Term::atom(Atom::new("data").expect("atom"));
+        let inner = h.tuple(&[data_atom, data]);
+        h.tuple(&[port.id, inner])
+    })
+}
+
+/// `bytes` as a binary or a list of bytes.
+fn bytes_term(h: &mut Heap, bytes: &[u8], binary: bool) -> Term {
+    if binary {
+        return h.binary(bytes);
+    }
+    bytes.iter().rev().fold(Term::NIL, |tail, &b| {
+        h.cons(Term::small_unchecked(i64::from(b)), tail)
+    })
+}

@@ -1,0 +1,208 @@
+//! [`PortTable`]: the live ports, and what each one holds: its owner
+//! (connected process), links, monitors, counters, and the channel its
+//! output travels on to the OS side.
+//!
+//! Only the state lives here. Opening a port (the OS program, its reader
+//! and writer threads) is `ports`; a port's end and the signals it sends
+//! are `signals::port`.
+//!
+//! # Protocol
+//!
+//! 1. Everything that changes a port, or sends a message on its behalf,
+//!    holds the port's `state` lock: the reader thread delivering data, a
+//!    BIF connecting it, the exit path closing it.
+//! 2. Closing sets `closed` and drops the output channel under that lock,
+//!    then removes the port from the table. A reader that takes the lock
+//!    afterwards sees `closed` and sends nothing, so no data message from
+//!    a port follows its exit signals.
+//! 3. Dropping the channel's sender ends the writer thread once it has
+//!    written what was queued; the OS program then reads end of file.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use beamr_core::term::Term;
+
+/// The live ports by number.
+pub struct PortTable {
+    ports: Mutex<BTreeMap<u64, Arc<Port>>>,
+    next: AtomicU64,
+}
+
+impl Default for PortTable {
+    fn default() -> PortTable {
+        PortTable {
+            ports: Mutex::new(BTreeMap::new()),
+            // Past the numbers a fresh erl's own ports take.
+            next: AtomicU64::new(16),
+        }
+    }
+}
+
+impl PortTable {
+    fn map(&self) -> MutexGuard<'_, BTreeMap<u64, Arc<Port>>> {
+        self.ports.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A fresh port identifier (not yet in the table).
+    pub fn new_id(&self) -> Term {
+        Term::port(self.next.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Adds a port.
+    pub fn insert(&self, port: Arc<Port>) {
+        if let Some(n) = port.id.as_local_port() {
+            self.map().insert(n, port);
+        }
+    }
+
+    /// The live port `id`.
+    pub fn get(&self, id: Term) -> Option<Arc<Port>> {
+        self.map().get(&id.as_local_port()?).cloned()
+    }
+
+    /// Takes port `id` out of the table.
+    pub fn remove(&self, id: Term) -> Option<Arc<Port>> {
+        self.map().remove(&id.as_local_port()?)
+    }
+
+    /// Every live port, in the order they were opened.
+    pub fn ids(&self) -> Vec<Term> {
+        self.map().values().map(|p| p.id).collect()
+    }
+}
+
+/// What a port sends its OS side: data, framed already.
+pub type PortSink = Sender<Vec<u8>>;
+
+/// One port.
+pub struct Port {
+    /// Its identifier (`#Port<0.N>`).
+    pub id: Term,
+    /// The name `port_info/2` gives: the command or executable.
+    pub name: String,
+    /// The OS process behind it, if it started one.
+    pub os_pid: Option<u32>,
+    /// The length-header size of `{packet, N}` (0 for a stream).
+    pub packet: usize,
+    /// Whether the port was opened for output (`in` makes it input only).
+    pub writable: bool,
+    /// The changing part (see the module doc's protocol).
+    state: Mutex<PortState>,
+}
+
+/// The changing part of a port.
+pub struct PortState {
+    /// The connected process, which gets the port's messages.
+    pub owner: Term,
+    /// Linked processes.
+    pub links: Vec<Term>,
+    /// Monitors of the port: reference ids and the monitoring process.
+    pub monitors: Vec<([u32; 3], Term)>,
+    /// Bytes read from the OS side.
+    pub input: u64,
+    /// Bytes written to the OS side.
+    pub output: u64,
+    /// True once the port has exited.
+    pub closed: bool,
+    /// Its registered name, if any.
+    pub registered_name: Option<beamr_core::atom::Atom>,
+    /// Where its output goes; `None` once closed.
+    pub sink: Option<PortSink>,
+}
+
+impl Port {
+    /// A port connected to (and linked with) `owner`.
+    pub fn new(id: Term, name: String, owner: Term, sink: Option<PortSink>) -> Port {
+        Port {
+            id,
+            name,
+            os_pid: None,
+            packet: 0,
+            writable: true,
+            state: Mutex::new(PortState {
+                owner,
+                links: vec![owner],
+                monitors: Vec::new(),
+                input: 0,
+                output: 0,
+                closed: false,
+                registered_name: None,
+                sink,
+            }),
+        }
+    }
+
+    /// Locks the port's changing part.
+    pub fn state(&self) -> MutexGuard<'_, PortState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends `bytes` to the OS side, with a `{packet, N}` header when the
+    /// port has one.
+    pub fn command(&self, bytes: Vec<u8>) -> Sent {
+        let framed = match self.packet {
+            0 => bytes,
+            n => {
+                let len = bytes.len() as u64;
+                if n < 8 && len >> (8 * n) != 0 {
+                    return Sent::TooLarge;
+                }
+                let mut framed = len.to_be_bytes()[8 - n..].to_vec();
+                framed.extend_from_slice(&bytes);
+                framed
+            }
+        };
+        let mut state = self.state();
+        let len = framed.len() as u64;
+        match &state.sink {
+            Some(sink) => {
+                // A writer thread that ended (its program is gone) drops
+                // the data, as a port whose program exited does.
+                let _ = sink.send(framed);
+                state.output += len;
+                Sent::Sent
+            }
+            None if state.closed => Sent::Closed,
+            None => Sent::Sent,
+        }
+    }
+}
+
+/// What became of data given to [`Port::command`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// On its way to the OS side.
+    Sent,
+    /// Too large for the port's packet header (erts then ends the port
+    /// with `einval`).
+    TooLarge,
+    /// The port has exited.
+    Closed,
+}
+
+/// The bytes of iodata `t` (a binary, or a possibly improper list of
+/// bytes, binaries and such lists ending in `[]` or a binary); `None` when
+/// it is not iodata.
+pub fn iodata_bytes(t: Term) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut stack = vec![t];
+    while let Some(t) = stack.pop() {
+        if let Some((head, tail)) = t.as_cons() {
+            stack.push(tail);
+            if let Some(b) = head.as_small() {
+                out.push(u8::try_from(b).ok()?);
+            } else {
+                stack.push(head);
+            }
+        } else if t.is_nil() {
+        } else if let Some(b) = t.as_binary() {
+            out.extend_from_slice(b.as_bytes()?);
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
