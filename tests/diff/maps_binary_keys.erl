@@ -11,5 +11,5 @@ main() ->
     io:format("~w~n", [maps:to_list(F)]),
     Mixed = maps:merge(B, #{1 => one, 1.0 => float_one, <<>> => empty, [] => nil}),
     io:format("~w~n", [[maps:get(1, Mixed), maps:get(1.0, Mixed), maps:get(<<>>, Mixed), map_size(Mixed)]]),
-    io:format("~w~n", [maps:fold(fun(K, V, Acc) when is_binary(K) -> Acc + V; (_, _, Acc) -> Acc end, 0, Mixed)]),
+    io:format("~w~n", [maps:fold(fun(K, V, Acc) when is_binary(K), is_integer(V) -> Acc + V; (_, _, Acc) -> Acc end, 0, Mixed)]),
     ok.
