@@ -11,8 +11,8 @@ use crate::trace::probes;
 use beamr_trace::TraceTag;
 
 /// How long [`Runtime::is_alive_after_signals`] waits for a running process
-/// to take its inbox: a few time slices.
-const ALIVE_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+/// to take its inbox: many time slices, even on a loaded machine.
+const ALIVE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl Runtime {
     /// The exit reason of an uncaught exception: `Reason` for exit,
@@ -133,13 +133,15 @@ impl Runtime {
             if handle.state.is_exited() {
                 return false;
             }
-            if !handle.has_signals() {
-                return true;
-            }
+            // Its body lock free, it is not running: take its inbox for it
+            // and see whether an exit is pending. Running, it takes its inbox
+            // at its next slice (and dies there if it must): wait.
             if let Ok(mut body) = handle.body.try_lock() {
                 return match body.as_mut() {
                     Some(p) => {
-                        super::deliver_signals(self, &handle, p);
+                        if handle.has_signals() {
+                            super::deliver_signals(self, &handle, p);
+                        }
                         p.pending_exit.is_none()
                     }
                     // Taken out of its body: it is being terminated.
