@@ -63,8 +63,9 @@ const GLEAM_DIR_VAR: &str = "BEAMR_GLEAM_DIR";
 const RELEASE: &str = "27";
 
 /// Runs the step: `Err(Skip)` when the compiler, the packages or the OTP
-/// 27 root cannot be had.
-pub fn run(workspace: &Path, beamr: &Path) -> std::result::Result<Result<()>, Skip> {
+/// 27 root cannot be had. beamr is built optimised first (eunit's 5 s
+/// timeout per test is out of reach of the unoptimised interpreter).
+pub fn run(workspace: &Path) -> std::result::Result<Result<()>, Skip> {
     let gleam_dir = std::env::var_os(GLEAM_DIR_VAR)
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("../shared/gleam"));
@@ -81,20 +82,34 @@ pub fn run(workspace: &Path, beamr: &Path) -> std::result::Result<Result<()>, Sk
         .find(|(r, _)| *r == RELEASE)
         .expect("OTP 27 is one of otp_roots::RELEASES");
     let otp_root = otp_roots::ensure(workspace, RELEASE, suite)?;
-    if !beamr.is_file() {
-        return Ok(Err(Error::new(format!(
-            "no beamr binary at {} (its build failed)",
-            beamr.display()
-        ))));
+    // `cargo xtask` runs under cargo, which says which cargo it is.
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    if let Err(e) = process::run(Command::new(cargo).current_dir(workspace).args([
+        "build",
+        "--release",
+        "-p",
+        "beamr-cli",
+    ])) {
+        return Ok(Err(e));
     }
     let gleam = Gleam {
         compiler,
         otp_root: otp_root.clone(),
         // Inside the root, so that erlc and erl there see the files.
         work: otp_root.join("tmp/beamr-gleam"),
-        beamr: beamr.to_path_buf(),
+        beamr: workspace.join("target/release/beamr"),
     };
     Ok(gleam.run_all(workspace, &packages))
+}
+
+/// One program run on both runtimes, in `dir`: on erl, `erl_eval` with
+/// `erl_path` in front of the code path; on beamr, `beamr run beamr_args`.
+struct Run<'a> {
+    name: &'a str,
+    dir: &'a Path,
+    erl_path: &'a [PathBuf],
+    erl_eval: &'a str,
+    beamr_args: Vec<std::ffi::OsString>,
 }
 
 struct Gleam {
@@ -115,11 +130,21 @@ impl Gleam {
             path.extend(deps.iter().map(|d| self.work.join("ebin").join(d)));
             let dir = self.work.join("run").join(suite);
             copy_dir(&packages.join(suite).join("test"), &dir.join("test"))?;
-            let eval = "gleeunit:main()";
-            let mut same = self.compare(suite, &dir, &path, eval, "gleeunit")?;
+            let run = Run {
+                name: suite,
+                dir: &dir,
+                erl_path: &path,
+                erl_eval: "gleeunit:main()",
+                beamr_args: path
+                    .iter()
+                    .map(|p| p.clone().into_os_string())
+                    .chain(["-e".into(), "gleeunit".into()])
+                    .collect(),
+            };
+            let mut same = self.compare(&run)?;
             if !same {
                 println!("gleam: {suite} differs; running it once more");
-                same = self.compare(suite, &dir, &path, eval, "gleeunit")?;
+                same = self.compare(&run)?;
             }
             if !same {
                 differing.push(suite.to_string());
@@ -229,45 +254,38 @@ impl Gleam {
         Ok(())
     }
 
-    /// Runs `eval` on erl and beamr in `dir` with `path`; true when their
-    /// outputs (logger reports cut) and exit statuses agree.
-    fn compare(
-        &self,
-        name: &str,
-        dir: &Path,
-        path: &[PathBuf],
-        eval: &str,
-        entry: &str,
-    ) -> Result<bool> {
+    /// Runs `run` on erl and on beamr; true when their outputs (logger
+    /// reports cut) and exit statuses agree.
+    fn compare(&self, run: &Run<'_>) -> Result<bool> {
         // erl puts the directories of -pa in front of its path in reverse.
         let mut pa = String::new();
-        for d in path.iter().rev() {
+        for d in run.erl_path.iter().rev() {
             pa.push_str(&format!(" -pa {}", self.inside(d).display()));
         }
         let script = format!(
-            "cd {} && erl -noshell{pa} -eval '{eval}'",
-            self.inside(dir).display()
+            "cd {} && erl -noshell{pa} -eval \"{}\"",
+            self.inside(run.dir).display(),
+            run.erl_eval
         );
         let erl = self.chroot("sh").args(["-c", &script]).output();
-        let mut beamr_cmd = Command::new(&self.beamr);
-        beamr_cmd
-            .current_dir(dir)
+        let beamr = Command::new(&self.beamr)
+            .current_dir(run.dir)
             .env("BEAMR_OTP_ROOT", self.otp_root.join("usr/lib/erlang"))
             .arg("run")
-            .args(path)
-            .args(["-e", entry]);
-        let beamr = beamr_cmd.output();
+            .args(&run.beamr_args)
+            .output();
         let (erl, beamr) = match (erl, beamr) {
             (Ok(e), Ok(b)) => (e, b),
             (Err(e), _) | (_, Err(e)) => {
-                return Err(Error::new(format!("gleam: cannot run {name}: {e}")))
+                return Err(Error::new(format!("gleam: cannot run {}: {e}", run.name)))
             }
         };
         let erl_out = without_reports(&String::from_utf8_lossy(&erl.stdout));
         let beamr_out = without_reports(&String::from_utf8_lossy(&beamr.stdout));
         let same = erl_out == beamr_out && erl.status.code() == beamr.status.code();
         println!(
-            "gleam: {name}: erl {} ({}), beamr {} ({}): {}",
+            "gleam: {}: erl {} ({}), beamr {} ({}): {}",
+            run.name,
             summary_line(&erl_out),
             erl.status,
             summary_line(&beamr_out),
@@ -286,7 +304,7 @@ impl Gleam {
     }
 
     /// Builds `examples/process_ring` with `gleam build` and compares
-    /// `gleam run`'s way of running it on erl with `beamr run`.
+    /// `gleam run`'s way of running it on erl with `beamr run` of the build.
     fn compare_example(&self, workspace: &Path) -> Result<bool> {
         let project = self.work.join("projects/process_ring");
         copy_dir(
@@ -309,45 +327,14 @@ impl Gleam {
         );
         process::run(self.chroot("sh").args(["-c", &script]))?;
         let build = project.join("build/dev/erlang");
-        let ebins: Vec<PathBuf> = ["process_ring"]
-            .iter()
-            .map(|p| build.join(p).join("ebin"))
-            .collect();
-        // As `gleam run`: the root package's PKG@@main:run(PKG).
-        let mut pa = String::new();
-        for d in ebins.iter().rev() {
-            pa.push_str(&format!(" -pa {}", self.inside(d).display()));
-        }
-        let script = format!(
-            "cd {} && erl -noshell{pa} -eval \"'process_ring@@main':run(process_ring)\"",
-            self.inside(&project).display()
-        );
-        let erl = self
-            .chroot("sh")
-            .args(["-c", &script])
-            .output()
-            .map_err(|e| Error::new(format!("running erl: {e}")))?;
-        let beamr = Command::new(&self.beamr)
-            .current_dir(&project)
-            .env("BEAMR_OTP_ROOT", self.otp_root.join("usr/lib/erlang"))
-            .arg("run")
-            .arg(&build)
-            .output()
-            .map_err(|e| Error::new(format!("running beamr: {e}")))?;
-        let same = erl.stdout == beamr.stdout && erl.status.code() == beamr.status.code();
-        println!(
-            "gleam: examples/process_ring: erl {}, beamr {}: {}",
-            erl.status,
-            beamr.status,
-            if same { "same" } else { "DIFFERENT" }
-        );
-        if !same {
-            report_difference(
-                &String::from_utf8_lossy(&erl.stdout),
-                &String::from_utf8_lossy(&beamr.stdout),
-            );
-        }
-        Ok(same)
+        self.compare(&Run {
+            name: "examples/process_ring",
+            dir: &project,
+            // As `gleam run`: the root package's PKG@@main:run(PKG).
+            erl_path: &[build.join("process_ring/ebin")],
+            erl_eval: "'process_ring@@main':run(process_ring)",
+            beamr_args: vec![build.into_os_string()],
+        })
     }
 
     fn chroot(&self, program: &str) -> Command {

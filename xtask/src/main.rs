@@ -122,13 +122,10 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::TestAll => test_all::run(&root),
-        Command::Gleam => {
-            let beamr = test_all::release_beamr(&root, Path::new(""));
-            match gleam_suites::run(&root, &beamr) {
-                Ok(result) => result,
-                Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
-            }
-        }
+        Command::Gleam => match gleam_suites::run(&root) {
+            Ok(result) => result,
+            Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
+        },
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),

@@ -79,7 +79,7 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
         let result = match name {
             "erlang" => erlang::ensure(),
             "fixtures" => fixtures::build(root).map(|built| fixtures_dir = built.dir),
-            "gleam" => match gleam_suites::run(root, &release_beamr(root, &fixtures_dir)) {
+            "gleam" => match gleam_suites::run(root) {
                 Ok(result) => result,
                 Err(Skip(why)) => {
                     println!("skipped: the Gleam suites: {why}");
@@ -146,22 +146,6 @@ fn diff_otp(
             .args(["test", "-p", "beamr-cli", "--test", "diff"])
             .env(DIFF_OTP_ROOT, &otp_root),
     ))
-}
-
-/// Builds beamr optimised (the Gleam suites have eunit's 5 s timeout per
-/// test, which an unoptimised interpreter misses) and names the binary;
-/// a failed build leaves the path of a binary that is not there, which the
-/// step reports.
-pub fn release_beamr(root: &Path, fixtures_dir: &Path) -> PathBuf {
-    if let Err(e) = process::run(cargo_command(root, fixtures_dir).args([
-        "build",
-        "--release",
-        "-p",
-        "beamr-cli",
-    ])) {
-        eprintln!("xtask: {e}");
-    }
-    root.join("target/release/beamr")
 }
 
 /// A cargo command in the workspace `root`, with the fixtures' directory
