@@ -14,6 +14,16 @@ pub struct Payload {
 }
 
 impl Payload {
+    /// A term `build` makes on a heap of its own.
+    pub fn build(build: impl FnOnce(&mut Heap) -> Term) -> Payload {
+        let mut heap = Heap::new();
+        let term = build(&mut heap);
+        Payload {
+            term,
+            heap: Some(heap),
+        }
+    }
+
     /// Copies `term` into a heap of its own.
     pub fn copy(term: Term) -> Payload {
         if term.is_immediate() {

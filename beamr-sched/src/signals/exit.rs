@@ -63,29 +63,15 @@ impl Runtime {
             );
         }
         for &(ids, watcher, name) in &process.monitored_by {
-            self.monitor_ended(ids);
-            let mut heap = beamr_core::heap::Heap::new();
-            let reference = heap.local_ref(ids);
-            let reason = heap.copy_term(reason);
-            let object = match name {
-                Some(name) => heap.tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
-                None => process.pid,
-            };
-            let msg = heap.tuple(&[
-                Term::atom(Atom::DOWN),
-                reference,
-                Term::atom(Atom::PROCESS),
-                object,
-                reason,
-            ]);
-            self.send_signal(
+            let pid = process.pid;
+            self.send_down(
                 watcher,
-                Signal::Down {
-                    ids,
-                    message: Payload {
-                        term: msg,
-                        heap: Some(heap),
-                    },
+                ids,
+                Term::atom(Atom::PROCESS),
+                reason,
+                |heap| match name {
+                    Some(name) => heap.tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                    None => pid,
                 },
             );
         }
@@ -94,16 +80,11 @@ impl Runtime {
                 self.port_demonitor(target, ids);
                 continue;
             }
-            let mut heap = beamr_core::heap::Heap::new();
-            let reference = heap.local_ref(ids);
             self.send_signal(
                 target,
                 Signal::Demonitor {
                     from: process.pid,
-                    reference: Payload {
-                        term: reference,
-                        heap: Some(heap),
-                    },
+                    reference: Payload::build(|heap| heap.local_ref(ids)),
                 },
             );
         }
@@ -111,6 +92,27 @@ impl Runtime {
             self.record_exit(process.pid, reason);
         }
         process.recycle();
+    }
+
+    /// Ends monitor `ids` of `watcher` on something that exited with
+    /// `reason`: `{'DOWN', Ref, Kind, Object, Reason}` to the watcher,
+    /// `Object` made by `object` (a pid, a port, `{Name, Node}`).
+    pub fn send_down(
+        &self,
+        watcher: Term,
+        ids: [u32; 3],
+        kind: Term,
+        reason: Term,
+        object: impl FnOnce(&mut beamr_core::heap::Heap) -> Term,
+    ) {
+        self.monitor_ended(ids);
+        let message = Payload::build(|heap| {
+            let reference = heap.local_ref(ids);
+            let reason = heap.copy_term(reason);
+            let object = object(heap);
+            heap.tuple(&[Term::atom(Atom::DOWN), reference, kind, object, reason])
+        });
+        self.send_signal(watcher, Signal::Down { ids, message });
     }
 
     /// Whether `pid` is alive once the signals already in its inbox have

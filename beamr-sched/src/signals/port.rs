@@ -35,18 +35,7 @@ impl Runtime {
             return false;
         }
         state.input += bytes as u64;
-        let mut heap = Heap::new();
-        let term = build(&mut heap);
-        self.send_signal(
-            state.owner,
-            Signal::Message(
-                Payload {
-                    term,
-                    heap: Some(heap),
-                },
-                None,
-            ),
-        );
+        self.send_signal(state.owner, Signal::Message(Payload::build(build), None));
         true
     }
 
@@ -83,38 +72,14 @@ impl Runtime {
                 },
             );
         }
+        let port_atom = Term::atom(Atom::new("port").expect("atom"));
         for (ids, watcher) in monitors {
-            self.monitor_ended(ids);
-            let mut heap = Heap::new();
-            let reference = heap.local_ref(ids);
-            let reason = heap.copy_term(reason);
-            let port_atom = Term::atom(Atom::new("port").expect("atom"));
-            let msg = heap.tuple(&[Term::atom(Atom::DOWN), reference, port_atom, id, reason]);
-            self.send_signal(
-                watcher,
-                Signal::Down {
-                    ids,
-                    message: Payload {
-                        term: msg,
-                        heap: Some(heap),
-                    },
-                },
-            );
+            self.send_down(watcher, ids, port_atom, reason, |_| id);
         }
         if let Some(pid) = closed_to {
-            let mut heap = Heap::new();
             let closed = Term::atom(Atom::new("closed").expect("atom"));
-            let term = heap.tuple(&[id, closed]);
-            self.send_signal(
-                pid,
-                Signal::Message(
-                    Payload {
-                        term,
-                        heap: Some(heap),
-                    },
-                    None,
-                ),
-            );
+            let message = Payload::build(|heap| heap.tuple(&[id, closed]));
+            self.send_signal(pid, Signal::Message(message, None));
         }
         true
     }
