@@ -51,12 +51,7 @@ fn is_alive(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exceptio
 }
 
 fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
-    let text: String = chars
-        .iter()
-        .map(|c| c.as_small().and_then(|c| char::from_u32(c as u32)))
-        .collect::<Option<_>>()
-        .ok_or_else(Exception::badarg)?;
+    let text = super::os::string_arg(a[0]).ok_or_else(Exception::badarg)?;
     let inner = text
         .strip_prefix('<')
         .and_then(|t| t.strip_suffix('>'))
@@ -82,12 +77,7 @@ fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
 /// `list_to_port("#Port<0.N>")`: the local port N (which need not be
 /// open); `badarg` for any other text.
 fn list_to_port(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let chars = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
-    let text: String = chars
-        .iter()
-        .map(|c| c.as_small().and_then(|c| char::from_u32(c as u32)))
-        .collect::<Option<_>>()
-        .ok_or_else(Exception::badarg)?;
+    let text = super::os::string_arg(a[0]).ok_or_else(Exception::badarg)?;
     let number = text
         .strip_prefix("#Port<0.")
         .and_then(|t| t.strip_suffix('>'))

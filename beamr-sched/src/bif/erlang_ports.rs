@@ -165,14 +165,8 @@ fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[1].as_atom().ok_or_else(Exception::badarg)?;
     let port = info_port(rt, a[0])?;
-    let known = [
-        "name",
-        "links",
-        "id",
-        "connected",
-        "input",
-        "output",
-        "os_pid",
+    // The items only port_info/2 answers, beside port_info/1's.
+    let asked_only = [
         "registered_name",
         "memory",
         "monitors",
@@ -181,7 +175,7 @@ fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         "parallelism",
         "locking",
     ];
-    if !known.contains(&item.name()) {
+    if !INFO_ITEMS.contains(&item.name()) && !asked_only.contains(&item.name()) {
         return Err(Exception::badarg());
     }
     let Some(port) = port else {
