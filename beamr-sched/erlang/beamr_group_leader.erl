@@ -59,7 +59,7 @@ requests(_, Error, In) ->
 %% One read request: the prompt, then the continuation M:F fed with the
 %% input kept, and with more input as it arrives, until it stops.
 read(Encoding, Prompt, M, F, Xa, In) ->
-    put_chars(unicode, io_lib:format_prompt(Prompt, Encoding)),
+    request({put_chars, unicode, io_lib:format_prompt(Prompt, Encoding)}),
     case In of
         #{buffer := [], eof := true} ->
             {eof, In};
@@ -126,35 +126,22 @@ chars(Bytes) ->
             binary_to_list(Bytes)
     end.
 
-request({put_chars, Encoding, Chars}) ->
-    put_chars(Encoding, Chars);
-%% A failing formatter is reported as OTP's `user' does: {error, put_chars}.
-request({put_chars, Encoding, Module, Function, Args}) ->
-    try apply(Module, Function, Args) of
-        Chars -> put_chars(Encoding, Chars)
-    catch
-        _:_ -> {error, put_chars}
-    end;
-request({put_chars, Chars}) ->
-    put_chars(latin1, Chars);
-request({put_chars, Module, Function, Args}) ->
-    request({put_chars, latin1, Module, Function, Args});
-request(getopts) ->
-    [{binary, false}, {encoding, beamr_io:encoding()}];
-request({setopts, _Opts}) ->
-    ok;
-request({get_geometry, columns}) ->
-    beamr_io:columns();
-request({get_geometry, rows}) ->
-    beamr_io:rows();
-request({get_geometry, _}) ->
-    {error, enotsup};
-request(_) ->
-    {error, request}.
-
-%% Data that is not chardata is refused as OTP's `user' refuses it.
-put_chars(Encoding, Chars) ->
-    case beamr_io:put_chars(Encoding, Chars) of
-        error -> {error, put_chars};
-        Reply -> Reply
+%% Output requests (beamr_output), written natively: beamr_io:put_chars/2.
+request(Request) ->
+    case beamr_output:request(Request, fun beamr_io:put_chars/2) of
+        {ok, Reply} -> Reply;
+        not_output -> other_request(Request)
     end.
+
+other_request(getopts) ->
+    [{binary, false}, {encoding, beamr_io:encoding()}];
+other_request({setopts, _Opts}) ->
+    ok;
+other_request({get_geometry, columns}) ->
+    beamr_io:columns();
+other_request({get_geometry, rows}) ->
+    beamr_io:rows();
+other_request({get_geometry, _}) ->
+    {error, enotsup};
+other_request(_) ->
+    {error, request}.

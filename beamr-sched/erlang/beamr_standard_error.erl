@@ -55,20 +55,14 @@ encoding_opt([], E) -> E.
 encoding(utf8) -> unicode;
 encoding(E) -> E.
 
-request1({put_chars, Encoding, Chars}, Device) ->
-    put_chars(Encoding, Chars, Device);
-request1({put_chars, Encoding, Module, Function, Args}, Device) ->
-    try apply(Module, Function, Args) of
-        Chars -> put_chars(Encoding, Chars, Device)
-    catch
-        _:_ -> {error, put_chars}
-    end;
-request1({put_chars, Chars}, Device) ->
-    put_chars(latin1, Chars, Device);
-request1({put_chars, Module, Function, Args}, Device) ->
-    request1({put_chars, latin1, Module, Function, Args}, Device);
-request1(_, _Device) ->
-    {error, enotsup}.
+%% Output requests (beamr_output), written natively in the device's
+%% encoding: beamr_io:put_error_chars/3.
+request1(Request, Device) ->
+    Write = fun(Encoding, Chars) -> beamr_io:put_error_chars(Encoding, Chars, Device) end,
+    case beamr_output:request(Request, Write) of
+        {ok, Reply} -> Reply;
+        not_output -> {error, enotsup}
+    end.
 
 requests([], _Device, Result) ->
     Result;
@@ -76,9 +70,3 @@ requests([R | Rs], Device, ok) ->
     requests(Rs, Device, request1(R, Device));
 requests(_, _Device, Error) ->
     Error.
-
-put_chars(Encoding, Chars, Device) ->
-    case beamr_io:put_error_chars(Encoding, Chars, Device) of
-        error -> {error, put_chars};
-        Reply -> Reply
-    end.

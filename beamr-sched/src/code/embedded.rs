@@ -15,6 +15,13 @@ pub const GROUP_LEADER: (&str, &[u8]) = (
     include_bytes!("../../erlang/beamr_group_leader.beam"),
 );
 
+/// The output requests both output devices serve (group leader,
+/// `standard_error`).
+pub const OUTPUT: (&str, &[u8]) = (
+    "beamr_output",
+    include_bytes!("../../erlang/beamr_output.beam"),
+);
+
 /// The `standard_error` process: output requests to standard error.
 pub const STANDARD_ERROR: (&str, &[u8]) = (
     "beamr_standard_error",
@@ -54,6 +61,7 @@ pub const CODE_SERVER: (&str, &[u8]) = (
 /// Every embedded module.
 pub const EMBEDDED: &[(&str, &[u8])] = &[
     GROUP_LEADER,
+    OUTPUT,
     STANDARD_ERROR,
     INIT,
     LOGGER,
