@@ -18,57 +18,21 @@
 %% Compiled into beamr_app_controller.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_app_controller.erl
 -module(beamr_app_controller).
--export([start/0]).
+-export([start/1]).
 
 -define(APPS, [{stdlib, "ERTS  CXC 138 10", "4.2"},
                {kernel, "ERTS  CXC 138 10", "8.5.3"}]).
 
-%% beamr waits before the program starts: with OTP, for the name
-%% `beamr_applications_started' (which it then removes), registered once
-%% kernel and stdlib run; for the stand-in, for `application_controller',
-%% registered once its table exists.
-start() ->
-    case otp_kernel_spec() of
-        {ok, Kernel} -> start_otp(Kernel);
-        error -> start_stand_in()
-    end.
-
-started() ->
-    register(beamr_applications_started, self()).
-
-%% kernel's application spec from kernel.app on the code path, without its
-%% start module. Read with prim_file: the file server may not run yet.
-%% (code:where_is_file/1 and prim_file are native in beamr: this runs
-%% without OTP's library too, and then finds no kernel.app.)
-otp_kernel_spec() ->
-    case code:where_is_file("kernel.app") of
-        File when is_list(File) ->
-            case prim_file:read_file(File) of
-                {ok, Bin} -> kernel_spec(Bin);
-                _ -> error
-            end;
-        non_existing ->
-            error
-    end.
-
-kernel_spec(Bin) ->
-    case erl_scan:string(binary_to_list(Bin)) of
-        {ok, Tokens, _} ->
-            case erl_parse:parse_term(Tokens) of
-                {ok, {application, kernel, Spec}} ->
-                    {ok, {application, kernel, lists:keydelete(mod, 1, Spec)}};
-                _ ->
-                    error
-            end;
-        _ ->
-            error
-    end.
-
-start_otp(Kernel) ->
-    %% The controller reads `.app' files through the file server.
-    wait_registered(file_server_2, 2000),
+%% KernelApp is the path of kernel.app on the code path (OTP's library is
+%% there), or `none'. beamr waits before the program starts: with OTP, for
+%% the name `beamr_applications_started' (which it then removes),
+%% registered once kernel and stdlib run; for the stand-in, for
+%% `application_controller', registered once its table exists.
+start(none) ->
+    start_stand_in();
+start(KernelApp) ->
     try
-        {ok, _Controller} = application_controller:start(Kernel),
+        {ok, _Controller} = application_controller:start(kernel_spec(KernelApp)),
         ok = application:load(stdlib),
         ok = application:start(kernel),
         ok = application:start(stdlib)
@@ -78,19 +42,17 @@ start_otp(Kernel) ->
                                  [{Class, Reason}]),
             beamr_io:put_error_chars(unicode, Line, unicode)
     end,
-    started(),
+    register(beamr_applications_started, self()),
     %% The controller is linked to its parent, as to erl's init.
     receive after infinity -> ok end.
 
-wait_registered(_Name, 0) ->
-    ok;
-wait_registered(Name, Tries) ->
-    case whereis(Name) of
-        undefined ->
-            receive after 1 -> wait_registered(Name, Tries - 1) end;
-        _ ->
-            ok
-    end.
+%% kernel's application spec, without its start module. Read as the
+%% controller reads `.app' files, through erl_prim_loader (native in beamr).
+kernel_spec(KernelApp) ->
+    {ok, Bin} = erl_prim_loader:read_file(KernelApp),
+    {ok, Tokens, _} = erl_scan:string(binary_to_list(Bin)),
+    {ok, {application, kernel, Spec}} = erl_parse:parse_term(Tokens),
+    {application, kernel, lists:keydelete(mod, 1, Spec)}.
 
 start_stand_in() ->
     _ = ets:new(ac_tab, [set, public, named_table, {read_concurrency, true}]),

@@ -85,29 +85,20 @@ impl Runtime {
             module: module.name().to_string(),
             reason: "cannot spawn".into(),
         };
-        let gl_module = Atom::new(crate::code::embedded::GROUP_LEADER.0).expect("atom");
         let start = Atom::new("start").expect("atom");
-        let (gl, _) = self
-            .spawn(
-                None,
-                SpawnTarget::Mfa(gl_module, start),
-                &[],
-                SpawnOptions::default(),
-            )
-            .map_err(cannot_spawn)?;
         // erl -noshell's group leader is the `user` process; io:format(user, ...) names it.
-        self.register_name(Atom::new("user").expect("atom"), gl);
-        let stderr_module = Atom::new(crate::code::embedded::STANDARD_ERROR.0).expect("atom");
-        let (stderr, _) = self
-            .spawn(
-                None,
-                SpawnTarget::Mfa(stderr_module, start),
-                &[],
-                SpawnOptions::default(),
-            )
-            .map_err(cannot_spawn)?;
-        self.register_name(Atom::new("standard_error").expect("atom"), stderr);
-        let init_module = Atom::new(crate::code::embedded::INIT.0).expect("atom");
+        let gl = self.start_registered(
+            crate::code::embedded::GROUP_LEADER.0,
+            "user",
+            &[],
+            SpawnOptions::default(),
+        )?;
+        self.start_registered(
+            crate::code::embedded::STANDARD_ERROR.0,
+            "standard_error",
+            &[],
+            SpawnOptions::default(),
+        )?;
         let options = SpawnOptions {
             group_leader: Some(gl),
             ..SpawnOptions::default()
@@ -121,26 +112,37 @@ impl Runtime {
             .map(|a| argv_heap.string(a))
             .collect();
         let argv = argv_heap.list(&argv);
-        let (init, _) = self
-            .spawn(None, SpawnTarget::Mfa(init_module, start), &[argv], options)
-            .map_err(cannot_spawn)?;
-        self.register_name(Atom::new("init").expect("atom"), init);
+        self.start_registered(crate::code::embedded::INIT.0, "init", &[argv], options)?;
         let otp_logger = CodeServer::global().find(logger::logger_server()).is_some();
         if !otp_logger {
             self.start_logger_stand_in(options)?;
         }
-        let sup_module = Atom::new(crate::code::embedded::KERNEL_SUP.0).expect("atom");
-        let (kernel_sup, _) = self
-            .spawn(None, SpawnTarget::Mfa(sup_module, start), &[], options)
-            .map_err(cannot_spawn)?;
-        self.register_name(Atom::new("kernel_sup").expect("atom"), kernel_sup);
-        let cs_module = Atom::new(crate::code::embedded::CODE_SERVER.0).expect("atom");
-        let (code_server, _) = self
-            .spawn(None, SpawnTarget::Mfa(cs_module, start), &[], options)
-            .map_err(cannot_spawn)?;
-        self.register_name(Atom::new("code_server").expect("atom"), code_server);
+        self.start_registered(
+            crate::code::embedded::KERNEL_SUP.0,
+            "kernel_sup",
+            &[],
+            options,
+        )?;
+        self.start_registered(
+            crate::code::embedded::CODE_SERVER.0,
+            "code_server",
+            &[],
+            options,
+        )?;
+        // OTP's own application controller runs when OTP's library (its
+        // kernel.app) is on the path; else beamr's stand-in.
+        let kernel_app = CodeServer::global()
+            .path_dirs()
+            .into_iter()
+            .map(|dir| dir.join("kernel.app"))
+            .find(|file| file.is_file());
+        let mut ac_heap = beamr_core::heap::Heap::new();
+        let ac_arg = match &kernel_app {
+            Some(file) => ac_heap.string(&file.to_string_lossy()),
+            None => Term::atom(Atom::new("none").expect("atom")),
+        };
         let ac_module = Atom::new(crate::code::embedded::APP_CONTROLLER.0).expect("atom");
-        self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[], options)
+        self.spawn(None, SpawnTarget::Mfa(ac_module, start), &[ac_arg], options)
             .map_err(cannot_spawn)?;
         let timer_rt = self.clone();
         let timer_thread = std::thread::Builder::new()
@@ -152,14 +154,11 @@ impl Runtime {
             .expect("spawn timer thread");
         let threads = spawn_schedulers(self, schedulers.max(1));
         // The program may read the application environment and start
-        // applications at once: with OTP's library (kernel.app on the
-        // path), the application controller's parent registers this name
-        // once kernel and stdlib run; without, the stand-in registers as
-        // the application controller once its table exists.
-        let otp_applications = CodeServer::global()
-            .path_dirs()
-            .iter()
-            .any(|dir| dir.join("kernel.app").is_file());
+        // applications at once: with OTP's library, the application
+        // controller's parent registers this name once kernel and stdlib
+        // run; without, the stand-in registers as the application
+        // controller once its table exists.
+        let otp_applications = kernel_app.is_some();
         let apps_started = Atom::new(if otp_applications {
             "beamr_applications_started"
         } else {
@@ -212,5 +211,26 @@ impl Runtime {
         }
         let _ = timer_thread.join();
         Ok(reason)
+    }
+
+    /// Spawns `module:start(args...)` with `options` and registers it as
+    /// `name` before it first runs (a system process of beamr's boot).
+    fn start_registered(
+        &self,
+        module: &str,
+        name: &str,
+        args: &[Term],
+        options: SpawnOptions,
+    ) -> Result<Term, LoadError> {
+        let module_atom = Atom::new(module).expect("atom");
+        let start = Atom::new("start").expect("atom");
+        let (pid, _) = self
+            .spawn(None, SpawnTarget::Mfa(module_atom, start), args, options)
+            .map_err(|_| LoadError::Atom {
+                module: module.to_string(),
+                reason: "cannot spawn".into(),
+            })?;
+        self.register_name(Atom::new(name).expect("atom"), pid);
+        Ok(pid)
     }
 }
