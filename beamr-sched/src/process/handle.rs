@@ -34,18 +34,28 @@ impl ProcessHandle {
         }
     }
 
-    /// Appends a signal to the inbox. Returns true if the caller must enqueue
-    /// the process (it was waiting).
+    /// Appends a signal to the inbox: `Some(true)` if the caller must
+    /// enqueue the process (it was waiting), `None` if it has exited (the
+    /// signal is dropped). The exited state is read under the inbox lock,
+    /// which [`close_inbox`](Self::close_inbox) holds to set it: a signal
+    /// is either seen by the exiting process or refused here, never lost.
     #[must_use]
-    pub fn push_signal(&self, signal: Signal) -> bool {
+    pub fn push_signal(&self, signal: Signal) -> Option<bool> {
+        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
         if self.state.is_exited() {
-            return false;
+            return None;
         }
-        self.inbox
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(signal);
-        self.state.notify()
+        inbox.push(signal);
+        drop(inbox);
+        Some(self.state.notify())
+    }
+
+    /// Marks the process exited and takes the signals it has not seen:
+    /// from now on every push is refused.
+    pub fn close_inbox(&self) -> Vec<Signal> {
+        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
+        self.state.exit();
+        std::mem::take(&mut *inbox)
     }
 
     /// True if no signal waits in the inbox.

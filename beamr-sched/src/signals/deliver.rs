@@ -19,85 +19,90 @@ use beamr_trace::TraceTag;
 /// `pending_exit` or `'EXIT'` messages.
 pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
     for signal in handle.take_signals() {
-        match signal {
-            Signal::Message(payload, carried) => {
-                let term = absorb(p, payload);
-                p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term, carried);
+        deliver(p, signal);
+    }
+    let _ = rt;
+}
+
+/// Acts on one signal in `p`.
+pub(super) fn deliver(p: &mut Process, signal: Signal) {
+    match signal {
+        Signal::Message(payload, carried) => {
+            let term = absorb(p, payload);
+            p.mailbox.push(term);
+            probes::receive(&mut p.trace, p.pid, term, carried);
+        }
+        Signal::Exit {
+            from,
+            reason,
+            linked,
+        } => {
+            if linked {
+                let Some(i) = p.links.iter().position(|&l| l == from) else {
+                    return;
+                };
+                p.links.swap_remove(i);
             }
-            Signal::Exit {
-                from,
-                reason,
-                linked,
-            } => {
-                if linked {
-                    let Some(i) = p.links.iter().position(|&l| l == from) else {
-                        continue;
-                    };
-                    p.links.swap_remove(i);
-                }
-                let reason = absorb(p, reason);
-                let kill = Term::atom(Atom::KILL);
-                if reason == kill && !linked {
-                    p.pending_exit = Some(Term::atom(Atom::KILLED));
-                } else if p.trap_exit {
-                    let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
-                    p.mailbox.push(msg);
-                    probes::receive(&mut p.trace, p.pid, msg, None);
-                } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
-                    p.pending_exit = Some(reason);
-                }
+            let reason = absorb(p, reason);
+            let kill = Term::atom(Atom::KILL);
+            if reason == kill && !linked {
+                p.pending_exit = Some(Term::atom(Atom::KILLED));
+            } else if p.trap_exit {
+                let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
+                p.mailbox.push(msg);
+                probes::receive(&mut p.trace, p.pid, msg, None);
+            } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
+                p.pending_exit = Some(reason);
             }
-            Signal::Link { from } => {
-                if !p.links.contains(&from) {
-                    p.links.push(from);
-                    probes::link(&mut p.trace, TraceTag::GettingLinked, p.pid, from);
-                }
+        }
+        Signal::Link { from } => {
+            if !p.links.contains(&from) {
+                p.links.push(from);
+                probes::link(&mut p.trace, TraceTag::GettingLinked, p.pid, from);
             }
-            Signal::Unlink { from } => {
-                if p.links.contains(&from) {
-                    p.links.retain(|&l| l != from);
-                    probes::link(&mut p.trace, TraceTag::GettingUnlinked, p.pid, from);
-                }
+        }
+        Signal::Unlink { from } => {
+            if p.links.contains(&from) {
+                p.links.retain(|&l| l != from);
+                probes::link(&mut p.trace, TraceTag::GettingUnlinked, p.pid, from);
             }
-            Signal::Monitor {
-                from,
-                reference,
-                name,
-            } => {
-                if let Some(r) = reference.term.as_ref() {
-                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.push((ids, from, name));
-                }
+        }
+        Signal::Monitor {
+            from,
+            reference,
+            name,
+        } => {
+            if let Some(r) = reference.term.as_ref() {
+                let ids = [r.ids[0], r.ids[1], r.ids[2]];
+                p.monitored_by.push((ids, from, name));
             }
-            Signal::Demonitor { from, reference } => {
-                if let Some(r) = reference.term.as_ref() {
-                    let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                    p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
-                }
+        }
+        Signal::Demonitor { from, reference } => {
+            if let Some(r) = reference.term.as_ref() {
+                let ids = [r.ids[0], r.ids[1], r.ids[2]];
+                p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
             }
-            Signal::Down { ids, message } => {
-                // A monitor removed meanwhile (demonitor/1,2) sends no
-                // 'DOWN': demonitor's promise, even when the target's end
-                // crossed it.
-                let before = p.monitors.len();
-                p.monitors.retain(|&(m, _, _)| m != ids);
-                if p.monitors.len() == before {
-                    continue;
-                }
-                let term = absorb(p, message);
-                p.mailbox.push(term);
-                probes::receive(&mut p.trace, p.pid, term, None);
+        }
+        Signal::Down { ids, message } => {
+            // A monitor removed meanwhile (demonitor/1,2) sends no
+            // 'DOWN': demonitor's promise, even when the target's end
+            // crossed it.
+            let before = p.monitors.len();
+            p.monitors.retain(|&(m, _, _)| m != ids);
+            if p.monitors.len() == before {
+                return;
             }
-            Signal::Trace(change) => p.trace.apply(&change),
-            Signal::Timeout { generation } => {
-                if p.timer.active && p.timer.generation == generation {
-                    p.timer.fired = true;
-                }
+            let term = absorb(p, message);
+            p.mailbox.push(term);
+            probes::receive(&mut p.trace, p.pid, term, None);
+        }
+        Signal::Trace(change) => p.trace.apply(&change),
+        Signal::Timeout { generation } => {
+            if p.timer.active && p.timer.generation == generation {
+                p.timer.fired = true;
             }
         }
     }
-    let _ = rt;
 }
 
 /// Puts `message`, already on `p`'s heap, in `p`'s own mailbox (a message

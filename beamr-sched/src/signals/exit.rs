@@ -35,7 +35,19 @@ impl Runtime {
     pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
-        handle.state.exit();
+        // Links and monitors whose signals it never saw hear of its death
+        // too; once the inbox is closed, new ones are refused (noproc).
+        for signal in handle.close_inbox() {
+            if matches!(
+                signal,
+                Signal::Link { .. }
+                    | Signal::Unlink { .. }
+                    | Signal::Monitor { .. }
+                    | Signal::Demonitor { .. }
+            ) {
+                super::deliver::deliver(&mut process, signal);
+            }
+        }
         self.processes.remove(process.pid);
         if let Some(name) = process.registered_name {
             self.names.unregister(name);
@@ -163,13 +175,10 @@ impl Runtime {
             return;
         };
         let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(mut process) = body.take() else {
+        let Some(process) = body.take() else {
             return;
         };
         drop(body);
-        // Links and monitors set up by signals it has not seen yet must hear
-        // of its death too.
-        super::deliver_signals(self, &handle, &mut process);
         self.terminate(&handle, process, Term::atom(Atom::KILLED));
     }
 }

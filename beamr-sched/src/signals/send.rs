@@ -11,11 +11,15 @@ use crate::trace::probes;
 use beamr_trace::TraceContext;
 
 impl Runtime {
-    /// Sends a signal to the process `pid`; false if there is no such process.
+    /// Sends a signal to the process `pid`; false if there is no such
+    /// process, or it has exited (its inbox is closed).
     pub fn send_signal(&self, pid: Term, signal: Signal) -> bool {
-        match self.processes.get(pid) {
-            Some(handle) => {
-                if handle.push_signal(signal) {
+        let Some(handle) = self.processes.get(pid) else {
+            return false;
+        };
+        match handle.push_signal(signal) {
+            Some(enqueue) => {
+                if enqueue {
                     self.run_queues.push(handle);
                 }
                 true
@@ -169,5 +173,7 @@ fn send_message(handle: &ProcessHandle, message: Term, carried: Option<TraceCont
             }
         }
     }
-    handle.push_signal(Signal::Message(Payload::copy(message), carried))
+    handle
+        .push_signal(Signal::Message(Payload::copy(message), carried))
+        .unwrap_or(false)
 }
