@@ -120,11 +120,8 @@ impl GleamBuild {
 /// `build/prod/erlang`) is `dir`, from its `gleam.toml`.
 fn project_name(dir: &Path) -> Option<String> {
     let toml = dir.parent()?.parent()?.parent()?.join("gleam.toml");
-    let text = std::fs::read_to_string(toml).ok()?;
-    text.lines().find_map(|line| {
-        let value = line.trim().strip_prefix("name")?.trim().strip_prefix('=')?;
-        Some(value.trim().trim_matches('"').to_string())
-    })
+    let table: toml::Table = std::fs::read_to_string(toml).ok()?.parse().ok()?;
+    Some(table.get("name")?.as_str()?.to_string())
 }
 
 #[cfg(test)]
@@ -161,6 +158,22 @@ mod tests {
             .map(|e| e.parent().unwrap().file_name().unwrap().to_str().unwrap())
             .collect();
         assert_eq!(names, ["app", "aaa_dep", "zzz_dep"]);
+    }
+
+    #[test]
+    fn several_root_packages_are_told_apart_by_gleam_toml() {
+        let project = scratch("toml");
+        std::fs::write(
+            project.join("gleam.toml"),
+            "name = \"app\"\nversion = \"1.0.0\"\n\n[dependencies]\nother = { path = \"../other\" }\n",
+        )
+        .unwrap();
+        let dir = project.join("build/dev/erlang");
+        for pkg in ["app", "other"] {
+            std::fs::create_dir_all(dir.join(pkg).join("ebin")).unwrap();
+            std::fs::write(dir.join(pkg).join(format!("ebin/{pkg}@@main.beam")), b"").unwrap();
+        }
+        assert_eq!(GleamBuild::detect(&dir).unwrap().unwrap().root, "app");
     }
 
     #[test]
