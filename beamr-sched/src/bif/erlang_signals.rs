@@ -47,6 +47,15 @@ fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::OK)
 }
 
+/// Puts a `noproc` answer about a process that is gone (`'DOWN'`, `'EXIT'`)
+/// in `p`'s mailbox after the signals waiting in its inbox: a target that
+/// sent `p` a message and then died must be seen in that order, as on the
+/// BEAM, where the answer comes as a signal from the target.
+fn noproc_to_self(rt: &Runtime, p: &mut Process, msg: Term) {
+    signals::deliver_pending(rt, p);
+    signals::deliver_to_self(p, msg);
+}
+
 pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !a[0].is_local_pid() && !a[0].is_local_port() {
         return Err(Exception::badarg());
@@ -63,10 +72,11 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
         p.links.push(a[0]);
         probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
     } else if p.trap_exit {
+        // After what the target sent before it died (see noproc_to_self).
         let msg = p
             .heap
             .tuple(&[Term::atom(Atom::EXIT), a[0], Term::atom(Atom::NOPROC)]);
-        signals::deliver_to_self(p, msg);
+        noproc_to_self(rt, p, msg);
     } else {
         return Err(Exception::error(Term::atom(Atom::NOPROC)));
     }
@@ -142,7 +152,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
                 object,
                 Term::atom(Atom::NOPROC),
             ]);
-            signals::deliver_to_self(p, msg);
+            noproc_to_self(rt, p, msg);
         }
     }
     Ok(reference)
