@@ -34,6 +34,13 @@ main() ->
     try_it(command_closed, fun() -> port_command(P, "x") end),
     try_it(close_closed, fun() -> port_close(P) end),
     try_it(info_closed, fun() -> erlang:port_info(P, name) end),
+    %% A file that cannot be run; a directory, whose exec fails in the child.
+    file:write_file("/tmp/beamr_port_noexec.sh", "echo hi\n"),
+    file:change_mode("/tmp/beamr_port_noexec.sh", 8#644),
+    try_it(not_executable, fun() -> open_port({spawn_executable, "/tmp/beamr_port_noexec.sh"}, []) end),
+    file:delete("/tmp/beamr_port_noexec.sh"),
+    D = open_port({spawn_executable, "/tmp"}, [exit_status]),
+    receive {D, {exit_status, S}} -> io:format("directory: exit_status ~p~n", [S]) after 3000 -> io:format("timeout~n") end,
     %% Writing to an input-only port makes it exit with ebadf.
     process_flag(trap_exit, true),
     Q = open_port({spawn, "cat"}, [in]),

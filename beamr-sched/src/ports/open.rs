@@ -141,6 +141,13 @@ fn spawn(
             cmd.arg0("sh").arg("-c").arg(format!("exec {command}"));
             cmd
         }
+        // A directory passes erts's access check and fails its exec: the
+        // port's program exits with the errno, EACCES.
+        PortName::Executable(file) if std::path::Path::new(file).is_dir() => {
+            let mut cmd = Command::new("/bin/sh");
+            cmd.arg0("sh").arg("-c").arg("exit 13");
+            cmd
+        }
         PortName::Executable(file) => {
             let mut cmd = Command::new(file);
             if let Some(arg0) = &o.arg0 {
