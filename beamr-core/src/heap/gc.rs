@@ -497,6 +497,25 @@ mod tests {
     }
 
     #[test]
+    fn fits_without_gc_is_room_and_no_collection_due() {
+        let mut heap = Heap::new();
+        for i in 0..400 {
+            let mut message = Heap::new();
+            message.tuple(&[Term::small_unchecked(i), Term::NIL, Term::NIL]);
+            heap.absorb(message);
+            heap.tuple(&[Term::NIL; 5]);
+            for n in [0, 1, 7, 100, heap.young_capacity()] {
+                assert_eq!(
+                    heap.fits_without_gc(n),
+                    heap.has_room(n) && !heap.needs_gc(),
+                    "after {i} messages, {n} words"
+                );
+            }
+        }
+        assert!(heap.needs_gc() && !heap.fits_without_gc(0));
+    }
+
+    #[test]
     fn small_heaps_and_well_filled_heaps_keep_their_size() {
         // Live data filling more than a quarter of the young generation.
         let mut heap = Heap::new();

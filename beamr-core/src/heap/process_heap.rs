@@ -120,6 +120,16 @@ impl Heap {
         self.fragment_words > 0 && self.young.used() + self.fragment_words > self.young.capacity()
     }
 
+    /// True when `n` words can be allocated in the young generation and no
+    /// collection is due ([`has_room`](Self::has_room) and not
+    /// [`needs_gc`](Self::needs_gc)), in one comparison: the fragments
+    /// overflow the young generation exactly when they outgrow its free
+    /// space. This is the test of `allocate` and `test_heap`.
+    #[inline(always)]
+    pub fn fits_without_gc(&self, n: usize) -> bool {
+        self.young.free() >= n.max(self.fragment_words)
+    }
+
     /// Words in use in all generations and fragments.
     pub fn used_words(&self) -> usize {
         self.young.used() + self.old.used() + self.fragments.iter().map(Block::used).sum::<usize>()

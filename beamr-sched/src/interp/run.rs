@@ -257,13 +257,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 p.stack.push(cp_word(p.cp.cast()));
                 let len = p.stack.len();
                 p.stack.resize(len + *slots as usize, Term::NIL);
-                if *heap > 0 && (!p.heap.has_room(*heap as usize) || p.heap.needs_gc()) {
+                if *heap > 0 && !p.heap.fits_without_gc(*heap as usize) {
                     p.collect(*heap as usize, *live as usize);
                 }
                 next!()
             }
             Instr::TestHeap { heap, live } => {
-                if !p.heap.has_room(*heap as usize) || p.heap.needs_gc() {
+                if !p.heap.fits_without_gc(*heap as usize) {
                     p.collect(*heap as usize, *live as usize);
                 }
                 next!()
