@@ -7,7 +7,7 @@ use beamr_core::order;
 use beamr_core::term::{Export, Term};
 
 use super::fun_call::{self, FunTarget};
-use super::ops::{self, get, put, Flow};
+use super::ops::{self, get, put, set_x, set_y, x, y, Flow};
 use super::return_trace;
 use super::unwind::{self, Unwound};
 use crate::code::{resolve, Callee};
@@ -114,6 +114,35 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
         }};
     }
+    // Integer arithmetic: inline on small integers, else the BIF.
+    macro_rules! arith {
+        ($op:expr, $fail:expr, $a:expr, $b:expr, $dst:expr) => {{
+            let (x, y) = (get(p, $a), get(p, $b));
+            if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
+                if let Some(r) = $op.small(i, j).and_then(Term::small) {
+                    put(p, $dst, r);
+                    next!()
+                }
+            }
+            match arith_slow(rt, p, $op, x, y, $fail.is_some()) {
+                Ok(v) => {
+                    put(p, $dst, v);
+                    next!()
+                }
+                Err(None) => jump!($fail),
+                Err(Some(e)) => raise!(e),
+            }
+        }};
+    }
+    // A test: on to the next instruction when it holds, else to `fail`.
+    macro_rules! test {
+        ($holds:expr, $fail:expr) => {{
+            if $holds {
+                next!()
+            }
+            jump!($fail)
+        }};
+    }
     loop {
         // SAFETY: ip points into loaded code, which is never freed.
         let ins = unsafe { &*ip };
@@ -121,6 +150,22 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Move { src, dst } => {
                 let v = get(p, *src);
                 put(p, *dst, v);
+                next!()
+            }
+            Instr::MoveXX { from, to } => {
+                set_x(p, *to, x(p, *from));
+                next!()
+            }
+            Instr::MoveXY { from, to } => {
+                set_y(p, *to, x(p, *from));
+                next!()
+            }
+            Instr::MoveYX { from, to } => {
+                set_x(p, *to, y(p, *from));
+                next!()
+            }
+            Instr::MoveCX { value, to } => {
+                set_x(p, *to, value.term());
                 next!()
             }
             Instr::Call { target } => {
@@ -215,23 +260,9 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 a,
                 b,
                 dst,
-            } => {
-                let (x, y) = (get(p, *a), get(p, *b));
-                if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
-                    if let Some(r) = op.small(i, j).and_then(Term::small) {
-                        put(p, *dst, r);
-                        next!()
-                    }
-                }
-                match arith_slow(rt, p, *op, x, y, fail.is_some()) {
-                    Ok(v) => {
-                        put(p, *dst, v);
-                        next!()
-                    }
-                    Err(None) => jump!(*fail),
-                    Err(Some(e)) => raise!(e),
-                }
-            }
+            } => arith!(*op, *fail, *a, *b, *dst),
+            Instr::Add { fail, a, b, dst } => arith!(ArithOp::Add, *fail, *a, *b, *dst),
+            Instr::Sub { fail, a, b, dst } => arith!(ArithOp::Sub, *fail, *a, *b, *dst),
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
                 // report it, then return on to where it was called from.
@@ -248,6 +279,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 continue;
             }
             Instr::Return => {
+                if let Some(done) = do_return(p, &mut ip) {
+                    return done;
+                }
+                continue;
+            }
+            Instr::DeallocateReturn { slots } => {
+                p.cp = pop_frame(p, *slots).cast();
                 if let Some(done) = do_return(p, &mut ip) {
                     return done;
                 }
@@ -286,18 +324,34 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Compare { op, fail, a, b } => {
                 let (a, b) = (get(p, *a), get(p, *b));
                 let holds = match op {
-                    Compare::EqExact => a == b || (!a.is_immediate() && order::exact_eq(a, b)),
-                    Compare::NeExact => !(a == b || (!a.is_immediate() && order::exact_eq(a, b))),
+                    Compare::EqExact => exact_eq(a, b),
+                    Compare::NeExact => !exact_eq(a, b),
                     Compare::Eq => order::eq(a, b),
                     Compare::Ne => !order::eq(a, b),
                     Compare::Lt => small_or(a, b, |x, y| x < y, || order::compare(a, b).is_lt()),
                     Compare::Ge => small_or(a, b, |x, y| x >= y, || order::compare(a, b).is_ge()),
                 };
-                if holds {
-                    next!()
-                }
-                jump!(*fail)
+                test!(holds, *fail)
             }
+            Instr::IsEqExact { fail, a, b } => test!(exact_eq(get(p, *a), get(p, *b)), *fail),
+            Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
+            Instr::IsLt { fail, a, b } => {
+                let (a, b) = (get(p, *a), get(p, *b));
+                test!(
+                    small_or(a, b, |x, y| x < y, || order::compare(a, b).is_lt()),
+                    *fail
+                )
+            }
+            Instr::IsGe { fail, a, b } => {
+                let (a, b) = (get(p, *a), get(p, *b));
+                test!(
+                    small_or(a, b, |x, y| x >= y, || order::compare(a, b).is_ge()),
+                    *fail
+                )
+            }
+            Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
+            Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),
+            Instr::IsTuple { fail, arg } => test!(get(p, *arg).is_tuple(), *fail),
             Instr::TypeTest { test, fail, arg } => {
                 let v = get(p, *arg);
                 if type_test(*test, v) {
@@ -764,6 +818,12 @@ fn undef(p: &mut Process, export: &'static Export) -> Exception {
         export.function,
         &args,
     )
+}
+
+/// `=:=`: equal words, or equal structures.
+#[inline(always)]
+fn exact_eq(a: Term, b: Term) -> bool {
+    a == b || (!a.is_immediate() && order::exact_eq(a, b))
 }
 
 #[inline(always)]

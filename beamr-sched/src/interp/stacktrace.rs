@@ -136,7 +136,7 @@ fn returns_at_once(ra: *const Instr) -> bool {
     // SAFETY: `ra` is a return address into loaded code, which is never
     // freed.
     match unsafe { &*ra } {
-        Instr::Return => true,
+        Instr::Return | Instr::DeallocateReturn { .. } => true,
         // SAFETY: as above; a deallocate is never the last instruction of its
         // function (a return follows it).
         Instr::Deallocate { .. } => matches!(unsafe { &*ra.add(1) }, Instr::Return),
@@ -187,7 +187,7 @@ fn is_tail_call(ip: *const Instr) -> bool {
         Instr::CallExtOnly { .. } | Instr::CallExtLast { .. } | Instr::ApplyLast { .. } => true,
         Instr::ApplyList { tail } | Instr::ApplyFunList { tail } => !matches!(tail, Tail::Call),
         Instr::CallFun { .. } | Instr::CallFun2 { .. } | Instr::Apply { .. } => match next {
-            Instr::Return => true,
+            Instr::Return | Instr::DeallocateReturn { .. } => true,
             // SAFETY: as above; a deallocate is always followed by a return.
             Instr::Deallocate { .. } => matches!(unsafe { &*ip.add(2) }, Instr::Return),
             _ => false,

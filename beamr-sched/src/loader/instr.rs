@@ -589,6 +589,122 @@ pub enum Instr {
     Recv(super::recv::RecvInstr),
     /// A record instruction (see [`record`](super::record)).
     Record(Box<super::record::RecordInstr>),
+
+    // ----- specialised forms (made by `specialise`, never by lowering) -----
+    /// `move` from X register `from` to X register `to`.
+    MoveXX {
+        /// Source X register.
+        from: u32,
+        /// Destination X register.
+        to: u32,
+    },
+    /// `move` from X register `from` to Y register `to`.
+    MoveXY {
+        /// Source X register.
+        from: u32,
+        /// Destination Y register.
+        to: u32,
+    },
+    /// `move` from Y register `from` to X register `to`.
+    MoveYX {
+        /// Source Y register.
+        from: u32,
+        /// Destination X register.
+        to: u32,
+    },
+    /// `move` of a constant to X register `to`.
+    MoveCX {
+        /// The constant (a [`Src`] that is not a register).
+        value: Src,
+        /// Destination X register.
+        to: u32,
+    },
+    /// `is_nonempty_list`.
+    IsNonemptyList {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+    },
+    /// `is_nil`.
+    IsNil {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+    },
+    /// `is_tuple`.
+    IsTuple {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The value tested.
+        arg: Src,
+    },
+    /// `is_eq_exact`.
+    IsEqExact {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+    },
+    /// `is_ne_exact`.
+    IsNeExact {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+    },
+    /// `is_lt`.
+    IsLt {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+    },
+    /// `is_ge`.
+    IsGe {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+    },
+    /// [`Instr::Arith`] of `+`.
+    Add {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+        /// Result register.
+        dst: Dst,
+    },
+    /// [`Instr::Arith`] of `-`.
+    Sub {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+        /// Result register.
+        dst: Dst,
+    },
+    /// `deallocate` fused with the `return` that follows it (which stays
+    /// in place after it, for jumps that land there).
+    DeallocateReturn {
+        /// Frame slots.
+        slots: u32,
+    },
+
     /// Float arithmetic; `badarith` when the result is not finite.
     FArith {
         /// Which operation.

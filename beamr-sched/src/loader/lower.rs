@@ -176,6 +176,7 @@ impl<'f> Lowering<'f> {
             let here = code.len();
             code.push(self.lower(ins, here)?);
         }
+        super::specialise::specialise(&mut code);
         let code = code.into_boxed_slice();
         let mut exports = Vec::new();
         for e in &self.file.exports {

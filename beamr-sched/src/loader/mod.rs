@@ -14,6 +14,7 @@ mod natives;
 mod operand;
 pub mod record;
 pub mod recv;
+mod specialise;
 
 pub use error::LoadError;
 pub use instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};

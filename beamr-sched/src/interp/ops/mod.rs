@@ -63,3 +63,33 @@ pub fn put(p: &mut Process, d: Dst, v: Term) {
         unsafe { *p.x.get_unchecked_mut(d.index()) = v };
     }
 }
+
+/// Reads X register `n` (a register number the loader checked, as in
+/// [`get`]).
+#[inline(always)]
+pub fn x(p: &Process, n: u32) -> Term {
+    // SAFETY: specialised instructions carry X register numbers taken from
+    // operands the loader accepted, all below MAX_X_REGS (`Lowering::src_of`,
+    // `Lowering::dst_of`), the length of `p.x`.
+    unsafe { *p.x.get_unchecked(n as usize) }
+}
+
+/// Writes X register `n` (a register number the loader checked).
+#[inline(always)]
+pub fn set_x(p: &mut Process, n: u32, v: Term) {
+    // SAFETY: as in [`x`]: n < MAX_X_REGS by the loader's checks.
+    unsafe { *p.x.get_unchecked_mut(n as usize) = v };
+}
+
+/// Reads Y register `n` of the current frame.
+#[inline(always)]
+pub fn y(p: &Process, n: u32) -> Term {
+    p.stack[p.stack.len() - 1 - n as usize]
+}
+
+/// Writes Y register `n` of the current frame.
+#[inline(always)]
+pub fn set_y(p: &mut Process, n: u32, v: Term) {
+    let len = p.stack.len();
+    p.stack[len - 1 - n as usize] = v;
+}

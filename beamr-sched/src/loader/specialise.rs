@@ -1,0 +1,199 @@
+//! Specialisation: the last loading pass, which rewrites general
+//! instructions into forms made for their operands and fuses common pairs,
+//! so that the dispatch loop decodes less at run time.
+//!
+//! - **Operand kinds.** A `move` names its source and destination as
+//!   [`Src`]/[`Dst`] words that the loop must decode (register or constant,
+//!   X or Y); `MoveXX`, `MoveXY`, `MoveYX` and `MoveCX` carry plain
+//!   register numbers instead.
+//! - **Sub-operations.** A type test, comparison or arithmetic instruction
+//!   carries which test or operation it is, a second dispatch inside the
+//!   first; the frequent ones (`is_nonempty_list`, `is_nil`, `is_tuple`,
+//!   `is_eq_exact`, `is_ne_exact`, `is_lt`, `is_ge`, `+`, `-`) get
+//!   instructions of their own.
+//! - **Pairs.** A fused instruction replaces the first of a pair and does
+//!   the work of both; the second stays where it was, so a jump that lands
+//!   on it (or a return address, a line-table entry, a stack walker reading
+//!   the code) sees the code it always saw. `deallocate` + `return` is one.
+//!
+//! No instruction moves and none changes size, so labels, the line table,
+//! export entries and fun entries, all resolved by index during lowering,
+//! stay valid.
+
+use super::instr::{ArithOp, Compare, Instr, TypeTest};
+use super::operand::SrcKind;
+
+/// Rewrites `code` in place (see the module documentation).
+pub fn specialise(code: &mut [Instr]) {
+    for i in 0..code.len() {
+        if let Some(fused) = fuse(&code[i], code.get(i + 1)) {
+            code[i] = fused;
+        } else if let Some(special) = special_form(&code[i]) {
+            code[i] = special;
+        }
+    }
+}
+
+/// The fused form of `first` followed by `second`, if there is one.
+fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
+    match (first, second?) {
+        (Instr::Deallocate { slots }, Instr::Return) => {
+            Some(Instr::DeallocateReturn { slots: *slots })
+        }
+        _ => None,
+    }
+}
+
+/// The specialised form of one instruction, if it has one.
+fn special_form(ins: &Instr) -> Option<Instr> {
+    Some(match *ins {
+        Instr::Move { src, dst } => match (src.kind(), dst.is_y()) {
+            (SrcKind::X(from), false) => Instr::MoveXX {
+                from: from as u32,
+                to: dst.index() as u32,
+            },
+            (SrcKind::X(from), true) => Instr::MoveXY {
+                from: from as u32,
+                to: dst.index() as u32,
+            },
+            (SrcKind::Y(from), false) => Instr::MoveYX {
+                from: from as u32,
+                to: dst.index() as u32,
+            },
+            (SrcKind::Const(_), false) => Instr::MoveCX {
+                value: src,
+                to: dst.index() as u32,
+            },
+            _ => return None,
+        },
+        Instr::TypeTest { test, fail, arg } => match test {
+            TypeTest::NonemptyList => Instr::IsNonemptyList { fail, arg },
+            TypeTest::Nil => Instr::IsNil { fail, arg },
+            TypeTest::Tuple => Instr::IsTuple { fail, arg },
+            _ => return None,
+        },
+        Instr::Compare { op, fail, a, b } => match op {
+            Compare::EqExact => Instr::IsEqExact { fail, a, b },
+            Compare::NeExact => Instr::IsNeExact { fail, a, b },
+            Compare::Lt => Instr::IsLt { fail, a, b },
+            Compare::Ge => Instr::IsGe { fail, a, b },
+            Compare::Eq | Compare::Ne => return None,
+        },
+        Instr::Arith {
+            op,
+            fail,
+            a,
+            b,
+            dst,
+        } => match op {
+            ArithOp::Add => Instr::Add { fail, a, b, dst },
+            ArithOp::Sub => Instr::Sub { fail, a, b, dst },
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::loader::{Dst, Src, Target};
+    use beamr_core::term::Term;
+
+    #[test]
+    fn moves_get_the_form_of_their_operands() {
+        let mut code = vec![
+            Instr::Move {
+                src: Src::x(1),
+                dst: Dst::x(0),
+            },
+            Instr::Move {
+                src: Src::x(2),
+                dst: Dst::y(3),
+            },
+            Instr::Move {
+                src: Src::y(4),
+                dst: Dst::x(5),
+            },
+            Instr::Move {
+                src: Src::constant(Term::NIL),
+                dst: Dst::x(6),
+            },
+            Instr::Move {
+                src: Src::y(0),
+                dst: Dst::y(1),
+            },
+        ];
+        specialise(&mut code);
+        assert!(matches!(code[0], Instr::MoveXX { from: 1, to: 0 }));
+        assert!(matches!(code[1], Instr::MoveXY { from: 2, to: 3 }));
+        assert!(matches!(code[2], Instr::MoveYX { from: 4, to: 5 }));
+        assert!(matches!(code[3], Instr::MoveCX { to: 6, value } if value.term() == Term::NIL));
+        // Y to Y stays general.
+        assert!(matches!(code[4], Instr::Move { .. }));
+    }
+
+    #[test]
+    fn deallocate_before_return_is_fused_and_the_return_stays() {
+        let mut code = vec![
+            Instr::Deallocate { slots: 2 },
+            Instr::Return,
+            Instr::Deallocate { slots: 1 },
+            Instr::Jump { target: Target(-3) },
+        ];
+        specialise(&mut code);
+        assert!(matches!(code[0], Instr::DeallocateReturn { slots: 2 }));
+        assert!(matches!(code[1], Instr::Return));
+        assert!(matches!(code[2], Instr::Deallocate { slots: 1 }));
+    }
+
+    #[test]
+    fn frequent_tests_and_operations_get_their_own_instruction() {
+        let fail = Target(5);
+        let mut code = vec![
+            Instr::TypeTest {
+                test: TypeTest::NonemptyList,
+                fail,
+                arg: Src::x(0),
+            },
+            Instr::TypeTest {
+                test: TypeTest::Map,
+                fail,
+                arg: Src::x(0),
+            },
+            Instr::Compare {
+                op: Compare::EqExact,
+                fail,
+                a: Src::x(0),
+                b: Src::x(1),
+            },
+            Instr::Compare {
+                op: Compare::Eq,
+                fail,
+                a: Src::x(0),
+                b: Src::x(1),
+            },
+            Instr::Arith {
+                op: ArithOp::Sub,
+                fail: Target::NONE,
+                a: Src::x(0),
+                b: Src::constant(Term::small_unchecked(1)),
+                dst: Dst::x(1),
+            },
+            Instr::Arith {
+                op: ArithOp::Mul,
+                fail: Target::NONE,
+                a: Src::x(0),
+                b: Src::x(0),
+                dst: Dst::x(1),
+            },
+        ];
+        specialise(&mut code);
+        assert!(matches!(code[0], Instr::IsNonemptyList { arg, .. } if arg.is_x()));
+        assert!(matches!(code[1], Instr::TypeTest { .. }));
+        assert!(matches!(code[2], Instr::IsEqExact { .. }));
+        assert!(matches!(code[3], Instr::Compare { .. }));
+        assert!(matches!(code[4], Instr::Sub { .. }));
+        assert!(matches!(code[5], Instr::Arith { .. }));
+    }
+}
