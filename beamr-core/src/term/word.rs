@@ -149,6 +149,54 @@ impl Term {
         Term(header as u64 | PRIMARY_BOXED)
     }
 
+    // ----- small-integer arithmetic on tagged words -------------------
+
+    /// True when `self` and `other` are both small integers (one test: the
+    /// small tag is all ones in the low bits).
+    #[inline(always)]
+    pub const fn both_small(self, other: Term) -> bool {
+        self.0 & other.0 & IMMED1_MASK == IMMED1_SMALL
+    }
+
+    /// `self + other` when both are small integers and so is the sum; `None`
+    /// otherwise. The words are added as they are, with `other`'s tag bits
+    /// cleared: `(a << 4 | tag) + (b << 4) = (a + b) << 4 | tag`, and the sum
+    /// leaves the small range exactly when the 64-bit addition overflows.
+    #[inline(always)]
+    pub const fn small_add(self, other: Term) -> Option<Term> {
+        if !self.both_small(other) {
+            return None;
+        }
+        match (self.0 as i64).checked_add((other.0 & !IMMED1_MASK) as i64) {
+            Some(sum) => Some(Term(sum as u64)),
+            None => None,
+        }
+    }
+
+    /// `self - other` when both are small integers and so is the
+    /// difference; `None` otherwise (as [`small_add`](Self::small_add)).
+    #[inline(always)]
+    pub const fn small_sub(self, other: Term) -> Option<Term> {
+        if !self.both_small(other) {
+            return None;
+        }
+        match (self.0 as i64).checked_sub((other.0 & !IMMED1_MASK) as i64) {
+            Some(diff) => Some(Term(diff as u64)),
+            None => None,
+        }
+    }
+
+    /// `self < other` when both are small integers (tagged words order as
+    /// their values do); `None` otherwise.
+    #[inline(always)]
+    pub const fn small_lt(self, other: Term) -> Option<bool> {
+        if self.both_small(other) {
+            Some((self.0 as i64) < (other.0 as i64))
+        } else {
+            None
+        }
+    }
+
     // ----- classification ---------------------------------------------
 
     /// True for a small integer.
@@ -414,6 +462,36 @@ impl fmt::Debug for Term {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn tagged_small_arithmetic_agrees_with_the_values() {
+        let values = [
+            0,
+            1,
+            -1,
+            2,
+            -7,
+            1 << 40,
+            -(1 << 40),
+            MAX_SMALL,
+            MAX_SMALL - 1,
+            MIN_SMALL,
+            MIN_SMALL + 1,
+        ];
+        for &a in &values {
+            for &b in &values {
+                let (ta, tb) = (Term::small_unchecked(a), Term::small_unchecked(b));
+                assert_eq!(ta.small_add(tb), Term::small(a + b), "{a} + {b}");
+                assert_eq!(ta.small_sub(tb), Term::small(a - b), "{a} - {b}");
+                assert_eq!(ta.small_lt(tb), Some(a < b), "{a} < {b}");
+            }
+        }
+        let atom = Term::atom(crate::atom::Atom::OK);
+        let one = Term::small_unchecked(1);
+        assert_eq!(one.small_add(atom), None);
+        assert_eq!(atom.small_sub(one), None);
+        assert_eq!(Term::NIL.small_lt(one), None);
+    }
+
     use super::*;
 
     #[test]

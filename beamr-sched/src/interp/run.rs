@@ -124,7 +124,13 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     next!()
                 }
             }
-            match arith_slow(rt, p, $op, x, y, $fail.is_some()) {
+            arith_tail!($op, $fail, x, y, $dst)
+        }};
+    }
+    // Arithmetic past the small-integer fast path: the BIF.
+    macro_rules! arith_tail {
+        ($op:expr, $fail:expr, $x:expr, $y:expr, $dst:expr) => {{
+            match arith_slow(rt, p, $op, $x, $y, $fail.is_some()) {
                 Ok(v) => {
                     put(p, $dst, v);
                     next!()
@@ -261,8 +267,22 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 b,
                 dst,
             } => arith!(*op, *fail, *a, *b, *dst),
-            Instr::Add { fail, a, b, dst } => arith!(ArithOp::Add, *fail, *a, *b, *dst),
-            Instr::Sub { fail, a, b, dst } => arith!(ArithOp::Sub, *fail, *a, *b, *dst),
+            Instr::Add { fail, a, b, dst } => {
+                let (x, y) = (get(p, *a), get(p, *b));
+                if let Some(r) = x.small_add(y) {
+                    put(p, *dst, r);
+                    next!()
+                }
+                arith_tail!(ArithOp::Add, *fail, x, y, *dst)
+            }
+            Instr::Sub { fail, a, b, dst } => {
+                let (x, y) = (get(p, *a), get(p, *b));
+                if let Some(r) = x.small_sub(y) {
+                    put(p, *dst, r);
+                    next!()
+                }
+                arith_tail!(ArithOp::Sub, *fail, x, y, *dst)
+            }
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
                 // report it, then return on to where it was called from.
@@ -337,17 +357,17 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsLt { fail, a, b } => {
                 let (a, b) = (get(p, *a), get(p, *b));
-                test!(
-                    small_or(a, b, |x, y| x < y, || order::compare(a, b).is_lt()),
-                    *fail
-                )
+                let lt = a
+                    .small_lt(b)
+                    .unwrap_or_else(|| order::compare(a, b).is_lt());
+                test!(lt, *fail)
             }
             Instr::IsGe { fail, a, b } => {
                 let (a, b) = (get(p, *a), get(p, *b));
-                test!(
-                    small_or(a, b, |x, y| x >= y, || order::compare(a, b).is_ge()),
-                    *fail
-                )
+                let lt = a
+                    .small_lt(b)
+                    .unwrap_or_else(|| order::compare(a, b).is_lt());
+                test!(!lt, *fail)
             }
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
             Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),
