@@ -403,6 +403,23 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let v = get(p, sel.arg);
                 jump!(select(sel, v))
             }
+            Instr::SelectVal2 {
+                arg,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+            } => {
+                let v = get(p, *arg).raw() as i64;
+                if v == i64::from(*a) {
+                    jump!(*to_a)
+                }
+                if v == i64::from(*b) {
+                    jump!(*to_b)
+                }
+                jump!(*fail)
+            }
             Instr::SelectTupleArity(sel) => {
                 let v = get(p, sel.arg);
                 match v.as_tuple() {

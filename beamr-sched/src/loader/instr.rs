@@ -698,6 +698,23 @@ pub enum Instr {
         /// Result register.
         dst: Dst,
     },
+    /// [`Instr::SelectVal`] on at most two immediate values whose words
+    /// fit in 32 bits (booleans, small integers, most atoms): compared in
+    /// place, without the boxed table.
+    SelectVal2 {
+        /// The value examined.
+        arg: Src,
+        /// Where to go when neither matches.
+        fail: Target,
+        /// The first value's word.
+        a: i32,
+        /// Where to go on the first value.
+        to_a: Target,
+        /// The second value's word (the first again for a one-value table).
+        b: i32,
+        /// Where to go on the second value.
+        to_b: Target,
+    },
     /// `deallocate` fused with the `return` that follows it (which stays
     /// in place after it, for jumps that land there).
     DeallocateReturn {

@@ -20,7 +20,9 @@
 //! export entries and fun entries, all resolved by index during lowering,
 //! stay valid.
 
-use super::instr::{ArithOp, Compare, Instr, TypeTest};
+use beamr_core::term::Term;
+
+use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
 use super::operand::SrcKind;
 
 /// Rewrites `code` in place (see the module documentation).
@@ -90,7 +92,26 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             ArithOp::Sub => Instr::Sub { fail, a, b, dst },
             _ => return None,
         },
+        Instr::SelectVal(ref sel) => return select_val2(sel),
         _ => return None,
+    })
+}
+
+/// [`Instr::SelectVal2`] for a table of one or two immediates whose words
+/// fit in an `i32`.
+fn select_val2(sel: &Select) -> Option<Instr> {
+    let word = |t: Term| i32::try_from(t.raw() as i64).ok();
+    if !sel.immediates || sel.cases.is_empty() || sel.cases.len() > 2 {
+        return None;
+    }
+    let (first, second) = (sel.cases[0], sel.cases[sel.cases.len() - 1]);
+    Some(Instr::SelectVal2 {
+        arg: sel.arg,
+        fail: sel.fail,
+        a: word(first.0)?,
+        to_a: first.1,
+        b: word(second.0)?,
+        to_b: second.1,
     })
 }
 
@@ -98,7 +119,7 @@ fn special_form(ins: &Instr) -> Option<Instr> {
 mod tests {
     use super::*;
     use crate::loader::{Dst, Src, Target};
-    use beamr_core::term::Term;
+    use beamr_core::atom::Atom;
 
     #[test]
     fn moves_get_the_form_of_their_operands() {
@@ -195,5 +216,44 @@ mod tests {
         assert!(matches!(code[3], Instr::Compare { .. }));
         assert!(matches!(code[4], Instr::Sub { .. }));
         assert!(matches!(code[5], Instr::Arith { .. }));
+    }
+
+    #[test]
+    fn two_value_tables_are_compared_in_place() {
+        let table = |cases: Vec<(Term, Target)>, immediates| {
+            Instr::SelectVal(Box::new(Select {
+                arg: Src::x(0),
+                fail: Target(9),
+                cases: cases.into_boxed_slice(),
+                immediates,
+            }))
+        };
+        let (t, f) = (Term::atom(Atom::TRUE), Term::atom(Atom::FALSE));
+        let mut code = vec![
+            table(vec![(f, Target(2)), (t, Target(3))], true),
+            table(vec![(Term::small_unchecked(-5), Target(4))], true),
+            table(
+                vec![
+                    (Term::small_unchecked(0), Target(1)),
+                    (Term::small_unchecked(1), Target(2)),
+                    (Term::small_unchecked(2), Target(3)),
+                ],
+                true,
+            ),
+            table(vec![(Term::small_unchecked(1 << 40), Target(1))], true),
+        ];
+        specialise(&mut code);
+        let word = |t: Term| t.raw() as i64 as i32;
+        assert!(
+            matches!(code[0], Instr::SelectVal2 { a, to_a: Target(2), b, to_b: Target(3), fail: Target(9), .. }
+            if a == word(f) && b == word(t))
+        );
+        assert!(
+            matches!(code[1], Instr::SelectVal2 { a, b, to_b: Target(4), .. }
+            if a == b && a == word(Term::small_unchecked(-5)))
+        );
+        // Three values, or a word that needs more than 32 bits: the table.
+        assert!(matches!(code[2], Instr::SelectVal(_)));
+        assert!(matches!(code[3], Instr::SelectVal(_)));
     }
 }
