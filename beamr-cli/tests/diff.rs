@@ -36,6 +36,17 @@
 //!
 //! (arguments are split at spaces; no quoting).
 //!
+//! A program that only compiles on a newer release (OTP 29's native
+//! records, say) says so on a line of its own:
+//!
+//! ```text
+//! %% diff-requires-otp: 29     skipped, and not compiled, on an older release
+//! ```
+//!
+//! On an older release the program is neither compiled (one program erlc
+//! refuses would leave the others unbuilt) nor run: its trial is reported
+//! as ignored, naming the release it needs and the one it would run on.
+//!
 //! A program `NAME.erl` with a file `NAME.stdin` beside it gets that
 //! file's bytes on standard input on both runtimes (which then read its
 //! end); without one, standard input is empty.
@@ -176,6 +187,25 @@ impl Otp {
                 Err(_) => path.to_path_buf(),
             },
         }
+    }
+
+    /// This OTP's major release: the root's, or the host `erl`'s (asked
+    /// once). An error when the host's cannot be learned.
+    fn release(&self) -> Result<u32, String> {
+        let text = match self {
+            Otp::Chroot { release, .. } => release.clone(),
+            Otp::Host => {
+                let out = Command::new("erl")
+                    .args(["-noshell", "-eval"])
+                    .arg("io:put_chars(erlang:system_info(otp_release)), halt().")
+                    .stdin(Stdio::null())
+                    .output()
+                    .map_err(|e| format!("cannot run erl to learn its release ({e})"))?;
+                String::from_utf8_lossy(&out.stdout).trim().to_owned()
+            }
+        };
+        text.parse()
+            .map_err(|_| format!("cannot read an OTP release from {text:?}"))
     }
 
     /// The extra known-failures file of this release (`KNOWN_FAILURES.otp27`).
@@ -343,6 +373,8 @@ struct Settings {
     env: Vec<(String, String)>,
     /// `%% diff-args: A B ...`: the plain arguments.
     args: Vec<String>,
+    /// `%% diff-requires-otp: NN`: the oldest release the program runs on.
+    requires_otp: Option<u32>,
 }
 
 /// The settings in program source `text`.
@@ -353,6 +385,8 @@ fn settings(text: &str) -> Settings {
             if let Some((k, v)) = var.trim().split_once('=') {
                 settings.env.push((k.to_owned(), v.to_owned()));
             }
+        } else if let Some(release) = line.strip_prefix("%% diff-requires-otp:") {
+            settings.requires_otp = release.trim().parse().ok();
         } else if let Some(args) = line.strip_prefix("%% diff-args:") {
             settings
                 .args
@@ -905,7 +939,7 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
         }),
         Trial::test("harness::settings_are_read", || {
             let text = "%% diff-env: TZ=EST5EDT,M3.2.0\n%% diff-args: a b\n%% diff-args: c\n\
-                        %% diff-env: X=1=2\n-module(p).\n";
+                        %% diff-env: X=1=2\n%% diff-requires-otp: 29\n-module(p).\n";
             let found = settings(text);
             let want = Settings {
                 env: vec![
@@ -913,6 +947,7 @@ fn harness_trials(tmp: &Path) -> Vec<Trial> {
                     ("X".into(), "1=2".into()),
                 ],
                 args: vec!["a".into(), "b".into(), "c".into()],
+                requires_otp: Some(29),
             };
             ensure(found == want, || format!("settings: {found:?}"))
         }),
@@ -977,14 +1012,25 @@ fn main() {
     }
     let root = workspace_root();
     let sources = root.join("tests/diff");
-    let (otp, names, helpers, known) = match Otp::from_env().and_then(|otp| {
-        let names = programs(&sources)?;
-        let helpers = helpers(&sources, &names)?;
+    let (otp, names, too_new, helpers, known) = match Otp::from_env().and_then(|otp| {
+        let all = programs(&sources)?;
+        let helpers = helpers(&sources, &all)?;
         let mut known = known_failures(&sources)?;
         if let Some(file) = otp.known_failures_file() {
             known.extend(known_failures_in(&sources, &file)?);
         }
-        Ok((otp, names, helpers, known))
+        let release = otp.release()?;
+        let (mut names, mut too_new) = (Vec::new(), Vec::new());
+        for name in all {
+            let src = sources.join(format!("{name}.erl"));
+            let text = fs::read_to_string(&src)
+                .map_err(|e| format!("cannot read {}: {e}", src.display()))?;
+            match settings(&text).requires_otp {
+                Some(needed) if needed > release => too_new.push((name, needed, release)),
+                _ => names.push(name),
+            }
+        }
+        Ok((otp, names, too_new, helpers, known))
     }) {
         Ok(found) => found,
         Err(e) => {
@@ -1027,7 +1073,18 @@ fn main() {
             outcome(&name, verdict, reason.as_deref())
         })
     }));
-    for name in known.keys().filter(|k| !names.contains(k)) {
+    let skipped: Vec<String> = too_new.iter().map(|(name, _, _)| name.clone()).collect();
+    trials.extend(too_new.into_iter().map(|(name, needed, release)| {
+        Trial::ignorable_test(name, move || {
+            Ok(Completion::ignored_with(format!(
+                "skipped: needs OTP {needed} (diff-requires-otp), this is OTP {release}"
+            )))
+        })
+    }));
+    for name in known
+        .keys()
+        .filter(|k| !names.contains(k) && !skipped.contains(k))
+    {
         let name = name.clone();
         trials.push(Trial::test(format!("KNOWN_FAILURES/{name}"), move || {
             Err(

@@ -15,7 +15,10 @@
 //!   tests cause) are cut out of both outputs before the comparison: their
 //!   timing against gleeunit's dots varies from run to run on erl itself.
 //! - `examples/process_ring` is built with `gleam build` and run with `gleam
-//!   run` and with `beamr run build/dev/erlang`.
+//!   run` and with `beamr run build/dev/erlang`; then exported with `gleam
+//!   export erlang-shipment` (offline: the project has no dependencies) and
+//!   run with the shipment's `entrypoint.sh run` and with `beamr run
+//!   build/erlang-shipment`.
 //!
 //! `tests/gleam/KNOWN_FAILURES` lists suites that still differ, with the
 //! reason: they are run and reported, without failing the step. A suite
@@ -109,6 +112,9 @@ struct Run<'a> {
     dir: &'a Path,
     erl_path: &'a [PathBuf],
     erl_eval: &'a str,
+    /// A shell command run (in `dir`, inside the root) instead of `erl
+    /// -eval erl_eval` with `erl_path`.
+    erl_script: Option<String>,
     beamr_args: Vec<std::ffi::OsString>,
 }
 
@@ -135,6 +141,7 @@ impl Gleam {
                 dir: &dir,
                 erl_path: &path,
                 erl_eval: "gleeunit:main()",
+                erl_script: None,
                 beamr_args: path
                     .iter()
                     .map(|p| p.clone().into_os_string())
@@ -152,6 +159,9 @@ impl Gleam {
         }
         if !self.compare_example(workspace)? {
             differing.push("examples/process_ring".into());
+        }
+        if !self.compare_shipment()? {
+            differing.push("examples/process_ring erlang-shipment".into());
         }
         let mut failed = Vec::new();
         for name in &differing {
@@ -262,11 +272,14 @@ impl Gleam {
         for d in run.erl_path.iter().rev() {
             pa.push_str(&format!(" -pa {}", self.inside(d).display()));
         }
-        let script = format!(
-            "cd {} && erl -noshell{pa} -eval \"{}\"",
-            self.inside(run.dir).display(),
-            run.erl_eval
-        );
+        let script = match &run.erl_script {
+            Some(command) => format!("cd {} && {command}", self.inside(run.dir).display()),
+            None => format!(
+                "cd {} && erl -noshell{pa} -eval \"{}\"",
+                self.inside(run.dir).display(),
+                run.erl_eval
+            ),
+        };
         let erl = self.chroot("sh").args(["-c", &script]).output();
         let beamr = Command::new(&self.beamr)
             .current_dir(run.dir)
@@ -333,7 +346,39 @@ impl Gleam {
             // As `gleam run`: the root package's PKG@@main:run(PKG).
             erl_path: &[build.join("process_ring/ebin")],
             erl_eval: "'process_ring@@main':run(process_ring)",
+            erl_script: None,
             beamr_args: vec![build.into_os_string()],
+        })
+    }
+
+    /// Exports the example built by [`Gleam::compare_example`] with `gleam
+    /// export erlang-shipment` and compares the shipment's own
+    /// `entrypoint.sh run` on erl with `beamr run build/erlang-shipment`.
+    fn compare_shipment(&self) -> Result<bool> {
+        let project = self.work.join("projects/process_ring");
+        let compiler = self.work.join("gleam");
+        let script = format!(
+            "cd {} && {} export erlang-shipment",
+            self.inside(&project).display(),
+            self.inside(&compiler).display()
+        );
+        process::run(self.chroot("sh").args(["-c", &script]))?;
+        let shipment = project.join("build/erlang-shipment");
+        for needed in ["entrypoint.sh", "process_ring/ebin"] {
+            if !shipment.join(needed).exists() {
+                return Err(Error::new(format!(
+                    "gleam export erlang-shipment wrote no {}",
+                    shipment.join(needed).display()
+                )));
+            }
+        }
+        self.compare(&Run {
+            name: "examples/process_ring erlang-shipment",
+            dir: &project,
+            erl_path: &[],
+            erl_eval: "",
+            erl_script: Some("build/erlang-shipment/entrypoint.sh run".into()),
+            beamr_args: vec![shipment.into_os_string()],
         })
     }
 

@@ -55,6 +55,8 @@ impl ChunkId {
     pub const META: ChunkId = ChunkId(*b"Meta");
     /// `Dbgi`: debug information (abstract code).
     pub const DBGI: ChunkId = ChunkId(*b"Dbgi");
+    /// `Recs`: native record definitions (OTP 29).
+    pub const RECS: ChunkId = ChunkId(*b"Recs");
     /// `Docs`: documentation (EEP-48).
     pub const DOCS: ChunkId = ChunkId(*b"Docs");
 }

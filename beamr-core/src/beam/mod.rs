@@ -35,6 +35,7 @@ pub mod opcode;
 pub mod operand;
 pub mod quote;
 pub mod reader;
+pub mod records;
 pub mod strings;
 pub mod types;
 
@@ -53,5 +54,6 @@ pub use literals::{LiteralTable, MAX_LITERAL_TABLE_SIZE};
 pub use module::BeamFile;
 pub use opcode::Opcode;
 pub use operand::{AllocKind, Integer, Operand, Register};
+pub use records::RecordDecl;
 pub use strings::StringTable;
 pub use types::{TypeEntry, TypeTable};

@@ -14,6 +14,7 @@ use super::instruction::Instruction;
 use super::lines::{parse_lines, LineTable};
 use super::literals::{parse_literals, LiteralTable};
 use super::locals::parse_locals;
+use super::records::{parse_records, RecordDecl};
 use super::strings::{parse_strings, StringTable};
 use super::types::{parse_types, TypeTable};
 
@@ -42,6 +43,9 @@ pub struct BeamFile {
     pub lines: LineTable,
     /// `Type`: operand types, when present.
     pub types: Option<TypeTable>,
+    /// `Recs`: the native records the module declares (OTP 29; empty when
+    /// the chunk is absent).
+    pub records: Vec<RecordDecl>,
     /// `Attr`: module attributes, raw ETF.
     pub attributes: Option<Vec<u8>>,
     /// `CInf`: compile information, raw ETF.
@@ -69,6 +73,7 @@ struct Chunks<'a> {
     literals: Option<RawChunk<'a>>,
     lines: Option<RawChunk<'a>>,
     types: Option<RawChunk<'a>>,
+    records: Option<RawChunk<'a>>,
     attributes: Option<RawChunk<'a>>,
     compile_info: Option<RawChunk<'a>>,
     meta: Option<RawChunk<'a>>,
@@ -92,6 +97,7 @@ impl<'a> Chunks<'a> {
                 ChunkId::LITT => &mut c.literals,
                 ChunkId::LINE => &mut c.lines,
                 ChunkId::TYPE => &mut c.types,
+                ChunkId::RECS => &mut c.records,
                 ChunkId::ATTR => &mut c.attributes,
                 ChunkId::CINF => &mut c.compile_info,
                 ChunkId::META => &mut c.meta,
@@ -160,6 +166,10 @@ impl BeamFile {
                 .map(|t| t.entries.len()),
         };
         let instructions = decode_code(&code, &limits)?;
+        let records = match &c.records {
+            Some(chunk) => parse_records(chunk, &limits, |i| atoms.get(i).map(str::to_owned))?,
+            None => Vec::new(),
+        };
         Ok(BeamFile {
             atoms,
             code,
@@ -172,6 +182,7 @@ impl BeamFile {
             literals,
             lines,
             types,
+            records,
             attributes: raw(c.attributes),
             compile_info: raw(c.compile_info),
             meta: raw(c.meta),

@@ -16,13 +16,15 @@ use num_bigint::{BigInt, Sign};
 use super::error::EtfErrorKind;
 use super::local::{local_pid_number, LOCAL_CREATION, LOCAL_NODE};
 use super::reader::Reader;
-use super::token::{next_token, AtomText, FunToken, PidToken, PortToken, RefToken, Token};
+use super::token::{
+    self as token, next_token, AtomText, FunToken, PidToken, PortToken, RefToken, Token,
+};
 use super::{DecodeOptions, EtfError};
 use crate::atom::{Atom, AtomError};
 use crate::heap::Heap;
 use crate::map;
 use crate::term::tag::MAX_LOCAL_ID;
-use crate::term::{Export, FunEntry, Term};
+use crate::term::{Export, FunEntry, RecordDef, Term};
 
 /// What an open compound term will become.
 enum Pending {
@@ -33,6 +35,7 @@ enum Pending {
         entry: &'static FunEntry,
         creator: Term,
     },
+    Record(&'static RecordDef),
 }
 
 /// An open compound term: its kind, children still expected, where its
@@ -136,6 +139,19 @@ fn step(heap: &mut Heap, token: Token<'_>, opts: &DecodeOptions) -> Result<Step,
         Token::Pid(p) => pid(heap, &p, opts)?,
         Token::Port(p) => port(heap, &p, opts)?,
         Token::Ref(rf) => reference(heap, &rf, opts)?,
+        Token::Record {
+            n,
+            exported,
+            module,
+            name,
+            fields,
+        } => {
+            let def = record_def(exported, module, name, fields, opts)?;
+            if n > 0 {
+                return Ok(Step::Open(Pending::Record(def)));
+            }
+            heap.record(def, &[])
+        }
         Token::Export {
             module,
             function,
@@ -175,7 +191,36 @@ fn finish(
             m
         }
         Pending::Fun { entry, creator } => heap.closure(entry, creator, children),
+        Pending::Record(def) => heap.record(def, children),
     })
+}
+
+/// The definition of a decoded native record: the declared one when a
+/// loaded module declares this shape (see [`RecordDef::resolve`]).
+fn record_def(
+    exported: bool,
+    module: AtomText<'_>,
+    name: AtomText<'_>,
+    fields: &[u8],
+    opts: &DecodeOptions,
+) -> Result<&'static RecordDef, EtfErrorKind> {
+    let mut r = Reader::new(fields, false);
+    let mut names = Vec::new();
+    while r.remaining() > 0 {
+        // `scan` read these atoms already.
+        let text = token::atom(&mut r).map_err(|e| e.kind)?;
+        let f = atom(text, opts)?;
+        if names.contains(&f) {
+            return Err(EtfErrorKind::DuplicateRecordField);
+        }
+        names.push(f);
+    }
+    Ok(RecordDef::resolve(
+        atom(module, opts)?,
+        atom(name, opts)?,
+        exported,
+        &names,
+    ))
 }
 
 /// Interns an atom (or finds it, in safe mode).

@@ -13,7 +13,10 @@
 //! - pids as `NEW_PID`, ports as `NEW_PORT` (`V4_PORT` past 32 bits),
 //!   references as `NEWER_REFERENCE`, all with creation 0 and node
 //!   `nonode@nohost` for local ones;
-//! - closures as `NEW_FUN`, export funs as `EXPORT`.
+//! - closures as `NEW_FUN`, export funs as `EXPORT`;
+//! - OTP 29's native records as `RECORD` (tag 67), their own atoms (module,
+//!   name, field names) written as OTP 29 writes every atom,
+//!   `SMALL_ATOM_UTF8` (a native record exists only on OTP 29).
 //!
 //! Work goes through an explicit stack, so deep terms do not recurse.
 
@@ -190,6 +193,7 @@ impl Encoder<'_> {
             Kind::BigInt => self.big(t),
             Kind::Binary => self.binary(t),
             Kind::Map => self.map(t, stack),
+            Kind::Record => self.record(t, stack),
             Kind::Pid => self.pid(t),
             Kind::Port => self.port(t),
             Kind::Ref => self.reference(t),
@@ -274,6 +278,37 @@ impl Encoder<'_> {
                 .extend_from_slice(&(name.len() as u16).to_be_bytes());
             self.out.extend_from_slice(name.as_bytes());
         }
+    }
+
+    /// A native record: its definition, then its values (queued).
+    fn record(&mut self, t: Term, stack: &mut Vec<Work>) {
+        let Some(r) = t.record_parts() else { return };
+        self.out.push(tag::RECORD);
+        self.out
+            .extend_from_slice(&(r.values.len() as u32).to_be_bytes());
+        self.out.push(r.def.exported as u8);
+        self.utf8_atom(r.def.module);
+        self.utf8_atom(r.def.name);
+        for &f in r.def.fields.iter() {
+            self.utf8_atom(f);
+        }
+        if !r.values.is_empty() {
+            stack.push(Work::Elems(r.values));
+        }
+    }
+
+    /// An atom as OTP 26 and later write every atom: UTF-8 text.
+    fn utf8_atom(&mut self, a: Atom) {
+        let name = a.name();
+        if name.len() <= 0xff {
+            self.out
+                .extend_from_slice(&[tag::SMALL_ATOM_UTF8, name.len() as u8]);
+        } else {
+            self.out.push(tag::ATOM_UTF8);
+            self.out
+                .extend_from_slice(&(name.len() as u16).to_be_bytes());
+        }
+        self.out.extend_from_slice(name.as_bytes());
     }
 
     /// A non-empty list: a `STRING` when it is a proper list of at most

@@ -121,6 +121,9 @@ pub enum EtfErrorKind {
     /// A map with the same key twice.
     #[error("map has a duplicate key")]
     DuplicateMapKey,
+    /// A native record names one field twice.
+    #[error("native record with a repeated field name")]
+    DuplicateRecordField,
     /// A reference with more than five id words, or a local one with
     /// other than one to three.
     #[error("reference with {0} id words")]

@@ -35,6 +35,13 @@ impl<'a> Reader<'a> {
         self.pos = pos.min(self.buf.len());
     }
 
+    /// The bytes from offset `start` (an offset this reader returned
+    /// before) up to the cursor.
+    #[inline]
+    pub(crate) fn slice_from(&self, start: usize) -> &'a [u8] {
+        &self.buf[start.min(self.pos)..self.pos]
+    }
+
     /// Bytes left after the cursor.
     #[inline]
     pub(crate) fn remaining(&self) -> usize {

@@ -58,6 +58,10 @@ pub const FUN: u8 = 117;
 pub const NEW_FUN: u8 = 112;
 /// An export fun `fun M:F/A`.
 pub const EXPORT: u8 = 113;
+/// An OTP 29 native record: field count (u32), exported flag (u8, 0 or
+/// 1), module atom, name atom, the field names in declaration order, then
+/// the values in that order.
+pub const RECORD: u8 = 67;
 /// A map: pair count, then key, value, key, value...
 pub const MAP: u8 = 116;
 /// Atom, Latin-1 text with a two-byte length.

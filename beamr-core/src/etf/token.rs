@@ -109,6 +109,15 @@ pub(crate) enum Token<'a> {
     Ref(RefToken<'a>),
     /// A closure; `num_free` free variables follow.
     Fun(FunToken<'a>),
+    /// A native record; `n` values follow. `fields` holds the `n` encoded
+    /// field-name atoms, read again when the record is built.
+    Record {
+        n: u32,
+        exported: bool,
+        module: AtomText<'a>,
+        name: AtomText<'a>,
+        fields: &'a [u8],
+    },
     /// An export fun.
     Export {
         module: AtomText<'a>,
@@ -126,6 +135,7 @@ impl Token<'_> {
             Token::List(n) => n as u64 + 1,
             Token::Map(n) => 2 * n as u64,
             Token::Fun(f) => f.num_free as u64,
+            Token::Record { n, .. } => n as u64,
             _ => 0,
         }
     }
@@ -299,6 +309,30 @@ pub(crate) fn next_token<'a>(r: &mut Reader<'a>) -> Result<Token<'a>, EtfError> 
                 arity,
             }
         }
+        tag::RECORD => {
+            let n = r.u32()?;
+            let exported = match r.u8()? {
+                0 => false,
+                1 => true,
+                _ => return Err(r.error_at(EtfErrorKind::OutOfRange("record exported flag"), at)),
+            };
+            let module = atom(r)?;
+            let name = atom(r)?;
+            // Each field takes at least a two-byte atom and a one-byte value.
+            r.check_count(n as u64, 3, 0, at)?;
+            let start = r.pos();
+            for _ in 0..n {
+                atom(r)?;
+            }
+            let fields = r.slice_from(start);
+            Token::Record {
+                n,
+                exported,
+                module,
+                name,
+                fields,
+            }
+        }
         tag::FUN => return Err(r.error_at(EtfErrorKind::ObsoleteFun, at)),
         other => return Err(r.error_at(EtfErrorKind::UnknownTag(other), at)),
     })
@@ -337,7 +371,7 @@ fn big_body<'a>(r: &mut Reader<'a>, n: usize) -> Result<Token<'a>, EtfError> {
 
 /// An atom term (any atom tag), as a pid's node or a fun's module requires.
 #[inline]
-fn atom<'a>(r: &mut Reader<'a>) -> Result<AtomText<'a>, EtfError> {
+pub(crate) fn atom<'a>(r: &mut Reader<'a>) -> Result<AtomText<'a>, EtfError> {
     let at = r.pos();
     let tag = r.u8()?;
     match tag {

@@ -217,6 +217,24 @@ fn write(out: &mut Vec<u8>, t: Term) {
             }
             out.push(b'}');
         }
+        Kind::Record => {
+            if let Some(r) = t.record_parts() {
+                out.push(b'#');
+                write_atom(out, r.def.module.name());
+                out.push(b':');
+                write_atom(out, r.def.name.name());
+                out.push(b'{');
+                for (i, (&f, &v)) in r.def.fields.iter().zip(r.values).enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    write_atom(out, f.name());
+                    out.push(b'=');
+                    write(out, v);
+                }
+                out.push(b'}');
+            }
+        }
         Kind::Binary => write_binary(out, t),
         Kind::Pid => write_fmt(out, |s| write_pid(s, t)),
         Kind::Port => write_fmt(out, |s| write_port(s, t)),

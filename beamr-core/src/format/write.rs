@@ -124,6 +124,7 @@ pub(crate) fn write_term<W: Write + ?Sized>(
             None => write_internal(out, t),
         },
         Kind::Map => write_map(out, t, d, enc),
+        Kind::Record => write_record(out, t, d, enc),
         Kind::Binary => match t.binary_parts() {
             Some(view) => write_binary(out, &view, d),
             None => write_internal(out, t),
@@ -191,6 +192,35 @@ fn write_tuple<W: Write + ?Sized>(out: &mut W, t: Term, d: i64, enc: Encoding) -
         }
         out.write_char(',')?;
         write_term(out, e, sub(d), enc)?;
+        d = sub(d);
+    }
+    out.write_char('}')
+}
+
+/// `#M:N{F1 = V1,...}`, fields in declaration order, as OTP 29's
+/// `io_lib:write_record/4`: each field one level deeper than the last.
+fn write_record<W: Write + ?Sized>(out: &mut W, t: Term, d: i64, enc: Encoding) -> fmt::Result {
+    let Some(r) = t.record_parts() else {
+        return write_internal(out, t);
+    };
+    let mode = CharMode::for_atoms(enc);
+    out.write_char('#')?;
+    write_atom(out, r.def.module.name(), mode)?;
+    out.write_char(':')?;
+    write_atom(out, r.def.name.name(), mode)?;
+    out.write_char('{')?;
+    let mut d = d;
+    for (i, (&f, &v)) in r.def.fields.iter().zip(r.values).enumerate() {
+        if i > 0 {
+            out.write_char(',')?;
+        }
+        if d == 1 {
+            out.write_str("...")?;
+            break;
+        }
+        write_atom(out, f.name(), mode)?;
+        out.write_str(" = ")?;
+        write_term(out, v, sub(d), enc)?;
         d = sub(d);
     }
     out.write_char('}')

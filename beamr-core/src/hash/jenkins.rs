@@ -48,6 +48,8 @@ pub const HCONST_20: u32 = HCONST.wrapping_mul(20);
 pub const HCONST_21: u32 = HCONST.wrapping_mul(21);
 /// `HCONST * 22`, wrapping.
 pub const HCONST_22: u32 = HCONST.wrapping_mul(22);
+/// `HCONST * 23`: native records (OTP 29).
+pub const HCONST_23: u32 = HCONST.wrapping_mul(23);
 
 /// Jenkins' 96-bit mix (OTP's `MIX` macro), all three words.
 #[inline(always)]

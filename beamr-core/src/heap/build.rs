@@ -5,7 +5,8 @@ use num_bigint::{BigInt, Sign};
 use super::process_heap::{boxed, Heap};
 use crate::atom::Atom;
 use crate::term::{
-    pack_u32s, Export, FunEntry, Header, Integer, OffHeapBinary, Subtag, Term, HEAP_BIN_LIMIT,
+    pack_u32s, Export, FunEntry, Header, Integer, OffHeapBinary, RecordDef, Subtag, Term,
+    HEAP_BIN_LIMIT,
 };
 
 impl Heap {
@@ -227,6 +228,19 @@ impl Heap {
             body.write(entry as *const FunEntry as u64);
             body.add(1).write(creator.raw());
             std::ptr::copy_nonoverlapping(free.as_ptr() as *const u64, body.add(2), free.len());
+        }
+        t
+    }
+
+    /// A native record of `def` with `values` in the definition's field
+    /// order (`values.len()` must be `def.fields.len()`).
+    pub fn record(&mut self, def: &'static RecordDef, values: &[Term]) -> Term {
+        debug_assert_eq!(values.len(), def.fields.len());
+        let (t, body) = self.object(Subtag::Record, 1 + values.len());
+        // SAFETY: the body has 1 + values.len() words.
+        unsafe {
+            body.write(def as *const RecordDef as u64);
+            std::ptr::copy_nonoverlapping(values.as_ptr() as *const u64, body.add(1), values.len());
         }
         t
     }

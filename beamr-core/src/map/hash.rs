@@ -192,6 +192,19 @@ fn hash_boxed(h: &mut Hasher, t: Term, stack: &mut Vec<Pending>) -> Option<Term>
             hash_map(h, t, stack);
             None
         }
+        // beamr's own: records equal as map keys (same shape, values
+        // exactly equal) hash alike, whichever definition they point to.
+        Kind::Record => {
+            let r = t.record_parts()?;
+            h.mix2(
+                Term::atom(r.def.module).raw() as u32,
+                Term::atom(r.def.name).raw() as u32,
+                HCONST_9,
+            );
+            h.mix2(r.values.len() as u32, r.def.exported as u32, HCONST_9);
+            push_rev(stack, r.values.get(1..).unwrap_or(&[]));
+            r.values.first().copied()
+        }
         Kind::Float => {
             let f = t.as_float().unwrap_or(0.0);
             let bits = if f == 0.0 { 0 } else { f.to_bits() };

@@ -15,11 +15,14 @@
 //!    export funs by module, function, arity.
 //! 5. Ports by node, then number. Pids by serial, then number, then node.
 //! 6. Tuples by size, then elements.
-//! 7. Maps by size, then keys in map-key order compared exactly, then
+//! 7. Native records (OTP 29, between tuples and maps) by module, name,
+//!    exportedness (`false` first), field count, field names in declaration
+//!    order, then values in that order.
+//! 8. Maps by size, then keys in map-key order compared exactly, then
 //!    values in that key order.
-//! 8. Lists element by element, then the tails (an improper tail compares
+//! 9. Lists element by element, then the tails (an improper tail compares
 //!    as the term it is).
-//! 9. Bitstrings by their common bits, then bit size.
+//! 10. Bitstrings by their common bits, then bit size.
 //!
 //! The walk is iterative: pending sub-comparisons live on an explicit
 //! stack, so a million-element list compares in constant native stack.
@@ -35,10 +38,10 @@ use crate::atom::Atom;
 use crate::term::{BinaryView, Kind, Term};
 
 /// Compares two terms in Erlang's term order, where `1 == 1.0`: the order
-/// of `<`, `>`, `==` and `lists:sort/1`.
+/// of `<`, `>` and `lists:sort/1`.
 #[inline]
 pub fn compare(a: Term, b: Term) -> Ordering {
-    cmp_terms(a, b, false)
+    cmp_terms(a, b, Mode::Order)
 }
 
 /// Compares two terms in map-key order: Erlang's term order, except that
@@ -46,13 +49,28 @@ pub fn compare(a: Term, b: Term) -> Ordering {
 /// equality is `=:=`; flat maps keep their keys sorted by it.
 #[inline]
 pub fn compare_exact(a: Term, b: Term) -> Ordering {
-    cmp_terms(a, b, true)
+    cmp_terms(a, b, Mode::Exact)
 }
 
-/// Erlang's `==`: equal in term order (`1 == 1.0` is true).
+/// Erlang's `==`: equal in term order (`1 == 1.0` is true), except that
+/// two native records of one canonical definition compare their values
+/// exactly, as OTP 29's `==` does (`#r{a = 1} == #r{a = 1.0}` is false;
+/// inside a map value the term order applies again).
 #[inline]
 pub fn eq(a: Term, b: Term) -> bool {
-    a.raw() == b.raw() || cmp_terms(a, b, false) == Ordering::Equal
+    a.raw() == b.raw() || cmp_terms(a, b, Mode::Eq) == Ordering::Equal
+}
+
+/// How numbers (and records) compare in one sub-comparison.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Mode {
+    /// The term order: `1 == 1.0`.
+    Order,
+    /// Map-key order: every integer below every float.
+    Exact,
+    /// `==`: the term order, but records of one canonical definition
+    /// compare their values exactly.
+    Eq,
 }
 
 /// The classes of the term order, in order.
@@ -65,6 +83,7 @@ enum Class {
     Port,
     Pid,
     Tuple,
+    Record,
     Map,
     Nil,
     Cons,
@@ -84,6 +103,7 @@ fn class(t: Term) -> Class {
         Kind::Port => Class::Port,
         Kind::Pid => Class::Pid,
         Kind::Tuple => Class::Tuple,
+        Kind::Record => Class::Record,
         Kind::Map => Class::Map,
         Kind::Nil => Class::Nil,
         Kind::Cons => Class::Cons,
@@ -95,13 +115,13 @@ fn class(t: Term) -> Class {
 /// A sub-comparison still to do.
 enum Frame {
     /// Compare two terms.
-    Pair(Term, Term, bool),
+    Pair(Term, Term, Mode),
     /// Compare two equally long term arrays element by element.
-    Elems(&'static [Term], &'static [Term], bool),
+    Elems(&'static [Term], &'static [Term], Mode),
 }
 
 /// The comparison, iteratively.
-fn cmp_terms(a: Term, b: Term, exact: bool) -> Ordering {
+fn cmp_terms(a: Term, b: Term, exact: Mode) -> Ordering {
     if a.raw() == b.raw() {
         return Ordering::Equal;
     }
@@ -140,14 +160,14 @@ fn cmp_terms(a: Term, b: Term, exact: bool) -> Ordering {
 
 /// Compares the outermost layer of `a` and `b`; pushes what remains to
 /// compare when that layer is equal and returns `Equal`.
-fn step(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
+fn step(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     let (ca, cb) = (class(a), class(b));
     if ca != cb {
         return ca.cmp(&cb);
     }
     match ca {
         Class::Number => match (Num::of(a), Num::of(b)) {
-            (Some(x), Some(y)) => cmp_numbers(x, y, exact),
+            (Some(x), Some(y)) => cmp_numbers(x, y, exact == Mode::Exact),
             _ => a.raw().cmp(&b.raw()),
         },
         Class::Atom => cmp_atoms(a, b),
@@ -170,6 +190,7 @@ fn step(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
             }
             o
         }
+        Class::Record => cmp_records(a, b, exact, stack),
         Class::Map => cmp_maps(a, b, exact, stack),
         Class::Bitstring => match (a.binary_parts(), b.binary_parts()) {
             (Some(x), Some(y)) => cmp_bits(x, y),
@@ -207,7 +228,13 @@ fn cmp_atom_names(x: Atom, y: Atom) -> Ordering {
 }
 
 /// Maps: size, then keys exactly in key order, then values in key order.
-fn cmp_maps(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
+/// `==` compares map values in the term order.
+fn cmp_maps(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
+    let exact = if exact == Mode::Eq {
+        Mode::Order
+    } else {
+        exact
+    };
     let (na, nb) = (a.map_size().unwrap_or(0), b.map_size().unwrap_or(0));
     if na != nb {
         return na.cmp(&nb);
@@ -217,7 +244,7 @@ fn cmp_maps(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
     }
     if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
         stack.push(Frame::Elems(fa.values, fb.values, exact));
-        stack.push(Frame::Elems(fa.keys, fb.keys, true));
+        stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));
         return Ordering::Equal;
     }
     // Hash tries keep their keys in hash order: sort them first.
@@ -226,7 +253,41 @@ fn cmp_maps(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
         stack.push(Frame::Pair(va, vb, exact));
     }
     for (&(ka, _), &(kb, _)) in ea.iter().zip(&eb).rev() {
-        stack.push(Frame::Pair(ka, kb, true));
+        stack.push(Frame::Pair(ka, kb, Mode::Exact));
+    }
+    Ordering::Equal
+}
+
+/// Native records: module, name, exportedness, field count, field names in
+/// declaration order, then the values in that order. Under `==`, two records
+/// of one canonical definition compare their values exactly.
+fn cmp_records(a: Term, b: Term, mode: Mode, stack: &mut Vec<Frame>) -> Ordering {
+    let (Some(x), Some(y)) = (a.record_parts(), b.record_parts()) else {
+        return a.raw().cmp(&b.raw());
+    };
+    let (dx, dy) = (x.def, y.def);
+    let mode = if mode == Mode::Eq && std::ptr::eq(dx, dy) && dx.canonical {
+        Mode::Exact
+    } else {
+        mode
+    };
+    if !std::ptr::eq(dx, dy) {
+        let o = cmp_atom_names(dx.module, dy.module)
+            .then_with(|| cmp_atom_names(dx.name, dy.name))
+            .then(dx.exported.cmp(&dy.exported))
+            .then(dx.fields.len().cmp(&dy.fields.len()));
+        if o != Ordering::Equal {
+            return o;
+        }
+        for (&fx, &fy) in dx.fields.iter().zip(dy.fields.iter()) {
+            let o = cmp_atom_names(fx, fy);
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+    }
+    if !x.values.is_empty() {
+        stack.push(Frame::Elems(x.values, y.values, mode));
     }
     Ordering::Equal
 }
@@ -263,7 +324,7 @@ fn cmp_bits(a: BinaryView, b: BinaryView) -> Ordering {
 
 /// Funs: local below export; local by module, index, old uniq, free
 /// variable count, free variables; export by module, function, arity.
-fn cmp_funs(a: Term, b: Term, exact: bool, stack: &mut Vec<Frame>) -> Ordering {
+fn cmp_funs(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     match (a.closure_parts(), b.closure_parts()) {
         (Some(x), Some(y)) => {
             let (ex, ey) = (x.entry, y.entry);

@@ -83,6 +83,12 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
             _ => false,
         },
         (Kind::Map, Kind::Map) => eq_maps(a, b, stack),
+        (Kind::Record, Kind::Record) => match (a.record_parts(), b.record_parts()) {
+            (Some(x), Some(y)) => {
+                x.def.same_shape(y.def) && push_if_same_len(x.values, y.values, stack)
+            }
+            _ => false,
+        },
         (Kind::Fun, Kind::Fun) => match (a.closure_parts(), b.closure_parts()) {
             (Some(x), Some(y)) => {
                 std::ptr::eq(x.entry, y.entry) && push_if_same_len(x.free, y.free, stack)

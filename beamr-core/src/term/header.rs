@@ -52,11 +52,15 @@ pub enum Subtag {
     /// `[hdr, node, creation, len, words ..]`: a reference from another node;
     /// `len` 32-bit words packed two per word.
     ExternalRef = 15,
+    /// `[hdr, def, v1 .. vn]`: an OTP 29 native record; `def` is a
+    /// `&'static RecordDef` (see [`crate::term::RecordDef`]), the values
+    /// follow in the definition's field order.
+    Record = 16,
 }
 
 impl Subtag {
     /// Every subtag, in numeric order.
-    pub const ALL: [Subtag; 16] = [
+    pub const ALL: [Subtag; 17] = [
         Subtag::Tuple,
         Subtag::PosBig,
         Subtag::NegBig,
@@ -73,6 +77,7 @@ impl Subtag {
         Subtag::ExternalPid,
         Subtag::ExternalPort,
         Subtag::ExternalRef,
+        Subtag::Record,
     ];
 
     /// The subtag with this numeric value, if any.
@@ -87,7 +92,7 @@ impl Subtag {
     pub fn raw_prefix(self, arity: usize) -> usize {
         match self {
             Subtag::Tuple => 0,
-            Subtag::Fun | Subtag::FlatMap => 1,
+            Subtag::Fun | Subtag::FlatMap | Subtag::Record => 1,
             Subtag::SubBin | Subtag::HashMap => 2,
             Subtag::MatchCtx => 3,
             Subtag::PosBig

@@ -390,6 +390,7 @@ impl Term {
                 Some(Subtag::MatchCtx) => Kind::MatchContext,
                 Some(Subtag::ExternalPid) => Kind::Pid,
                 Some(Subtag::ExternalPort) => Kind::Port,
+                Some(Subtag::Record) => Kind::Record,
                 None => Kind::Invalid,
             },
             PRIMARY_IMMED => match self.0 & IMMED1_MASK {
@@ -431,6 +432,8 @@ pub enum Kind {
     Tuple,
     /// A map, flat or hashed.
     Map,
+    /// An OTP 29 native record.
+    Record,
     /// `[]`.
     Nil,
     /// A non-empty list.

@@ -33,13 +33,13 @@ const F13: u32 = 268_440_593;
 const F14: u32 = 268_440_611;
 
 /// `phash(Term, Range)`: `make_hash(Term) rem Range + 1`, Range in 1..2^32.
-fn phash(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn phash(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let range = a[1]
         .as_integer()
         .and_then(|i| u64::try_from(i.to_bigint()).ok())
         .filter(|&r| (1..=1u64 << 32).contains(&r))
         .ok_or_else(Exception::badarg)?;
-    let h = u64::from(make_hash(a[0]));
+    let h = u64::from(make_hash(a[0]).ok_or_else(|| native_record_unsupported(p))?);
     Ok(Term::small_unchecked((h % range + 1) as i64))
 }
 
@@ -76,8 +76,21 @@ fn integer_step(hash: &mut u32, negative: bool, magnitude_le: &[u8]) {
     *hash = hash.wrapping_mul(if negative { F4 } else { F3 });
 }
 
-/// OTP's `make_hash(term)`.
-pub(crate) fn make_hash(term: Term) -> u32 {
+/// `error:{beamr_unsupported, {erlang, phash, native_record}}`: OTP 29's
+/// `make_hash` of a native record is not known to beamr (the deprecated
+/// `phash/2`; `phash2` hashes records as OTP does).
+fn native_record_unsupported(p: &mut Process) -> Exception {
+    let what = p.heap.tuple(&[
+        Term::atom(beamr_core::atom::Atom::ERLANG),
+        Term::atom(beamr_core::atom::Atom::new("phash").expect("atom")),
+        Term::atom(beamr_core::atom::Atom::new("native_record").expect("atom")),
+    ]);
+    let tag = Term::atom(beamr_core::atom::Atom::new("beamr_unsupported").expect("atom"));
+    Exception::error(p.heap.tuple(&[tag, what]))
+}
+
+/// OTP's `make_hash(term)`; `None` for a term holding a native record.
+pub(crate) fn make_hash(term: Term) -> Option<u32> {
     let mut hash: u32 = 0;
     let mut stack = vec![Work::Term(term)];
     while let Some(work) = stack.pop() {
@@ -183,7 +196,9 @@ pub(crate) fn make_hash(term: Term) -> u32 {
         } else if let Some(r) = t.as_ref() {
             word_step(&mut hash, r.ids().first().copied().unwrap_or(0), F9);
             hash = hash.wrapping_mul(F10);
+        } else if t.is_record() {
+            return None;
         }
     }
-    hash
+    Some(hash)
 }

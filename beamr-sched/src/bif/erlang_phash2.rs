@@ -20,17 +20,23 @@
 //! local fun      MIX2(num_free, hashpjw(module), HCONST), MIX2(index, old_uniq, HCONST), env
 //! export         MIX2(arity, hashpjw(module), HCONST), MIX2(hashpjw(function), 0, HCONST_14)
 //! pid/port/ref   MIX2(number, 0, HCONST_5) / MIX2(low, high, HCONST_6) / MIX2(id0, 0, HCONST_7)
+//! record         MIX2(field_count, D, HCONST_23), then the values in the order of their
+//!                field names' atom indexes (how OTP 29 stores them);
+//!                D = make_hash2({Module, Name, IsExported, Field1, ...}), fields in
+//!                declaration order (found against `erl`'s phash2 of records)
 //! ```
 //!
 //! Pids, ports and references are beamr's own numbers, so their hashes
-//! match OTP's only where the numbers do.
+//! match OTP's only where the numbers do; a record's hash matches where its
+//! field names were created in the same order as on the BEAM.
 
 use beamr_core::atom::Atom;
 use beamr_core::hash::jenkins::{
     self, block_hash, HCONST, HCONST_10, HCONST_11, HCONST_12, HCONST_13, HCONST_14, HCONST_15,
-    HCONST_16, HCONST_19, HCONST_2, HCONST_3, HCONST_4, HCONST_5, HCONST_6, HCONST_7, HCONST_9,
+    HCONST_16, HCONST_19, HCONST_2, HCONST_23, HCONST_3, HCONST_4, HCONST_5, HCONST_6, HCONST_7,
+    HCONST_9,
 };
-use beamr_core::term::Term;
+use beamr_core::term::{RecordDef, Term};
 
 /// The hash of `[]` met first.
 const NIL_FIRST: u32 = 3_468_870_702;
@@ -243,6 +249,21 @@ fn hash_one(
         }
         return;
     }
+    if let Some(r) = t.as_record() {
+        mix2(
+            hash,
+            r.values.len() as u32,
+            definition_hash(r.def),
+            HCONST_23,
+        );
+        let mut order: Vec<usize> = (0..r.values.len()).collect();
+        order.sort_by_key(|&i| r.def.fields[i].index());
+        if let Some((&first, rest)) = order.split_first() {
+            stack.extend(rest.iter().rev().map(|&i| Work::Term(r.values[i])));
+            *next = Some(r.values[first]);
+        }
+        return;
+    }
     if let Some(c) = t.as_closure() {
         mix2(hash, c.free.len() as u32, atom_hash(c.entry.module), HCONST);
         mix2(hash, c.entry.old_index, c.entry.old_uniq, HCONST);
@@ -272,4 +293,22 @@ fn hash_one(
     if let Some(r) = t.as_ref() {
         mix2(hash, r.ids().first().copied().unwrap_or(0), 0, HCONST_7);
     }
+}
+
+/// `make_hash2` of a native record's definition as the tuple
+/// `{Module, Name, IsExported, Field1, ...}` (fields in declaration order),
+/// computed without building the tuple.
+fn definition_hash(def: &RecordDef) -> u32 {
+    let mut hash = 0;
+    mix2(&mut hash, 3 + def.fields.len() as u32, 0, HCONST_9);
+    let atoms = [def.module, def.name, Atom::from_bool(def.exported)];
+    for a in atoms.into_iter().chain(def.fields.iter().copied()) {
+        let h = atom_hash(a);
+        if hash == 0 {
+            hash = h;
+        } else {
+            mix2(&mut hash, h, 0, HCONST_3);
+        }
+    }
+    hash
 }

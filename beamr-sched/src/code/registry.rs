@@ -158,6 +158,7 @@ impl CodeServer {
                 .code
                 .store(0, Ordering::Release);
         }
+        declare_records(Some(&current), None);
         versions.old = Some(current);
         versions.origin = None;
         DeleteOutcome::Deleted
@@ -242,6 +243,7 @@ impl CodeServer {
                 .code
                 .store(address, Ordering::Release);
         }
+        declare_records(versions.current.as_deref(), Some(&module));
         // After a delete, the deleted version stays the old one.
         if versions.current.is_some() {
             versions.old = versions.current.take();
@@ -326,6 +328,21 @@ impl CodeServer {
             .write()
             .unwrap_or_else(|e| e.into_inner())
             .push(dir);
+    }
+}
+
+/// Makes the native records `new` declares the canonical ones of their
+/// module (what `records:create/4` and `binary_to_term/1` resolve to), and
+/// forgets those of `previous` that `new` no longer declares.
+fn declare_records(previous: Option<&Module>, new: Option<&Module>) {
+    use beamr_core::term::RecordDef;
+    for r in previous.map_or(&[][..], |m| &m.records[..]) {
+        if new.is_none_or(|n| n.record(r.def.name).is_none()) {
+            RecordDef::declare(r.def.module, r.def.name, None);
+        }
+    }
+    for r in new.map_or(&[][..], |m| &m.records[..]) {
+        RecordDef::declare(r.def.module, r.def.name, Some(r.def));
     }
 }
 

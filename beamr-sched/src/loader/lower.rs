@@ -36,6 +36,8 @@ pub(super) struct Lowering<'f> {
     funs: Vec<&'static FunEntry>,
     /// Label number to executable instruction index.
     labels: HashMap<u32, usize>,
+    /// The native records the module declares (see [`super::record`]).
+    pub(super) records: Vec<super::record::ModuleRecord>,
 }
 
 fn atom(name: &str, module: &str) -> Result<Atom, LoadError> {
@@ -108,10 +110,12 @@ impl<'f> Lowering<'f> {
             imports,
             funs,
             labels: HashMap::new(),
+            records: Vec::new(),
         })
     }
 
     fn run(mut self) -> Result<Module, LoadError> {
+        self.records = self.module_records()?;
         // Pass 1: label positions.
         let mut count = 0;
         for ins in &self.file.instructions {
@@ -199,6 +203,7 @@ impl<'f> Lowering<'f> {
             lines,
             files,
             funs: self.funs,
+            records: self.records,
             literals: self.literal_heap,
         })
     }

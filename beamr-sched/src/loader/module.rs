@@ -35,6 +35,8 @@ pub struct Module {
     pub files: Vec<String>,
     /// The module's funs.
     pub funs: Vec<&'static FunEntry>,
+    /// The native records it declares (OTP 29), defaults in `literals`.
+    pub records: Vec<super::record::ModuleRecord>,
     /// Literals live here; it is never collected.
     pub literals: Heap,
 }
@@ -70,6 +72,11 @@ impl Module {
         let (_, item) = self.lines.get(i.checked_sub(1)?)?;
         let file = self.files.get(item.file as usize)?;
         Some((file, item.line))
+    }
+
+    /// The native record `name` this module declares.
+    pub fn record(&self, name: Atom) -> Option<&super::record::ModuleRecord> {
+        self.records.iter().find(|r| r.def.name == name)
     }
 
     /// The entry index of exported `name/arity`.
