@@ -62,6 +62,17 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             continue;
         }};
     }
+    // After a fused instruction: past the instruction it absorbed too.
+    macro_rules! skip2 {
+        () => {{
+            // SAFETY: a fused instruction is made only where its second
+            // instruction follows it in the same code array
+            // (loader/specialise.rs), and that one has a successor (see
+            // next!).
+            ip = unsafe { ip.add(2) };
+            continue;
+        }};
+    }
     macro_rules! jump {
         ($t:expr) => {{
             ip = offset(ip, $t);
@@ -459,6 +470,44 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let (v, t) = (get(p, *value), get(p, *tuple));
                 unwind::set_tuple_element(t, *index as usize, v);
                 next!()
+            }
+            Instr::IsNonemptyGetList {
+                fail,
+                src,
+                head,
+                tail,
+            } => match get(p, *src).as_cons() {
+                Some((h, t)) => {
+                    put(p, *head, h);
+                    put(p, *tail, t);
+                    skip2!()
+                }
+                None => jump!(*fail),
+            },
+            Instr::TestHeapPutList {
+                need,
+                live,
+                head,
+                tail,
+                dst,
+            } => {
+                if !p.heap.fits_without_gc(*need as usize) {
+                    p.collect(*need as usize, *live as usize);
+                }
+                let (h, t) = (get(p, *head), get(p, *tail));
+                let cell = p.heap.cons(h, t);
+                put(p, *dst, cell);
+                skip2!()
+            }
+            Instr::MoveXYThenXX {
+                from_x,
+                to_y,
+                from,
+                to,
+            } => {
+                set_y(p, *to_y, x(p, *from_x));
+                set_x(p, *to, x(p, *from));
+                skip2!()
             }
             Instr::PutList { head, tail, dst } => {
                 let (h, t) = (get(p, *head), get(p, *tail));

@@ -715,6 +715,44 @@ pub enum Instr {
         /// Where to go on the second value.
         to_b: Target,
     },
+    /// `is_nonempty_list` fused with the `get_list` of the same value that
+    /// follows it (which stays in place after it).
+    IsNonemptyGetList {
+        /// Where to go when the value is not a cons cell.
+        fail: Target,
+        /// The list.
+        src: Src,
+        /// Head destination.
+        head: Dst,
+        /// Tail destination.
+        tail: Dst,
+    },
+    /// `test_heap` fused with the `put_list` that follows it (which stays
+    /// in place after it).
+    TestHeapPutList {
+        /// Heap words needed.
+        need: u16,
+        /// Live X registers.
+        live: u16,
+        /// Head.
+        head: Src,
+        /// Tail.
+        tail: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// `move` X to Y fused with a `move` X to X that follows it (which
+    /// stays in place after it): saving an argument and placing the next.
+    MoveXYThenXX {
+        /// Source X register of the first move.
+        from_x: u32,
+        /// Destination Y register of the first move.
+        to_y: u32,
+        /// Source X register of the second move.
+        from: u32,
+        /// Destination X register of the second move.
+        to: u32,
+    },
     /// `deallocate` fused with the `return` that follows it (which stays
     /// in place after it, for jumps that land there).
     DeallocateReturn {

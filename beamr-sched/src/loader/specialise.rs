@@ -38,9 +38,42 @@ pub fn specialise(code: &mut [Instr]) {
 
 /// The fused form of `first` followed by `second`, if there is one.
 fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
+    let narrow = |n: u32| u16::try_from(n).ok();
     match (first, second?) {
         (Instr::Deallocate { slots }, Instr::Return) => {
             Some(Instr::DeallocateReturn { slots: *slots })
+        }
+        (
+            Instr::TypeTest {
+                test: TypeTest::NonemptyList,
+                fail,
+                arg,
+            },
+            Instr::GetList { src, head, tail },
+        ) if arg == src => Some(Instr::IsNonemptyGetList {
+            fail: *fail,
+            src: *src,
+            head: *head,
+            tail: *tail,
+        }),
+        (Instr::TestHeap { heap, live }, Instr::PutList { head, tail, dst }) => {
+            Some(Instr::TestHeapPutList {
+                need: narrow(*heap)?,
+                live: narrow(*live)?,
+                head: *head,
+                tail: *tail,
+                dst: *dst,
+            })
+        }
+        (Instr::Move { src: a, dst: b }, Instr::Move { src: c, dst: d })
+            if a.is_x() && b.is_y() && c.is_x() && !d.is_y() =>
+        {
+            Some(Instr::MoveXYThenXX {
+                from_x: a.index() as u32,
+                to_y: b.index() as u32,
+                from: c.index() as u32,
+                to: d.index() as u32,
+            })
         }
         _ => None,
     }
@@ -166,6 +199,74 @@ mod tests {
         assert!(matches!(code[0], Instr::DeallocateReturn { slots: 2 }));
         assert!(matches!(code[1], Instr::Return));
         assert!(matches!(code[2], Instr::Deallocate { slots: 1 }));
+    }
+
+    #[test]
+    fn common_pairs_are_fused_into_the_first() {
+        let list = Src::x(0);
+        let mut code = vec![
+            Instr::TypeTest {
+                test: TypeTest::NonemptyList,
+                fail: Target(7),
+                arg: list,
+            },
+            Instr::GetList {
+                src: list,
+                head: Dst::y(0),
+                tail: Dst::x(0),
+            },
+            Instr::TestHeap { heap: 2, live: 1 },
+            Instr::PutList {
+                head: Src::y(0),
+                tail: Src::x(0),
+                dst: Dst::x(0),
+            },
+            Instr::Move {
+                src: Src::x(0),
+                dst: Dst::y(0),
+            },
+            Instr::Move {
+                src: Src::x(1),
+                dst: Dst::x(0),
+            },
+            Instr::TestHeap {
+                heap: 1 << 20,
+                live: 1,
+            },
+            Instr::PutList {
+                head: Src::y(0),
+                tail: Src::x(0),
+                dst: Dst::x(0),
+            },
+        ];
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::IsNonemptyGetList { fail: Target(7), src, .. } if src == list
+        ));
+        // The second of each pair stays, specialised on its own.
+        assert!(matches!(code[1], Instr::GetList { .. }));
+        assert!(matches!(
+            code[2],
+            Instr::TestHeapPutList {
+                need: 2,
+                live: 1,
+                ..
+            }
+        ));
+        assert!(matches!(code[3], Instr::PutList { .. }));
+        assert!(matches!(
+            code[4],
+            Instr::MoveXYThenXX {
+                from_x: 0,
+                to_y: 0,
+                from: 1,
+                to: 0
+            }
+        ));
+        assert!(matches!(code[5], Instr::MoveXX { from: 1, to: 0 }));
+        // A need too large for the fused form keeps the plain test_heap.
+        assert!(matches!(code[6], Instr::TestHeap { .. }));
     }
 
     #[test]
