@@ -208,10 +208,11 @@ fn function_item(
             }
             let mut items = vec!["traced", "match_spec", "meta", "meta_match_spec"];
             if counts {
-                items.push("call_time");
+                // OTP 26+ lists call_memory first.
                 if otp_release() >= 26 {
                     items.push("call_memory");
                 }
+                items.push("call_time");
             }
             items.push("call_count");
             let mut out = Vec::with_capacity(items.len());
