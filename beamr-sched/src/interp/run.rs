@@ -124,19 +124,22 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::Call { target } => {
+                let entry = offset(ip, *target);
                 // SAFETY: the successor exists (see next!).
                 p.cp = unsafe { ip.add(1) }.cast();
-                trace_local(rt, p, offset(ip, *target));
-                call_code!(offset(ip, *target))
+                trace_local(rt, p, entry);
+                call_code!(entry)
             }
             Instr::CallOnly { target } => {
-                trace_local(rt, p, offset(ip, *target));
-                call_code!(offset(ip, *target))
+                let entry = offset(ip, *target);
+                trace_local(rt, p, entry);
+                call_code!(entry)
             }
             Instr::CallLast { target, dealloc } => {
+                let entry = offset(ip, *target);
                 p.cp = pop_frame(p, *dealloc).cast();
-                trace_local(rt, p, offset(ip, *target));
-                call_code!(offset(ip, *target))
+                trace_local(rt, p, entry);
+                call_code!(entry)
             }
             Instr::CallExt { export } => {
                 let Some(code) = resolve::code_of(export) else {
