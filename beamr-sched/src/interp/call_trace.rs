@@ -81,7 +81,7 @@ fn on_call(
             let mut before = p.trace.clone();
             let tracer = before.tracer();
             if let Some(run) = run_spec(rt, p, &call.spec, &args, tracer) {
-                if let Ok(extra) = run.extra() {
+                if let Some(extra) = run.extra() {
                     before.set_silent(p.trace.wants(TraceFlags::SILENT));
                     probes::call(&mut before, pid, mfa, &args, extra);
                 }
@@ -104,7 +104,7 @@ fn on_call(
     if let Some(meta) = &trace.meta {
         let tracer = Some(meta.tracer.clone());
         if let Some(run) = run_spec(rt, p, &meta.spec, &args, tracer) {
-            if let Ok(extra) = run.extra() {
+            if let Some(extra) = run.extra() {
                 let payload = Payload::Call {
                     mfa,
                     args: CallArgs::Args(&args),

@@ -114,13 +114,14 @@ impl TraceRun {
         }
     }
 
-    /// The call message's extra element: `Ok(None)` for the plain message,
-    /// `Ok(Some(T))` for one with `T` added, `Err(())` for no message.
-    pub fn extra(&self) -> Result<Option<Term>, ()> {
+    /// The call message's extra element: `Some(None)` for the plain
+    /// message, `Some(Some(T))` for one with `T` added, `None` for no
+    /// message.
+    pub fn extra(&self) -> Option<Option<Term>> {
         match self.message {
-            None | Some(Term::TRUE) => Ok(None),
-            Some(Term::FALSE) => Err(()),
-            Some(t) => Ok(Some(t)),
+            None | Some(Term::TRUE) => Some(None),
+            Some(Term::FALSE) => None,
+            Some(t) => Some(Some(t)),
         }
     }
 }
