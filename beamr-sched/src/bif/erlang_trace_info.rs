@@ -18,6 +18,7 @@ use beamr_trace::TraceFlags;
 use crate::code::trace_patterns::{self, FunctionTrace, Spec};
 use crate::code::{otp_release, CodeServer};
 use crate::loader::BifRow;
+use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 use crate::trace::ProcessTrace;
@@ -161,7 +162,11 @@ fn function_item(
     item: &str,
     counts: bool,
 ) -> Result<Term, Exception> {
-    let spec_term = |p: &mut Process, spec: &Spec| match &spec.ms {
+    let spec_term = |p: &mut Process, spec: &Spec| match spec
+        .ms
+        .as_ref()
+        .and_then(|ms| ms.downcast_ref::<MatchSpec>())
+    {
         Some(ms) => p.heap.copy_term(ms.source()),
         None => Term::NIL,
     };

@@ -32,8 +32,12 @@ use beamr_trace::{Mfa, Tracer};
 
 use super::CodeServer;
 use crate::loader::{Instr, Module};
-use crate::matchspec::MatchSpec;
 use crate::trace::{pattern, CallCount, CallTime};
+
+/// A compiled match specification: a `matchspec::MatchSpec`, held as
+/// `Any` because this table lives below the match-spec layer (the
+/// interpreter and the BIFs, above both, downcast it).
+pub type CompiledSpec = Arc<dyn std::any::Any + Send + Sync>;
 
 /// What a pattern does on a call: fixed flags (`trace::pattern` bits,
 /// from `beamr run --trace-call`), or a match specification (none: `true`).
@@ -43,7 +47,7 @@ pub struct Spec {
     /// call.
     pub flags: u32,
     /// The match specification, compiled once when set.
-    pub ms: Option<Arc<MatchSpec>>,
+    pub ms: Option<CompiledSpec>,
 }
 
 /// A function's call pattern.

@@ -33,6 +33,7 @@ use crate::code::trace_patterns::{self, FunctionTrace, Spec};
 use crate::code::CodeServer;
 use crate::loader::Instr;
 use crate::matchspec::trace::{TraceHost, TraceRun};
+use crate::matchspec::MatchSpec;
 use crate::process::Process;
 use crate::runtime::Runtime;
 use crate::trace::{now_ns, pattern, probes, FrameKind};
@@ -150,7 +151,11 @@ fn run_spec(
     tracer: Option<Arc<dyn beamr_trace::Tracer>>,
 ) -> Option<TraceRun> {
     let mut run = TraceRun::new(&HOST, tracer);
-    match &spec.ms {
+    match spec
+        .ms
+        .as_ref()
+        .and_then(|ms| ms.downcast_ref::<MatchSpec>())
+    {
         Some(ms) => ms.run_trace(rt, p, args, &mut run).map(|()| run),
         None => Some(run),
     }
