@@ -19,6 +19,13 @@
 //! arithmetic, comparisons, `element`, `hd`, `andalso`, `self`, ...), which
 //! run as the `erlang` BIFs of the same name.
 //!
+//! Tracing specifications ([`MatchSpec::compile_trace`], for
+//! `erlang:trace_pattern/3`) match the argument list of a call and may call
+//! the tracing functions and actions of [`trace`] (`message`,
+//! `return_trace`, `caller`, `enable_trace`, ...); a call that raises in
+//! their body gives `'EXIT'` as its value and the body goes on, as erts's
+//! trace bodies do.
+//!
 //! [`MatchSpec::compile`] copies the specification onto a heap of its own,
 //! so a compiled specification outlives the term it came from.
 //! [`MatchSpec::run`] builds its result on the calling process's heap; the
@@ -34,13 +41,35 @@ use crate::loader::BifFn;
 use crate::process::Process;
 use crate::runtime::Runtime;
 
+pub mod trace;
+
+use trace::{TraceFn, TraceRun};
+
 /// Why a match specification does not compile.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MsError(pub String);
 
+/// The prefix of an [`MsError`] for a function beamr does not have yet.
+const NOT_SUPPORTED: &str = "not supported: ";
+
+impl MsError {
+    /// The specification calls `what`, which beamr does not have yet.
+    pub fn not_supported(what: &str) -> MsError {
+        MsError(format!("{NOT_SUPPORTED}{what}"))
+    }
+
+    /// The function the specification calls that beamr does not have yet,
+    /// if that is why it does not compile.
+    pub fn unsupported(&self) -> Option<&str> {
+        self.0.strip_prefix(NOT_SUPPORTED)
+    }
+}
+
 /// A compiled match specification.
 pub struct MatchSpec {
     clauses: Vec<Clause>,
+    /// The specification as given (on `_heap`), for `trace_info/2`.
+    source: Term,
     /// The specification's own copy, which constants point into; `None`
     /// when it has no boxed parts.
     _heap: Option<Heap>,
@@ -85,6 +114,20 @@ enum Expr {
     AndAlso(Vec<Expr>),
     OrElse(Vec<Expr>),
     Call(BifFn, Vec<Expr>),
+    /// A function or action of tracing specifications.
+    Trace(TraceFn, Vec<Expr>),
+}
+
+/// What a specification is compiled for, and which part of a clause: the
+/// functions a call may name depend on it.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Mode {
+    /// ETS: `select`, `match`.
+    Table,
+    /// The guards of a tracing specification.
+    TraceGuard,
+    /// The body of a tracing specification.
+    TraceBody,
 }
 
 /// The guard functions a match specification may call, with their arities.
@@ -169,6 +212,7 @@ fn err(msg: &str) -> MsError {
 
 struct Compiler {
     vars: Vec<u32>,
+    mode: Mode,
 }
 
 impl Compiler {
@@ -262,6 +306,16 @@ impl Compiler {
                 }
                 _ => {}
             }
+            if self.mode != Mode::Table {
+                let in_body = self.mode == Mode::TraceBody;
+                if let Some(tf) = trace::function(f.name(), args.len(), in_body)? {
+                    let es = args
+                        .iter()
+                        .map(|&e| self.expr(e))
+                        .collect::<Result<_, _>>()?;
+                    return Ok(Expr::Trace(tf, es));
+                }
+            }
             let arity = args.len() as u8;
             if !GUARD_FUNCTIONS
                 .iter()
@@ -310,6 +364,17 @@ fn contains_var(t: Term) -> bool {
 impl MatchSpec {
     /// Compiles the term form of a match specification.
     pub fn compile(spec: Term) -> Result<MatchSpec, MsError> {
+        MatchSpec::compile_as(spec, false)
+    }
+
+    /// Compiles a tracing match specification (`erlang:trace_pattern/3`):
+    /// each head matches the argument list (a list of patterns, `'_'` or a
+    /// variable), and guards and bodies may use the tracing functions.
+    pub fn compile_trace(spec: Term) -> Result<MatchSpec, MsError> {
+        MatchSpec::compile_as(spec, true)
+    }
+
+    fn compile_as(spec: Term, tracing: bool) -> Result<MatchSpec, MsError> {
         let mut heap = None;
         let spec = if spec.is_immediate() {
             spec
@@ -326,7 +391,30 @@ impl MatchSpec {
             let &[head, guards, body] = parts else {
                 return Err(err("clause not a 3-tuple"));
             };
-            let mut c = Compiler { vars: Vec::new() };
+            // A trace head is the argument list, or '_' or a variable; a
+            // tuple stands for the list of its elements (erts matches the
+            // arguments as a tuple).
+            let head = match head.as_tuple() {
+                Some(elems) if tracing => {
+                    let elems = elems.to_vec();
+                    heap.as_mut().map_or(Term::NIL, |h| h.list(&elems))
+                }
+                _ => head,
+            };
+            let head_ok =
+                head.list_to_vec().is_some() || is_atom(head, "_") || var_number(head).is_some();
+            if tracing && !head_ok {
+                return Err(err("a trace head is not an argument list"));
+            }
+            let (guard_mode, body_mode) = if tracing {
+                (Mode::TraceGuard, Mode::TraceBody)
+            } else {
+                (Mode::Table, Mode::Table)
+            };
+            let mut c = Compiler {
+                vars: Vec::new(),
+                mode: guard_mode,
+            };
             let head = c.pattern(head)?;
             let guards = guards
                 .list_to_vec()
@@ -334,21 +422,53 @@ impl MatchSpec {
                 .into_iter()
                 .map(|g| c.expr(g))
                 .collect::<Result<_, _>>()?;
+            c.mode = body_mode;
             let body: Vec<Expr> = body
                 .list_to_vec()
                 .ok_or_else(|| err("body not a list"))?
                 .into_iter()
                 .map(|b| c.expr(b))
                 .collect::<Result<_, _>>()?;
-            if body.is_empty() {
+            if body.is_empty() && !tracing {
                 return Err(err("empty body"));
             }
             clauses.push(Clause::new(head, guards, body, &c.vars));
         }
         Ok(MatchSpec {
             clauses,
+            source: spec,
             _heap: heap,
         })
+    }
+
+    /// The specification as it was given (a term on the specification's
+    /// own heap: copy it before it leaves).
+    pub fn source(&self) -> Term {
+        self.source
+    }
+
+    /// Runs a tracing specification on a call with `args`: `None` when no
+    /// clause matches (the call is not traced); otherwise the body ran, its
+    /// actions recorded in `run`.
+    pub fn run_trace(
+        &self,
+        rt: &Runtime,
+        p: &mut Process,
+        args: &[Term],
+        run: &mut TraceRun,
+    ) -> Option<()> {
+        let object = p.heap.list(args);
+        let mut scratch = Vec::new();
+        let (clause, env) = self.first_match(rt, &mut scratch, p, object)?;
+        let mut env = Env {
+            catch: true,
+            trace: Some(run),
+            ..env
+        };
+        for b in &clause.body {
+            env.eval(rt, b, p, true);
+        }
+        Some(())
     }
 
     /// A specification matching `pattern` and returning what `ets:match`
@@ -363,7 +483,10 @@ impl MatchSpec {
             heap = Some(h);
             copy
         };
-        let mut c = Compiler { vars: Vec::new() };
+        let mut c = Compiler {
+            vars: Vec::new(),
+            mode: Mode::Table,
+        };
         let head = c.pattern(pattern)?;
         Ok(MatchSpec {
             clauses: vec![Clause::new(
@@ -372,6 +495,7 @@ impl MatchSpec {
                 vec![if whole { Expr::Object } else { Expr::AllVars }],
                 &c.vars,
             )],
+            source: pattern,
             _heap: heap,
         })
     }
@@ -413,7 +537,7 @@ impl MatchSpec {
         scratch: &'s mut Vec<Term>,
         p: &mut Process,
         object: Term,
-    ) -> Option<(&'s Clause, Env<'s>)> {
+    ) -> Option<(&'s Clause, Env<'s, 's>)> {
         let clause = self.clauses.iter().find(|clause| {
             scratch.clear();
             scratch.resize(clause.nvars, Term::NON_VALUE);
@@ -424,6 +548,8 @@ impl MatchSpec {
                 vars: scratch,
                 by_number: &clause.by_number,
                 object,
+                catch: false,
+                trace: None,
             };
             clause
                 .guards
@@ -434,6 +560,8 @@ impl MatchSpec {
             vars: scratch,
             by_number: &clause.by_number,
             object,
+            catch: false,
+            trace: None,
         };
         Some((clause, env))
     }
@@ -530,10 +658,14 @@ fn exact(a: Term, b: Term) -> bool {
     a == b || (!a.is_immediate() && order::exact_eq(a, b))
 }
 
-struct Env<'a> {
+struct Env<'a, 't> {
     vars: &'a [Term],
     by_number: &'a [usize],
     object: Term,
+    /// True in a tracing body: a call that raises gives `'EXIT'`.
+    catch: bool,
+    /// The actions of a tracing specification's run.
+    trace: Option<&'t mut TraceRun>,
 }
 
 impl Clause {
@@ -550,7 +682,7 @@ impl Clause {
     }
 }
 
-impl Env<'_> {
+impl Env<'_, '_> {
     /// Evaluates `e`; `None` on an exception. With `copy`, the result lives
     /// entirely on `p`'s heap; otherwise it may share parts of the object
     /// and of the specification.
@@ -618,7 +750,23 @@ impl Env<'_> {
                 for (i, a) in args.iter().enumerate() {
                     vals[i] = self.eval(rt, a, p, copy)?;
                 }
-                bif(rt, p, &vals[..args.len()]).ok()?
+                match bif(rt, p, &vals[..args.len()]) {
+                    Ok(v) => v,
+                    Err(_) if self.catch => Term::atom(Atom::EXIT),
+                    Err(_) => return None,
+                }
+            }
+            Expr::Trace(tf, args) => {
+                let mut vals = [Term::NIL; 3];
+                for (i, a) in args.iter().enumerate() {
+                    vals[i] = self.eval(rt, a, p, copy)?;
+                }
+                let run = self.trace.as_deref_mut();
+                match trace::eval(*tf, rt, p, &vals[..args.len()], run) {
+                    Some(v) => v,
+                    None if self.catch => Term::atom(Atom::EXIT),
+                    None => return None,
+                }
             }
         })
     }

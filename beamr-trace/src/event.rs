@@ -164,8 +164,8 @@ pub enum Payload<'a> {
         mfa: Mfa,
         /// Its arguments, or only the arity.
         args: CallArgs<'a>,
-        /// What a match specification's `message` action returned, if any
-        /// (beamr has no trace match specifications yet).
+        /// The term a match specification's `message/1` action gave, if
+        /// any: the message backend adds it to the call message.
         match_spec_result: Option<Term>,
     },
     /// Returned to a function (`return_to`); `None` when not known.

@@ -80,12 +80,20 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
                 elems.push(heap.copy_term(peer));
             }
         }
-        Payload::Call { mfa, args, .. } => {
+        Payload::Call {
+            mfa,
+            args,
+            match_spec_result,
+        } => {
             let third = match args {
                 CallArgs::Args(args) => copy_list(heap, args),
                 CallArgs::Arity(n) => Term::small_unchecked(n as i64),
             };
             elems.push(mfa_tuple(heap, mfa, third));
+            // A match specification's message(Extra): one more element.
+            if let Some(extra) = match_spec_result {
+                elems.push(heap.copy_term(extra));
+            }
         }
         Payload::ReturnTo { mfa } => elems.push(match mfa {
             Some(mfa) => mfa_tuple(heap, mfa, arity(mfa)),
@@ -221,6 +229,10 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         if let Some(message) = trace_message(&mut heap, event, ts) {
             self.deliver.deliver(self.tracer, message, heap);
         }
+    }
+
+    fn tracer_term(&self) -> Option<Term> {
+        Some(self.tracer)
     }
 }
 

@@ -87,6 +87,11 @@ pub trait Tracer: Send + Sync {
         let _ = carried;
         self.trace(event);
     }
+    /// The tracer as `erlang:trace_info/2` names it (the tracer process's
+    /// pid), if it is one Erlang code can name; the default is `None`.
+    fn tracer_term(&self) -> Option<Term> {
+        None
+    }
 }
 
 /// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it
@@ -150,6 +155,9 @@ macro_rules! forward_tracer {
             }
             fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
                 (**self).trace_receive(event, carried)
+            }
+            fn tracer_term(&self) -> Option<Term> {
+                (**self).tracer_term()
             }
         }
     )*};

@@ -31,7 +31,6 @@ const NOT_SUPPORTED: &[&str] = &[
     "scheduler_wall_time",
     "schedulers_online",
     "time_offset",
-    "trace_control_word",
 ];
 
 /// `erlang:system_flag(Flag, Value)`: the flag's old value.
@@ -48,6 +47,13 @@ fn system_flag(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
             } else {
                 Err(Exception::badarg())
             }
+        }
+        "trace_control_word" => {
+            let word = a[1]
+                .as_small()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(Exception::badarg)?;
+            Ok(p.heap.int(i64::from(crate::trace::set_control_word(word))))
         }
         name if NOT_SUPPORTED.contains(&name) => {
             let notsup = Term::atom(Atom::new("notsup").expect("atom"));

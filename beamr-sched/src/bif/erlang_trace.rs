@@ -5,15 +5,9 @@
 //! The flags reach a process other than the caller as a
 //! [`Signal::Trace`], so they take effect in order with the caller's other
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
-//! `erlang:trace_pattern/2,3` sets global call patterns: the exported
-//! functions of loaded modules it matches get their export's flag word set,
-//! which `call_ext` tests (the `call` probe); a match specification whose
-//! clauses match any arguments may ask for `{return_trace}`. Not here yet:
-//! match specifications that look at the arguments or do anything else,
-//! `local`,
-//! `meta`, `call_count` and `call_time` patterns, message patterns,
-//! `{tracer, Module, State}` (tracer modules), port tracing and
-//! `erlang:trace_info/2`: each raises `{notsup, What}`.
+//! Trace patterns are `erlang_trace_pattern`'s, `erlang:trace_info/2`
+//! `erlang_trace_info`'s. Not here yet: `{tracer, Module, State}` (tracer
+//! modules) and port tracing: each raises `{notsup, What}`.
 
 use std::sync::{Arc, Weak};
 
@@ -24,24 +18,28 @@ use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
 use beamr_trace::TraceFlags;
 
 use super::{erlang_system, erlang_time};
-use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::Runtime;
 use crate::signals;
-use crate::trace::{pattern, TraceChange};
+use crate::trace::TraceChange;
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "trace", 3, trace3),
     ("erlang", "trace_delivered", 1, trace_delivered),
-    ("erlang", "trace_pattern", 2, trace_pattern2),
-    ("erlang", "trace_pattern", 3, trace_pattern3),
 ];
 
 /// Delivers trace messages into a tracer process's inbox.
-struct RuntimeDelivery {
+pub(super) struct RuntimeDelivery {
     rt: Weak<Runtime>,
+}
+
+impl RuntimeDelivery {
+    /// Delivery through the runtime `rt`.
+    pub(super) fn new(rt: Weak<Runtime>) -> RuntimeDelivery {
+        RuntimeDelivery { rt }
+    }
 }
 
 impl Deliver for RuntimeDelivery {
@@ -146,7 +144,7 @@ fn bad_option() -> Exception {
 }
 
 /// `error:{notsup, What}`: a part of the tracing API beamr does not have yet.
-fn not_implemented(p: &mut Process, what: &str) -> Exception {
+pub(super) fn not_implemented(p: &mut Process, what: &str) -> Exception {
     let what = Atom::new(what).map_or(Term::NIL, Term::atom);
     let notsup = Term::atom(Atom::new("notsup").expect("atom"));
     Exception::error(p.heap.tuple(&[notsup, what]))
@@ -204,99 +202,6 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         Target::New => rt.trace.change_new_processes(&change),
     }
     Ok(Term::small_unchecked(count))
-}
-
-fn trace_pattern2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    trace_pattern3(rt, p, &[a[0], a[1], Term::NIL])
-}
-
-/// `erlang:trace_pattern(MFA, MatchSpec, FlagList)` for global call
-/// patterns: how many exported functions of loaded modules `MFA` (with `'_'`
-/// wildcards) matched; each is traced (`true`, `[]`) or not (`false`).
-fn trace_pattern3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let any = Term::atom(Atom::new("_").expect("atom"));
-    let Some(&[m, f, arity]) = a[0].as_tuple() else {
-        if a[0]
-            .as_atom()
-            .is_some_and(|n| matches!(n.name(), "send" | "receive" | "on_load"))
-        {
-            return Err(not_implemented(p, "message and on_load trace patterns"));
-        }
-        return Err(Exception::badarg());
-    };
-    let pattern_ok = (m == any || m.is_atom())
-        && (f == any || f.is_atom())
-        && (arity == any || arity.as_small().is_some_and(|n| (0..=255).contains(&n)));
-    // A wildcard may only be followed by wildcards: {'_', f, 1} is not a
-    // pattern.
-    let wildcard_then_name = (m == any && f != any) || (f == any && arity != any);
-    let order_ok = !wildcard_then_name;
-    if !pattern_ok || !order_ok {
-        // As erts reports it (erl_erts_errors: cause none).
-        return Err(Exception::badarg_cause(Term::atom(
-            Atom::new("none").expect("atom"),
-        )));
-    }
-    let word = match a[1] {
-        Term::TRUE | Term::NIL => pattern::CALL,
-        Term::FALSE => 0,
-        ms if ms.is_list() => match match_spec_flags(ms) {
-            Some(flags) => flags,
-            None => return Err(not_implemented(p, "match specifications in trace patterns")),
-        },
-        _ => return Err(Exception::badarg()),
-    };
-    let flags = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
-    for flag in flags {
-        match flag.as_atom().map(Atom::name) {
-            Some("global") => {}
-            Some("local" | "meta" | "call_count" | "call_time" | "call_memory") => {
-                return Err(not_implemented(
-                    p,
-                    "local, meta and counting trace patterns",
-                ));
-            }
-            _ => return Err(Exception::badarg()),
-        }
-    }
-    let name = |t: Term| if t == any { None } else { t.as_atom() };
-    let arity = arity.as_small().map(|n| n as u32);
-    let matched = trace_patterns::set(name(m), name(f), arity, word);
-    Ok(Term::small_unchecked(matched as i64))
-}
-
-/// The flag word of a match specification that beamr can run today:
-/// clauses whose head matches any arguments (`'_'`, or a list of `'_'`),
-/// with no guards, and whose body holds only `{return_trace}` and
-/// `{exception_trace}` (dbg's `x`). `None`
-/// for anything else (heads that bind or test arguments, guards, the other
-/// actions).
-fn match_spec_flags(ms: Term) -> Option<u32> {
-    let any = Term::atom(Atom::new("_").ok()?);
-    let return_trace = Atom::new("return_trace").ok()?;
-    let exception_trace = Atom::new("exception_trace").ok()?;
-    let mut word = pattern::CALL;
-    for clause in ms.list_to_vec()? {
-        let &[head, guards, body] = clause.as_tuple()? else {
-            return None;
-        };
-        let head_any = head == any || head.list_to_vec()?.iter().all(|&t| t == any);
-        if !head_any || guards != Term::NIL {
-            return None;
-        }
-        for action in body.list_to_vec()? {
-            match *action.as_tuple()? {
-                [name] if name.as_atom() == Some(return_trace) => {
-                    word |= pattern::RETURN_TRACE;
-                }
-                [name] if name.as_atom() == Some(exception_trace) => {
-                    word |= pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE;
-                }
-                _ => return None,
-            }
-        }
-    }
-    Some(word)
 }
 
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its

@@ -31,6 +31,8 @@ mod erlang_terms;
 mod erlang_time;
 mod erlang_timers;
 mod erlang_trace;
+mod erlang_trace_info;
+mod erlang_trace_pattern;
 mod ets_access;
 mod ets_lookup_walk;
 mod ets_objects;

@@ -250,6 +250,8 @@ impl CodeServer {
         }
         versions.current = Some(module);
         versions.origin = Some(origin);
+        drop(modules);
+        super::trace_patterns::module_loaded(name);
         name
     }
 

@@ -5,9 +5,12 @@
 //! - [`run`](fn@run): the dispatch loop.
 //! - `unwind`: raising an exception and finding its handler.
 //! - `fun_call`: what a fun or an `apply` runs.
+//! - `call_trace` and `return_trace`: calls of functions with trace
+//!   patterns, and their returns.
 //! - [`stacktrace`]: stack traces as Erlang terms.
 //! - [`ops`]: instruction groups with their own files (binaries, maps, receive).
 
+mod call_trace;
 mod fun_call;
 pub mod ops;
 mod return_trace;

@@ -1,23 +1,27 @@
-//! The return-trace frame: how a call to a function whose trace pattern
-//! asks for `return_trace` (or `exception_trace`) reports its return.
+//! Return-trace frames: how a traced call reports its return (`return_trace`,
+//! `exception_trace`, meta patterns), the end of a chain of local calls
+//! (`return_to`), and the time a `call_time` function ran.
 //!
 //! At the call, [`push_frame`] pushes the real return address on the stack
 //! (a code-pointer word, which the collector and the stack walkers already
 //! know; null at the end of a process), records the frame in the process's
-//! `return_traces` (its stack depth, the function, whether exceptions
-//! report), and points CP at [`stub`], one `return_trace` instruction that
-//! belongs to no module. When the function returns there, [`pop_frame`]
-//! takes both back, the interpreter fires `return_from` and returns on to
-//! the real address. An exception that unwinds below a frame's depth drops
-//! it ([`unwound`]), firing `exception_from` for `exception_trace`.
+//! `return_traces` (its stack depth, the function, what it reports), and
+//! points CP at [`stub`], one `return_trace` instruction that belongs to no
+//! module. When the function returns there, [`returned`] takes both back,
+//! reports by the frame's kind, and gives the real address to return on
+//! to. An exception that unwinds below a frame's depth drops it
+//! ([`unwound`]): `exception_trace` frames fire `exception_from`,
+//! `call_time` clocks stop, and if a `return_to` frame went and the
+//! exception is caught, `return_to` names the function that caught it.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
-use beamr_trace::Mfa;
+use beamr_trace::{Mfa, Payload, TraceTag};
 
+use crate::code::CodeServer;
 use crate::loader::Instr;
-use crate::process::{Exception, Process, ReturnTraceFrame};
-use crate::trace::probes;
+use crate::process::{Exception, Process};
+use crate::trace::{now_ns, probes, FrameKind, ReturnTraceFrame};
 
 /// The return-trace instruction, at a fixed address for the whole run.
 static STUB: Instr = Instr::ReturnTrace;
@@ -27,40 +31,146 @@ pub fn stub() -> *const Instr {
     &STUB
 }
 
-/// Pushes the frame for a call of `mfa` that returns to `p.cp`, and makes
-/// the call return to [`stub`] instead; `exceptions` also reports an
-/// exception that unwinds through it ([`unwound`]).
-pub fn push_frame(p: &mut Process, mfa: Mfa, exceptions: bool) {
+/// True if `cp` is the return-trace instruction: the call it belongs to
+/// is a tail call of a function that pushed a frame.
+pub fn is_stub(cp: *const Instr) -> bool {
+    std::ptr::eq(cp, stub())
+}
+
+/// Pushes a frame of `kind` for a call of `mfa` that returns to `p.cp`,
+/// and makes the call return to [`stub`] instead.
+pub fn push_frame(p: &mut Process, mfa: Mfa, kind: FrameKind) {
     p.stack.push(Term::code_pointer(p.cp));
     p.cp = stub().cast();
     let depth = p.stack.len();
-    p.return_traces.push(ReturnTraceFrame {
-        depth,
-        mfa,
-        exceptions,
-    });
+    p.return_traces.push(ReturnTraceFrame { depth, mfa, kind });
 }
 
-/// An exception of `class` with `reason` unwound the stack to `len` words:
-/// the frames above are gone, and each pushed with `exceptions` fires
-/// `exception_from`, innermost first.
-pub fn unwound(p: &mut Process, len: usize, class: Atom, reason: Term) {
-    while let Some(&frame) = p.return_traces.last() {
-        if frame.depth <= len {
-            break;
-        }
-        p.return_traces.pop();
-        if frame.exceptions {
-            let pid = p.pid;
-            probes::exception_from(&mut p.trace, pid, frame.mfa, class, reason);
+/// Stops the clock of the innermost `call_time` frame (a call_time
+/// function is called from inside it), at `now`.
+pub fn pause_call_time(p: &mut Process, now: u64) {
+    let frame = p
+        .return_traces
+        .iter_mut()
+        .rev()
+        .find(|f| matches!(f.kind, FrameKind::CallTime { .. }));
+    if let Some(ReturnTraceFrame {
+        kind: FrameKind::CallTime { spent, since, .. },
+        ..
+    }) = frame
+    {
+        if *since != 0 {
+            *spent += now.saturating_sub(*since);
+            *since = 0;
         }
     }
 }
 
-/// Pops the frame [`push_frame`] pushed: the function that returned and the
-/// real return address (null when the process ends). `None` if the stack
-/// does not end with a frame (a bug).
-pub fn pop_frame(p: &mut Process) -> Option<(Mfa, *const Instr)> {
+/// Restarts the clock of the innermost `call_time` frame at `now` (the
+/// call_time function it called returned).
+fn resume_call_time(p: &mut Process, now: u64) {
+    let frame = p
+        .return_traces
+        .iter_mut()
+        .rev()
+        .find(|f| matches!(f.kind, FrameKind::CallTime { .. }));
+    if let Some(ReturnTraceFrame {
+        kind: FrameKind::CallTime { since, .. },
+        ..
+    }) = frame
+    {
+        *since = now;
+    }
+}
+
+/// Books the time of a `call_time` frame that is gone (returned or
+/// unwound) at `now`.
+fn close_call_time(p: &mut Process, kind: &FrameKind, now: u64) {
+    if let FrameKind::CallTime {
+        table,
+        spent,
+        since,
+    } = kind
+    {
+        let spent = spent
+            + if *since == 0 {
+                0
+            } else {
+                now.saturating_sub(*since)
+            };
+        table.add(p.pid, 0, spent);
+        resume_call_time(p, now);
+    }
+}
+
+/// The function containing the return address `ra`, if it is in a
+/// module (not the end of the process, not another frame's stub).
+fn function_at(ra: *const Instr) -> Option<Mfa> {
+    if ra.is_null() || is_stub(ra) {
+        return None;
+    }
+    let module = CodeServer::global().module_at(ra)?;
+    let f = module.function_at(module.index_of(ra))?;
+    Some(Mfa {
+        module: module.name,
+        function: f.name,
+        arity: f.arity,
+    })
+}
+
+/// An exception of `class` with `reason` unwound the stack to `len` words,
+/// to the handler at `caught` (`None`: nothing caught it, the process
+/// ends): the frames above are gone, reporting innermost first.
+pub fn unwound(
+    p: &mut Process,
+    len: usize,
+    caught: Option<*const Instr>,
+    class: Atom,
+    reason: Term,
+) {
+    let mut return_to = false;
+    while let Some(frame) = p.return_traces.last() {
+        if frame.depth <= len {
+            break;
+        }
+        let frame = p.return_traces.pop().expect("the last frame");
+        let pid = p.pid;
+        match &frame.kind {
+            FrameKind::Return {
+                exceptions,
+                meta,
+                return_to: to,
+            } => {
+                return_to |= *to;
+                if *exceptions {
+                    match meta {
+                        Some(tracer) => {
+                            let payload = Payload::Exception {
+                                mfa: frame.mfa,
+                                class,
+                                reason,
+                            };
+                            probes::meta(&**tracer, TraceTag::ExceptionFrom, pid, payload);
+                        }
+                        None => probes::exception_from(&mut p.trace, pid, frame.mfa, class, reason),
+                    }
+                }
+            }
+            FrameKind::ReturnTo => return_to = true,
+            FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
+        }
+    }
+    if let (true, Some(handler)) = (return_to, caught) {
+        let pid = p.pid;
+        probes::return_to(&mut p.trace, pid, function_at(handler));
+    }
+}
+
+/// The function at the top frame returned (with its value in x0): pops the
+/// frame [`push_frame`] pushed, reports it, and gives the real return
+/// address (null when the process ends). `None` if the stack does not end
+/// with a frame (a bug).
+pub fn returned(p: &mut Process) -> Option<*const Instr> {
     let frame = p.return_traces.pop()?;
     if frame.depth != p.stack.len() {
         return None;
@@ -70,7 +180,46 @@ pub fn pop_frame(p: &mut Process) -> Option<(Mfa, *const Instr)> {
         .pop()?
         .as_code_pointer()
         .map_or(std::ptr::null(), <*const ()>::cast);
-    Some((frame.mfa, back))
+    let (pid, value) = (p.pid, p.x[0]);
+    let mfa = frame.mfa;
+    match &frame.kind {
+        FrameKind::Return {
+            meta, return_to, ..
+        } => {
+            match meta {
+                Some(tracer) => {
+                    let payload = Payload::Return { mfa, value };
+                    probes::meta(&**tracer, TraceTag::ReturnFrom, pid, payload);
+                }
+                None => probes::return_from(&mut p.trace, pid, mfa, value),
+            }
+            if *return_to && !is_stub(back) {
+                probes::return_to(&mut p.trace, pid, function_at(back));
+            }
+        }
+        FrameKind::ReturnTo => probes::return_to(&mut p.trace, pid, function_at(back)),
+        FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
+    }
+    Some(back)
+}
+
+/// The real return address of the running function: `p.cp`, or, when that
+/// is the stub, the address its frames saved (the caller of a traced
+/// call, as `caller/0` sees it).
+pub fn real_cp(p: &Process) -> *const Instr {
+    let mut cp: *const Instr = p.cp.cast();
+    let mut frames = p.return_traces.iter().rev();
+    while is_stub(cp) {
+        let Some(frame) = frames.next() else {
+            return std::ptr::null();
+        };
+        cp = p
+            .stack
+            .get(frame.depth.wrapping_sub(1))
+            .and_then(|w| w.as_code_pointer())
+            .map_or(std::ptr::null(), <*const ()>::cast);
+    }
+    cp
 }
 
 /// The error raised if the stub ever ran without its frame on the stack

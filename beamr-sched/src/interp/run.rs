@@ -6,6 +6,7 @@ use beamr_core::atom::Atom;
 use beamr_core::order;
 use beamr_core::term::{Export, Term};
 
+use super::call_trace;
 use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, set_x, set_y, x, y, Flow};
 use super::return_trace;
@@ -14,8 +15,7 @@ use crate::code::{resolve, Callee};
 use crate::loader::{ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Tail, Target, TypeTest};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::{pattern, probes};
-use beamr_trace::{Mfa, TraceFlags};
+use crate::trace::pattern;
 
 /// Why [`run`] returned.
 #[derive(Debug)]
@@ -186,14 +186,22 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::Call { target } => {
+                let entry = offset(ip, *target);
                 // SAFETY: the successor exists (see next!).
                 p.cp = unsafe { ip.add(1) }.cast();
-                call_code!(offset(ip, *target))
+                trace_local(rt, p, entry);
+                call_code!(entry)
             }
-            Instr::CallOnly { target } => call_code!(offset(ip, *target)),
+            Instr::CallOnly { target } => {
+                let entry = offset(ip, *target);
+                trace_local(rt, p, entry);
+                call_code!(entry)
+            }
             Instr::CallLast { target, dealloc } => {
+                let entry = offset(ip, *target);
                 p.cp = pop_frame(p, *dealloc).cast();
-                call_code!(offset(ip, *target))
+                trace_local(rt, p, entry);
+                call_code!(entry)
             }
             Instr::CallExt { export } => {
                 let Some(code) = resolve::code_of(export) else {
@@ -201,14 +209,14 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 };
                 // SAFETY: see next!.
                 p.cp = unsafe { ip.add(1) }.cast();
-                trace_call(p, export, true);
+                trace_call(rt, p, export, true);
                 call_code!(code)
             }
             Instr::CallExtOnly { export } => {
                 let Some(code) = resolve::code_of(export) else {
                     raise!(undef(p, export))
                 };
-                trace_call(p, export, true);
+                trace_call(rt, p, export, true);
                 call_code!(code)
             }
             Instr::CallExtLast { export, dealloc } => {
@@ -216,7 +224,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     raise!(undef(p, export))
                 };
                 p.cp = pop_frame(p, *dealloc).cast();
-                trace_call(p, export, true);
+                trace_call(rt, p, export, true);
                 call_code!(code)
             }
             Instr::CallBif { bif, export }
@@ -224,7 +232,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             | Instr::CallBifLast { bif, export, .. } => {
                 reds -= 1;
                 // A BIF returns at once: no return-trace frame.
-                trace_call(p, export, false);
+                trace_call(rt, p, export, false);
                 // BIFs that inspect code (check_process_code, purge) see where the caller is.
                 p.ip = ip.cast();
                 if let Err(e) = call_native(rt, p, *bif, export) {
@@ -297,12 +305,10 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
                 // report it, then return on to where it was called from.
-                let Some((mfa, back)) = return_trace::pop_frame(p) else {
+                let Some(back) = return_trace::returned(p) else {
                     // Only push_frame points CP at the stub, over its frame.
                     raise!(return_trace::broken_frame(p))
                 };
-                let (pid, value) = (p.pid, p.x[0]);
-                probes::return_from(&mut p.trace, pid, mfa, value);
                 p.cp = back.cast();
                 if let Some(done) = do_return(p, &mut ip) {
                     return done;
@@ -633,9 +639,11 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Ok(FunTarget::Code(code)) => {
                         // SAFETY: see next!.
                         p.cp = unsafe { ip.add(1) }.cast();
+                        trace_fun(rt, p, f, code);
                         call_code!(code)
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
+                        trace_call(rt, p, export, false);
                         if let Err(e) = call_native(rt, p, bif, export) {
                             raise!(e)
                         }
@@ -663,6 +671,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Callee::Code(code) => code,
                     Callee::Undefined => raise!(undef(p, export)),
                     Callee::Native(bif) => {
+                        trace_call(rt, p, export, false);
                         if let Err(e) = call_native(rt, p, bif, export) {
                             raise!(e)
                         }
@@ -683,6 +692,7 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc).cast(),
                     Tail::Only => {}
                 }
+                trace_call(rt, p, export, true);
                 call_code!(code)
             }
             Instr::ApplyFunList { tail } => {
@@ -699,9 +709,11 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                             Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc).cast(),
                             Tail::Only => {}
                         }
+                        trace_fun(rt, p, f, code);
                         call_code!(code)
                     }
                     Ok(FunTarget::Bif(bif, export)) => {
+                        trace_call(rt, p, export, false);
                         if let Err(e) = call_native(rt, p, bif, export) {
                             raise!(e)
                         }
@@ -796,41 +808,31 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
 }
 
 /// The per-function flag test of a call to `export`: one load and one
-/// branch; past it, [`call_probe`]. `frames` is false for a BIF, which
-/// returns at once and gets no return-trace frame.
+/// branch; past it, the call-trace cold path. `frames` is false for a
+/// BIF, which returns at once and gets no return-trace frame.
 #[inline(always)]
-fn trace_call(p: &mut Process, export: &'static Export, frames: bool) {
-    let flags = export.trace.load(Ordering::Relaxed);
-    if flags != 0 {
-        let flags = if frames {
-            flags
-        } else {
-            flags & !pattern::RETURN_TRACE
-        };
-        call_probe(p, export, flags);
+fn trace_call(rt: &Runtime, p: &mut Process, export: &'static Export, frames: bool) {
+    if export.trace.load(Ordering::Relaxed) != 0 {
+        call_trace::external(rt, p, export, frames);
     }
 }
 
-/// The `call` probe of a function with a trace pattern (its export's flag
-/// word is `flags`), with the arguments in x0..; with `return_trace`, the
-/// call is made to return through the return-trace stub. Called with
-/// `p.cp` already where the function will return to.
-#[cold]
-#[inline(never)]
-fn call_probe(p: &mut Process, export: &'static Export, flags: u32) {
-    if !p.trace.wants(TraceFlags::CALL) {
-        return;
+/// The local-call gate (`trace::pattern::local_calls`): one load and one
+/// branch; past it, the call-trace cold path for the code at `entry`.
+#[inline(always)]
+fn trace_local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
+    if pattern::local_calls() {
+        call_trace::local(rt, p, entry);
     }
-    let mfa = Mfa {
-        module: export.module,
-        function: export.function,
-        arity: export.arity,
-    };
-    let pid = p.pid;
-    let args = &p.x[..export.arity as usize];
-    probes::call(&mut p.trace, pid, mfa, args);
-    if flags & pattern::RETURN_TRACE != 0 {
-        return_trace::push_frame(p, mfa, flags & pattern::EXCEPTION_TRACE != 0);
+}
+
+/// The gate of a call of the fun `f` that runs the code at `entry`: an
+/// export fun is an external call, a local fun a local one.
+#[inline(always)]
+fn trace_fun(rt: &Runtime, p: &mut Process, f: Term, entry: *const Instr) {
+    match f.as_export() {
+        Some(export) => trace_call(rt, p, export, true),
+        None => trace_local(rt, p, entry),
     }
 }
 

@@ -130,6 +130,33 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
     p.heap.list(&frames)
 }
 
+/// The frames of the return addresses on `p`'s stack (its caller's first),
+/// at most `depth` (default [`MAX_DEPTH`]): a tracing match
+/// specification's `current_stacktrace`, seen from a traced call.
+pub(super) fn return_frames(p: &mut Process, depth: Option<usize>) -> Term {
+    let depth = depth.unwrap_or(MAX_DEPTH);
+    let stub = super::return_trace::stub();
+    let mut return_addresses: Vec<*const Instr> = Vec::new();
+    let cp: *const Instr = p.cp.cast();
+    let words = p.stack.iter().rev().filter_map(|w| w.as_code_pointer());
+    for ra in std::iter::once(cp).chain(words.map(<*const ()>::cast)) {
+        // Return-trace stubs and the end of the process are no frames.
+        if !ra.is_null() && !std::ptr::eq(ra, stub) && return_addresses.last() != Some(&ra) {
+            return_addresses.push(ra);
+        }
+    }
+    let mut frames = Vec::new();
+    for ra in return_addresses {
+        if frames.len() >= depth {
+            break;
+        }
+        if let Some(frame) = frame_at(p, ra, true, None, Term::NIL) {
+            frames.push(frame);
+        }
+    }
+    p.heap.list(&frames)
+}
+
 /// Whether the code at return address `ra` returns at once (`return`, or
 /// `deallocate` then `return`).
 fn returns_at_once(ra: *const Instr) -> bool {

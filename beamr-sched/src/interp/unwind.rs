@@ -52,7 +52,7 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
         if let Some(payload) = p.stack[i].as_catch() {
             let (handler, y) = decode_catch(payload);
             p.stack.truncate(i + 1 + y);
-            super::return_trace::unwound(p, i + 1 + y, e.class.atom(), e.reason);
+            super::return_trace::unwound(p, i + 1 + y, Some(handler), e.class.atom(), e.reason);
             p.x[0] = Term::NON_VALUE;
             p.x[1] = Term::atom(e.class.atom());
             p.x[2] = e.reason;
@@ -60,7 +60,7 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
             return Unwound::Caught(handler);
         }
     }
-    super::return_trace::unwound(p, 0, e.class.atom(), e.reason);
+    super::return_trace::unwound(p, 0, None, e.class.atom(), e.reason);
     Unwound::Uncaught(e, trace)
 }
 

@@ -83,21 +83,7 @@ pub struct Process {
     pub trace: crate::trace::ProcessTrace,
     /// The return-trace frames on the stack, innermost last (see
     /// `interp::return_trace`).
-    pub return_traces: Vec<ReturnTraceFrame>,
-}
-
-/// A return-trace frame on a process's stack: what its return or its
-/// exception reports.
-#[derive(Copy, Clone, Debug)]
-pub struct ReturnTraceFrame {
-    /// The stack's length just after the frame was pushed; unwinding below
-    /// it discards the frame.
-    pub depth: usize,
-    /// The traced function.
-    pub mfa: beamr_trace::Mfa,
-    /// True with `{exception_trace}`: an exception through the frame fires
-    /// `exception_from`.
-    pub exceptions: bool,
+    pub return_traces: Vec<crate::trace::ReturnTraceFrame>,
 }
 
 /// An array of `N` copies of `value`, built in place on the heap (`Box::new`

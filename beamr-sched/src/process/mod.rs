@@ -9,7 +9,8 @@ mod mailbox;
 pub mod run_state;
 mod signal;
 
-pub use body::{CodeAddr, Process, ReceiveTimer, ReturnTraceFrame, MAX_X_REGS};
+pub use crate::trace::ReturnTraceFrame;
+pub use body::{CodeAddr, Process, ReceiveTimer, MAX_X_REGS};
 pub use directory::{ProcessTable, Registry};
 pub use exception::{Class, Exception};
 pub use handle::ProcessHandle;

@@ -32,18 +32,49 @@
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
 
+mod call_stats;
 mod clock;
 mod control;
+mod control_word;
+mod frame;
 pub mod probes;
 mod process_trace;
 
+pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
+pub use control_word::{control_word, set_control_word};
+pub use frame::{FrameKind, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, TraceChange};
 
 /// Bits of an export's trace flag word (`Export::trace`), set by
-/// `erlang:trace_pattern/3`.
+/// `erlang:trace_pattern/3`, and the gate of local calls.
+///
+/// An external call (`call_ext`, `apply`, an export fun) tests its
+/// export's word: nonzero when the function has any pattern. A local call
+/// (`call`, `call_only`, `call_last`, a local fun) tests [`local_calls`]:
+/// true while some function has a pattern that local calls fire (a
+/// `local` call pattern, `meta`, `call_count`, `call_time`); only then
+/// does it look its callee up. Either way, one load and one branch while
+/// nothing is traced.
 pub mod pattern {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    static LOCAL_CALLS: AtomicBool = AtomicBool::new(false);
+
+    /// True while some function's pattern fires on local calls: the one
+    /// test a local call makes.
+    #[inline(always)]
+    pub fn local_calls() -> bool {
+        LOCAL_CALLS.load(Ordering::Relaxed)
+    }
+
+    /// Opens or closes the local-call gate (the pattern table does, when
+    /// patterns change).
+    pub fn set_local_calls(on: bool) {
+        LOCAL_CALLS.store(on, Ordering::Relaxed);
+    }
+
     /// Calls of the function fire `call`.
     pub const CALL: u32 = 1;
     /// Its returns fire `return_from` (`{return_trace}` in the match

@@ -5,8 +5,11 @@
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
-use beamr_trace::{CallArgs, GcInfo, Mfa, Payload, TraceContext, TraceFlags, TraceTag};
+use beamr_trace::{
+    CallArgs, GcInfo, Mfa, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
+};
 
+use super::clock::{now_ns, scheduler_id};
 use super::ProcessTrace;
 
 /// `send`: `pid` sent `message` to `to` (as the sender named it). Returns
@@ -76,11 +79,13 @@ pub fn link(t: &mut ProcessTrace, tag: TraceTag, pid: Term, peer: Term) {
 }
 
 /// `call`: `pid` calls `mfa` with `args` (a function with a trace
-/// pattern; the caller tests the function's flag word first). With the
-/// `arity` flag the event carries only the arity.
+/// pattern; the caller tests the function's flag word first), with the
+/// match specification's `message` term `extra` if it gave one. With the
+/// `arity` flag the event carries only the arity; with `silent`, nothing
+/// is sent.
 #[inline(always)]
-pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term]) {
-    if t.wants(TraceFlags::CALL) {
+pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term], extra: Option<Term>) {
+    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
         let args = if t.wants(TraceFlags::ARITY) {
             CallArgs::Arity(mfa.arity)
         } else {
@@ -89,17 +94,38 @@ pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term]) {
         let payload = Payload::Call {
             mfa,
             args,
-            match_spec_result: None,
+            match_spec_result: extra,
         };
         t.report(TraceTag::Call, pid, payload);
     }
+}
+
+/// `return_to`: `pid` returned to `mfa` (`None`: to no function, as at the
+/// end of the process), at the end of a chain of locally traced calls.
+#[inline(always)]
+pub fn return_to(t: &mut ProcessTrace, pid: Term, mfa: Option<Mfa>) {
+    if t.wants(TraceFlags::CALL) && t.wants(TraceFlags::RETURN_TO) && !t.wants(TraceFlags::SILENT) {
+        t.report(TraceTag::ReturnTo, pid, Payload::ReturnTo { mfa });
+    }
+}
+
+/// An event of a meta pattern (`call`, `return_from`, `exception_from`):
+/// to the meta tracer `tracer`, whatever `pid`'s own flags.
+#[cold]
+#[inline(never)]
+pub fn meta(tracer: &dyn Tracer, tag: TraceTag, pid: Term, payload: Payload<'_>) {
+    let Some(tracee) = Tracee::from_term(pid) else {
+        return;
+    };
+    let build = || TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+    let _ = beamr_trace::fire(tracer, tag, tracee, build);
 }
 
 /// `return_from`: `pid` returned `value` from `mfa` (a call made with a
 /// `return_trace` pattern).
 #[inline(always)]
 pub fn return_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, value: Term) {
-    if t.wants(TraceFlags::CALL) {
+    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
         t.report(TraceTag::ReturnFrom, pid, Payload::Return { mfa, value });
     }
 }
@@ -108,7 +134,7 @@ pub fn return_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, value: Term) {
 /// `pid` (a call made with an `exception_trace` pattern).
 #[inline(always)]
 pub fn exception_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, class: Atom, reason: Term) {
-    if t.wants(TraceFlags::CALL) {
+    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
         let payload = Payload::Exception { mfa, class, reason };
         t.report(TraceTag::ExceptionFrom, pid, payload);
     }

@@ -64,6 +64,23 @@ impl ProcessTrace {
         self.flags.intersects(flags)
     }
 
+    /// The tracer the flags report to, if any.
+    pub fn tracer(&self) -> Option<Arc<dyn Tracer>> {
+        self.tracer.clone()
+    }
+
+    /// Sets or clears `silent` (a match specification's `silent/1`), keeping
+    /// the tracer.
+    pub fn set_silent(&mut self, on: bool) {
+        if on {
+            if self.tracer.is_some() {
+                self.flags |= TraceFlags::SILENT;
+            }
+        } else {
+            self.flags.remove(TraceFlags::SILENT);
+        }
+    }
+
     /// Applies `change` (what `erlang:trace/3` asked for this process).
     pub fn apply(&mut self, change: &TraceChange) {
         if change.set {

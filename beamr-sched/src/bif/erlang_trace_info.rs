@@ -1,0 +1,232 @@
+//! `erlang:trace_info/2`: how a process, the processes to come, a
+//! function or the `on_load` pattern is traced, as the BEAM answers.
+//!
+//! ```text
+//! subject              items                               answer
+//! Pid                  flags, tracer                       {Item, Value}; undefined if dead
+//! new | new_processes  flags, tracer                       what new processes start with
+//! {M, F, A}            traced, match_spec, meta,           {Item, Value}; Value undefined for
+//!                      meta_match_spec, call_count,        no such function (or a wildcard)
+//!                      call_time, (call_memory,) all
+//! on_load              as {M, F, A} (no call_time)         the on_load pattern
+//! ```
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+use beamr_trace::TraceFlags;
+
+use crate::code::trace_patterns::{self, FunctionTrace, Spec};
+use crate::code::{otp_release, CodeServer};
+use crate::loader::BifRow;
+use crate::matchspec::MatchSpec;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+use crate::trace::ProcessTrace;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[("erlang", "trace_info", 2, trace_info)];
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("a short atom name"))
+}
+
+/// `erlang:trace_info(PidPortFuncEvent, Item)`.
+fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (subject, item) = (a[0], a[1]);
+    let item_name = item
+        .as_atom()
+        .map(Atom::name)
+        .ok_or_else(Exception::badarg)?;
+    if subject.is_local_pid() {
+        if !matches!(item_name, "flags" | "tracer") {
+            return Err(Exception::badarg());
+        }
+        let trace = if subject == p.pid {
+            p.trace.clone()
+        } else {
+            let Some(handle) = rt.processes.get(subject) else {
+                return Ok(Term::atom(Atom::UNDEFINED));
+            };
+            let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+            match body.as_ref() {
+                Some(other) => other.trace.clone(),
+                None => return Ok(Term::atom(Atom::UNDEFINED)),
+            }
+        };
+        let value = process_item(p, &trace, item_name);
+        return Ok(p.heap.tuple(&[item, value]));
+    }
+    if let Some(&[m, f, arity]) = subject.as_tuple() {
+        let value = match function(m, f, arity) {
+            Some(trace) => function_item(p, &trace, item_name, true)?,
+            None => {
+                function_item(p, &FunctionTrace::default(), item_name, true)?;
+                Term::atom(Atom::UNDEFINED)
+            }
+        };
+        return Ok(p.heap.tuple(&[item, value]));
+    }
+    match subject.as_atom().map(Atom::name) {
+        Some("new" | "new_processes") => {
+            if !matches!(item_name, "flags" | "tracer") {
+                return Err(Exception::badarg());
+            }
+            let trace = rt.trace.for_new_process();
+            let value = process_item(p, &trace, item_name);
+            Ok(p.heap.tuple(&[item, value]))
+        }
+        Some("on_load") => {
+            if item_name == "call_time" || item_name == "call_memory" {
+                return Err(Exception::badarg());
+            }
+            let trace = trace_patterns::on_load();
+            let value = function_item(p, &trace, item_name, false)?;
+            Ok(p.heap.tuple(&[item, value]))
+        }
+        Some("send" | "receive") => Err(super::erlang_trace::not_implemented(
+            p,
+            "send and receive trace patterns",
+        )),
+        _ => Err(Exception::badarg()),
+    }
+}
+
+/// `flags` or `tracer` of a process traced as `trace`.
+fn process_item(p: &mut Process, trace: &ProcessTrace, item: &str) -> Term {
+    if item == "tracer" {
+        return trace
+            .tracer()
+            .and_then(|t| t.tracer_term())
+            .unwrap_or(Term::NIL);
+    }
+    // In the order erts lists them.
+    const ORDER: &[TraceFlags] = &[
+        TraceFlags::RUNNING_PROCS,
+        TraceFlags::RUNNING_PORTS,
+        TraceFlags::PORTS,
+        TraceFlags::SCHEDULER_ID,
+        TraceFlags::SILENT,
+        TraceFlags::RETURN_TO,
+        TraceFlags::ARITY,
+        TraceFlags::GARBAGE_COLLECTION,
+        TraceFlags::EXITING,
+        TraceFlags::RUNNING,
+        TraceFlags::SET_ON_FIRST_LINK,
+        TraceFlags::SET_ON_LINK,
+        TraceFlags::SET_ON_FIRST_SPAWN,
+        TraceFlags::PROCS,
+        TraceFlags::CALL,
+        TraceFlags::SET_ON_SPAWN,
+        TraceFlags::RECEIVE,
+        TraceFlags::SEND,
+        TraceFlags::MONOTONIC_TIMESTAMP,
+        TraceFlags::STRICT_MONOTONIC_TIMESTAMP,
+        TraceFlags::TIMESTAMP,
+        TraceFlags::CPU_TIMESTAMP,
+    ];
+    let flags = trace.flags();
+    let names: Vec<Term> = ORDER
+        .iter()
+        .filter(|f| flags.contains(**f))
+        .filter_map(|f| f.atom_names().next())
+        .map(atom)
+        .collect();
+    p.heap.list(&names)
+}
+
+/// The patterns of `{M, F, A}`: `None` if it names no function of a loaded
+/// module (a wildcard names none).
+fn function(m: Term, f: Term, arity: Term) -> Option<FunctionTrace> {
+    let (m, f) = (m.as_atom()?, f.as_atom()?);
+    let arity = u32::try_from(arity.as_small()?).ok()?;
+    let module = CodeServer::global().current(m)?;
+    if !module
+        .functions
+        .iter()
+        .any(|x| x.name == f && x.arity == arity)
+    {
+        return None;
+    }
+    Some(
+        trace_patterns::of(m, f, arity)
+            .map(|t| FunctionTrace::clone(&t))
+            .unwrap_or_default(),
+    )
+}
+
+/// The value of `item` for a function traced as `trace` (`counts`: the
+/// counters' values; for `on_load`, whether they are on).
+fn function_item(
+    p: &mut Process,
+    trace: &FunctionTrace,
+    item: &str,
+    counts: bool,
+) -> Result<Term, Exception> {
+    let spec_term = |p: &mut Process, spec: &Spec| match spec
+        .ms
+        .as_ref()
+        .and_then(|ms| ms.downcast_ref::<MatchSpec>())
+    {
+        Some(ms) => p.heap.copy_term(ms.source()),
+        None => Term::NIL,
+    };
+    Ok(match item {
+        "traced" => match &trace.call {
+            Some(c) if c.local => atom("local"),
+            Some(_) => atom("global"),
+            None => Term::FALSE,
+        },
+        "match_spec" => match &trace.call {
+            Some(c) => spec_term(p, &c.spec),
+            None => Term::FALSE,
+        },
+        "meta" => trace.meta.as_ref().map_or(Term::FALSE, |m| m.tracer_term),
+        "meta_match_spec" => match &trace.meta {
+            Some(m) => spec_term(p, &m.spec),
+            None => Term::FALSE,
+        },
+        "call_count" => match &trace.count {
+            Some(c) if counts => p.heap.int(c.count() as i64),
+            Some(_) => Term::TRUE,
+            None => Term::FALSE,
+        },
+        "call_time" if counts => match &trace.time {
+            Some(t) => {
+                let rows: Vec<Term> = t
+                    .snapshot()
+                    .into_iter()
+                    .map(|(pid, calls, ns)| {
+                        let calls = p.heap.int(calls as i64);
+                        let secs = p.heap.int((ns / 1_000_000_000) as i64);
+                        let micros = p.heap.int((ns / 1000 % 1_000_000) as i64);
+                        p.heap.tuple(&[pid, calls, secs, micros])
+                    })
+                    .collect();
+                p.heap.list(&rows)
+            }
+            None => Term::FALSE,
+        },
+        "call_memory" if counts && otp_release() >= 26 => Term::FALSE,
+        "all" => {
+            if trace.is_empty() {
+                return Ok(Term::FALSE);
+            }
+            let mut items = vec!["traced", "match_spec", "meta", "meta_match_spec"];
+            if counts {
+                // OTP 26+ lists call_memory first.
+                if otp_release() >= 26 {
+                    items.push("call_memory");
+                }
+                items.push("call_time");
+            }
+            items.push("call_count");
+            let mut out = Vec::with_capacity(items.len());
+            for name in items {
+                let v = function_item(p, trace, name, counts)?;
+                out.push(p.heap.tuple(&[atom(name), v]));
+            }
+            p.heap.list(&out)
+        }
+        _ => return Err(Exception::badarg()),
+    })
+}

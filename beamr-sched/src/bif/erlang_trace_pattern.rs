@@ -1,0 +1,223 @@
+//! `erlang:trace_pattern/2,3` for functions: call patterns (`global`,
+//! `local`), `meta`, `call_count` and `call_time`, with match
+//! specifications compiled once here (`MatchSpec::compile_trace`), and the
+//! `on_load` pattern. The table they go into, and what a traced call does,
+//! are `code::trace_patterns` and `interp::call_trace`.
+//!
+//! As the BEAM checks them: `MFA` is `{M, F, A}` with `'_'` wildcards (a
+//! wildcard only followed by wildcards) or `on_load`; the flags are
+//! `global` (alone), or any of `local`, `meta`, `{meta, Pid}`,
+//! `call_count`, `call_time`; `pause` and `restart` are for the counters.
+//! Not here yet: `send` and `'receive'` message patterns, tracer modules
+//! (`{meta, Module, State}`) and `call_memory` (OTP 26+), which raise
+//! `{notsup, What}`; match specifications calling `set_seq_token`,
+//! `get_seq_token` or `is_seq_trace` raise `{notsup, Function}` until
+//! seq_trace lands.
+
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+use beamr_trace::message::{MessageTracer, TimestampKind};
+
+use super::erlang_trace::{not_implemented, RuntimeDelivery};
+use crate::code::otp_release;
+use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
+use crate::loader::BifRow;
+use crate::matchspec::MatchSpec;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "trace_pattern", 2, trace_pattern2),
+    ("erlang", "trace_pattern", 3, trace_pattern3),
+];
+
+fn atom(name: &str) -> Atom {
+    Atom::new(name).expect("a short atom name")
+}
+
+fn trace_pattern2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    trace_pattern3(rt, p, &[a[0], a[1], Term::NIL])
+}
+
+/// What the second argument asks.
+enum Setting {
+    /// `true`, `[]` or a match specification.
+    On(Spec),
+    /// `false`.
+    Off,
+    /// `pause`.
+    Pause,
+    /// `restart`.
+    Restart,
+}
+
+/// The flags of the third argument.
+#[derive(Default)]
+struct Flags {
+    global: bool,
+    local: bool,
+    meta: Option<Term>,
+    count: bool,
+    time: bool,
+}
+
+/// `erlang:trace_pattern(MFA, MatchSpec, FlagList)`: how many functions
+/// `MFA` matched.
+fn trace_pattern3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let any = Term::atom(atom("_"));
+    let target = match a[0].as_tuple() {
+        Some(&[m, f, arity]) => {
+            let pattern_ok = (m == any || m.is_atom())
+                && (f == any || f.is_atom())
+                && (arity == any || arity.as_small().is_some());
+            // A wildcard may only be followed by wildcards.
+            let order_ok = !((m == any && f != any) || (f == any && arity != any));
+            if !pattern_ok || !order_ok {
+                // As erts reports it (erl_erts_errors: cause none).
+                return Err(Exception::badarg_cause(Term::atom(atom("none"))));
+            }
+            let name = |t: Term| if t == any { None } else { t.as_atom() };
+            match arity.as_small() {
+                // No function has a negative arity: it matches none.
+                Some(n) if n < 0 => return Ok(Term::small_unchecked(0)),
+                n => Some((name(m), name(f), n.map(|n| n as u32))),
+            }
+        }
+        _ => match a[0].as_atom().map(Atom::name) {
+            Some("on_load") => None,
+            Some("send" | "receive") => {
+                return Err(not_implemented(p, "send and receive trace patterns"));
+            }
+            _ => return Err(Exception::badarg_cause(Term::atom(atom("none")))),
+        },
+    };
+    let setting = setting(p, a[1])?;
+    let flags = flags(p, a[2])?;
+    let changes = changes(rt, p, setting, &flags)?;
+    match target {
+        Some((m, f, arity)) => {
+            let matched = trace_patterns::apply(m, f, arity, &changes);
+            Ok(Term::small_unchecked(matched as i64))
+        }
+        None => {
+            trace_patterns::set_on_load(&changes);
+            Ok(Term::small_unchecked(0))
+        }
+    }
+}
+
+/// Reads the second argument; a match specification is compiled here,
+/// once.
+fn setting(p: &mut Process, t: Term) -> Result<Setting, Exception> {
+    Ok(match t {
+        Term::TRUE | Term::NIL => Setting::On(Spec::default()),
+        Term::FALSE => Setting::Off,
+        t if t.as_atom().is_some_and(|a| a.name() == "pause") => Setting::Pause,
+        t if t.as_atom().is_some_and(|a| a.name() == "restart") => Setting::Restart,
+        ms => match MatchSpec::compile_trace(ms) {
+            Ok(ms) => Setting::On(Spec {
+                flags: 0,
+                ms: Some(Arc::new(ms)),
+            }),
+            Err(e) => {
+                if let Some(what) = e.unsupported() {
+                    return Err(not_implemented(p, what));
+                }
+                return Err(Exception::badarg_cause(Term::atom(atom("match_spec"))));
+            }
+        },
+    })
+}
+
+/// Reads the flag list; `global` may not be given with any other flag.
+fn flags(p: &mut Process, t: Term) -> Result<Flags, Exception> {
+    let items = t.list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut flags = Flags::default();
+    for item in items {
+        if let Some(name) = item.as_atom().map(Atom::name) {
+            match name {
+                "global" => flags.global = true,
+                "local" => flags.local = true,
+                "meta" => flags.meta = Some(p.pid),
+                "call_count" => flags.count = true,
+                "call_time" => flags.time = true,
+                "call_memory" if otp_release() >= 26 => {
+                    return Err(not_implemented(p, "call_memory trace patterns"));
+                }
+                _ => return Err(Exception::badarg()),
+            }
+            continue;
+        }
+        match item.as_tuple() {
+            Some(&[tag, pid]) if tag == Term::atom(atom("meta")) && pid.is_local_pid() => {
+                flags.meta = Some(pid);
+            }
+            Some(&[tag, _, _]) if tag == Term::atom(atom("meta")) => {
+                return Err(not_implemented(p, "tracer modules ({meta, Module, State})"));
+            }
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let others = flags.local || flags.meta.is_some() || flags.count || flags.time;
+    if flags.global && others {
+        return Err(Exception::badarg());
+    }
+    if !others {
+        flags.global = true;
+    }
+    Ok(flags)
+}
+
+/// The changes `setting` makes for `flags`.
+fn changes(
+    rt: &Runtime,
+    p: &mut Process,
+    setting: Setting,
+    flags: &Flags,
+) -> Result<Vec<Change>, Exception> {
+    let mut changes = Vec::new();
+    let counter = match setting {
+        Setting::On(_) => CounterOp::Start,
+        Setting::Off => CounterOp::Stop,
+        Setting::Pause => CounterOp::Pause,
+        Setting::Restart => CounterOp::Restart,
+    };
+    if flags.global || flags.local {
+        match &setting {
+            Setting::On(spec) => changes.push(Change::Call(Some(CallPattern {
+                local: flags.local,
+                spec: spec.clone(),
+            }))),
+            Setting::Off => changes.push(Change::CallOff { local: flags.local }),
+            Setting::Pause | Setting::Restart => {}
+        }
+    }
+    if let Some(pid) = flags.meta {
+        match &setting {
+            Setting::On(spec) => {
+                let Some(weak) = rt.weak_self.get().cloned() else {
+                    return Err(not_implemented(p, "tracing outside run_main"));
+                };
+                let delivery = RuntimeDelivery::new(weak);
+                let tracer = Arc::new(MessageTracer::new(pid, TimestampKind::Now, delivery));
+                changes.push(Change::Meta(Some(MetaPattern {
+                    tracer,
+                    tracer_term: pid,
+                    spec: spec.clone(),
+                })));
+            }
+            Setting::Off => changes.push(Change::Meta(None)),
+            Setting::Pause | Setting::Restart => {}
+        }
+    }
+    if flags.count {
+        changes.push(Change::Count(counter));
+    }
+    if flags.time {
+        changes.push(Change::Time(counter));
+    }
+    Ok(changes)
+}

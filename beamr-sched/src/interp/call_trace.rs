@@ -1,0 +1,238 @@
+//! The cold path of a call to a function with trace patterns (see
+//! `code::trace_patterns` for the gates the dispatch loop tests first).
+//!
+//! For one call, in this order, each part of the function's
+//! [`FunctionTrace`]:
+//!
+//! 1. `call_count`: one more call.
+//! 2. The call pattern (a `global` one only for external calls), if the
+//!    process is traced with `call`: its match specification runs on the
+//!    arguments; if a clause matches, the `call` message goes to the
+//!    process's tracer (unless `message(false)` or `silent`), and
+//!    `return_trace`/`exception_trace` push a return-trace frame. A local
+//!    pattern on a process traced with `return_to` pushes a `return_to`
+//!    frame instead, unless the call is a tail call of such a chain.
+//! 3. The meta pattern: as 2 for the meta tracer, whatever the process's
+//!    flags.
+//! 4. `call_time`, if the process is traced with `call` (as on the BEAM):
+//!    one more call for this process, and a clock frame
+//!    (not for a tail call inside a traced chain, which would grow the
+//!    stack of a tail-recursive loop).
+//!
+//! Frames are pushed only for calls that return to their caller
+//! (`frames`): a BIF called through `call_bif` returns at once.
+
+use std::sync::Arc;
+
+use beamr_core::term::{Export, Term};
+use beamr_trace::{CallArgs, Mfa, Payload, TraceFlags, TraceTag};
+
+use super::return_trace::{self, is_stub, push_frame};
+use super::stacktrace;
+use crate::code::trace_patterns::{self, FunctionTrace, Spec};
+use crate::code::CodeServer;
+use crate::loader::Instr;
+use crate::matchspec::trace::{TraceHost, TraceRun};
+use crate::matchspec::MatchSpec;
+use crate::process::Process;
+use crate::runtime::Runtime;
+use crate::trace::{now_ns, pattern, probes, FrameKind};
+
+/// An external call of `export`, whose word says it has patterns.
+#[cold]
+#[inline(never)]
+pub(super) fn external(rt: &Runtime, p: &mut Process, export: &'static Export, frames: bool) {
+    if let Some(trace) = trace_patterns::of_export(export) {
+        let mfa = Mfa {
+            module: export.module,
+            function: export.function,
+            arity: export.arity,
+        };
+        on_call(rt, p, mfa, &trace, false, frames);
+    }
+}
+
+/// A local call (or a local fun's) to the code at `entry`, while some
+/// function's pattern fires on local calls.
+#[cold]
+#[inline(never)]
+pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
+    if let Some((mfa, trace)) = trace_patterns::at_address(entry) {
+        on_call(rt, p, mfa, &trace, true, true);
+    }
+}
+
+fn on_call(
+    rt: &Runtime,
+    p: &mut Process,
+    mfa: Mfa,
+    trace: &FunctionTrace,
+    local: bool,
+    frames: bool,
+) {
+    let pid = p.pid;
+    let args: Vec<Term> = p.x[..mfa.arity as usize].to_vec();
+    if let Some(count) = &trace.count {
+        count.hit();
+    }
+    if let Some(call) = trace.call.as_ref().filter(|c| c.local || !local) {
+        if p.trace.wants(TraceFlags::CALL) {
+            // The message goes as the process was traced when called, even
+            // if the body changed its flags (but `silent/1` counts).
+            let mut before = p.trace.clone();
+            let tracer = before.tracer();
+            if let Some(run) = run_spec(rt, p, &call.spec, &args, tracer) {
+                if let Some(extra) = run.extra() {
+                    before.set_silent(p.trace.wants(TraceFlags::SILENT));
+                    probes::call(&mut before, pid, mfa, &args, extra);
+                }
+                let return_to = call.local && p.trace.wants(TraceFlags::RETURN_TO);
+                if frames && (run.return_trace || call.spec.flags & pattern::RETURN_TRACE != 0) {
+                    let exceptions =
+                        run.exception_trace || call.spec.flags & pattern::EXCEPTION_TRACE != 0;
+                    let kind = FrameKind::Return {
+                        exceptions,
+                        meta: None,
+                        return_to,
+                    };
+                    push_frame(p, mfa, kind);
+                } else if frames && return_to && !is_stub(p.cp.cast()) {
+                    push_frame(p, mfa, FrameKind::ReturnTo);
+                }
+            }
+        }
+    }
+    if let Some(meta) = &trace.meta {
+        let tracer = Some(meta.tracer.clone());
+        if let Some(run) = run_spec(rt, p, &meta.spec, &args, tracer) {
+            if let Some(extra) = run.extra() {
+                let payload = Payload::Call {
+                    mfa,
+                    args: CallArgs::Args(&args),
+                    match_spec_result: extra,
+                };
+                probes::meta(&*meta.tracer, TraceTag::Call, pid, payload);
+            }
+            if frames && (run.return_trace || meta.spec.flags & pattern::RETURN_TRACE != 0) {
+                let kind = FrameKind::Return {
+                    exceptions: run.exception_trace
+                        || meta.spec.flags & pattern::EXCEPTION_TRACE != 0,
+                    meta: Some(meta.tracer.clone()),
+                    return_to: false,
+                };
+                push_frame(p, mfa, kind);
+            }
+        }
+    }
+    // As on the BEAM, call_time counts only processes traced with `call`.
+    let timed = trace.time.as_ref().filter(|t| t.running());
+    if let Some(time) = timed.filter(|_| p.trace.wants(TraceFlags::CALL)) {
+        time.add(pid, 1, 0);
+        if frames && !is_stub(p.cp.cast()) {
+            let now = now_ns();
+            return_trace::pause_call_time(p, now);
+            let kind = FrameKind::CallTime {
+                table: Arc::clone(time),
+                spent: 0,
+                since: now,
+            };
+            push_frame(p, mfa, kind);
+        }
+    }
+}
+
+/// Runs `spec` on a call with `args`: `None` if its match specification
+/// matches no clause (the call is not traced), else what its body asked.
+fn run_spec(
+    rt: &Runtime,
+    p: &mut Process,
+    spec: &Spec,
+    args: &[Term],
+    tracer: Option<Arc<dyn beamr_trace::Tracer>>,
+) -> Option<TraceRun> {
+    let mut run = TraceRun::new(&HOST, tracer);
+    match spec
+        .ms
+        .as_ref()
+        .and_then(|ms| ms.downcast_ref::<MatchSpec>())
+    {
+        Some(ms) => ms.run_trace(rt, p, args, &mut run).map(|()| run),
+        None => Some(run),
+    }
+}
+
+/// The interpreter's answers to a tracing match specification.
+struct Host;
+
+static HOST: Host = Host;
+
+impl TraceHost for Host {
+    fn caller(&self, p: &mut Process, with_line: bool) -> Term {
+        let undefined = Term::atom(beamr_core::atom::Atom::UNDEFINED);
+        let cp = return_trace::real_cp(p);
+        if cp.is_null() {
+            return undefined;
+        }
+        let Some(module) = CodeServer::global().module_at(cp) else {
+            return undefined;
+        };
+        let index = module.index_of(cp);
+        let Some(f) = module.function_at(index) else {
+            return undefined;
+        };
+        let (m, name, arity) = (
+            Term::atom(module.name),
+            Term::atom(f.name),
+            Term::small_unchecked(i64::from(f.arity)),
+        );
+        if !with_line {
+            return p.heap.tuple(&[m, name, arity]);
+        }
+        // The line of the call: the instruction before the return address.
+        let location = match module.line_at(index.saturating_sub(1)) {
+            Some((file, line)) => {
+                let file = p.heap.string(file);
+                let line = Term::small_unchecked(i64::from(line));
+                p.heap.tuple(&[file, line])
+            }
+            None => undefined,
+        };
+        p.heap.tuple(&[m, name, arity, location])
+    }
+
+    fn current_stacktrace(&self, p: &mut Process, depth: Option<usize>) -> Term {
+        stacktrace::return_frames(p, depth)
+    }
+
+    fn process_dump(&self, p: &mut Process) -> Term {
+        let stack = stack_dump(p);
+        let text = format!(
+            "=proc:{}\nState: Running\nMessage queue length: {}\nReductions: {}\nStack+heap: {}\nStack dump:\n{}\n",
+            beamr_core::format::format_p(p.pid, &Default::default()),
+            p.mailbox.len(),
+            p.reductions,
+            p.heap.used_words() + p.stack.len(),
+            stack,
+        );
+        p.heap.binary(text.as_bytes())
+    }
+}
+
+/// The return addresses on `p`'s stack, one line each, as
+/// `Return addr (M:F/A)`.
+fn stack_dump(p: &mut Process) -> String {
+    let frames = stacktrace::return_frames(p, Some(usize::MAX));
+    let mut out = String::new();
+    for frame in frames.list_to_vec().unwrap_or_default() {
+        if let Some(&[m, f, a, _]) = frame.as_tuple() {
+            let show = |t: Term| beamr_core::format::format_p(t, &Default::default());
+            out.push_str(&format!(
+                "Return addr ({}:{}/{})\n",
+                show(m),
+                show(f),
+                show(a)
+            ));
+        }
+    }
+    out
+}
