@@ -6,8 +6,8 @@
 //! (the BEAM's trace messages), beamr-ringbuf's `RingTracer`, beamr-otel's
 //! tracer and this crate's [`RecordingTracer`] implement it.
 //!
-//! Planned, not here yet: trace patterns, match specifications for tracing,
-//! `seq_trace` tokens and trace sessions.
+//! Planned, not here yet: trace patterns, match specifications for tracing
+//! and trace sessions.
 //!
 //! - [`clock`]: the monotonic nanosecond clock events are stamped with.
 //! - [`context`]: [`TraceContext`], what a message carries from its send
@@ -21,6 +21,7 @@
 //!   protocol a probe site is to follow.
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
+//! - [`seq_token`]: [`SeqToken`], a `seq_trace` token's tuple and flags.
 //! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
 //!   is given, for tests.
 #![forbid(unsafe_code)]
@@ -31,6 +32,7 @@ pub mod event;
 pub mod flags;
 pub mod message;
 pub mod recording;
+pub mod seq_token;
 pub mod tag;
 pub mod tracee;
 pub mod tracer;
@@ -39,6 +41,7 @@ pub use context::TraceContext;
 pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
 pub use flags::TraceFlags;
 pub use recording::RecordingTracer;
+pub use seq_token::SeqToken;
 pub use tag::TraceTag;
 pub use tracee::{Tracee, TraceeId};
 pub use tracer::{fire, fire_with, Decision, Tracer};

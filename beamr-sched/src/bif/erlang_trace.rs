@@ -40,8 +40,9 @@ pub(crate) const BIFS: &[BifRow] = &[
 ];
 
 /// Delivers trace messages into a tracer process's inbox.
-struct RuntimeDelivery {
-    rt: Weak<Runtime>,
+pub(super) struct RuntimeDelivery {
+    /// The runtime.
+    pub(super) rt: Weak<Runtime>,
 }
 
 impl Deliver for RuntimeDelivery {

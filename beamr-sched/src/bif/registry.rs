@@ -26,6 +26,7 @@ pub fn natives() -> Natives {
         super::erlang_process::BIFS,
         super::erlang_identity::BIFS,
         super::erlang_trace::BIFS,
+        super::seq_trace::BIFS,
         super::erlang_system::BIFS,
         super::erlang_system_flag::BIFS,
         super::beamr_io::BIFS,

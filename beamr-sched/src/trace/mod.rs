@@ -27,7 +27,14 @@
 //!                                         frame (`{exception_trace}`) the callee
 //! in / out                     running    sched::worker            the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
+//! seq_trace send               (token)    signals::send, exit    the sender
+//! seq_trace 'receive'          (token)    interp (remove_message) the receiver
+//! seq_trace print              (token)    bif (seq_trace_print)  the printer
 //! ```
+//!
+//! The `seq_trace` events are not gated by a flag word but by the process's
+//! token word (`[]` when it has none; see `signals::seq_trace`), and go to
+//! [`SeqTracers`] rather than to the process's tracer.
 //!
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
@@ -36,10 +43,12 @@ mod clock;
 mod control;
 pub mod probes;
 mod process_trace;
+mod seq_tracers;
 
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
 pub use process_trace::{ProcessTrace, TraceChange};
+pub use seq_tracers::SeqTracers;
 
 /// Bits of an export's trace flag word (`Export::trace`), set by
 /// `erlang:trace_pattern/3`.
