@@ -32,7 +32,8 @@ impl Runtime {
     /// Ends a process: removes it from the tables, breaks its links with
     /// exit signals, and tells its monitors.
     ///
-    /// Probes: `exit`, then `unregister` when it had a name.
+    /// Probes: `exit`, then `unregister` when it had a name, and
+    /// `out_exited` last.
     pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
@@ -115,6 +116,7 @@ impl Runtime {
         if process.watched {
             self.record_exit(process.pid, reason);
         }
+        probes::exiting(&mut process.trace, TraceTag::OutExited, pid);
         process.recycle();
     }
 

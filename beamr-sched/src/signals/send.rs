@@ -85,8 +85,9 @@ impl Runtime {
 /// Sends `msg` to `dest` (a pid, a port, a registered name, or `{Name, Node}`).
 ///
 /// Probes: `send` (with `dest` as given) when the destination exists or is
-/// a name, `send_to_non_existing_process` when a pid or alias leads nowhere;
-/// a message to itself also fires the sender's `'receive'`.
+/// a name, `{Name, Node}` or an alias (live or not, as the BEAM reports
+/// them), `send_to_non_existing_process` when a pid leads nowhere; a
+/// message to itself also fires the sender's `'receive'`.
 pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
     let pid = if dest.is_local_pid() {
         dest
@@ -102,7 +103,8 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
             (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
                 Some(pid) => pid,
                 None => {
-                    probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+                    // The BEAM traces this as a plain send.
+                    let _ = probes::send(&mut p.trace, p.pid, msg, dest);
                     return Ok(());
                 }
             },
@@ -113,11 +115,9 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         super::port::send_to_port(rt, p, dest, msg);
         return Ok(());
     } else if dest.is_reference() {
-        if rt.send_through_alias(dest, msg) {
-            let _ = probes::send(&mut p.trace, p.pid, msg, dest);
-        } else {
-            probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
-        }
+        // Active or not, the BEAM traces a send to an alias as a send.
+        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        rt.send_through_alias(dest, msg);
         return Ok(());
     } else if dest.is_pid() {
         // A pid of another node: beamr is not distributed; the message is dropped.
