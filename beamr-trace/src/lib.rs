@@ -19,6 +19,8 @@
 //! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
 //! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
 //!   protocol a probe site is to follow.
+//! - [`limit`]: [`LimitedTracer`], a backend behind per-second and total
+//!   limits, counting what it drops.
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
 //! - [`seq_token`]: [`SeqToken`], a `seq_trace` token's tuple and flags.
@@ -30,6 +32,7 @@ pub mod clock;
 pub mod context;
 pub mod event;
 pub mod flags;
+pub mod limit;
 pub mod message;
 pub mod recording;
 pub mod seq_token;
@@ -40,6 +43,7 @@ pub mod tracer;
 pub use context::TraceContext;
 pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
 pub use flags::TraceFlags;
+pub use limit::{LimitedTracer, Limits};
 pub use recording::RecordingTracer;
 pub use seq_token::SeqToken;
 pub use tag::TraceTag;

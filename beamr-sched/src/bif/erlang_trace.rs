@@ -52,7 +52,7 @@ impl Deliver for RuntimeDelivery {
                 term: message,
                 heap: Some(heap),
             };
-            rt.send_signal(tracer, Signal::Message(payload, None))
+            rt.send_signal(tracer, Signal::TraceMessage(payload))
         })
     }
 

@@ -168,3 +168,36 @@ impl Mailbox {
         self.markers.retain(|(m, _)| *m != id);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(n: i64) -> Term {
+        Term::small_unchecked(n)
+    }
+
+    #[test]
+    fn token_words_follow_their_messages() {
+        let mut m = Mailbox::default();
+        m.push(small(1));
+        assert!(m.roots_mut().1.is_empty(), "no tokens: no second queue");
+        let token = Term::atom(beamr_core::atom::Atom::UNDEFINED);
+        m.push_with_token(small(2), token);
+        m.push(small(3));
+        assert_eq!(m.roots_mut().1.len(), 3);
+        assert_eq!(m.current_token(), Term::NIL);
+        m.advance();
+        assert_eq!(m.current_token(), token);
+        m.remove_current();
+        assert_eq!(m.iter().collect::<Vec<_>>(), [small(1), small(3)]);
+        assert_eq!(m.current_token(), Term::NIL);
+        m.push_with_token(small(4), token);
+        assert!(m.remove_where(|t| t == small(1)));
+        m.advance();
+        assert_eq!(m.current(), Some(small(4)));
+        assert_eq!(m.current_token(), token);
+        m.clear_tokens();
+        assert_eq!(m.current_token(), Term::NIL);
+    }
+}

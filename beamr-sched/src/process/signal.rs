@@ -43,6 +43,11 @@ pub enum Signal {
     /// A message, with the trace context it carries from a traced send to
     /// its receiver's `'receive'` probe (`None` for most).
     Message(Payload, Option<beamr_trace::TraceContext>),
+    /// A trace message for a tracer process (the message backend's). It
+    /// enters the mailbox without firing the tracer's own `'receive'`
+    /// probe: two processes tracing each other's receives would otherwise
+    /// feed each other forever (the BEAM does loop so).
+    TraceMessage(Payload),
     /// A message with a `seq_trace` token word other than `[]` (see
     /// `signals::seq_trace`): a token tuple built on the payload's heap, or
     /// `undefined` for a message of the runtime's own.

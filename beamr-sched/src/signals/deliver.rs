@@ -3,7 +3,8 @@
 //! tables, exit signals into a pending exit or an `'EXIT'` message.
 //!
 //! Probes: `'receive'` for every message that enters the mailbox here
-//! (messages, `'DOWN'`, trapped `'EXIT'`), `getting_linked` and
+//! (messages, `'DOWN'`, trapped `'EXIT'`; not trace messages, so that
+//! tracers tracing each other cannot loop), `getting_linked` and
 //! `getting_unlinked` when a link signal changes the link set.
 
 use beamr_core::atom::Atom;
@@ -42,6 +43,10 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
             probes::receive(&mut p.trace, p.pid, term, carried);
         }
         Signal::SeqTraceReset => super::seq_trace::reset(p),
+        Signal::TraceMessage(payload) => {
+            let term = absorb(p, payload);
+            super::send::push_message(p, term, super::seq_trace::runtime_word());
+        }
         Signal::Exit {
             from,
             reason,
