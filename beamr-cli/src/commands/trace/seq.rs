@@ -107,7 +107,15 @@ fn name(p: Proc, strings: &StringTable) -> String {
 /// Text made safe for a Mermaid message: `;` and `#` are Mermaid syntax,
 /// written as entity codes.
 fn escape(text: &str) -> String {
-    text.replace('#', "#35;").replace(';', "#59;")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' => out.push_str("#59;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The Mermaid text.
