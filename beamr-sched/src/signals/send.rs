@@ -212,6 +212,13 @@ fn send_message(
     }
     let signal = if token == Term::NIL {
         Signal::Message(Payload::copy(message), carried)
+    } else if token.is_immediate() {
+        // `undefined`: a message of the runtime's own, no token to copy.
+        Signal::SeqMessage {
+            message: Payload::copy(message),
+            token,
+            carried,
+        }
     } else {
         let mut heap = Heap::new();
         let term = heap.copy_term(message);
