@@ -46,6 +46,12 @@ enum Command {
         /// or otel (OTLP, configured by the OTEL_* variables).
         #[arg(long = "trace-to", value_name = "DEST")]
         trace_to: Option<String>,
+        /// Record at most N trace events in all; the rest are dropped and counted.
+        #[arg(long = "trace-limit", value_name = "N")]
+        trace_limit: Option<u64>,
+        /// Record at most N trace events a second; the rest are dropped and counted.
+        #[arg(long = "trace-rate", value_name = "N")]
+        trace_rate: Option<u64>,
         /// .beam files and directories of .beam files (added to the code path),
         /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
@@ -60,7 +66,7 @@ enum Command {
         /// The `.beam` file to disassemble.
         file: PathBuf,
     },
-    /// Read ring-buffer trace files: dump, stats, tail, export, flame.
+    /// Read ring-buffer trace files: dump, stats, tail, export, flame, seq.
     Trace {
         #[command(subcommand)]
         command: commands::trace::TraceCommand,
@@ -91,14 +97,24 @@ fn main() -> ExitCode {
             trace,
             trace_call,
             trace_to,
+            trace_limit,
+            trace_rate,
             paths,
             args,
         } => {
-            let trace = match commands::run_trace::TraceSetup::parse(
+            let setup = commands::run_trace::TraceSetup::parse(
                 trace.as_deref(),
                 &trace_call,
                 trace_to.as_deref(),
-            ) {
+            )
+            .and_then(|setup| match setup {
+                Some(setup) => setup.with_limits(trace_limit, trace_rate).map(Some),
+                None if trace_limit.is_some() || trace_rate.is_some() => {
+                    Err("--trace-limit and --trace-rate need --trace FLAGS or --trace-call".into())
+                }
+                None => Ok(None),
+            });
+            let trace = match setup {
                 Ok(setup) => setup,
                 Err(message) => {
                     eprintln!("beamr: {message}");

@@ -77,6 +77,8 @@ pub struct FileInfo {
     pub paused: bool,
     /// Names that did not fit in the string table.
     pub strings_dropped: u64,
+    /// Events the writer's tracer dropped by its limits, unwritten.
+    pub events_dropped: u64,
 }
 
 /// A reader of one trace file.
@@ -116,6 +118,7 @@ impl Cursor {
             created_monotonic_ns: get(file_header::CREATED_MONOTONIC_NS),
             paused: get(file_header::FLAGS) & FLAG_PAUSED != 0,
             strings_dropped: get(file_header::STRINGS_DROPPED),
+            events_dropped: get(file_header::EVENTS_DROPPED),
         }
     }
 

@@ -57,6 +57,10 @@ pub mod file_header {
     pub const FILE_SIZE: usize = 13;
     /// Names that did not fit in the string table.
     pub const STRINGS_DROPPED: usize = 14;
+    /// Events the writer's tracer dropped before writing them (its limits
+    /// on events per second or in all); 0 in files of writers without
+    /// limits.
+    pub const EVENTS_DROPPED: usize = 15;
 }
 
 /// The `paused` bit of [`file_header::FLAGS`].

@@ -262,6 +262,12 @@ impl Recorder {
         self.strings.string(self.region.words(), &self.geometry, s)
     }
 
+    /// Adds `n` to the file's count of events dropped unwritten (by a
+    /// tracer's limits), which readers report.
+    pub fn count_dropped(&self, n: u64) {
+        self.words()[file_header::EVENTS_DROPPED].fetch_add(n, Ordering::Relaxed);
+    }
+
     /// Events written to ring `i` so far.
     pub fn written(&self, i: usize) -> u64 {
         if i < self.geometry.ring_count {

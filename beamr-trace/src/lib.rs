@@ -6,8 +6,8 @@
 //! (the BEAM's trace messages), beamr-ringbuf's `RingTracer`, beamr-otel's
 //! tracer and this crate's [`RecordingTracer`] implement it.
 //!
-//! Planned, not here yet: trace patterns, match specifications for tracing,
-//! `seq_trace` tokens and trace sessions.
+//! Planned, not here yet: trace patterns, match specifications for tracing
+//! and trace sessions.
 //!
 //! - [`clock`]: the monotonic nanosecond clock events are stamped with.
 //! - [`context`]: [`TraceContext`], what a message carries from its send
@@ -19,8 +19,11 @@
 //! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
 //! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
 //!   protocol a probe site is to follow.
+//! - [`limit`]: [`LimitedTracer`], a backend behind per-second and total
+//!   limits, counting what it drops.
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
+//! - [`seq_token`]: [`SeqToken`], a `seq_trace` token's tuple and flags.
 //! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
 //!   is given, for tests.
 #![forbid(unsafe_code)]
@@ -29,8 +32,10 @@ pub mod clock;
 pub mod context;
 pub mod event;
 pub mod flags;
+pub mod limit;
 pub mod message;
 pub mod recording;
+pub mod seq_token;
 pub mod tag;
 pub mod tracee;
 pub mod tracer;
@@ -38,7 +43,9 @@ pub mod tracer;
 pub use context::TraceContext;
 pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
 pub use flags::TraceFlags;
+pub use limit::{LimitedTracer, Limits};
 pub use recording::RecordingTracer;
+pub use seq_token::SeqToken;
 pub use tag::TraceTag;
 pub use tracee::{Tracee, TraceeId};
 pub use tracer::{fire, fire_with, Decision, Tracer};

@@ -128,7 +128,18 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
         Payload::Gc(info) => elems.push(gc_info(heap, &info)),
         Payload::SeqTrace { .. } => return None,
     }
-    let ts = match ts {
+    let ts = timestamp_term(heap, ts);
+    let first = if ts.is_some() { "trace_ts" } else { "trace" };
+    elems[0] = Term::atom(Atom::new(first).ok()?);
+    elems.extend(ts);
+    Some(heap.tuple(&elems))
+}
+
+/// A timestamp as the BEAM writes it last in a trace message: `{MegaSecs,
+/// Secs, MicroSecs}`, monotonic nanoseconds, or `{Monotonic, Unique}`;
+/// `None` for no timestamp.
+pub fn timestamp_term(heap: &mut Heap, ts: Timestamp) -> Option<Term> {
+    match ts {
         Timestamp::None => None,
         Timestamp::Now(us) => {
             let parts = [
@@ -144,10 +155,39 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
             let (ns, unique) = (heap.int(ns), heap.int(unique as i64));
             Some(heap.tuple(&[ns, unique]))
         }
+    }
+}
+
+/// The message the system sequential tracer gets for a `seq_trace` event,
+/// built on `heap` (the event's terms copied):
+/// `{seq_trace, Label, {send | 'receive', {Previous, Current}, From, To,
+/// Message}}` or `{seq_trace, Label, {print, {Previous, Current}, From, [],
+/// Info}}`, with the timestamp last when `ts` has one. `None` for any other
+/// event.
+pub fn seq_trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> Option<Term> {
+    let Payload::SeqTrace {
+        label,
+        serial,
+        from,
+        to,
+        info,
+    } = event.payload
+    else {
+        return None;
     };
-    let first = if ts.is_some() { "trace_ts" } else { "trace" };
-    elems[0] = Term::atom(Atom::new(first).ok()?);
-    elems.extend(ts);
+    let kind = Term::atom(event.tag.atom().ok()?);
+    let (previous, current) = (
+        heap.int(serial.previous as i64),
+        heap.int(serial.current as i64),
+    );
+    let serial = heap.tuple(&[previous, current]);
+    let from = heap.copy_term(from);
+    let to = to.map_or(Term::NIL, |t| heap.copy_term(t));
+    let info = heap.copy_term(info);
+    let info = heap.tuple(&[kind, serial, from, to, info]);
+    let label = heap.copy_term(label);
+    let mut elems = vec![Term::atom(Atom::new("seq_trace").ok()?), label, info];
+    elems.extend(timestamp_term(heap, ts));
     Some(heap.tuple(&elems))
 }
 

@@ -14,6 +14,14 @@
 //! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`);
 //! the runtime carries each traced send's context with its message, so the
 //! receiver's CONSUMER span continues the sender's trace.
+//!
+//! A ring file also records the run's `seq_trace` events (those its tokens'
+//! flags ask for), which `beamr trace seq` draws.
+//! `--trace-limit N` and `--trace-rate N` put the destination behind
+//! limits (N events in all; N events a second), as `recon_trace` does: the
+//! events past them are dropped before they are built, and counted: in the
+//! ring file's header (`beamr trace stats` shows them) and on standard
+//! error at the end of the run.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Weak};
@@ -25,7 +33,7 @@ use beamr_sched::code::{trace_patterns, CodeServer};
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::{pattern, ProcessTrace};
 use beamr_trace::clock::now_ns;
-use beamr_trace::TraceFlags;
+use beamr_trace::{LimitedTracer, Limits, TraceFlags, Tracer};
 
 /// Parsed `--trace`, `--trace-call` and `--trace-to` options.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,6 +44,8 @@ pub struct TraceSetup {
     pub calls: Vec<CallPattern>,
     /// Where the events go.
     pub destination: Destination,
+    /// Limits on the events recorded (`--trace-limit`, `--trace-rate`).
+    pub limits: Limits,
 }
 
 /// One `--trace-call MOD:FUN[/ARITY][:x]`.
@@ -116,25 +126,49 @@ pub enum Destination {
     Otel,
 }
 
+/// The run's tracer behind its limits, when it has any.
+type Limited = Option<Arc<LimitedTracer<Arc<dyn Tracer>>>>;
+
 /// A destination receiving a run's events; [`ActiveTrace::finish`] after
 /// the run.
 pub enum ActiveTrace {
     /// The ring-buffer file's tracer (the file stays when it drops).
-    Ring(Arc<RingTracer>),
+    Ring(Arc<RingTracer>, Limited),
     /// The OTLP pipeline, shut down (flushing what is queued) at the end,
     /// and the sampler that feeds it runtime snapshots.
-    Otel(Pipeline, Option<Sampler>),
+    Otel(Pipeline, Option<Sampler>, Limited),
+}
+
+/// `tracer`, behind `limits` when there are any: the tracer to install and
+/// the limited one to ask for its drops.
+fn limit(tracer: Arc<dyn Tracer>, limits: Limits) -> (Arc<dyn Tracer>, Limited) {
+    if limits.is_none() {
+        return (tracer, None);
+    }
+    let limited = Arc::new(LimitedTracer::new(tracer, limits));
+    (limited.clone(), Some(limited))
+}
+
+/// Tells of the events the limits dropped, on standard error; the count.
+fn report_dropped(limited: &Limited) -> u64 {
+    let dropped = limited.as_ref().map_or(0, |l| l.dropped());
+    if dropped > 0 {
+        eprintln!("beamr: trace: {dropped} events dropped by --trace-limit/--trace-rate");
+    }
+    dropped
 }
 
 impl ActiveTrace {
     /// Ends the trace: flushes and stops an OTLP pipeline.
     pub fn finish(self) -> Result<(), String> {
         match self {
-            ActiveTrace::Ring(tracer) => {
+            ActiveTrace::Ring(tracer, limited) => {
+                tracer.recorder().count_dropped(report_dropped(&limited));
                 drop(tracer);
                 Ok(())
             }
-            ActiveTrace::Otel(pipeline, sampler) => {
+            ActiveTrace::Otel(pipeline, sampler, limited) => {
+                report_dropped(&limited);
                 drop(sampler);
                 pipeline
                     .shutdown()
@@ -191,7 +225,22 @@ impl TraceSetup {
             flags: set,
             calls,
             destination,
+            limits: Limits::default(),
         }))
+    }
+
+    /// The setup with `--trace-limit` (`total`) and `--trace-rate`
+    /// (`per_second`); an error for a zero.
+    pub fn with_limits(
+        mut self,
+        total: Option<u64>,
+        per_second: Option<u64>,
+    ) -> Result<TraceSetup, String> {
+        if total == Some(0) || per_second == Some(0) {
+            return Err("--trace-limit and --trace-rate take a number of events above 0".into());
+        }
+        self.limits = Limits { total, per_second };
+        Ok(self)
     }
 
     /// Creates the destination and makes `rt` trace every new process with
@@ -214,10 +263,12 @@ impl TraceSetup {
                 let options = Options::new(schedulers + 1).path(path).preserve(true);
                 let recorder = Recorder::create(options)
                     .map_err(|e| format!("--trace-to ring:{}: {e}", path.display()))?;
-                let tracer = Arc::new(RingTracer::new(recorder));
+                let ring = Arc::new(RingTracer::new(recorder));
+                let (tracer, limited) = limit(ring.clone(), self.limits);
                 rt.trace
                     .set_new_processes(ProcessTrace::new(self.flags, tracer.clone()));
-                Ok(ActiveTrace::Ring(tracer))
+                rt.trace.seq.set_observer(tracer);
+                Ok(ActiveTrace::Ring(ring, limited))
             }
             Destination::Otel => {
                 let config = Config::from_env();
@@ -226,15 +277,16 @@ impl TraceSetup {
                     Pipeline::start(config).map_err(|e| format!("--trace-to otel: {e}"))?;
                 let tracer = pipeline.tracer();
                 tracer.anchor_clock(now_ns());
+                let (tracer, limited) = limit(Arc::new(tracer), self.limits);
                 rt.trace
-                    .set_new_processes(ProcessTrace::new(self.flags, Arc::new(tracer)));
+                    .set_new_processes(ProcessTrace::new(self.flags, tracer));
                 // Runtime metrics: a snapshot at each metric interval. The
                 // sampler holds the runtime weakly, so it never keeps it up.
                 let weak = Arc::downgrade(rt);
                 let sampler = pipeline
                     .sample_every(interval, move || snapshot(&weak))
                     .map_err(|e| format!("--trace-to otel: {e}"))?;
-                Ok(ActiveTrace::Otel(pipeline, sampler))
+                Ok(ActiveTrace::Otel(pipeline, sampler, limited))
             }
         }
     }

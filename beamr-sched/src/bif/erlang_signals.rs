@@ -321,6 +321,7 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
             from: p.pid,
             reason: Payload::copy(a[1]),
             linked: false,
+            token: Term::NIL,
         },
     );
     Ok(Term::TRUE)
@@ -355,6 +356,7 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
             from: p.pid,
             reason: Payload::copy(reason),
             linked: false,
+            token: Term::NIL,
         },
     );
     Err(Exception::exit(if kill {

@@ -95,6 +95,7 @@ fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
         "creation" => small(0),
         "nif_version" => p.heap.string("2.16"),
         "driver_version" => p.heap.string("3.3"),
+        "sequential_tracer" => super::seq_trace::sequential_tracer_info(rt, p),
         _ => return Err(Exception::badarg()),
     })
 }

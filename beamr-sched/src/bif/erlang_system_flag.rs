@@ -1,6 +1,7 @@
 //! `erlang:system_flag/2`: the runtime-wide settings a program may change.
-//! beamr keeps one, `system_logger` (the process the runtime's own log
-//! events go to; see `signals::system_logger`); the other flags erts knows
+//! beamr keeps `system_logger` (the process the runtime's own log events go
+//! to; see `signals::system_logger`), `sequential_tracer` and
+//! `reset_seq_trace` (see `bif::seq_trace`); the other flags erts knows
 //! raise `{notsup, Flag}`, and anything else is a `badarg`, as on erts.
 
 use beamr_core::atom::Atom;
@@ -55,6 +56,8 @@ fn system_flag(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
                 .ok_or_else(Exception::badarg)?;
             Ok(p.heap.int(i64::from(crate::trace::set_control_word(word))))
         }
+        "sequential_tracer" => super::seq_trace::set_sequential_tracer(rt, p, a[1]),
+        "reset_seq_trace" => Ok(super::seq_trace::reset_seq_trace(rt, p)),
         name if NOT_SUPPORTED.contains(&name) => {
             let notsup = Term::atom(Atom::new("notsup").expect("atom"));
             Err(Exception::error(p.heap.tuple(&[notsup, a[0]])))

@@ -32,7 +32,8 @@ pub(crate) const BIFS: &[BifRow] = &[
 
 /// Delivers trace messages into a tracer process's inbox.
 pub(super) struct RuntimeDelivery {
-    rt: Weak<Runtime>,
+    /// The runtime.
+    pub(super) rt: Weak<Runtime>,
 }
 
 impl RuntimeDelivery {
@@ -49,7 +50,7 @@ impl Deliver for RuntimeDelivery {
                 term: message,
                 heap: Some(heap),
             };
-            rt.send_signal(tracer, Signal::Message(payload, None))
+            rt.send_signal(tracer, Signal::TraceMessage(payload))
         })
     }
 

@@ -52,6 +52,7 @@ mod re;
 mod records;
 mod registry;
 mod resource;
+mod seq_trace;
 mod string;
 mod unicode;
 

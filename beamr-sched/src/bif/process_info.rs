@@ -26,6 +26,8 @@ pub(super) struct Snapshot {
     current_function: Option<(Atom, Atom, u32)>,
     running: bool,
     priority: Atom,
+    /// The `seq_trace` token (on the process's heap), or `[]`.
+    seq_token: Term,
     /// `current_stacktrace`, when the caller built it (empty otherwise).
     pub(super) stacktrace: Term,
 }
@@ -56,6 +58,7 @@ impl Snapshot {
             current_function,
             running,
             priority: p.priority,
+            seq_token: p.seq_token,
             stacktrace: Term::NIL,
         }
     }
@@ -131,6 +134,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         "group_leader" => s.group_leader,
         "status" => atom(if s.running { "running" } else { "waiting" }),
         "priority" => Term::atom(s.priority),
+        "sequential_trace_token" => own(s.seq_token),
         "initial_call" => {
             let (m, f, a) = s.initial_call;
             p.heap.tuple(&[

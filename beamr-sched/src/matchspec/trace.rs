@@ -7,7 +7,7 @@
 //! ```text
 //! function                    guard  body  value
 //! get_tcw()                   yes    yes   the trace control word
-//! is_seq_trace()              yes    yes   (notsup until seq_trace lands)
+//! is_seq_trace()              yes    yes   true when the process has a seq_trace token
 //! set_tcw(N)                         yes   the old word
 //! return_trace()                     yes   true; the call returns through a return-trace frame
 //! exception_trace()                  yes   true; as return_trace, exceptions too
@@ -22,7 +22,8 @@
 //! disable_trace([P,] Flag)           yes   true; erlang:trace(P, false, [Flag])
 //! trace([P,] Disable, Enable)        yes   true; both lists of flags at once
 //! silent(Bool)                       yes   true; the process's silent flag
-//! set_seq_token/2, get_seq_token/0   yes   (notsup until seq_trace lands)
+//! set_seq_token(C, V)               yes   true; seq_trace:set_token(C, V)
+//! get_seq_token()                    yes   the token, or []
 //! ```
 //!
 //! The process that runs the specification is the caller of the traced
@@ -39,6 +40,7 @@ use super::MsError;
 use crate::code::{otp_release, resolve};
 use crate::process::{Process, Signal};
 use crate::runtime::Runtime;
+use crate::signals::seq_trace;
 use crate::trace::{control_word, set_control_word, TraceChange};
 
 /// A function or action of tracing specifications.
@@ -72,6 +74,12 @@ pub enum TraceFn {
     Trace,
     /// `silent/1`.
     Silent,
+    /// `is_seq_trace/0`.
+    IsSeqTrace,
+    /// `set_seq_token/2`.
+    SetSeqToken,
+    /// `get_seq_token/0`.
+    GetSeqToken,
 }
 
 /// What the runtime's interpreter answers for a specification (the
@@ -137,9 +145,9 @@ pub(super) fn function(
     use TraceFn as T;
     let (f, guard_too) = match (name, arity) {
         ("get_tcw", 0) => (T::GetTcw, true),
-        ("is_seq_trace", 0) | ("set_seq_token", 2) | ("get_seq_token", 0) => {
-            return Err(MsError::not_supported(name));
-        }
+        ("is_seq_trace", 0) => (T::IsSeqTrace, true),
+        ("set_seq_token", 2) => (T::SetSeqToken, false),
+        ("get_seq_token", 0) => (T::GetSeqToken, false),
         ("set_tcw", 1) => (T::SetTcw, false),
         ("return_trace", 0) => (T::ReturnTrace, false),
         ("exception_trace", 0) => (T::ExceptionTrace, false),
@@ -174,6 +182,9 @@ pub(super) fn eval(
     let int = |p: &mut Process, n: u32| p.heap.int(i64::from(n));
     match f {
         T::GetTcw => Some(int(p, control_word())),
+        T::IsSeqTrace => Some(Term::bool(seq_trace::token(p) != Term::NIL)),
+        T::GetSeqToken => Some(seq_trace::token(p)),
+        T::SetSeqToken => seq_trace::set_token(p, args[0], args[1]).map(|_| Term::TRUE),
         T::SetTcw => {
             let word = u32::try_from(args[0].as_small()?).ok()?;
             Some(int(p, set_control_word(word)))
@@ -226,7 +237,12 @@ pub(super) fn eval(
                     change(rt, p, run, target, false, off)?;
                     change(rt, p, run, target, true, on)?;
                 }
-                T::GetTcw | T::SetTcw | T::Display => unreachable!("handled above"),
+                T::GetTcw
+                | T::SetTcw
+                | T::Display
+                | T::IsSeqTrace
+                | T::SetSeqToken
+                | T::GetSeqToken => unreachable!("handled above"),
             }
             Some(Term::TRUE)
         }

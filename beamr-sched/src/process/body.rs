@@ -84,6 +84,13 @@ pub struct Process {
     /// The return-trace frames on the stack, innermost last (see
     /// `interp::return_trace`).
     pub return_traces: Vec<crate::trace::ReturnTraceFrame>,
+    /// The `seq_trace` token: `[]`, or the token tuple on the heap (see
+    /// `signals::seq_trace`).
+    pub seq_token: Term,
+    /// The `seq_trace` clock (`curr_cnt`).
+    pub seq_clock: u64,
+    /// The `seq_trace` serial received last (`prev_cnt`).
+    pub seq_lastcnt: u64,
 }
 
 /// An array of `N` copies of `value`, built in place on the heap (`Box::new`
@@ -169,6 +176,9 @@ impl Process {
             priority: Atom::new("normal").expect("atom"),
             trace: crate::trace::ProcessTrace::off(),
             return_traces: Vec::new(),
+            seq_token: Term::NIL,
+            seq_clock: 0,
+            seq_lastcnt: 0,
         }
     }
 
@@ -228,15 +238,18 @@ impl Process {
             self.last_exception.map_or(Term::NIL, |e| e.args),
             self.last_exception.map_or(Term::NIL, |e| e.trace),
         ];
-        let mut misc = [self.group_leader];
+        let mut misc = [self.group_leader, self.seq_token];
         let (x, stack) = (&mut self.x[..live], &mut self.stack[..]);
-        let messages = self.mailbox.as_mut_slice();
+        let (messages, tokens) = self.mailbox.roots_mut();
         let dictionary = &mut self.dictionary[..];
         self.heap.collect(
             need,
-            &mut [x, stack, &mut extra, messages, dictionary, &mut misc],
+            &mut [
+                x, stack, &mut extra, messages, tokens, dictionary, &mut misc,
+            ],
         );
         self.group_leader = misc[0];
+        self.seq_token = misc[1];
         self.last_trace = extra[0];
         if let Some(e) = self.last_exception.as_mut() {
             e.reason = extra[1];

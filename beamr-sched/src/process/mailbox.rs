@@ -1,5 +1,14 @@
 //! The process-private message queue, with the save pointer that selective
 //! receive walks and the receive markers that let it skip old messages.
+//!
+//! Each message also has a `seq_trace` token word: `[]` (the message carries
+//! no token: receiving it empties the receiver's token, as on the BEAM),
+//! `undefined` (a message of the runtime's own: receiving it leaves the
+//! token alone) or the token tuple. The words live in a second queue that
+//! stays empty, meaning "all `[]`", until a message with another word
+//! arrives; from then on it runs beside the messages, one word each. So a
+//! program that never uses `seq_trace` pays one emptiness test per
+//! received message.
 
 use std::collections::VecDeque;
 
@@ -9,6 +18,9 @@ use beamr_core::term::Term;
 #[derive(Default)]
 pub struct Mailbox {
     messages: VecDeque<Term>,
+    /// The messages' token words (see the module docs): empty, or exactly
+    /// as long as `messages`.
+    tokens: VecDeque<Term>,
     /// Index of the next message `loop_rec` looks at.
     cursor: usize,
     /// Receive markers: a reference's id words and the queue length when reserved.
@@ -16,9 +28,49 @@ pub struct Mailbox {
 }
 
 impl Mailbox {
-    /// Appends a message.
+    /// Appends a message that carries no token.
     pub fn push(&mut self, message: Term) {
         self.messages.push_back(message);
+        if !self.tokens.is_empty() {
+            self.tokens.push_back(Term::NIL);
+        }
+    }
+
+    /// Appends a message with its token word (`[]`, `undefined` or a token
+    /// tuple on the process's heap).
+    pub fn push_with_token(&mut self, message: Term, token: Term) {
+        if token == Term::NIL {
+            return self.push(message);
+        }
+        if self.tokens.is_empty() {
+            self.tokens.resize(self.messages.len(), Term::NIL);
+        }
+        self.messages.push_back(message);
+        self.tokens.push_back(token);
+    }
+
+    /// The token word of the message under the cursor (`[]` when there is
+    /// none).
+    #[inline]
+    pub fn current_token(&self) -> Term {
+        if self.tokens.is_empty() {
+            return Term::NIL;
+        }
+        self.tokens.get(self.cursor).copied().unwrap_or(Term::NIL)
+    }
+
+    /// Empties every message's token word (`seq_trace:reset_trace/0`).
+    pub fn clear_tokens(&mut self) {
+        self.tokens.clear();
+    }
+
+    /// The messages and their token words (empty while every word is
+    /// `[]`), each as one slice: the collector's roots.
+    pub fn roots_mut(&mut self) -> (&mut [Term], &mut [Term]) {
+        (
+            self.messages.make_contiguous(),
+            self.tokens.make_contiguous(),
+        )
     }
 
     /// The message under the cursor.
@@ -35,6 +87,9 @@ impl Mailbox {
     pub fn remove_current(&mut self) {
         if self.cursor < self.messages.len() {
             self.messages.remove(self.cursor);
+            if !self.tokens.is_empty() {
+                self.tokens.remove(self.cursor);
+            }
         }
         for (_, pos) in &mut self.markers {
             if *pos > self.cursor {
@@ -47,7 +102,18 @@ impl Mailbox {
     /// Removes every message for which `pred` holds; true if any was removed.
     pub fn remove_where(&mut self, mut pred: impl FnMut(Term) -> bool) -> bool {
         let before = self.messages.len();
-        self.messages.retain(|&m| !pred(m));
+        if self.tokens.is_empty() {
+            self.messages.retain(|&m| !pred(m));
+        } else {
+            let kept: Vec<(Term, Term)> = self
+                .messages
+                .iter()
+                .copied()
+                .zip(self.tokens.iter().copied())
+                .filter(|&(m, _)| !pred(m))
+                .collect();
+            (self.messages, self.tokens) = kept.into_iter().unzip();
+        }
         self.cursor = 0;
         self.messages.len() != before
     }
@@ -100,5 +166,38 @@ impl Mailbox {
     /// `recv_marker_clear`: forgets a marker.
     pub fn clear_marker(&mut self, id: [u32; 3]) {
         self.markers.retain(|(m, _)| *m != id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(n: i64) -> Term {
+        Term::small_unchecked(n)
+    }
+
+    #[test]
+    fn token_words_follow_their_messages() {
+        let mut m = Mailbox::default();
+        m.push(small(1));
+        assert!(m.roots_mut().1.is_empty(), "no tokens: no second queue");
+        let token = Term::atom(beamr_core::atom::Atom::UNDEFINED);
+        m.push_with_token(small(2), token);
+        m.push(small(3));
+        assert_eq!(m.roots_mut().1.len(), 3);
+        assert_eq!(m.current_token(), Term::NIL);
+        m.advance();
+        assert_eq!(m.current_token(), token);
+        m.remove_current();
+        assert_eq!(m.iter().collect::<Vec<_>>(), [small(1), small(3)]);
+        assert_eq!(m.current_token(), Term::NIL);
+        m.push_with_token(small(4), token);
+        assert!(m.remove_where(|t| t == small(1)));
+        m.advance();
+        assert_eq!(m.current(), Some(small(4)));
+        assert_eq!(m.current_token(), token);
+        m.clear_tokens();
+        assert_eq!(m.current_token(), Term::NIL);
     }
 }

@@ -43,6 +43,22 @@ pub enum Signal {
     /// A message, with the trace context it carries from a traced send to
     /// its receiver's `'receive'` probe (`None` for most).
     Message(Payload, Option<beamr_trace::TraceContext>),
+    /// A trace message for a tracer process (the message backend's). It
+    /// enters the mailbox without firing the tracer's own `'receive'`
+    /// probe: two processes tracing each other's receives would otherwise
+    /// feed each other forever (the BEAM does loop so).
+    TraceMessage(Payload),
+    /// A message with a `seq_trace` token word other than `[]` (see
+    /// `signals::seq_trace`): a token tuple built on the payload's heap, or
+    /// `undefined` for a message of the runtime's own.
+    SeqMessage {
+        /// The message.
+        message: Payload,
+        /// The token word, on `message`'s heap.
+        token: Term,
+        /// The trace context, as for [`Signal::Message`].
+        carried: Option<beamr_trace::TraceContext>,
+    },
     /// An exit signal from `from` (a link breaking when `linked`, or `exit/2`).
     Exit {
         /// The sender's pid.
@@ -51,7 +67,13 @@ pub enum Signal {
         reason: Payload,
         /// True when caused by a link (the receiver drops the link).
         linked: bool,
+        /// The sender's `seq_trace` token (on `reason`'s heap), or `[]`:
+        /// a trapped exit's `'EXIT'` message carries it.
+        token: Term,
     },
+    /// `seq_trace:reset_trace/0`: empty the token and the counters, and
+    /// the tokens of the messages waiting.
+    SeqTraceReset,
     /// `from` linked to the receiver.
     Link {
         /// The linking process.

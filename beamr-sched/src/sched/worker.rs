@@ -66,8 +66,9 @@ fn running_probe(p: &mut Process, tag: TraceTag) {
 
 /// Runs one slice of `handle`'s process.
 ///
-/// Probes: `in` when the slice starts, `out` when the process yields or
-/// waits (a process that exits fires `exit` instead).
+/// Probes: `in` when the slice starts (after the signals waiting are
+/// taken in), `out` when the process yields or waits (a process that exits
+/// fires `exit` and `out_exited` instead).
 pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
     if !handle.state.start() {
         return SliceEnd::Skipped;
@@ -76,9 +77,15 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
     let Some(p) = body.as_mut() else {
         return SliceEnd::Skipped;
     };
-    running_probe(p, TraceTag::In);
+    // `in` after the first delivery: a trace flag set while the process
+    // waited (a signal here, at once on the BEAM) covers this slice.
+    let mut scheduled_in = false;
     loop {
         signals::deliver_signals(rt, handle, p);
+        if !scheduled_in {
+            running_probe(p, TraceTag::In);
+            scheduled_in = true;
+        }
         if let Some(reason) = p.pending_exit.take() {
             let process = body.take().expect("present");
             drop(body);

@@ -3,7 +3,8 @@
 //! tables, exit signals into a pending exit or an `'EXIT'` message.
 //!
 //! Probes: `'receive'` for every message that enters the mailbox here
-//! (messages, `'DOWN'`, trapped `'EXIT'`), `getting_linked` and
+//! (messages, `'DOWN'`, trapped `'EXIT'`; not trace messages, so that
+//! tracers tracing each other cannot loop), `getting_linked` and
 //! `getting_unlinked` when a link signal changes the link set.
 
 use beamr_core::atom::Atom;
@@ -32,10 +33,25 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
             p.mailbox.push(term);
             probes::receive(&mut p.trace, p.pid, term, carried);
         }
+        Signal::SeqMessage {
+            message,
+            token,
+            carried,
+        } => {
+            let term = absorb(p, message);
+            super::send::push_message(p, term, token);
+            probes::receive(&mut p.trace, p.pid, term, carried);
+        }
+        Signal::SeqTraceReset => super::seq_trace::reset(p),
+        Signal::TraceMessage(payload) => {
+            let term = absorb(p, payload);
+            super::send::push_message(p, term, super::seq_trace::runtime_word());
+        }
         Signal::Exit {
             from,
             reason,
             linked,
+            token,
         } => {
             if linked {
                 let Some(i) = p.links.iter().position(|&l| l == from) else {
@@ -49,7 +65,7 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
                 p.pending_exit = Some(Term::atom(Atom::KILLED));
             } else if p.trap_exit {
                 let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
-                p.mailbox.push(msg);
+                super::send::push_message(p, msg, token);
                 probes::receive(&mut p.trace, p.pid, msg, None);
             } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
                 p.pending_exit = Some(reason);
@@ -93,7 +109,7 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
                 return;
             }
             let term = absorb(p, message);
-            p.mailbox.push(term);
+            super::send::push_message(p, term, super::seq_trace::runtime_word());
             probes::receive(&mut p.trace, p.pid, term, None);
         }
         Signal::Trace(change) => p.trace.apply(&change),
@@ -109,7 +125,7 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
 /// a process's own action produces: a self-send, a BIF's reply, an
 /// `'EXIT'` or `'DOWN'` about a process that is gone). Probe: `'receive'`.
 pub fn deliver_to_self(p: &mut Process, message: Term) {
-    p.mailbox.push(message);
+    super::send::push_message(p, message, super::seq_trace::runtime_word());
     probes::receive(&mut p.trace, p.pid, message, None);
 }
 

@@ -3,6 +3,7 @@
 //! monitored), its name and ETS tables released.
 
 use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
@@ -31,7 +32,8 @@ impl Runtime {
     /// Ends a process: removes it from the tables, breaks its links with
     /// exit signals, and tells its monitors.
     ///
-    /// Probes: `exit`, then `unregister` when it had a name.
+    /// Probes: `exit`, then `unregister` when it had a name, and
+    /// `out_exited` last.
     pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
@@ -60,17 +62,28 @@ impl Runtime {
                 self.send_signal(heir, Signal::Message(transfer, None));
             },
         );
-        for &link in &process.links {
+        for link in process.links.clone() {
             if link.is_local_port() {
                 self.port_link_exit(link, process.pid, reason);
                 continue;
             }
+            let (reason, token) = if process.seq_token == Term::NIL {
+                (Payload::copy(reason), Term::NIL)
+            } else {
+                let mut heap = Heap::new();
+                let term = heap.copy_term(reason);
+                let token =
+                    super::seq_trace::stamp_exit(self, &mut process, link, reason, &mut heap);
+                let heap = Some(heap);
+                (Payload { term, heap }, token)
+            };
             self.send_signal(
                 link,
                 Signal::Exit {
                     from: process.pid,
-                    reason: Payload::copy(reason),
+                    reason,
                     linked: true,
+                    token,
                 },
             );
         }
@@ -103,6 +116,7 @@ impl Runtime {
         if process.watched {
             self.record_exit(process.pid, reason);
         }
+        probes::exiting(&mut process.trace, TraceTag::OutExited, pid);
         process.recycle();
     }
 

@@ -10,6 +10,8 @@
 //! - [`exit`]: a process's end and the signals its death sends.
 //! - [`port`]: a port's messages, the messages sent to a port, and a
 //!   port's end.
+//! - [`seq_trace`]: the `seq_trace` token messages, link exits and spawns
+//!   carry, and its counters.
 //! - [`timers`]: timer expiries as signals.
 //! - [`system_logger`]: what the runtime itself logs, sent to the system
 //!   logger.
@@ -59,6 +61,7 @@ pub mod deliver;
 pub mod exit;
 pub mod port;
 pub mod send;
+pub mod seq_trace;
 pub mod system_logger;
 pub mod timers;
 

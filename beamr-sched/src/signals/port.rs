@@ -69,6 +69,7 @@ impl Runtime {
                     from: id,
                     reason: Payload::copy(reason),
                     linked: true,
+                    token: Term::NIL,
                 },
             );
         }

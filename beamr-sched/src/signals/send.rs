@@ -3,6 +3,7 @@
 //! message straight into its mailbox.
 
 use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
@@ -33,7 +34,8 @@ impl Runtime {
     pub fn send(&self, pid: Term, message: Term) -> bool {
         match self.processes.get(pid) {
             Some(handle) => {
-                if send_message(&handle, message, None) {
+                let word = super::seq_trace::runtime_word();
+                if send_message(&handle, message, None, word) {
                     self.run_queues.push(handle);
                 }
                 true
@@ -83,8 +85,9 @@ impl Runtime {
 /// Sends `msg` to `dest` (a pid, a port, a registered name, or `{Name, Node}`).
 ///
 /// Probes: `send` (with `dest` as given) when the destination exists or is
-/// a name, `send_to_non_existing_process` when a pid or alias leads nowhere;
-/// a message to itself also fires the sender's `'receive'`.
+/// a name, `{Name, Node}` or an alias (live or not, as the BEAM reports
+/// them), `send_to_non_existing_process` when a pid leads nowhere; a
+/// message to itself also fires the sender's `'receive'`.
 pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
     let pid = if dest.is_local_pid() {
         dest
@@ -100,7 +103,8 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
             (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
                 Some(pid) => pid,
                 None => {
-                    probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+                    // The BEAM traces this as a plain send.
+                    let _ = probes::send(&mut p.trace, p.pid, msg, dest);
                     return Ok(());
                 }
             },
@@ -111,11 +115,9 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         super::port::send_to_port(rt, p, dest, msg);
         return Ok(());
     } else if dest.is_reference() {
-        if rt.send_through_alias(dest, msg) {
-            let _ = probes::send(&mut p.trace, p.pid, msg, dest);
-        } else {
-            probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
-        }
+        // Active or not, the BEAM traces a send to an alias as a send.
+        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        rt.send_through_alias(dest, msg);
         return Ok(());
     } else if dest.is_pid() {
         // A pid of another node: beamr is not distributed; the message is dropped.
@@ -131,18 +133,44 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
     } else if pid == p.pid {
         // To itself: the message is already on the process's heap.
         let carried = probes::send(&mut p.trace, p.pid, msg, dest);
-        p.mailbox.push(msg);
+        let token = seq_token_for(rt, p, pid, msg);
+        p.mailbox.push_with_token(msg, token);
         probes::receive(&mut p.trace, p.pid, msg, carried);
     } else if let Some(handle) = rt.processes.get(pid) {
         // The send event comes before the receiver's 'receive'.
         let carried = probes::send(&mut p.trace, p.pid, msg, dest);
-        if send_message(&handle, msg, carried) {
+        let token = seq_token_for(rt, p, pid, msg);
+        if send_message(&handle, msg, carried, token) {
             rt.run_queues.push(handle);
         }
     } else {
         probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
     }
     Ok(())
+}
+
+/// The `seq_trace` token word a message from `p` to `to` carries: `[]`
+/// unless `p` has a token (one test), else the stamped token.
+#[inline(always)]
+fn seq_token_for(rt: &Runtime, p: &mut Process, to: Term, msg: Term) -> Term {
+    if p.seq_token == Term::NIL {
+        Term::NIL
+    } else {
+        super::seq_trace::stamp_send(rt, p, to, msg)
+    }
+}
+
+/// Puts `term` (on `p`'s heap) in `p`'s mailbox with its `seq_trace` token
+/// word (on `p`'s heap too): `[]` and `undefined` for a process without a
+/// token cost nothing more than a plain message (see
+/// [`seq_trace`](super::seq_trace) rule 3).
+#[inline]
+pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
+    if token == Term::NIL || (p.seq_token == Term::NIL && !token.is_tuple()) {
+        p.mailbox.push(term);
+    } else {
+        p.mailbox.push_with_token(term, token);
+    }
 }
 
 /// Sends a message: copies `message` straight onto the receiver's heap
@@ -157,8 +185,16 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
 /// order of signals between two processes: a message goes past the inbox
 /// only when the inbox is empty, and the sender's earlier signals are
 /// either delivered already or in the inbox.
+///
+/// `token` is the message's `seq_trace` token word (on the sender's heap,
+/// or an immediate), copied with the message.
 #[must_use]
-fn send_message(handle: &ProcessHandle, message: Term, carried: Option<TraceContext>) -> bool {
+fn send_message(
+    handle: &ProcessHandle,
+    message: Term,
+    carried: Option<TraceContext>,
+    token: Term,
+) -> bool {
     if handle.state.is_exited() {
         return false;
     }
@@ -166,14 +202,35 @@ fn send_message(handle: &ProcessHandle, message: Term, carried: Option<TraceCont
         if let Some(p) = body.as_mut() {
             if handle.inbox_is_empty() {
                 let term = p.heap.copy_term(message);
-                p.mailbox.push(term);
+                let token = p.heap.copy_term(token);
+                push_message(p, term, token);
                 probes::receive(&mut p.trace, p.pid, term, carried);
                 drop(body);
                 return handle.state.notify();
             }
         }
     }
-    handle
-        .push_signal(Signal::Message(Payload::copy(message), carried))
-        .unwrap_or(false)
+    let signal = if token == Term::NIL {
+        Signal::Message(Payload::copy(message), carried)
+    } else if token.is_immediate() {
+        // `undefined`: a message of the runtime's own, no token to copy.
+        Signal::SeqMessage {
+            message: Payload::copy(message),
+            token,
+            carried,
+        }
+    } else {
+        let mut heap = Heap::new();
+        let term = heap.copy_term(message);
+        let token = heap.copy_term(token);
+        Signal::SeqMessage {
+            message: Payload {
+                term,
+                heap: Some(heap),
+            },
+            token,
+            carried,
+        }
+    };
+    handle.push_signal(signal).unwrap_or(false)
 }

@@ -1,5 +1,6 @@
-//! [`TraceControl`]: the runtime-wide trace settings, today what a new
-//! process starts with (`erlang:trace(new, ...)`, and `beamr run --trace`).
+//! [`TraceControl`]: the runtime-wide trace settings: what a new process
+//! starts with (`erlang:trace(new, ...)`, and `beamr run --trace`), and
+//! where `seq_trace` events go.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
@@ -13,6 +14,8 @@ pub struct TraceControl {
     /// and takes the lock only when it is set.
     new_traced: AtomicBool,
     new_processes: RwLock<ProcessTrace>,
+    /// Where `seq_trace` events go.
+    pub seq: super::SeqTracers,
 }
 
 impl TraceControl {

@@ -26,8 +26,16 @@
 //! exception_from               call       interp::unwind, through a
 //!                                         frame (`{exception_trace}`) the callee
 //! in / out                     running    sched::worker            the process
+//! out_exited                   exiting    signals::exit (terminate) the process
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
+//! seq_trace send               (token)    signals::send, exit    the sender
+//! seq_trace 'receive'          (token)    interp (remove_message) the receiver
+//! seq_trace print              (token)    bif (seq_trace_print)  the printer
 //! ```
+//!
+//! The `seq_trace` events are not gated by a flag word but by the process's
+//! token word (`[]` when it has none; see `signals::seq_trace`), and go to
+//! [`SeqTracers`] rather than to the process's tracer.
 //!
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
@@ -39,6 +47,7 @@ mod control_word;
 mod frame;
 pub mod probes;
 mod process_trace;
+mod seq_tracers;
 
 pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
@@ -46,6 +55,7 @@ pub use control::TraceControl;
 pub use control_word::{control_word, set_control_word};
 pub use frame::{FrameKind, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, TraceChange};
+pub use seq_tracers::SeqTracers;
 
 /// Bits of an export's trace flag word (`Export::trace`), set by
 /// `erlang:trace_pattern/3`, and the gate of local calls.

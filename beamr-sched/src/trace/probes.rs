@@ -167,6 +167,20 @@ pub fn running(t: &mut ProcessTrace, tag: TraceTag, pid: Term, mfa: Option<Mfa>)
     }
 }
 
+/// `in_exiting`, `out_exiting` or `out_exited` (`tag`): `pid`, exiting, was
+/// scheduled in or out (`exiting` flag). beamr ends a process within one
+/// slice, so only `out_exited` (its last scheduling out) fires.
+#[inline(always)]
+pub fn exiting(t: &mut ProcessTrace, tag: TraceTag, pid: Term) {
+    debug_assert!(matches!(
+        tag,
+        TraceTag::InExiting | TraceTag::OutExiting | TraceTag::OutExited
+    ));
+    if t.wants(TraceFlags::EXITING) {
+        t.report(tag, pid, Payload::Running { mfa: None });
+    }
+}
+
 /// True if `t` wants garbage-collection events: a collection site asks
 /// before it measures the heap.
 #[inline(always)]

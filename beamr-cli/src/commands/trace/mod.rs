@@ -1,16 +1,17 @@
 //! `beamr trace ...`: read the ring-buffer trace files that
 //! [`beamr_ringbuf`] writes (format in `beamr-ringbuf/docs/format.md`).
 //!
-//! `beamr run` does not write such files yet (the runtime fires no probes);
-//! today they come from beamr-ringbuf's writer, used by tests and by its
-//! synthetic generator (`cargo run -p beamr-ringbuf --example synthetic`).
+//! `beamr run --trace FLAGS --trace-to ring:FILE` writes them; so do
+//! beamr-ringbuf's tests and its synthetic generator.
 //!
 //! - `dump`: every event, one per line, in timestamp order ([`dump`]);
 //! - `stats`: counts per kind and per ring, time span, losses ([`stats`]);
 //! - `tail`: follow a file while it is written ([`tail`]);
 //! - `export --format chrome`: Chrome trace-event JSON for Perfetto
 //!   ([`export_chrome`]);
-//! - `flame`: a flame graph of call/return events ([`flame`]).
+//! - `flame`: a flame graph of call/return events ([`flame`]);
+//! - `seq --label L`: a Mermaid sequence diagram of one `seq_trace` label
+//!   ([`seq`]).
 //!
 //! Every command reads through [`read`], which turns a bad file into one
 //! error line; [`render`] names pids, functions and terms.
@@ -20,6 +21,7 @@ pub mod export_chrome;
 pub mod flame;
 pub mod read;
 pub mod render;
+pub mod seq;
 pub mod stats;
 pub mod tail;
 
@@ -94,6 +96,17 @@ pub enum TraceCommand {
         #[arg(short = 'o', long, value_name = "OUT")]
         output: PathBuf,
     },
+    /// Draw one seq_trace label's events as a Mermaid sequence diagram.
+    Seq {
+        /// The trace file.
+        file: PathBuf,
+        /// The label: an integer, or an atom's name.
+        #[arg(long, value_name = "L")]
+        label: String,
+        /// Output file (`-`, the default, for standard output).
+        #[arg(short = 'o', long, value_name = "OUT", default_value = "-")]
+        output: PathBuf,
+    },
     /// Draw a flame graph (SVG) of the time spent in traced functions, from
     /// call/return events.
     Flame {
@@ -143,6 +156,11 @@ pub fn run(command: TraceCommand) -> Result<(), String> {
             format: ExportFormat::Chrome,
             output,
         } => export_chrome::run(&file, &output),
+        TraceCommand::Seq {
+            file,
+            label,
+            output,
+        } => seq::run(&file, &label, &output),
         TraceCommand::Flame {
             file,
             output,

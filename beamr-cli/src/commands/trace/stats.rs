@@ -1,6 +1,7 @@
 //! `beamr trace stats FILE [--format text|json]`: what a trace file holds:
-//! events per kind and per ring, the time span they cover, and the events
-//! lost (per ring, in events), with the file's header facts.
+//! events per kind and per ring, the time span they cover, the events
+//! lost (per ring, in events) and those the run's trace limits dropped
+//! before writing them, with the file's header facts.
 //!
 //! For every ring, `delivered + lost = written` (the ring header's count of
 //! events ever written to it).
@@ -143,6 +144,12 @@ fn text(path: &Path, s: &Stats) -> String {
         if i.paused { "; paused" } else { "" }
     ));
     line(format!("events    {delivered} read, {lost} lost"));
+    if i.events_dropped > 0 {
+        line(format!(
+            "dropped   {} events, unwritten: the run's trace limits (--trace-limit, --trace-rate)",
+            i.events_dropped
+        ));
+    }
     match (s.first(), s.last()) {
         (Some(first), Some(last)) => line(format!(
             "span      {} s (from {} to {} s after creation)",
@@ -214,6 +221,7 @@ fn json(path: &Path, s: &Stats) -> serde_json::Value {
         "created_monotonic_ns": i.created_monotonic_ns,
         "paused": i.paused,
         "strings_dropped": i.strings_dropped,
+        "dropped": i.events_dropped,
         "events": s.totals.delivered.iter().sum::<u64>(),
         "lost": s.totals.lost.iter().sum::<u64>(),
         "first_ts_ns": s.first(),

@@ -34,7 +34,11 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
             Flow::Jump(target)
         }
         RecvInstr::RemoveMessage => {
-            p.mailbox.remove_current();
+            if p.seq_token == Term::NIL && p.mailbox.current_token() == Term::NIL {
+                p.mailbox.remove_current();
+            } else {
+                signals::seq_trace::remove_current(rt, p);
+            }
             p.timer.active = false;
             p.timer.fired = false;
             Flow::Next

@@ -1,0 +1,215 @@
+//! `beamr trace seq FILE --label L [-o OUT]`: one `seq_trace` label of a
+//! recording as a Mermaid sequence diagram, the diagram people draw by hand
+//! from seq_trace output.
+//!
+//! The recording holds the `seq_trace` events the run's tokens produced
+//! (`beamr run --trace ... --trace-to ring:FILE` records them whatever the
+//! flags: the token's own `send`, `'receive'` and `print` flags decide).
+//! Events of label `L` (an integer, or an atom's name) are ordered by their
+//! serial (`Current`, then `Previous`), then by time. A send becomes an
+//! arrow from sender to receiver; a receive whose send was not recorded
+//! (the token had `'receive'` but not `send`) becomes the arrow instead;
+//! a print becomes a note over the printing process. Participants appear in
+//! the order they first take part, named by pid. Message texts are the
+//! recording's sketches of the terms (`{ping,...}/2 (3 words)`).
+
+use std::io::Write;
+use std::path::Path;
+
+use beamr_ringbuf::{Body, Proc, StringTable, SummaryKind, TermSummary};
+use beamr_trace::TraceTag;
+
+use super::read::{self, Item, Order};
+use super::render;
+
+/// One `seq_trace` event of the label, as drawn.
+struct Step {
+    previous: u64,
+    current: u64,
+    timestamp_ns: u64,
+    tag: TraceTag,
+    from: String,
+    to: String,
+    info: String,
+}
+
+/// Writes the diagram of `label`'s events in `path` to `output` (`-`:
+/// standard output).
+pub fn run(path: &Path, label: &str, output: &Path) -> Result<(), String> {
+    let mut cursor = read::open(path)?;
+    let mut steps = Vec::new();
+    let totals = read::read_all(&mut cursor, Order::Time, |item| {
+        if let Item::Event(e, strings) = item {
+            if let Some(Ok(r)) = e.trace() {
+                if let Body::SeqTrace {
+                    label: l,
+                    serial,
+                    from,
+                    to,
+                    info,
+                } = r.body
+                {
+                    if r.tag.is_seq_trace() && label_is(&l, label, strings) {
+                        steps.push(Step {
+                            previous: serial.previous,
+                            current: serial.current,
+                            timestamp_ns: e.timestamp_ns,
+                            tag: r.tag,
+                            from: name(from, strings),
+                            to: name(to, strings),
+                            info: info.render(strings),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => return e.into_result(),
+    };
+    totals.check(path)?;
+    if steps.is_empty() {
+        return Err(format!(
+            "{}: no seq_trace events with label {label}",
+            path.display()
+        ));
+    }
+    steps.sort_by_key(|s| (s.current, s.previous, s.timestamp_ns, s.tag));
+    let text = diagram(&steps);
+    if output == Path::new("-") {
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            return read::quiet_pipe(e);
+        }
+        Ok(())
+    } else {
+        std::fs::write(output, text).map_err(|e| format!("{}: {e}", output.display()))
+    }
+}
+
+/// True if the recorded label is `wanted`: an integer by value, an atom by
+/// name.
+fn label_is(label: &TermSummary, wanted: &str, strings: &StringTable) -> bool {
+    match label.kind {
+        SummaryKind::Small => wanted.parse::<i64>().ok() == Some(i64::from(label.detail as i32)),
+        SummaryKind::Atom => strings.atom(label.detail) == Some(wanted.trim_matches('\'')),
+        _ => false,
+    }
+}
+
+/// A process as a participant's name.
+fn name(p: Proc, strings: &StringTable) -> String {
+    render::proc_name(p, strings)
+}
+
+/// Text made safe for a Mermaid message: `;` and `#` are Mermaid syntax,
+/// written as entity codes.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => out.push_str("#35;"),
+            ';' => out.push_str("#59;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The Mermaid text.
+fn diagram(steps: &[Step]) -> String {
+    let mut participants: Vec<&str> = Vec::new();
+    for s in steps {
+        let ends = [
+            Some(s.from.as_str()),
+            (s.tag != TraceTag::SeqTracePrint).then_some(s.to.as_str()),
+        ];
+        for p in ends.into_iter().flatten() {
+            if !participants.contains(&p) {
+                participants.push(p);
+            }
+        }
+    }
+    let id = |p: &str| {
+        participants
+            .iter()
+            .position(|q| *q == p)
+            .map_or_else(|| "P0".to_owned(), |i| format!("P{}", i + 1))
+    };
+    let mut out = String::from("sequenceDiagram\n");
+    for p in &participants {
+        out.push_str(&format!("    participant {} as {}\n", id(p), escape(p)));
+    }
+    let sent: std::collections::HashSet<(u64, u64)> = steps
+        .iter()
+        .filter(|s| s.tag == TraceTag::SeqTraceSend)
+        .map(|s| (s.previous, s.current))
+        .collect();
+    for s in steps {
+        let serial = format!("{},{}", s.previous, s.current);
+        match s.tag {
+            TraceTag::SeqTraceSend => out.push_str(&format!(
+                "    {}->>{}: {} [{serial}]\n",
+                id(&s.from),
+                id(&s.to),
+                escape(&s.info)
+            )),
+            TraceTag::SeqTraceReceive if !sent.contains(&(s.previous, s.current)) => {
+                out.push_str(&format!(
+                    "    {}->>{}: {} [{serial}, received]\n",
+                    id(&s.from),
+                    id(&s.to),
+                    escape(&s.info)
+                ))
+            }
+            TraceTag::SeqTracePrint => out.push_str(&format!(
+                "    Note over {}: print {} [{serial}]\n",
+                id(&s.from),
+                escape(&s.info)
+            )),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(tag: TraceTag, previous: u64, current: u64, from: &str, to: &str) -> Step {
+        Step {
+            previous,
+            current,
+            timestamp_ns: current,
+            tag,
+            from: from.into(),
+            to: to.into(),
+            info: "{ping,...}/2 (3 words)".into(),
+        }
+    }
+
+    #[test]
+    fn sends_are_arrows_and_prints_are_notes() {
+        let steps = [
+            step(TraceTag::SeqTraceSend, 0, 1, "<0.5.0>", "<0.6.0>"),
+            step(TraceTag::SeqTraceReceive, 0, 1, "<0.5.0>", "<0.6.0>"),
+            step(TraceTag::SeqTracePrint, 1, 2, "<0.6.0>", "-"),
+            step(TraceTag::SeqTraceReceive, 2, 3, "<0.6.0>", "<0.7.0>"),
+        ];
+        let text = diagram(&steps);
+        assert_eq!(
+            text,
+            "sequenceDiagram\n\
+             \x20   participant P1 as <0.5.0>\n\
+             \x20   participant P2 as <0.6.0>\n\
+             \x20   participant P3 as <0.7.0>\n\
+             \x20   P1->>P2: {ping,...}/2 (3 words) [0,1]\n\
+             \x20   Note over P2: print {ping,...}/2 (3 words) [1,2]\n\
+             \x20   P2->>P3: {ping,...}/2 (3 words) [2,3, received]\n"
+        );
+        assert_eq!(escape("#{a;b}"), "#35;{a#59;b}");
+    }
+}
