@@ -40,7 +40,9 @@ run(Spec) ->
     W = spawn(fun() -> receive go -> ok end, ?MODULE:f(1), ?MODULE:f(5), ?MODULE:g(a, b), ?MODULE:g(c, c), Self ! done end),
     1 = erlang:trace(W, true, [call]),
     N = erlang:trace_pattern({?MODULE, '_', '_'}, Spec, []),
-    io:format("~p: ~p~n", [Spec, N]),
     W ! go,
     receive done -> ok end,
+    %% Printed after the calls: display/1 writes straight to the terminal,
+    %% so a line printed through the io server before it could come after.
+    io:format("~p: ~p~n", [Spec, N]),
     trace_names:print(#{W => w, Self => main}).

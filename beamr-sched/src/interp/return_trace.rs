@@ -46,19 +46,22 @@ pub fn push_frame(p: &mut Process, mfa: Mfa, kind: FrameKind) {
     p.return_traces.push(ReturnTraceFrame { depth, mfa, kind });
 }
 
+/// The clock of the innermost `call_time` frame: the time it has spent
+/// and when it last started (0 while paused).
+fn innermost_call_time(p: &mut Process) -> Option<(&mut u64, &mut u64)> {
+    p.return_traces
+        .iter_mut()
+        .rev()
+        .find_map(|f| match &mut f.kind {
+            FrameKind::CallTime { spent, since, .. } => Some((spent, since)),
+            _ => None,
+        })
+}
+
 /// Stops the clock of the innermost `call_time` frame (a call_time
 /// function is called from inside it), at `now`.
 pub fn pause_call_time(p: &mut Process, now: u64) {
-    let frame = p
-        .return_traces
-        .iter_mut()
-        .rev()
-        .find(|f| matches!(f.kind, FrameKind::CallTime { .. }));
-    if let Some(ReturnTraceFrame {
-        kind: FrameKind::CallTime { spent, since, .. },
-        ..
-    }) = frame
-    {
+    if let Some((spent, since)) = innermost_call_time(p) {
         if *since != 0 {
             *spent += now.saturating_sub(*since);
             *since = 0;
@@ -69,16 +72,7 @@ pub fn pause_call_time(p: &mut Process, now: u64) {
 /// Restarts the clock of the innermost `call_time` frame at `now` (the
 /// call_time function it called returned).
 fn resume_call_time(p: &mut Process, now: u64) {
-    let frame = p
-        .return_traces
-        .iter_mut()
-        .rev()
-        .find(|f| matches!(f.kind, FrameKind::CallTime { .. }));
-    if let Some(ReturnTraceFrame {
-        kind: FrameKind::CallTime { since, .. },
-        ..
-    }) = frame
-    {
+    if let Some((_, since)) = innermost_call_time(p) {
         *since = now;
     }
 }
