@@ -222,6 +222,10 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
             self.deliver.deliver(self.tracer, message, heap);
         }
     }
+
+    fn tracer_term(&self) -> Option<Term> {
+        Some(self.tracer)
+    }
 }
 
 #[cfg(test)]

@@ -87,6 +87,12 @@ pub trait Tracer: Send + Sync {
         let _ = carried;
         self.trace(event);
     }
+    /// The pid or port the events go to, as `erlang:trace_info(Pid,
+    /// tracer)` names it: the message backend's tracer process or port;
+    /// `None` (the default) for a backend that is no process or port.
+    fn tracer_term(&self) -> Option<Term> {
+        None
+    }
 }
 
 /// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it
@@ -150,6 +156,9 @@ macro_rules! forward_tracer {
             }
             fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
                 (**self).trace_receive(event, carried)
+            }
+            fn tracer_term(&self) -> Option<Term> {
+                (**self).tracer_term()
             }
         }
     )*};

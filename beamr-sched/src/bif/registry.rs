@@ -26,6 +26,8 @@ pub fn natives() -> Natives {
         super::erlang_process::BIFS,
         super::erlang_identity::BIFS,
         super::erlang_trace::BIFS,
+        super::erlang_trace_info::BIFS,
+        super::erlang_match_spec_test::BIFS,
         super::erlang_system::BIFS,
         super::erlang_system_flag::BIFS,
         super::beamr_io::BIFS,
