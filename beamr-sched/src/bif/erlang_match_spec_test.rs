@@ -54,9 +54,9 @@ fn match_spec_test(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
         for action in body.list_to_vec().ok_or_else(|| unsupported(p))? {
             match action.as_tuple() {
                 Some(&[name])
-                    if name
-                        .as_atom()
-                        .is_some_and(|n| matches!(n.name(), "return_trace" | "exception_trace")) =>
+                    if name.as_atom().is_some_and(|n| {
+                        matches!(n.name(), "return_trace" | "exception_trace")
+                    }) =>
                 {
                     actions.push(name)
                 }
@@ -76,7 +76,10 @@ fn match_spec_test(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 }
 
 fn unsupported(p: &mut Process) -> Exception {
-    notsup(p, "match specifications beyond '_' heads and return/exception_trace")
+    notsup(
+        p,
+        "match specifications beyond '_' heads and return/exception_trace",
+    )
 }
 
 /// `error:{notsup, What}`.

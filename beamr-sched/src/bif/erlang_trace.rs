@@ -216,11 +216,7 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         let delivery = RuntimeDelivery { rt: weak };
         Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
     };
-    let change = TraceChange {
-        set,
-        flags,
-        tracer,
-    };
+    let change = TraceChange { set, flags, tracer };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
         if pid == p.pid {

@@ -86,9 +86,7 @@ fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         let flags = trace.flags();
         let names: Vec<Term> = ORDER
             .iter()
-            .filter(|name| {
-                TraceFlags::from_atom_name(name).is_some_and(|f| flags.contains(f))
-            })
+            .filter(|name| TraceFlags::from_atom_name(name).is_some_and(|f| flags.contains(f)))
             .map(|name| atom(name))
             .collect();
         p.heap.list(&names)

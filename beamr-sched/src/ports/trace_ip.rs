@@ -135,10 +135,7 @@ fn write_to(mut client: TcpStream, shared: &Shared) {
                 if shared.stopped.load(Ordering::Acquire) {
                     return;
                 }
-                queue = shared
-                    .ready
-                    .wait(queue)
-                    .unwrap_or_else(|e| e.into_inner());
+                queue = shared.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
             }
         };
         let written = match entry {
