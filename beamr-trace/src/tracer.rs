@@ -87,8 +87,9 @@ pub trait Tracer: Send + Sync {
         let _ = carried;
         self.trace(event);
     }
-    /// The tracer as `erlang:trace_info/2` names it (the tracer process's
-    /// pid), if it is one Erlang code can name; the default is `None`.
+    /// The pid or port the events go to, as `erlang:trace_info(Pid,
+    /// tracer)` names it: the message backend's tracer process or port;
+    /// `None` (the default) for a backend that is no process or port.
     fn tracer_term(&self) -> Option<Term> {
         None
     }

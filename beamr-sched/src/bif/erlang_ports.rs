@@ -1,5 +1,5 @@
 //! `erlang` BIFs on ports: `open_port/2`, `port_command/2,3`,
-//! `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`.
+//! `port_control/3`, `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`.
 //!
 //! In OTP these are Erlang functions in `erlang.erl` over
 //! `erts_internal` calls; here they are native, and raise what those
@@ -25,6 +25,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "port_info", 1, port_info1),
     ("erlang", "port_info", 2, port_info2),
     ("erlang", "ports", 0, ports),
+    ("erlang", "port_control", 3, port_control),
 ];
 
 fn atom(name: &str) -> Term {
@@ -242,4 +243,28 @@ fn info_item(p: &mut Process, port: &Port, item: &str) -> Option<Term> {
 fn ports(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let ids = rt.ports.ids();
     Ok(p.heap.list(&ids))
+}
+
+/// `port_control(Port, Operation, Data)`: the built-in driver's answer, a
+/// list of bytes or a binary as the driver gives it; `badarg` for a port
+/// without a driver that takes control operations (a program's), or an
+/// operation its driver does not know.
+fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    let op = a[1]
+        .as_small()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(Exception::badarg)?;
+    let data = iodata_bytes(a[2])?;
+    let driver = port.driver.as_ref().ok_or_else(Exception::badarg)?;
+    let (reply, binary) = driver.control(op, &data).ok_or_else(Exception::badarg)?;
+    if binary {
+        Ok(p.heap.binary(&reply))
+    } else {
+        let bytes: Vec<Term> = reply
+            .iter()
+            .map(|&b| Term::small_unchecked(i64::from(b)))
+            .collect();
+        Ok(p.heap.list(&bytes))
+    }
 }

@@ -7,7 +7,10 @@
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
 //! Trace patterns are `erlang_trace_pattern`'s, `erlang:trace_info/2`
 //! `erlang_trace_info`'s. Not here yet: `{tracer, Module, State}` (tracer
-//! modules) and port tracing: each raises `{notsup, What}`.
+//! modules) and tracing ports as tracees: each raises `{notsup, What}`.
+//! `{tracer, Port}` sends each trace message to the port in the external
+//! format (`ports::trace_file` and `ports::trace_ip`, erts's trace port
+//! drivers, write them as erts does).
 
 use std::sync::{Arc, Weak};
 
@@ -20,7 +23,7 @@ use beamr_trace::TraceFlags;
 use super::{erlang_system, erlang_time};
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
-use crate::runtime::Runtime;
+use crate::runtime::{Port, Runtime};
 use crate::signals;
 use crate::trace::TraceChange;
 
@@ -60,19 +63,56 @@ impl Deliver for RuntimeDelivery {
             .is_some_and(|rt| rt.processes.get(tracer).is_some())
     }
 
-    /// On the runtime's clocks: the event's monotonic time is
-    /// `erlang:monotonic_time/0`'s (one clock), system time adds the time
-    /// offset, and strict timestamps take the next unique integer.
     fn timestamp(&self, kind: TimestampKind, at_ns: u64) -> Timestamp {
-        let at = at_ns as i64;
-        match kind {
-            TimestampKind::None => Timestamp::None,
-            TimestampKind::Now => Timestamp::Now((erlang_time::system_nanos_at(at) / 1000) as u64),
-            TimestampKind::Monotonic => Timestamp::Monotonic(at),
-            TimestampKind::StrictMonotonic => {
-                Timestamp::StrictMonotonic(at, erlang_system::next_unique() as u64)
+        runtime_timestamp(kind, at_ns)
+    }
+}
+
+/// A timestamp on the runtime's clocks: the event's monotonic time is
+/// `erlang:monotonic_time/0`'s (one clock), system time adds the time
+/// offset, and strict timestamps take the next unique integer.
+fn runtime_timestamp(kind: TimestampKind, at_ns: u64) -> Timestamp {
+    let at = at_ns as i64;
+    match kind {
+        TimestampKind::None => Timestamp::None,
+        TimestampKind::Now => Timestamp::Now((erlang_time::system_nanos_at(at) / 1000) as u64),
+        TimestampKind::Monotonic => Timestamp::Monotonic(at),
+        TimestampKind::StrictMonotonic => {
+            Timestamp::StrictMonotonic(at, erlang_system::next_unique() as u64)
+        }
+    }
+}
+
+/// Delivers trace messages to a port (`{tracer, Port}`, as `dbg`'s trace
+/// ports are): each one in the external format, as erts hands a port its
+/// trace messages.
+struct PortDelivery {
+    port: Arc<Port>,
+}
+
+impl Deliver for PortDelivery {
+    fn deliver(&self, _tracer: Term, message: Term, _heap: Heap) -> bool {
+        let Ok(bytes) = beamr_core::etf::try_encode(message) else {
+            return false;
+        };
+        match &self.port.driver {
+            Some(driver) => driver.output(&bytes),
+            None => {
+                let _ = self.port.command(bytes);
             }
         }
+        true
+    }
+
+    fn is_alive(&self, _tracer: Term) -> bool {
+        match &self.port.driver {
+            Some(driver) => !driver.stopped(),
+            None => !self.port.state().closed,
+        }
+    }
+
+    fn timestamp(&self, kind: TimestampKind, at_ns: u64) -> Timestamp {
+        runtime_timestamp(kind, at_ns)
     }
 }
 
@@ -112,9 +152,8 @@ fn parse_flags(
         }
         match item.as_tuple() {
             Some(&[tag, pid]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
-                if !pid.is_local_pid() {
-                    // A port as tracer (dbg's trace ports) is planned.
-                    return Err(not_implemented(p, "a port as tracer"));
+                if !pid.is_local_pid() && pid.as_local_port().is_none() {
+                    return Err(bad_option());
                 }
                 tracer = Some(pid);
             }
@@ -162,18 +201,21 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
     };
     let (flags, tracer, timestamp) = parse_flags(p, a[2])?;
     let tracer_pid = tracer.unwrap_or(p.pid);
-    if set && rt.processes.get(tracer_pid).is_none() && tracer_pid != p.pid {
-        return Err(Exception::badarg());
-    }
-    let Some(weak) = rt.weak_self.get().cloned() else {
-        return Err(not_implemented(p, "tracing outside run_main"));
+    let tracer: Arc<dyn beamr_trace::Tracer> = if tracer_pid.as_local_port().is_some() {
+        let port = rt.ports.get(tracer_pid).ok_or_else(Exception::badarg)?;
+        let delivery = PortDelivery { port };
+        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
+    } else {
+        if set && rt.processes.get(tracer_pid).is_none() && tracer_pid != p.pid {
+            return Err(Exception::badarg());
+        }
+        let Some(weak) = rt.weak_self.get().cloned() else {
+            return Err(not_implemented(p, "tracing outside run_main"));
+        };
+        let delivery = RuntimeDelivery { rt: weak };
+        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
     };
-    let delivery = RuntimeDelivery { rt: weak };
-    let change = TraceChange {
-        set,
-        flags,
-        tracer: Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery)),
-    };
+    let change = TraceChange { set, flags, tracer };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
         if pid == p.pid {

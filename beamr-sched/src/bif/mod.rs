@@ -17,6 +17,7 @@ mod erlang_checksum;
 mod erlang_convert;
 mod erlang_halt;
 mod erlang_identity;
+mod erlang_match_spec_test;
 mod erlang_misc;
 mod erlang_names;
 mod erlang_phash;

@@ -29,6 +29,7 @@ pub fn natives() -> Natives {
         super::erlang_trace_info::BIFS,
         super::erlang_trace_pattern::BIFS,
         super::seq_trace::BIFS,
+        super::erlang_match_spec_test::BIFS,
         super::erlang_system::BIFS,
         super::erlang_system_flag::BIFS,
         super::beamr_io::BIFS,

@@ -5,15 +5,20 @@
 //! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
 //! - [`reader`]: the thread turning the program's output into messages.
 //! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
+//! - [`builtin`]: ports whose other side is a driver built into the
+//!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers.
 //!
 //! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
 //! its messages and exit signals go through `signals::port`, like every
 //! signal.
 
+pub mod builtin;
 pub mod framing;
 pub mod open;
 pub mod options;
 pub mod reader;
+pub mod trace_file;
+pub mod trace_ip;
 
 pub use open::open;
 pub use options::{parse, PortName, PortOptions};

@@ -35,6 +35,11 @@ pub fn open(
     o: PortOptions,
     environment: Vec<(String, String)>,
 ) -> Result<Term, Exception> {
+    if let PortName::Spawn(command) = &name {
+        if let Some(opened) = super::builtin::open(rt, owner, command) {
+            return opened;
+        }
+    }
     let Some(rt_arc) = rt.weak_self.get().and_then(std::sync::Weak::upgrade) else {
         return Err(error("enotsup"));
     };

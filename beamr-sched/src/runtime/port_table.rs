@@ -77,6 +77,27 @@ impl PortTable {
 /// What a port sends its OS side: data, framed already.
 pub type PortSink = Sender<Vec<u8>>;
 
+/// A port whose other side is built into the runtime rather than an OS
+/// program: erts's linked-in drivers (the trace drivers, `ports::trace_file`
+/// and `ports::trace_ip`). The port's data goes to [`PortDriver::output`],
+/// `port_control/3` to [`PortDriver::control`].
+///
+/// Both may be called from any scheduler thread, for a port that is a
+/// tracer in the middle of a traced process: they must not block for long.
+pub trait PortDriver: Send + Sync {
+    /// Data given to the port (`port_command/2`, or a trace message in the
+    /// external format when the port is a tracer).
+    fn output(&self, bytes: &[u8]);
+    /// `port_control(Port, Command, Data)`: the reply and whether it is a
+    /// binary (else a list of bytes); `None` for a command the driver does
+    /// not know (`badarg`).
+    fn control(&self, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)>;
+    /// The port exited: write out what is buffered and close.
+    fn stop(&self);
+    /// True once [`PortDriver::stop`] was called.
+    fn stopped(&self) -> bool;
+}
+
 /// One port.
 pub struct Port {
     /// Its identifier (`#Port<0.N>`).
@@ -89,6 +110,8 @@ pub struct Port {
     pub packet: usize,
     /// Whether the port was opened for output (`in` makes it input only).
     pub writable: bool,
+    /// The built-in driver behind it, if it is one (no OS program then).
+    pub driver: Option<std::sync::Arc<dyn PortDriver>>,
     /// The changing part (see the module doc's protocol).
     state: Mutex<PortState>,
 }
@@ -122,6 +145,7 @@ impl Port {
             os_pid: None,
             packet: 0,
             writable: true,
+            driver: None,
             state: Mutex::new(PortState {
                 owner,
                 links: vec![owner],
@@ -157,6 +181,11 @@ impl Port {
         };
         let mut state = self.state();
         let len = framed.len() as u64;
+        if let Some(driver) = self.driver.as_ref().filter(|_| !state.closed) {
+            driver.output(&framed);
+            state.output += len;
+            return Sent::Sent;
+        }
         match &state.sink {
             Some(sink) => {
                 // A writer thread that ended (its program is gone) drops

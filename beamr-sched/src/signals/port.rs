@@ -54,6 +54,9 @@ impl Runtime {
             }
             state.closed = true;
             state.sink = None;
+            if let Some(driver) = &port.driver {
+                driver.stop();
+            }
             if let Some(name) = state.registered_name.take() {
                 self.names.unregister(name);
             }

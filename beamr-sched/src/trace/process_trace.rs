@@ -58,6 +58,12 @@ impl ProcessTrace {
         self.flags
     }
 
+    /// The pid or port the events go to (`erlang:trace_info/2`'s
+    /// `tracer`), if the tracer is one.
+    pub fn tracer_term(&self) -> Option<Term> {
+        self.tracer.as_ref().and_then(|t| t.tracer_term())
+    }
+
     /// True if any of `flags` is set: the one test a probe makes.
     #[inline(always)]
     pub fn wants(&self, flags: TraceFlags) -> bool {

@@ -1,0 +1,59 @@
+//! Ports whose other side is a driver built into the runtime, as erts's
+//! linked-in drivers: `open_port({spawn, "trace_file_drv ..."}, ...)` and
+//! `open_port({spawn, "trace_ip_drv ..."}, ...)` (what `dbg:trace_port/2`
+//! opens) start [`trace_file`](super::trace_file) and
+//! [`trace_ip`](super::trace_ip) instead of a program.
+
+use std::sync::Arc;
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use super::{trace_file, trace_ip};
+use crate::process::Exception;
+use crate::runtime::{Port, PortDriver, Runtime};
+
+/// Opens the built-in driver `command` names (its first word), connected
+/// to `owner`; `None` when it names no built-in driver (the command is a
+/// program to run). A bad command line is `badarg`; a file or socket that
+/// cannot be opened is the error erts gives (the errno's atom).
+pub fn open(rt: &Runtime, owner: Term, command: &str) -> Option<Result<Term, Exception>> {
+    let driver: Result<Arc<dyn PortDriver>, Exception> =
+        match command.split(' ').next().unwrap_or_default() {
+            "trace_file_drv" => trace_file::parse(command)
+                .ok_or_else(Exception::badarg)
+                .and_then(|args| {
+                    trace_file::TraceFile::open(&args)
+                        .map(|d| Arc::new(d) as Arc<dyn PortDriver>)
+                        .map_err(|e| io_error(&e))
+                }),
+            "trace_ip_drv" => trace_ip::parse(command)
+                .ok_or_else(Exception::badarg)
+                .and_then(|args| {
+                    trace_ip::TraceIp::open(args)
+                        .map(|d| Arc::new(d) as Arc<dyn PortDriver>)
+                        .map_err(|e| io_error(&e))
+                }),
+            _ => return None,
+        };
+    Some(driver.map(|driver| {
+        let id = rt.ports.new_id();
+        let mut port = Port::new(id, command.to_string(), owner, None);
+        port.driver = Some(driver);
+        rt.ports.insert(Arc::new(port));
+        id
+    }))
+}
+
+/// The `error` exception erts raises for an I/O error (its errno's atom).
+fn io_error(e: &std::io::Error) -> Exception {
+    use std::io::ErrorKind;
+    let name = match e.kind() {
+        ErrorKind::NotFound => "enoent",
+        ErrorKind::PermissionDenied => "eacces",
+        ErrorKind::AddrInUse => "eaddrinuse",
+        ErrorKind::AlreadyExists => "eexist",
+        _ => "einval",
+    };
+    Exception::error(Term::atom(Atom::new(name).expect("atom")))
+}
