@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use crate::code::{runs_code, CodeServer, DeleteOutcome, LoadFailure};
+use crate::code::{is_preloaded, preloaded, runs_code, CodeServer, DeleteOutcome, LoadFailure};
 use crate::loader::BifRow;
 use crate::loader::Module;
 use crate::process::{Exception, Process};
@@ -72,31 +72,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "loaded", 0, loaded),
     ("erlang", "get_module_info", 1, get_module_info1),
     ("erlang", "get_module_info", 2, get_module_info2),
-];
-
-/// OTP 25's preloaded modules, in `erlang:pre_loaded/0`'s order.
-const PRELOADED: &[&str] = &[
-    "persistent_term",
-    "counters",
-    "atomics",
-    "erts_dirty_process_signal_handler",
-    "erts_literal_area_collector",
-    "erl_tracer",
-    "erts_internal",
-    "erlang",
-    "erl_prim_loader",
-    "prim_zip",
-    "prim_net",
-    "prim_socket",
-    "socket_registry",
-    "zlib",
-    "prim_file",
-    "prim_inet",
-    "prim_eval",
-    "prim_buffer",
-    "init",
-    "erl_init",
-    "erts_code_purger",
 ];
 
 fn code() -> &'static CodeServer {
@@ -232,7 +207,7 @@ fn load_abs(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
 }
 
 fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
-    if PRELOADED.contains(&module.name()) {
+    if is_preloaded(module.name()) {
         return Some(atom("preloaded"));
     }
     let origin = code().origin(module)?;
@@ -241,7 +216,7 @@ fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
 
 fn is_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    if code().current(module).is_none() && !PRELOADED.contains(&module.name()) {
+    if code().current(module).is_none() && !is_preloaded(module.name()) {
         return Ok(Term::FALSE);
     }
     Ok(match loaded_file(p, module) {
@@ -275,7 +250,7 @@ fn delete(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception>
 
 fn which(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    if code().current(module).is_some() || PRELOADED.contains(&module.name()) {
+    if code().current(module).is_some() || is_preloaded(module.name()) {
         if let Some(f) = loaded_file(p, module) {
             return Ok(f);
         }
@@ -289,7 +264,7 @@ fn which(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 fn all_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let mut items = Vec::new();
     for (m, origin) in code().loaded() {
-        let f = if PRELOADED.contains(&m.name()) {
+        let f = if is_preloaded(m.name()) {
             atom("preloaded")
         } else {
             p.heap.string(&origin.file)
@@ -493,14 +468,14 @@ fn check_process_code3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 }
 
 fn pre_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    let items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
     Ok(p.heap.list(&items))
 }
 
 fn loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let mut items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    let mut items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
     for (m, _) in code().loaded() {
-        if !PRELOADED.contains(&m.name()) {
+        if !is_preloaded(m.name()) {
             items.push(Term::atom(m));
         }
     }

@@ -53,4 +53,5 @@ mod resource;
 mod string;
 mod unicode;
 
+pub use prim_file::open_files;
 pub use registry::natives;

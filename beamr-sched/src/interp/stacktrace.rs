@@ -42,7 +42,7 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
             Some(module) if e.reason == Term::atom(Atom::FUNCTION_CLAUSE) => {
                 // function_clause: the failing function is the current one.
                 skip_current = true;
-                location(p, module.line_at(module.index_of(ip)), Term::NIL)
+                location(p, line_of(&module, module.index_of(ip)), Term::NIL)
             }
             _ if e.reason == Term::atom(Atom::UNDEF) => Term::NIL,
             _ => bif_error_info(p, m, e.error_info),
@@ -251,7 +251,7 @@ fn frame_at(
         index
     };
     let function = module.function_at(at)?;
-    let loc = location(p, module.line_at(at), tail);
+    let loc = location(p, line_of(&module, at), tail);
     let arity = args.unwrap_or(Term::small_unchecked(function.arity as i64));
     Some(p.heap.tuple(&[
         Term::atom(module.name),
@@ -259,6 +259,15 @@ fn frame_at(
         arity,
         loc,
     ]))
+}
+
+/// The file and line of instruction `index` of `module`; none in a
+/// preloaded module (erts's copies have no line information).
+fn line_of(module: &crate::loader::Module, index: usize) -> Option<(&str, u32)> {
+    if crate::code::is_preloaded(module.name.name()) {
+        return None;
+    }
+    module.line_at(index)
 }
 
 /// `[{file, File}, {line, Line} | tail]`, or `tail` without line information.

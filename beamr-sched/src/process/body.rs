@@ -84,6 +84,8 @@ pub struct Process {
     /// The return-trace frames on the stack, innermost last (see
     /// `interp::return_trace`).
     pub return_traces: Vec<ReturnTraceFrame>,
+    /// Native objects it controls (open files), released when it ends.
+    pub owned: super::OwnedResources,
 }
 
 /// A return-trace frame on a process's stack: what its return or its
@@ -183,6 +185,7 @@ impl Process {
             priority: Atom::new("normal").expect("atom"),
             trace: crate::trace::ProcessTrace::off(),
             return_traces: Vec::new(),
+            owned: super::OwnedResources::default(),
         }
     }
 
