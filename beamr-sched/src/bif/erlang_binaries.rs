@@ -422,28 +422,41 @@ fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 
 // ----- external term format ------------------------------------------------------
 
+/// `term_to_binary/1,2`'s defaults for the release beamr runs: OTP 26
+/// made `minor_version` 2 (UTF-8 atoms) the default and writes every port
+/// as `V4_PORT`.
+fn encode_defaults() -> etf::EncodeOptions {
+    let later = crate::code::otp_release() >= 26;
+    etf::EncodeOptions {
+        minor_version: if later { 2 } else { 1 },
+        v4_ports: later,
+        compression: 0,
+    }
+}
+
 fn term_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = etf::try_encode(a[0]).map_err(|_| Exception::badarg())?;
+    let bytes = etf::encode_with(a[0], &encode_defaults()).map_err(|_| Exception::badarg())?;
     Ok(p.heap.binary(&bytes))
 }
 
 fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut level = 0;
+    let mut options = encode_defaults();
     for opt in list_items(a[1])? {
-        if opt == Term::atom(Atom::new("compressed").map_err(|_| Exception::badarg())?) {
-            level = etf::DEFAULT_COMPRESSION;
+        if opt.as_atom().map(Atom::name) == Some("compressed") {
+            options.compression = etf::DEFAULT_COMPRESSION;
         } else if let Some(t) = opt.as_tuple().filter(|t| t.len() == 2) {
             match t[0].as_atom().map(Atom::name) {
                 Some("compressed") => {
-                    level = t[1]
-                        .as_small()
-                        .filter(|l| (0..=9).contains(l))
-                        .ok_or_else(Exception::badarg)? as u32
+                    options.compression =
+                        t[1].as_small()
+                            .filter(|l| (0..=9).contains(l))
+                            .ok_or_else(Exception::badarg)? as u32
                 }
                 Some("minor_version") => {
-                    t[1].as_small()
-                        .filter(|v| (0..=2).contains(v))
-                        .ok_or_else(Exception::badarg)?;
+                    options.minor_version =
+                        t[1].as_small()
+                            .filter(|v| (0..=2).contains(v))
+                            .ok_or_else(Exception::badarg)? as u8;
                 }
                 _ => return Err(Exception::badarg()),
             }
@@ -452,7 +465,7 @@ fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
             return Err(Exception::badarg());
         }
     }
-    let bytes = etf::encode_compressed(a[0], level).map_err(|_| Exception::badarg())?;
+    let bytes = etf::encode_with(a[0], &options).map_err(|_| Exception::badarg())?;
     Ok(p.heap.binary(&bytes))
 }
 
