@@ -24,6 +24,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use crate::loader::recv::RecvInstr;
 use crate::loader::{Instr, Tail};
 use crate::process::{Exception, Process};
 
@@ -128,6 +129,29 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
     }
     frames.truncate(MAX_DEPTH);
     p.heap.list(&frames)
+}
+
+/// Where a process suspended at `ip` is shown to be: at the start of its
+/// receive loop when `ip` is the receive's `wait` or `wait_timeout` (the
+/// BEAM suspends a waiting process there, so its location is the line in
+/// effect before the receive, not that of a call in one of its clauses),
+/// else at `ip`.
+pub fn suspended_at(ip: *const Instr) -> *const Instr {
+    if ip.is_null() {
+        return ip;
+    }
+    // SAFETY: a suspended process's `ip` points at an instruction of loaded
+    // code, which is never freed.
+    let target = match unsafe { &*ip } {
+        Instr::Recv(RecvInstr::Wait { target } | RecvInstr::WaitTimeout { target, .. }) => *target,
+        _ => return ip,
+    };
+    if !target.is_some() {
+        return ip;
+    }
+    // A target is an offset, in instructions, from the instruction holding
+    // it to another instruction of the same function.
+    ip.wrapping_offset(target.0 as isize)
 }
 
 /// Whether the code at return address `ra` returns at once (`return`, or
