@@ -30,7 +30,9 @@ use std::path::{Path, PathBuf};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use crate::code::{is_preloaded, preloaded, runs_code, CodeServer, DeleteOutcome, LoadFailure};
+use crate::code::{
+    is_preloaded, preloaded, runs_code, BadfileCause, CodeServer, DeleteOutcome, LoadFailure,
+};
 use crate::loader::BifRow;
 use crate::loader::Module;
 use crate::process::{Exception, Process};
@@ -160,11 +162,46 @@ fn purge_and_load(
     file: String,
 ) -> Result<Term, Exception> {
     hard_purge(rt, p, module)?;
-    Ok(match code().load_checked(module, bytes, file) {
+    Ok(match code().load_checked(module, bytes, file.clone()) {
         Ok(m) => tagged(p, "module", Term::atom(m)),
-        Err(LoadFailure::Badfile) => error(p, "badfile"),
+        Err(LoadFailure::Badfile(cause)) => {
+            log_load_error(rt, p, module, cause);
+            // OTP 25's code server logs the failure too.
+            if crate::code::otp_release() < 26 {
+                rt.log_load_failure(p.pid, &file, "badfile");
+            }
+            error(p, "badfile")
+        }
         Err(LoadFailure::NotPurged) => error(p, "not_purged"),
     })
+}
+
+/// Logs why `module` could not be loaded, as erts's loader does: its
+/// source file and line (`beam/beam_load.c(144)`, as the release's erts
+/// has it), the module and the reason. Nothing for a failure erts would
+/// describe otherwise than beamr can tell.
+fn log_load_error(rt: &Runtime, p: &Process, module: Atom, cause: BadfileCause) {
+    let later = crate::code::otp_release() >= 29;
+    let (line, reason) = match cause {
+        BadfileCause::Header => (
+            if later { 146 } else { 144 },
+            "corrupt file header".to_string(),
+        ),
+        BadfileCause::NoCode => (
+            if later { 154 } else { 152 },
+            "missing code chunk".to_string(),
+        ),
+        BadfileCause::OtherModule(m) => (
+            if later { 186 } else { 180 },
+            format!("module name in object code is {}", m.name()),
+        ),
+        BadfileCause::Invalid => return,
+    };
+    let text = format!(
+        "beam/beam_load.c({line}): Error loading module {}:\n  {reason}\n",
+        module.name()
+    );
+    rt.log_emulator_text(p.pid, Some(p.group_leader), &text);
 }
 
 fn load_binary(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -404,7 +441,7 @@ fn objfile_extension(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term,
 
 // ---- erlang ----
 
-fn load_module(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_module(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let bytes = a[1]
         .as_binary()
@@ -414,7 +451,10 @@ fn load_module(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     Ok(
         match code().load_checked(module, &bytes, "in_memory".to_string()) {
             Ok(m) => tagged(p, "module", Term::atom(m)),
-            Err(LoadFailure::Badfile) => error(p, "badfile"),
+            Err(LoadFailure::Badfile(cause)) => {
+                log_load_error(rt, p, module, cause);
+                error(p, "badfile")
+            }
             Err(LoadFailure::NotPurged) => error(p, "not_purged"),
         },
     )

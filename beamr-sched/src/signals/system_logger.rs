@@ -10,7 +10,9 @@
 //!    gl => GroupLeader, pid => Pid, time => SystemTimeMicroseconds}}
 //! ```
 //!
-//! and output to a port that is not iodata (`port_command/2,3`, or
+//! a module that cannot be loaded (`beam/beam_load.c(144): Error loading
+//! module M:\n  corrupt file header\n`, in the same `"~s~n"` form), and
+//! output to a port that is not iodata (`port_command/2,3`, or
 //! `Port ! {Pid, {command, Data}}`), with no group leader (`logger` adds
 //! its own):
 //!
@@ -78,9 +80,25 @@ impl Runtime {
     /// as erts does (with no group leader: the system logger's is taken).
     pub fn log_bad_port_output(&self, sender: Term, port_name: &str) {
         let text = format!("Bad value on output port '{port_name}'\n");
-        self.log_emulator_error(sender, None, "~s~n", |heap| {
-            let text = heap.string(&text);
+        self.log_emulator_text(sender, None, &text);
+    }
+
+    /// Logs `text` about process `pid` (with group leader `gl`, if any) as
+    /// erts logs its own messages: `{"~s~n", [Text]}`.
+    pub fn log_emulator_text(&self, pid: Term, gl: Option<Term>, text: &str) {
+        self.log_emulator_error(pid, gl, "~s~n", |heap| {
+            let text = heap.string(text);
             heap.list(&[text])
+        });
+    }
+
+    /// Logs that loading `file` failed with `reason`, as OTP 25's code
+    /// server does: `{"Loading of ~ts failed: ~p\n", [File, Reason]}`.
+    pub fn log_load_failure(&self, pid: Term, file: &str, reason: &str) {
+        self.log_emulator_error(pid, None, "Loading of ~ts failed: ~p\n", |heap| {
+            let file = heap.string(file);
+            let reason = Term::atom(Atom::new(reason).expect("atom"));
+            heap.list(&[file, reason])
         });
     }
 
