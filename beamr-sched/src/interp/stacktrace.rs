@@ -137,21 +137,22 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
 /// effect before the receive, not that of a call in one of its clauses),
 /// else at `ip`.
 pub fn suspended_at(ip: *const Instr) -> *const Instr {
-    if ip.is_null() {
+    let Some(module) = crate::code::CodeServer::global().module_at(ip) else {
         return ip;
-    }
-    // SAFETY: a suspended process's `ip` points at an instruction of loaded
-    // code, which is never freed.
-    let target = match unsafe { &*ip } {
-        Instr::Recv(RecvInstr::Wait { target } | RecvInstr::WaitTimeout { target, .. }) => *target,
+    };
+    let index = module.index_of(ip);
+    let target = match module.code.get(index) {
+        Some(Instr::Recv(RecvInstr::Wait { target } | RecvInstr::WaitTimeout { target, .. })) => {
+            *target
+        }
         _ => return ip,
     };
-    if !target.is_some() {
-        return ip;
-    }
     // A target is an offset, in instructions, from the instruction holding
     // it to another instruction of the same function.
-    ip.wrapping_offset(target.0 as isize)
+    match index.checked_add_signed(target.0 as isize) {
+        Some(to) if target.is_some() && to < module.code.len() => module.code[to..].as_ptr(),
+        _ => ip,
+    }
 }
 
 /// Whether the code at return address `ra` returns at once (`return`, or
