@@ -2,6 +2,7 @@
 //! file per Erlang module and concept, each with its rows of
 //! `{M, F, A, implementation}`, gathered by [`natives`].
 
+mod atomics;
 mod atoms;
 mod beamr_io;
 mod binary;

@@ -33,6 +33,7 @@ pub fn natives() -> Natives {
         super::os::BIFS,
         super::erlang_ports::BIFS,
         super::prim_file::BIFS,
+        super::atomics::BIFS,
         super::prim_buffer::BIFS,
         super::crypto::BIFS,
         super::erlang_halt::BIFS,
