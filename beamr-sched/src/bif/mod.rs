@@ -53,6 +53,7 @@ mod registry;
 mod resource;
 mod string;
 mod unicode;
+mod zlib;
 
 pub use prim_file::open_files;
 pub use registry::natives;

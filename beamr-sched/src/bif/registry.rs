@@ -34,6 +34,7 @@ pub fn natives() -> Natives {
         super::erlang_ports::BIFS,
         super::prim_file::BIFS,
         super::atomics::BIFS,
+        super::zlib::BIFS,
         super::prim_buffer::BIFS,
         super::crypto::BIFS,
         super::erlang_halt::BIFS,
