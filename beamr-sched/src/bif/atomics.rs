@@ -113,7 +113,7 @@ static COUNTERS: Resources<Array> = Resources::new(COUNTERS_TAG);
 fn size_arg(t: Term) -> Result<usize, Exception> {
     t.as_small()
         .and_then(|n| usize::try_from(n).ok())
-        .filter(|&n| n >= 1 && n < 1 << 32)
+        .filter(|n| (1..1 << 32).contains(n))
         .ok_or_else(Exception::badarg)
 }
 
