@@ -16,10 +16,10 @@ main() ->
              {no_chunks, <<"FOR1", 0, 0, 0, 4, "BEAM">>},
              {atoms_only, <<"FOR1", 0, 0, 0, 12, "BEAM", "AtU8", 0, 0, 0, 0>>},
              {other_module, Lists}],
+    logger_sync:watch(),
     [begin
          R = erlang:load_module(code_load_errors_x, Bin),
-         timer:sleep(50),
-         logger_sync:wait(),
+         logger_sync:logged(),
          io:format("~p: ~p~n", [Name, R])
      end || {Name, Bin} <- Cases],
     io:format("loaded: ~p~n", [erlang:module_loaded(code_load_errors_x)]),

@@ -46,10 +46,10 @@ phase2(Parked) ->
     io:format("no such module ~p ~p ~p~n",
               [code:which(no_such_module_here), code:is_loaded(no_such_module_here),
                code:load_file(no_such_module_here)]),
+    logger_sync:watch(),
     Bad = erlang:load_module(M, <<"junk">>),
     %% The loader logs why (on its own time on erl): let it out first.
-    timer:sleep(50),
-    logger_sync:wait(),
+    logger_sync:logged(),
     io:format("bad binary ~p~n", [Bad]),
     io:format("delete_module unknown ~p~n", [erlang:delete_module(no_such_module_here)]),
     io:format("which erlang ~p~n", [code:which(erlang)]),

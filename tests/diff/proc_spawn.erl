@@ -4,6 +4,7 @@
 -export([main/0, child/2, ring_node/1]).
 
 main() ->
+    logger_sync:watch(),
     Self = self(),
     P = spawn(?MODULE, child, [Self, 21]),
     receive {result, V} -> io:format("spawn/3: ~p~n", [V]) end,
@@ -26,12 +27,12 @@ main() ->
     %% Spawning an undefined function: the process exits with undef.
     {U, URef} = spawn_monitor(?MODULE, no_such_function, [a]),
     receive {'DOWN', URef, process, U, {undef, [{?MODULE, no_such_function, [a], _} | _]}} ->
-            settle(),
+            logger_sync:logged(),
             io:format("undef reason~n")
     end,
     {U2, URef2} = spawn_monitor(no_such_module, f, []),
     receive {'DOWN', URef2, process, U2, {undef, [MFA | _]}} ->
-            settle(),
+            logger_sync:logged(),
             io:format("undef module: ~p~n", [MFA])
     end,
     io:format("badarg: ~p~n", [err(fun() -> spawn(1, 2, 3) end)]),
@@ -58,12 +59,6 @@ ring(First, 1) ->
     receive {count, N} -> First ! stop, receive stop -> N end end;
 ring(First, K) ->
     receive {count, N} -> First ! {count, N}, ring(First, K - 1) end.
-
-%% The error report of a crashed process: erts hands it to the system
-%% logger on its own time; wait, then for the handler to write it.
-settle() ->
-    timer:sleep(50),
-    logger_sync:wait().
 
 %% The class and reason of an exception, or the value (no stack traces).
 err(F) ->
