@@ -25,8 +25,10 @@ main() ->
     Normal = spawn(fun() -> receive stop -> ok end end),
     exit(Normal, normal),
     io:format("normal signal: ~p~n", [is_process_alive(Normal)]),
-    Normal ! stop,
+    %% Monitored before it is told to stop: monitoring after the stop
+    %% would race its end (noproc when it has already gone).
     Ref = monitor(process, Normal),
+    Normal ! stop,
     receive {'DOWN', Ref, process, Normal, R} -> io:format("down: ~p~n", [R]) end,
     io:format("after stop: ~p~n", [is_process_alive(Normal)]),
     io:format("self: ~p~n", [is_process_alive(self())]).
