@@ -173,8 +173,18 @@ fn rust_api_fix_while_serving() {
                 .expect("code_hotswap loads")
         })
     };
-    // Let the server answer from version 1 for a while, then fix it.
-    std::thread::sleep(Duration::from_millis(300));
+    // Let the server answer from version 1 (the client registers once it
+    // has), and a while more, then fix it.
+    let client = atom("code_hotswap_client");
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while rt.names.whereis(client).is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "version 1 never answered"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(100));
     let loaded = CodeServer::global()
         .load_from(&bytes, v2.display().to_string())
         .expect("version 2 loads");

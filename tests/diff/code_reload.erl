@@ -1,7 +1,8 @@
 %% Hot code loading of the program's own module: a second copy of its
 %% object code becomes current while main/0 still runs the first; a fully
 %% qualified tail call moves main into the new version; purge kills a
-%% process parked in the old one. Also module_info and the code path API.
+%% process parked in the old one. Also module_info, the code path API and
+%% the loader's report on a bad binary.
 -module(code_reload).
 -export([main/0, phase2/1, park/1, version_tag/0]).
 -vsn_note(reload_test).
@@ -9,9 +10,6 @@
 version_tag() -> tag.
 
 main() ->
-    %% erl logs the bad binary's load error asynchronously (racing with the
-    %% output below); beamr does not log it. Keep the log out of the output.
-    ok = logger:set_primary_config(level, none),
     M = ?MODULE,
     {M, Bin, _File} = code:get_object_code(M),
     io:format("loaded ~p, old ~p~n", [erlang:module_loaded(M), erlang:check_old_code(M)]),
@@ -48,7 +46,11 @@ phase2(Parked) ->
     io:format("no such module ~p ~p ~p~n",
               [code:which(no_such_module_here), code:is_loaded(no_such_module_here),
                code:load_file(no_such_module_here)]),
-    io:format("bad binary ~p~n", [erlang:load_module(M, <<"junk">>)]),
+    logger_sync:watch(),
+    Bad = erlang:load_module(M, <<"junk">>),
+    %% The loader logs why (on its own time on erl): let it out first.
+    logger_sync:logged(),
+    io:format("bad binary ~p~n", [Bad]),
     io:format("delete_module unknown ~p~n", [erlang:delete_module(no_such_module_here)]),
     io:format("which erlang ~p~n", [code:which(erlang)]),
     io:format("preloaded has erlang ~p~n", [lists:member(erlang, erlang:pre_loaded())]),

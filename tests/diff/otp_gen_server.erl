@@ -5,9 +5,6 @@
 -export([init/1, handle_call/3, handle_cast/2, handle_info/2, terminate/2, code_change/3]).
 
 main() ->
-    %% The reports come from other processes while this one prints on, in
-    %% an order that varies from run to run on erl: off (report_* test them).
-    ok = logger:set_primary_config(level, none),
     {ok, Pid} = gen_server:start_link(?MODULE, 10, []),
     io:format("started: ~p~n", [is_pid(Pid)]),
     io:format("get: ~p~n", [gen_server:call(Pid, get)]),
@@ -27,7 +24,11 @@ main() ->
     {error, {already_started, Named}} = gen_server:start({local, counter}, ?MODULE, 0, []),
     %% init returning ignore and {stop, Reason}.
     io:format("ignore: ~p~n", [gen_server:start(?MODULE, ignore_me, [])]),
-    io:format("stop in init: ~p~n", [gen_server:start(?MODULE, stop_me, [])]),
+    Procs = length(processes()),
+    StopInInit = gen_server:start(?MODULE, stop_me, []),
+    %% Its crash report is logged after start/3 has answered: wait for it.
+    logger_sync:wait_processes(Procs),
+    io:format("stop in init: ~p~n", [StopInInit]),
     %% Stop with a reason: terminate/2 runs.
     io:format("stop: ~p~n", [gen_server:stop(counter)]),
     receive {terminated, normal, 3} -> io:format("terminate ran~n") end,

@@ -5,34 +5,31 @@
 -export([main/0, init/1, start_worker/1, worker/0]).
 
 main() ->
-    %% The reports come from other processes while this one prints on, in
-    %% an order that varies from run to run on erl: off (report_* test them).
-    ok = logger:set_primary_config(level, none),
     process_flag(trap_exit, true),
     %% one_for_all: one child dies, all are restarted.
     {ok, S1} = supervisor:start_link(?MODULE, {one_for_all, 5}),
     [A1, B1, C1] = pids(S1),
     exit(B1, crash),
     [A2, B2, C2] = wait_changed(S1, [A1, B1, C1]),
-    io:format("one_for_all: ~p~n", [[A1 =/= A2, B1 =/= B2, C1 =/= C2]]),
+    say("one_for_all: ~p~n", [[A1 =/= A2, B1 =/= B2, C1 =/= C2]]),
     stop(S1),
     %% rest_for_one: the dead child and those after it are restarted.
     {ok, S2} = supervisor:start_link(?MODULE, {rest_for_one, 5}),
     [D1, E1, F1] = pids(S2),
     exit(E1, crash),
     [D2, E2, F2] = wait_changed(S2, [D1, E1, F1]),
-    io:format("rest_for_one: ~p~n", [[D1 =/= D2, E1 =/= E2, F1 =/= F2]]),
+    say("rest_for_one: ~p~n", [[D1 =/= D2, E1 =/= E2, F1 =/= F2]]),
     stop(S2),
     %% Intensity: more than 2 restarts in the period ends the supervisor
     %% with reason shutdown.
     {ok, S3} = supervisor:start_link(?MODULE, {one_for_one, 2}),
     kill_until_down(S3, 0),
-    io:format("done~n").
+    say("done~n").
 
 kill_until_down(Sup, N) ->
     receive
         {'EXIT', Sup, Reason} ->
-            io:format("supervisor exited: ~p after ~p kills~n", [Reason, N])
+            say("supervisor exited: ~p after ~p kills~n", [Reason, N])
     after 0 ->
         case catch supervisor:which_children(Sup) of
             [{_, P, _, _} | _] when is_pid(P) ->
@@ -76,3 +73,11 @@ wait_changed(Sup, Old) ->
         true -> timer:sleep(5), pids(Sup);
         false -> timer:sleep(1), wait_changed(Sup, Old)
     end.
+
+%% Prints after the reports logged so far (a supervisor logs a child's end
+%% before it restarts it, and its own before it exits).
+say(Format) -> say(Format, []).
+
+say(Format, Args) ->
+    logger_sync:wait(),
+    io:format(Format, Args).

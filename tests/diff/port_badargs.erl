@@ -41,9 +41,11 @@ main() ->
     file:delete("/tmp/beamr_port_noexec.sh"),
     D = open_port({spawn_executable, "/tmp"}, [exit_status]),
     receive {D, {exit_status, S}} -> io:format("directory: exit_status ~p~n", [S]) after 3000 -> io:format("timeout~n") end,
-    %% Writing to an input-only port makes it exit with ebadf.
+    %% Writing to an input-only port makes it exit with ebadf. (Its program
+    %% must outlive the write: cat, with no input, would end at once and
+    %% race it.)
     process_flag(trap_exit, true),
-    Q = open_port({spawn, "cat"}, [in]),
+    Q = open_port({spawn, "sleep 2"}, [in]),
     try_it(command_input_only, fun() -> port_command(Q, "x") end),
     receive {'EXIT', Q, R} -> io:format("input only port exit ~p~n", [R]) after 2000 -> io:format("no exit~n") end,
     ok.

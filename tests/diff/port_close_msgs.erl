@@ -13,8 +13,11 @@ main() ->
     RB = erlang:monitor(port, B),
     B ! {self(), close},
     io:format("close message: ~p~n", [flush(B, RB)]),
-    C = open_port({spawn, "echo bye"}, []),
+    %% The program ends once monitored (one that ends at once would race
+    %% the monitor: noproc).
+    C = open_port({spawn, "head -n 1"}, []),
     RC = erlang:monitor(port, C),
+    port_command(C, "bye\n"),
     io:format("program ends: ~p~n", [flush(C, RC)]),
     D = open_port({spawn, "cat"}, []),
     port_command(D, "echoed\n"),

@@ -25,8 +25,8 @@ main() ->
     Normal = spawn(fun() -> receive stop -> ok end end),
     exit(Normal, normal),
     io:format("normal signal: ~p~n", [is_process_alive(Normal)]),
-    %% Monitored before it is told to stop: a monitor set up after the
-    %% stop message may find it gone (noproc) on either runtime.
+    %% Monitored before it is told to stop: monitoring after the stop
+    %% would race its end (noproc when it has already gone).
     Ref = monitor(process, Normal),
     Normal ! stop,
     receive {'DOWN', Ref, process, Normal, R} -> io:format("down: ~p~n", [R]) end,

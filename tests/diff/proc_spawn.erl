@@ -1,12 +1,10 @@
 %% spawn variants, process identity, is_process_alive, spawn of undefined
-%% functions, and a ring of processes.
+%% functions (with their error reports), and a ring of processes.
 -module(proc_spawn).
 -export([main/0, child/2, ring_node/1]).
 
 main() ->
-    %% The error reports of crashing processes are timed and, from OTP 26,
-    %% may reach standard output before or after the program ends: off.
-    ok = logger:set_primary_config(level, none),
+    logger_sync:watch(),
     Self = self(),
     P = spawn(?MODULE, child, [Self, 21]),
     receive {result, V} -> io:format("spawn/3: ~p~n", [V]) end,
@@ -29,10 +27,12 @@ main() ->
     %% Spawning an undefined function: the process exits with undef.
     {U, URef} = spawn_monitor(?MODULE, no_such_function, [a]),
     receive {'DOWN', URef, process, U, {undef, [{?MODULE, no_such_function, [a], _} | _]}} ->
+            logger_sync:logged(),
             io:format("undef reason~n")
     end,
     {U2, URef2} = spawn_monitor(no_such_module, f, []),
     receive {'DOWN', URef2, process, U2, {undef, [MFA | _]}} ->
+            logger_sync:logged(),
             io:format("undef module: ~p~n", [MFA])
     end,
     io:format("badarg: ~p~n", [err(fun() -> spawn(1, 2, 3) end)]),

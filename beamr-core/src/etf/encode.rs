@@ -1,4 +1,5 @@
-//! Encoding: `term_to_binary`, byte for byte as OTP 25 writes it.
+//! Encoding: `term_to_binary`, byte for byte as OTP 25 writes it, or as a
+//! later release or another `minor_version` does ([`EncodeOptions`]).
 //!
 //! OTP 25's choices, which this file reproduces:
 //! - integers in the smallest form: `SMALL_INTEGER` for 0..=255, `INTEGER`
@@ -18,6 +19,13 @@
 //!   name, field names) written as OTP 29 writes every atom,
 //!   `SMALL_ATOM_UTF8` (a native record exists only on OTP 29).
 //!
+//! What [`EncodeOptions`] changes:
+//! - `{minor_version, 0}`: floats as `FLOAT` (C's `"%.20e"`, NUL-padded
+//!   to 31 bytes);
+//! - `{minor_version, 2}` (OTP 26's default): every atom as UTF-8
+//!   (`SMALL_ATOM_UTF8`, or `ATOM_UTF8` past 255 bytes), node names too;
+//! - OTP 26 and later write every port as `V4_PORT`.
+//!
 //! Work goes through an explicit stack, so deep terms do not recurse.
 
 use super::local::{local_pid_parts, LOCAL_CREATION, LOCAL_NODE};
@@ -35,6 +43,40 @@ pub const DEFAULT_COMPRESSION: u32 = 6;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("cannot encode a {0:?}: not an Erlang term")]
 pub struct EncodeError(pub Kind);
+
+/// The choices a release and `term_to_binary/2`'s options make; the
+/// default is OTP 25's `term_to_binary/1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// `minor_version`: 0 writes floats as text, 2 every atom as UTF-8.
+    pub minor_version: u8,
+    /// Every port as `V4_PORT` (OTP 26 and later), not `NEW_PORT`.
+    pub v4_ports: bool,
+    /// zlib level, 0 for none (see [`encode_compressed`]).
+    pub compression: u32,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            minor_version: 1,
+            v4_ports: false,
+            compression: 0,
+        }
+    }
+}
+
+/// `term_to_binary(Term, Options)` with the choices of `options`.
+pub fn encode_with(term: Term, options: &EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+    let mut plain = Vec::with_capacity(64);
+    plain.push(tag::VERSION);
+    Encoder {
+        out: &mut plain,
+        options: *options,
+    }
+    .term(term)?;
+    Ok(compress(plain, options.compression))
+}
 
 /// `term_to_binary(Term)`: the version byte and the encoded term.
 ///
@@ -60,16 +102,25 @@ pub fn try_encode(term: Term) -> Result<Vec<u8>, EncodeError> {
 /// Appends the version byte and the encoded term to `out`.
 pub fn encode_into(term: Term, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     out.push(tag::VERSION);
-    Encoder { out }.term(term)
+    Encoder {
+        out,
+        options: EncodeOptions::default(),
+    }
+    .term(term)
 }
 
 /// `term_to_binary(Term, [{compressed, Level}])`: zlib at `level` (0 to 9;
 /// [`DEFAULT_COMPRESSION`] for plain `compressed`), used only when it does
 /// not make the result longer, as OTP. Level 0 means no compression.
 pub fn encode_compressed(term: Term, level: u32) -> Result<Vec<u8>, EncodeError> {
-    let plain = try_encode(term)?;
+    Ok(compress(try_encode(term)?, level))
+}
+
+/// The plain encoding `plain` (version byte first) compressed at `level`
+/// when that makes it shorter.
+fn compress(plain: Vec<u8>, level: u32) -> Vec<u8> {
     if level == 0 {
-        return Ok(plain);
+        return plain;
     }
     let body = &plain[1..];
     // OTP gives zlib room for 5 bytes less than the plain encoding (the
@@ -82,9 +133,9 @@ pub fn encode_compressed(term: Term, level: u32) -> Result<Vec<u8>, EncodeError>
             out.push(tag::COMPRESSED);
             out.extend_from_slice(&(body.len() as u32).to_be_bytes());
             out.extend_from_slice(&z);
-            Ok(out)
+            out
         }
-        None => Ok(plain),
+        None => plain,
     }
 }
 
@@ -107,6 +158,7 @@ enum Work {
 
 struct Encoder<'a> {
     out: &'a mut Vec<u8>,
+    options: EncodeOptions,
 }
 
 impl Encoder<'_> {
@@ -185,11 +237,7 @@ impl Encoder<'_> {
                     stack.push(Work::Elems(elems));
                 }
             }
-            Kind::Float => {
-                self.out.push(tag::NEW_FLOAT);
-                let bits = t.as_float().unwrap_or(0.0).to_bits();
-                self.out.extend_from_slice(&bits.to_be_bytes());
-            }
+            Kind::Float => self.float(t.as_float().unwrap_or(0.0)),
             Kind::BigInt => self.big(t),
             Kind::Binary => self.binary(t),
             Kind::Map => self.map(t, stack),
@@ -255,10 +303,27 @@ impl Encoder<'_> {
         self.out.truncate(start + n);
     }
 
-    /// An atom, as OTP 25's `term_to_binary` writes it.
+    /// A float: `NEW_FLOAT`, or `FLOAT` text with `minor_version` 0.
+    fn float(&mut self, f: f64) {
+        if self.options.minor_version == 0 {
+            self.out.push(tag::FLOAT);
+            let text = c_exponent_text(f);
+            let mut field = [0u8; 31];
+            field[..text.len()].copy_from_slice(text.as_bytes());
+            self.out.extend_from_slice(&field);
+        } else {
+            self.out.push(tag::NEW_FLOAT);
+            self.out.extend_from_slice(&f.to_bits().to_be_bytes());
+        }
+    }
+
+    /// An atom, as OTP 25's `term_to_binary` writes it, or in UTF-8 with
+    /// `minor_version` 2.
     fn atom(&mut self, a: Atom) {
         let name = a.name();
-        if name.is_ascii() {
+        if self.options.minor_version >= 2 {
+            self.utf8_atom(name);
+        } else if name.is_ascii() {
             self.out.push(tag::ATOM);
             self.out
                 .extend_from_slice(&(name.len() as u16).to_be_bytes());
@@ -268,38 +333,13 @@ impl Encoder<'_> {
             let chars = name.chars().count();
             self.out.extend_from_slice(&(chars as u16).to_be_bytes());
             self.out.extend(name.chars().map(|c| c as u8));
-        } else if name.len() <= 0xff {
-            self.out
-                .extend_from_slice(&[tag::SMALL_ATOM_UTF8, name.len() as u8]);
-            self.out.extend_from_slice(name.as_bytes());
         } else {
-            self.out.push(tag::ATOM_UTF8);
-            self.out
-                .extend_from_slice(&(name.len() as u16).to_be_bytes());
-            self.out.extend_from_slice(name.as_bytes());
+            self.utf8_atom(name);
         }
     }
 
-    /// A native record: its definition, then its values (queued).
-    fn record(&mut self, t: Term, stack: &mut Vec<Work>) {
-        let Some(r) = t.record_parts() else { return };
-        self.out.push(tag::RECORD);
-        self.out
-            .extend_from_slice(&(r.values.len() as u32).to_be_bytes());
-        self.out.push(r.def.exported as u8);
-        self.utf8_atom(r.def.module);
-        self.utf8_atom(r.def.name);
-        for &f in r.def.fields.iter() {
-            self.utf8_atom(f);
-        }
-        if !r.values.is_empty() {
-            stack.push(Work::Elems(r.values));
-        }
-    }
-
-    /// An atom as OTP 26 and later write every atom: UTF-8 text.
-    fn utf8_atom(&mut self, a: Atom) {
-        let name = a.name();
+    /// An atom's name as `SMALL_ATOM_UTF8`, or `ATOM_UTF8` past 255 bytes.
+    fn utf8_atom(&mut self, name: &str) {
         if name.len() <= 0xff {
             self.out
                 .extend_from_slice(&[tag::SMALL_ATOM_UTF8, name.len() as u8]);
@@ -309,6 +349,23 @@ impl Encoder<'_> {
                 .extend_from_slice(&(name.len() as u16).to_be_bytes());
         }
         self.out.extend_from_slice(name.as_bytes());
+    }
+
+    /// A native record: its definition, then its values (queued).
+    fn record(&mut self, t: Term, stack: &mut Vec<Work>) {
+        let Some(r) = t.record_parts() else { return };
+        self.out.push(tag::RECORD);
+        self.out
+            .extend_from_slice(&(r.values.len() as u32).to_be_bytes());
+        self.out.push(r.def.exported as u8);
+        self.utf8_atom(r.def.module.name());
+        self.utf8_atom(r.def.name.name());
+        for &f in r.def.fields.iter() {
+            self.utf8_atom(f.name());
+        }
+        if !r.values.is_empty() {
+            stack.push(Work::Elems(r.values));
+        }
     }
 
     /// A non-empty list: a `STRING` when it is a proper list of at most
@@ -389,6 +446,7 @@ impl Encoder<'_> {
     fn node(&mut self, node: Option<Atom>) {
         match node {
             Some(a) => self.atom(a),
+            None if self.options.minor_version >= 2 => self.utf8_atom(LOCAL_NODE),
             None => {
                 self.out.push(tag::ATOM);
                 self.out
@@ -417,7 +475,8 @@ impl Encoder<'_> {
         self.out.extend_from_slice(&creation.to_be_bytes());
     }
 
-    /// A port as `NEW_PORT`, or `V4_PORT` when its number needs 64 bits.
+    /// A port as `NEW_PORT`, or `V4_PORT` when its number needs 64 bits
+    /// or the release writes every port so.
     fn port(&mut self, t: Term) {
         let (node, id, creation) = match t.as_local_port() {
             Some(n) => (None, n, LOCAL_CREATION),
@@ -427,12 +486,12 @@ impl Encoder<'_> {
             },
         };
         match u32::try_from(id) {
-            Ok(id) => {
+            Ok(id) if !self.options.v4_ports => {
                 self.out.push(tag::NEW_PORT);
                 self.node(node);
                 self.out.extend_from_slice(&id.to_be_bytes());
             }
-            Err(_) => {
+            _ => {
                 self.out.push(tag::V4_PORT);
                 self.node(node);
                 self.out.extend_from_slice(&id.to_be_bytes());
@@ -486,5 +545,89 @@ impl Encoder<'_> {
             stack.push(Work::PatchSize(size_at));
             stack.push(Work::Elems(closure.free));
         }
+    }
+}
+
+/// `f` as C's `printf("%.20e")` writes it: one digit, a point, 20
+/// digits, `e`, a sign and at least two exponent digits
+/// (`1.50000000000000000000e+00`).
+fn c_exponent_text(f: f64) -> String {
+    let rust = format!("{f:.20e}");
+    let (mantissa, exponent) = rust.split_once('e').unwrap_or((&rust, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{encode_with, EncodeOptions};
+    use crate::atom::Atom;
+    use crate::heap::Heap;
+    use crate::term::Term;
+
+    fn with(minor_version: u8, v4_ports: bool) -> EncodeOptions {
+        EncodeOptions {
+            minor_version,
+            v4_ports,
+            compression: 0,
+        }
+    }
+
+    /// `nonode@nohost` as `ATOM` (100) and as `SMALL_ATOM_UTF8` (119).
+    fn node(utf8: bool) -> Vec<u8> {
+        let mut out = if utf8 {
+            vec![119, 13]
+        } else {
+            vec![100, 0, 13]
+        };
+        out.extend_from_slice(b"nonode@nohost");
+        out
+    }
+
+    #[test]
+    fn minor_version_zero_writes_floats_as_c_text() {
+        let mut heap = Heap::new();
+        let f = heap.float(-2.75);
+        let bytes = encode_with(f, &with(0, false)).unwrap();
+        let mut want = vec![131, 99];
+        let text = b"-2.75000000000000000000e+00";
+        want.extend_from_slice(text);
+        want.resize(2 + 31, 0);
+        assert_eq!(bytes, want);
+        let tiny = heap.float(2.5e-300);
+        let bytes = encode_with(tiny, &with(0, false)).unwrap();
+        assert_eq!(&bytes[2..29], b"2.49999999999999997976e-300");
+    }
+
+    #[test]
+    fn minor_version_two_writes_every_atom_as_utf8() {
+        let e_acute = Term::atom(Atom::new("é").unwrap());
+        assert_eq!(
+            encode_with(e_acute, &with(1, false)).unwrap(),
+            [131, 100, 0, 1, 0xe9]
+        );
+        assert_eq!(
+            encode_with(e_acute, &with(2, false)).unwrap(),
+            [131, 119, 2, 0xc3, 0xa9]
+        );
+        let a = Term::atom(Atom::new("a").unwrap());
+        assert_eq!(
+            encode_with(a, &with(2, false)).unwrap(),
+            [131, 119, 1, b'a']
+        );
+    }
+
+    #[test]
+    fn ports_as_new_port_or_v4_port() {
+        let port = Term::port(5);
+        let mut new_port = vec![131, 89];
+        new_port.extend(node(false));
+        new_port.extend_from_slice(&[0, 0, 0, 5, 0, 0, 0, 0]);
+        assert_eq!(encode_with(port, &with(1, false)).unwrap(), new_port);
+        let mut v4 = vec![131, 120];
+        v4.extend(node(true));
+        v4.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]);
+        assert_eq!(encode_with(port, &with(2, true)).unwrap(), v4);
     }
 }

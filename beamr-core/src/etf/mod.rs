@@ -14,7 +14,7 @@
 //! 110  SMALL_BIG         n:1 sign:1 magnitude:n (little-endian)
 //! 111  LARGE_BIG         n:4 sign:1 magnitude:n (little-endian)
 //!  70  NEW_FLOAT         IEEE 754 double:8
-//!  99  FLOAT             "%.20e" text, NUL-padded:31                (read only)
+//!  99  FLOAT             "%.20e" text, NUL-padded:31                (minor_version 0)
 //! 100  ATOM              len:2 Latin-1 text:len
 //! 115  SMALL_ATOM        len:1 Latin-1 text:len                      (read only)
 //! 118  ATOM_UTF8         len:2 UTF-8 text:len
@@ -31,7 +31,7 @@
 //!  88  NEW_PID           node:atom id:4 serial:4 creation:4
 //! 102  PORT              node:atom id:4 creation:1                   (read only)
 //!  89  NEW_PORT          node:atom id:4 creation:4
-//! 120  V4_PORT           node:atom id:8 creation:4
+//! 120  V4_PORT           node:atom id:8 creation:4                   (every port on OTP 26+)
 //! 101  REFERENCE         node:atom id:4 creation:1                   (read only)
 //! 114  NEW_REFERENCE     len:2 node:atom creation:1 ids:4*len        (read only)
 //!  90  NEWER_REFERENCE   len:2 node:atom creation:4 ids:4*len
@@ -69,6 +69,7 @@ pub use decode::{
     decode, decode_used, decode_with, DecodeOptions, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INFLATED,
 };
 pub use encode::{
-    encode, encode_compressed, encode_into, try_encode, EncodeError, DEFAULT_COMPRESSION,
+    encode, encode_compressed, encode_into, encode_with, try_encode, EncodeError, EncodeOptions,
+    DEFAULT_COMPRESSION,
 };
 pub use error::{EtfError, EtfErrorKind};

@@ -16,8 +16,8 @@ use beamr_core::term::Term;
 use num_bigint::{BigInt, Sign};
 
 use super::erlang_binaries::{
-    binary_bytes, bitstring_arg, byte_list, iodata_bytes, list_items, part_range, sub_bytes,
-    usize_arg,
+    binary_bytes, bitstring_arg, bitstrings_rejected, byte_list, iodata_bytes, list_items,
+    part_range, sub_bytes, usize_arg,
 };
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -51,7 +51,15 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("binary", "encode_unsigned", 2, encode_unsigned2),
     ("binary", "longest_common_prefix", 1, longest_common_prefix),
     ("binary", "longest_common_suffix", 1, longest_common_suffix),
+    ("binary", "referenced_byte_size", 1, referenced_byte_size),
 ];
+
+/// `binary:referenced_byte_size(Binary)`: the size of the binary whose
+/// bytes it shares (a slice keeps the whole of its original alive).
+fn referenced_byte_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let v = bitstring_arg(&a[0])?;
+    Ok(Term::small_unchecked(v.storage.len() as i64))
+}
 
 fn at(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
@@ -83,9 +91,14 @@ fn copy1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
     Ok(p.heap.binary(&bytes))
 }
 
+/// `binary:copy(Subject, N)`: before OTP 27, zero copies of a bitstring
+/// are `<<>>`.
 fn copy2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(&a[0])?;
     let n = usize_arg(a[1])?;
+    if n == 0 && a[0].is_bitstring() && !bitstrings_rejected() {
+        return Ok(p.heap.binary(&[]));
+    }
+    let bytes = binary_bytes(&a[0])?;
     if bytes.is_empty() {
         return Ok(p.heap.binary(&[]));
     }

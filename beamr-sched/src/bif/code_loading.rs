@@ -30,7 +30,9 @@ use std::path::{Path, PathBuf};
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use crate::code::{runs_code, CodeServer, DeleteOutcome, LoadFailure};
+use crate::code::{
+    is_preloaded, preloaded, runs_code, BadfileCause, CodeServer, DeleteOutcome, LoadFailure,
+};
 use crate::loader::BifRow;
 use crate::loader::Module;
 use crate::process::{Exception, Process};
@@ -72,31 +74,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "loaded", 0, loaded),
     ("erlang", "get_module_info", 1, get_module_info1),
     ("erlang", "get_module_info", 2, get_module_info2),
-];
-
-/// OTP 25's preloaded modules, in `erlang:pre_loaded/0`'s order.
-const PRELOADED: &[&str] = &[
-    "persistent_term",
-    "counters",
-    "atomics",
-    "erts_dirty_process_signal_handler",
-    "erts_literal_area_collector",
-    "erl_tracer",
-    "erts_internal",
-    "erlang",
-    "erl_prim_loader",
-    "prim_zip",
-    "prim_net",
-    "prim_socket",
-    "socket_registry",
-    "zlib",
-    "prim_file",
-    "prim_inet",
-    "prim_eval",
-    "prim_buffer",
-    "init",
-    "erl_init",
-    "erts_code_purger",
 ];
 
 fn code() -> &'static CodeServer {
@@ -185,11 +162,46 @@ fn purge_and_load(
     file: String,
 ) -> Result<Term, Exception> {
     hard_purge(rt, p, module)?;
-    Ok(match code().load_checked(module, bytes, file) {
+    Ok(match code().load_checked(module, bytes, file.clone()) {
         Ok(m) => tagged(p, "module", Term::atom(m)),
-        Err(LoadFailure::Badfile) => error(p, "badfile"),
+        Err(LoadFailure::Badfile(cause)) => {
+            log_load_error(rt, p, module, cause);
+            // OTP 25's code server logs the failure too.
+            if crate::code::otp_release() < 26 {
+                rt.log_load_failure(p.pid, &file, "badfile");
+            }
+            error(p, "badfile")
+        }
         Err(LoadFailure::NotPurged) => error(p, "not_purged"),
     })
+}
+
+/// Logs why `module` could not be loaded, as erts's loader does: its
+/// source file and line (`beam/beam_load.c(144)`, as the release's erts
+/// has it), the module and the reason. Nothing for a failure erts would
+/// describe otherwise than beamr can tell.
+fn log_load_error(rt: &Runtime, p: &Process, module: Atom, cause: BadfileCause) {
+    let later = crate::code::otp_release() >= 29;
+    let (line, reason) = match cause {
+        BadfileCause::Header => (
+            if later { 146 } else { 144 },
+            "corrupt file header".to_string(),
+        ),
+        BadfileCause::NoCode => (
+            if later { 154 } else { 152 },
+            "missing code chunk".to_string(),
+        ),
+        BadfileCause::OtherModule(m) => (
+            if later { 186 } else { 180 },
+            format!("module name in object code is {}", m.name()),
+        ),
+        BadfileCause::Invalid => return,
+    };
+    let text = format!(
+        "beam/beam_load.c({line}): Error loading module {}:\n  {reason}\n",
+        module.name()
+    );
+    rt.log_emulator_text(p.pid, Some(p.group_leader), &text);
 }
 
 fn load_binary(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -232,7 +244,7 @@ fn load_abs(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
 }
 
 fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
-    if PRELOADED.contains(&module.name()) {
+    if is_preloaded(module.name()) {
         return Some(atom("preloaded"));
     }
     let origin = code().origin(module)?;
@@ -241,7 +253,7 @@ fn loaded_file(p: &mut Process, module: Atom) -> Option<Term> {
 
 fn is_loaded(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    if code().current(module).is_none() && !PRELOADED.contains(&module.name()) {
+    if code().current(module).is_none() && !is_preloaded(module.name()) {
         return Ok(Term::FALSE);
     }
     Ok(match loaded_file(p, module) {
@@ -275,7 +287,7 @@ fn delete(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception>
 
 fn which(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
-    if code().current(module).is_some() || PRELOADED.contains(&module.name()) {
+    if code().current(module).is_some() || is_preloaded(module.name()) {
         if let Some(f) = loaded_file(p, module) {
             return Ok(f);
         }
@@ -289,7 +301,7 @@ fn which(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 fn all_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let mut items = Vec::new();
     for (m, origin) in code().loaded() {
-        let f = if PRELOADED.contains(&m.name()) {
+        let f = if is_preloaded(m.name()) {
             atom("preloaded")
         } else {
             p.heap.string(&origin.file)
@@ -429,7 +441,7 @@ fn objfile_extension(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term,
 
 // ---- erlang ----
 
-fn load_module(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn load_module(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let module = module_arg(a[0])?;
     let bytes = a[1]
         .as_binary()
@@ -439,7 +451,10 @@ fn load_module(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     Ok(
         match code().load_checked(module, &bytes, "in_memory".to_string()) {
             Ok(m) => tagged(p, "module", Term::atom(m)),
-            Err(LoadFailure::Badfile) => error(p, "badfile"),
+            Err(LoadFailure::Badfile(cause)) => {
+                log_load_error(rt, p, module, cause);
+                error(p, "badfile")
+            }
             Err(LoadFailure::NotPurged) => error(p, "not_purged"),
         },
     )
@@ -493,14 +508,14 @@ fn check_process_code3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 }
 
 fn pre_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    let items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
     Ok(p.heap.list(&items))
 }
 
 fn loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let mut items: Vec<Term> = PRELOADED.iter().map(|m| atom(m)).collect();
+    let mut items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
     for (m, _) in code().loaded() {
-        if !PRELOADED.contains(&m.name()) {
+        if !is_preloaded(m.name()) {
             items.push(Term::atom(m));
         }
     }

@@ -188,10 +188,25 @@ pub(super) fn iodata_bytes(t: Term) -> Result<Vec<u8>, Exception> {
     Ok(out.bytes)
 }
 
-/// A sub-binary of `t` (a binary or bitstring) of `len` bytes from byte `start`.
+/// A sub-binary of `t` (a binary or bitstring) of `len` bytes from byte
+/// `start`; a copy when they fit in a heap binary, as erts copies them: a
+/// small slice does not keep a large binary alive, and
+/// `binary:referenced_byte_size` tells.
 pub(super) fn sub_bytes(p: &mut Process, t: Term, start: usize, len: usize) -> Term {
-    if start == 0 && t.as_binary().is_some_and(|v| v.bit_size == len * 8) {
+    let Some(v) = t.as_binary() else {
+        return p.heap.sub_binary(t, start * 8, len * 8);
+    };
+    if start == 0 && v.bit_size == len * 8 {
         return t;
+    }
+    if len <= beamr_core::term::HEAP_BIN_LIMIT {
+        let bytes = beamr_core::term::BinaryView {
+            storage: v.storage,
+            bit_offset: v.bit_offset + start * 8,
+            bit_size: len * 8,
+        }
+        .to_vec();
+        return p.heap.binary(&bytes);
     }
     p.heap.sub_binary(t, start * 8, len * 8)
 }
@@ -247,9 +262,22 @@ pub(super) fn part_range(size: usize, start: Term, len: Term) -> Result<(usize, 
     }
 }
 
-/// `binary_part`'s subject: a bitstring; its whole bytes can be sliced.
+/// Whether the BIFs that slice binaries (`binary_part`, `binary:part`,
+/// `binary:copy`, `binary_to_list/3`) reject every bitstring that is not a
+/// binary, as OTP 27's do (erlang/otp#7628); OTP 25's slice the whole bytes
+/// of one.
+pub(super) fn bitstrings_rejected() -> bool {
+    crate::code::otp_release() >= 27
+}
+
+/// `binary_part`'s subject: a binary, or before OTP 27 a bitstring, whose
+/// whole bytes can be sliced.
 pub(super) fn part_subject(t: Term) -> Result<usize, Exception> {
-    Ok(bitstring_arg(&t)?.byte_size())
+    let v = bitstring_arg(&t)?;
+    if !v.is_binary() && bitstrings_rejected() {
+        return Err(Exception::badarg());
+    }
+    Ok(v.byte_size())
 }
 
 /// `erlang:binary_part/2`, also `binary:part/2`.
@@ -363,8 +391,15 @@ fn binary_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     Ok(byte_list(p, &bytes, Term::NIL))
 }
 
+/// `binary_to_list(Binary, Start, Stop)`: before OTP 27 a bitstring's
+/// whole bytes may be listed too.
 fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = binary_bytes(&a[0])?;
+    let v = bitstring_arg(&a[0])?;
+    if !v.is_binary() && bitstrings_rejected() {
+        return Err(Exception::badarg());
+    }
+    let mut bytes = v.to_vec();
+    bytes.truncate(v.byte_size());
     let (start, stop) = (usize_arg(a[1])?, usize_arg(a[2])?);
     if start < 1 || start > stop || stop > bytes.len() {
         return Err(Exception::badarg());
@@ -387,28 +422,41 @@ fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 
 // ----- external term format ------------------------------------------------------
 
+/// `term_to_binary/1,2`'s defaults for the release beamr runs: OTP 26
+/// made `minor_version` 2 (UTF-8 atoms) the default and writes every port
+/// as `V4_PORT`.
+fn encode_defaults() -> etf::EncodeOptions {
+    let later = crate::code::otp_release() >= 26;
+    etf::EncodeOptions {
+        minor_version: if later { 2 } else { 1 },
+        v4_ports: later,
+        compression: 0,
+    }
+}
+
 fn term_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let bytes = etf::try_encode(a[0]).map_err(|_| Exception::badarg())?;
+    let bytes = etf::encode_with(a[0], &encode_defaults()).map_err(|_| Exception::badarg())?;
     Ok(p.heap.binary(&bytes))
 }
 
 fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut level = 0;
+    let mut options = encode_defaults();
     for opt in list_items(a[1])? {
-        if opt == Term::atom(Atom::new("compressed").map_err(|_| Exception::badarg())?) {
-            level = etf::DEFAULT_COMPRESSION;
+        if opt.as_atom().map(Atom::name) == Some("compressed") {
+            options.compression = etf::DEFAULT_COMPRESSION;
         } else if let Some(t) = opt.as_tuple().filter(|t| t.len() == 2) {
             match t[0].as_atom().map(Atom::name) {
                 Some("compressed") => {
-                    level = t[1]
-                        .as_small()
-                        .filter(|l| (0..=9).contains(l))
-                        .ok_or_else(Exception::badarg)? as u32
+                    options.compression =
+                        t[1].as_small()
+                            .filter(|l| (0..=9).contains(l))
+                            .ok_or_else(Exception::badarg)? as u32
                 }
                 Some("minor_version") => {
-                    t[1].as_small()
-                        .filter(|v| (0..=2).contains(v))
-                        .ok_or_else(Exception::badarg)?;
+                    options.minor_version =
+                        t[1].as_small()
+                            .filter(|v| (0..=2).contains(v))
+                            .ok_or_else(Exception::badarg)? as u8;
                 }
                 _ => return Err(Exception::badarg()),
             }
@@ -417,7 +465,7 @@ fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
             return Err(Exception::badarg());
         }
     }
-    let bytes = etf::encode_compressed(a[0], level).map_err(|_| Exception::badarg())?;
+    let bytes = etf::encode_with(a[0], &options).map_err(|_| Exception::badarg())?;
     Ok(p.heap.binary(&bytes))
 }
 

@@ -1,5 +1,6 @@
 //! `erlang` BIFs on ports: `open_port/2`, `port_command/2,3`,
-//! `port_control/3`, `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`.
+//! `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`,
+//! `port_control/3`, `port_call/2,3`.
 //!
 //! In OTP these are Erlang functions in `erlang.erl` over
 //! `erts_internal` calls; here they are native, and raise what those
@@ -26,7 +27,17 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "port_info", 2, port_info2),
     ("erlang", "ports", 0, ports),
     ("erlang", "port_control", 3, port_control),
+    ("erlang", "port_call", 2, port_call),
+    ("erlang", "port_call", 3, port_call),
 ];
+
+/// `port_call(Port, Operation[, Data])`: `badarg`. erts answers so for
+/// every port beamr opens: the spawn, spawn_executable and fd drivers and
+/// the trace drivers have no call callback, and a bad port, operation or
+/// data is `badarg` too. The port stays open.
+fn port_call(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Err(Exception::badarg())
+}
 
 fn atom(name: &str) -> Term {
     Term::atom(Atom::new(name).expect("atom"))
@@ -63,11 +74,16 @@ fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 
 /// `port_command(Port, Data, Options)`: `nosuspend` changes nothing (a
 /// port is never busy here); `force` is `notsup`, as erts's spawn and fd
-/// drivers answer it. Writing to an input-only port
-/// makes it exit with `ebadf`, as erts does.
-fn port_command3(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+/// drivers answer it. Writing to an input-only port makes it exit with
+/// `ebadf`, as erts does; Data that is not iodata is `badarg` and logged
+/// as "Bad value on output port".
+fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
-    let bytes = iodata_bytes(a[1])?;
+    let Ok(bytes) = iodata_bytes(a[1]) else {
+        // erts logs it too; the port stays.
+        rt.log_bad_port_output(p.pid, &port.name);
+        return Err(Exception::badarg());
+    };
     let opts = a[2]
         .list_to_vec()
         .ok_or_else(|| Exception::badarg_cause(atom("badopt")))?;

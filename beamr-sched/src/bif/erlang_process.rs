@@ -218,8 +218,8 @@ fn suspended_stacktrace(p: &mut Process) -> Term {
     let mut e = Exception::error(Term::NIL);
     // Not a list: the frame shows the arity, not arguments.
     e.args = Term::atom(Atom::UNDEFINED);
-    let ip = p.ip;
-    crate::interp::build_stacktrace(p, ip.cast(), &e)
+    let ip = crate::interp::suspended_at(p.ip.cast());
+    crate::interp::build_stacktrace(p, ip, &e)
 }
 
 /// True if `item` is the atom `name` or a list holding it.

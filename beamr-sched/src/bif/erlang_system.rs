@@ -37,7 +37,7 @@ pub(crate) const BIFS: &[BifRow] = &[
 ];
 
 /// Scheduler threads `beamr run` starts by default: one per core.
-fn cores() -> i64 {
+pub(super) fn cores() -> i64 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as i64)
 }
 

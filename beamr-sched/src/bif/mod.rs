@@ -2,6 +2,7 @@
 //! file per Erlang module and concept, each with its rows of
 //! `{M, F, A, implementation}`, gathered by [`natives`].
 
+mod atomics;
 mod atoms;
 mod beamr_io;
 mod binary;
@@ -56,5 +57,7 @@ mod resource;
 mod seq_trace;
 mod string;
 mod unicode;
+mod zlib;
 
+pub use prim_file::open_files;
 pub use registry::natives;

@@ -11,8 +11,10 @@
 //!   is `eexist`, opening a directory is `eisdir`.
 //! - An open file is a resource (see [`super::resource`]); closing it
 //!   empties its slot, after which every operation on it is `einval`.
-//!   erts closes a file whose controlling process dies; beamr closes it
-//!   when `file:close/1` is called or the runtime ends.
+//!   As erts's resource monitor does, the controlling process's end (the
+//!   process that opened it) closes a file it left open (see
+//!   [`crate::process::OwnedResource`]); [`open_files`] counts the files
+//!   open.
 //! - `list_dir_nif` lists in the reverse of `readdir` order (erts builds
 //!   its list by prepending; `prim_file` reverses it back).
 
@@ -32,7 +34,7 @@ use beamr_core::term::Term;
 use super::erlang_binaries::{binary_bytes, iodata_bytes};
 use super::resource::Resources;
 use crate::loader::BifRow;
-use crate::process::{Exception, Process};
+use crate::process::{Exception, OwnedResource, Process};
 use crate::runtime::Runtime;
 
 /// The BIFs of this file.
@@ -271,6 +273,19 @@ impl OpenFile {
     }
 }
 
+impl OwnedResource for OpenFile {
+    /// The process that opened the file has ended: close it.
+    fn owner_exited(&self) {
+        drop(self.lock().take());
+    }
+}
+
+/// How many files `prim_file` holds open, in every runtime of this OS
+/// process.
+pub fn open_files() -> usize {
+    FILES.count(|f| f.lock().is_some())
+}
+
 /// Third id word of an open file's reference.
 const FILE_TAG: u32 = 0x00F1_1E00;
 
@@ -326,7 +341,8 @@ fn open_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
             if is_dir && !skip_type_check {
                 return posix_error(p, libc::EISDIR);
             }
-            let handle = FILES.insert(p, OpenFile(Mutex::new(Some(file))));
+            let (handle, file) = FILES.insert_shared(p, OpenFile(Mutex::new(Some(file))));
+            p.owned.push(file);
             p.heap.tuple(&[ok(), handle])
         }
         Err(e) => io_error(p, &e),
@@ -336,6 +352,8 @@ fn open_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 fn close_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let file = FILES.get(a[0]).ok_or_else(Exception::badarg)?;
     let closed = file.lock().take();
+    let owned: Arc<dyn OwnedResource> = file;
+    p.owned.remove(&owned);
     Ok(match closed {
         Some(f) => {
             drop(f);

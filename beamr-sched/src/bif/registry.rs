@@ -37,6 +37,8 @@ pub fn natives() -> Natives {
         super::os::BIFS,
         super::erlang_ports::BIFS,
         super::prim_file::BIFS,
+        super::atomics::BIFS,
+        super::zlib::BIFS,
         super::prim_buffer::BIFS,
         super::crypto::BIFS,
         super::erlang_halt::BIFS,

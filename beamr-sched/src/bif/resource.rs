@@ -55,10 +55,24 @@ impl<T> Resources<T> {
 
     /// Adds `value`; returns the reference that denotes it, built on `p`'s heap.
     pub(super) fn insert(&self, p: &mut Process, value: T) -> Term {
+        self.insert_shared(p, value).0
+    }
+
+    /// Adds `value`; returns the reference that denotes it, built on `p`'s
+    /// heap, and the object itself.
+    pub(super) fn insert_shared(&self, p: &mut Process, value: T) -> (Term, Arc<T>) {
         let serial = self.next.fetch_add(1, Ordering::Relaxed);
-        self.table().insert(serial, Arc::new(value));
-        p.heap
-            .local_ref([serial as u32, (serial >> 32) as u32, self.tag])
+        let value = Arc::new(value);
+        self.table().insert(serial, Arc::clone(&value));
+        let reference = p
+            .heap
+            .local_ref([serial as u32, (serial >> 32) as u32, self.tag]);
+        (reference, value)
+    }
+
+    /// The objects of this kind for which `keep` holds.
+    pub(super) fn count(&self, keep: impl Fn(&T) -> bool) -> usize {
+        self.table().values().filter(|v| keep(v)).count()
     }
 
     /// The serial of reference `t`, if it is one of this kind's.

@@ -5,10 +5,14 @@
 
 pub mod embedded;
 mod path;
+mod preloaded;
 mod registry;
 pub mod resolve;
 pub mod trace_patterns;
 
 pub use path::{otp_lib_dirs, otp_release, otp_root, CodePath, DEFAULT_OTP_RELEASE};
-pub use registry::{runs_code, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin};
+pub use preloaded::{is_preloaded, preloaded};
+pub use registry::{
+    runs_code, BadfileCause, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin,
+};
 pub use resolve::Callee;

@@ -43,9 +43,24 @@ pub struct Origin {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoadFailure {
     /// Not a valid `.beam` file, or one of another module.
-    Badfile,
+    Badfile(BadfileCause),
     /// The module has old code that must be purged first.
     NotPurged,
+}
+
+/// Why a binary is not a loadable module, as far as erts's loader tells
+/// it in its log ("Error loading module M: ...").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadfileCause {
+    /// Not an IFF `BEAM` form, or its chunks run past its end: "corrupt
+    /// file header".
+    Header,
+    /// A well-formed container without a `Code` chunk: "missing code chunk".
+    NoCode,
+    /// The code of another module: "module name in object code is M".
+    OtherModule(Atom),
+    /// Anything else beamr's parser or loader refuses.
+    Invalid,
 }
 
 /// What [`CodeServer::delete`] did.
@@ -123,11 +138,19 @@ impl CodeServer {
         bytes: &[u8],
         file: String,
     ) -> Result<Atom, LoadFailure> {
-        let parsed = BeamFile::parse(bytes).map_err(|_| LoadFailure::Badfile)?;
-        let module =
-            loader::load(&parsed, super::resolve::natives()).map_err(|_| LoadFailure::Badfile)?;
+        let badfile = LoadFailure::Badfile;
+        match beamr_core::beam::split_chunks(bytes) {
+            Err(_) => return Err(badfile(BadfileCause::Header)),
+            Ok(chunks) if !chunks.iter().any(|c| &c.id.0 == b"Code") => {
+                return Err(badfile(BadfileCause::NoCode))
+            }
+            Ok(_) => {}
+        }
+        let parsed = BeamFile::parse(bytes).map_err(|_| badfile(BadfileCause::Invalid))?;
+        let module = loader::load(&parsed, super::resolve::natives())
+            .map_err(|_| badfile(BadfileCause::Invalid))?;
         if module.name != expected {
-            return Err(LoadFailure::Badfile);
+            return Err(badfile(BadfileCause::OtherModule(module.name)));
         }
         let _guard = self.loading.lock().unwrap_or_else(|e| e.into_inner());
         if self.has_old(expected) {

@@ -19,4 +19,4 @@ pub(crate) mod stacktrace;
 mod unwind;
 
 pub use run::{run, Outcome};
-pub use stacktrace::build_stacktrace;
+pub use stacktrace::{build_stacktrace, suspended_at};

@@ -24,6 +24,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use crate::loader::recv::RecvInstr;
 use crate::loader::{Instr, Tail};
 use crate::process::{Exception, Process};
 
@@ -42,7 +43,7 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
             Some(module) if e.reason == Term::atom(Atom::FUNCTION_CLAUSE) => {
                 // function_clause: the failing function is the current one.
                 skip_current = true;
-                location(p, module.line_at(module.index_of(ip)), Term::NIL)
+                location(p, line_of(&module, module.index_of(ip)), Term::NIL)
             }
             _ if e.reason == Term::atom(Atom::UNDEF) => Term::NIL,
             _ => bif_error_info(p, m, e.error_info),
@@ -155,6 +156,30 @@ pub(super) fn return_frames(p: &mut Process, depth: Option<usize>) -> Term {
         }
     }
     p.heap.list(&frames)
+}
+
+/// Where a process suspended at `ip` is shown to be: at the start of its
+/// receive loop when `ip` is the receive's `wait` or `wait_timeout` (the
+/// BEAM suspends a waiting process there, so its location is the line in
+/// effect before the receive, not that of a call in one of its clauses),
+/// else at `ip`.
+pub fn suspended_at(ip: *const Instr) -> *const Instr {
+    let Some(module) = crate::code::CodeServer::global().module_at(ip) else {
+        return ip;
+    };
+    let index = module.index_of(ip);
+    let target = match module.code.get(index) {
+        Some(Instr::Recv(RecvInstr::Wait { target } | RecvInstr::WaitTimeout { target, .. })) => {
+            *target
+        }
+        _ => return ip,
+    };
+    // A target is an offset, in instructions, from the instruction holding
+    // it to another instruction of the same function.
+    match index.checked_add_signed(target.0 as isize) {
+        Some(to) if target.is_some() && to < module.code.len() => module.code[to..].as_ptr(),
+        _ => ip,
+    }
 }
 
 /// Whether the code at return address `ra` returns at once (`return`, or
@@ -278,7 +303,7 @@ fn frame_at(
         index
     };
     let function = module.function_at(at)?;
-    let loc = location(p, module.line_at(at), tail);
+    let loc = location(p, line_of(&module, at), tail);
     let arity = args.unwrap_or(Term::small_unchecked(function.arity as i64));
     Some(p.heap.tuple(&[
         Term::atom(module.name),
@@ -286,6 +311,15 @@ fn frame_at(
         arity,
         loc,
     ]))
+}
+
+/// The file and line of instruction `index` of `module`; none in a
+/// preloaded module (erts's copies have no line information).
+fn line_of(module: &crate::loader::Module, index: usize) -> Option<(&str, u32)> {
+    if crate::code::is_preloaded(module.name.name()) {
+        return None;
+    }
+    module.line_at(index)
 }
 
 /// `[{file, File}, {line, Line} | tail]`, or `tail` without line information.

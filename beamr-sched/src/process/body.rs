@@ -91,6 +91,8 @@ pub struct Process {
     pub seq_clock: u64,
     /// The `seq_trace` serial received last (`prev_cnt`).
     pub seq_lastcnt: u64,
+    /// Native objects it controls (open files), released when it ends.
+    pub owned: super::OwnedResources,
 }
 
 /// An array of `N` copies of `value`, built in place on the heap (`Box::new`
@@ -179,6 +181,7 @@ impl Process {
             seq_token: Term::NIL,
             seq_clock: 0,
             seq_lastcnt: 0,
+            owned: super::OwnedResources::default(),
         }
     }
 

@@ -6,6 +6,7 @@ mod directory;
 mod exception;
 mod handle;
 mod mailbox;
+mod owned;
 pub mod run_state;
 mod signal;
 
@@ -15,4 +16,5 @@ pub use directory::{ProcessTable, Registry};
 pub use exception::{Class, Exception};
 pub use handle::ProcessHandle;
 pub use mailbox::Mailbox;
+pub use owned::{OwnedResource, OwnedResources};
 pub use signal::{Payload, Signal};

@@ -1,6 +1,7 @@
 //! A process's end: its exit reason, and the signals its death sends (exit
 //! signals to links, `'DOWN'` messages to monitors, demonitors to what it
-//! monitored), its name and ETS tables released.
+//! monitored), its name, ETS tables and native objects (open files)
+//! released.
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -51,6 +52,7 @@ impl Runtime {
             }
         }
         self.processes.remove(process.pid);
+        process.owned.release_all();
         if let Some(name) = process.registered_name {
             self.names.unregister(name);
             probes::register(&mut process.trace, TraceTag::Unregister, pid, name);

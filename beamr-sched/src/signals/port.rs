@@ -166,39 +166,56 @@ impl Runtime {
     }
 }
 
-/// `Port ! Msg` from `p` (`Port` a port, or the port a name was resolved to): `{Pid, {command, Data}}` writes Data,
-/// `{Pid, close}` closes the port and answers `{Port, closed}`,
-/// `{Pid, {connect, NewPid}}` connects NewPid and answers
-/// `{Port, connected}` to Pid. A message to a port that has exited, or
-/// from a process other than its owner, is dropped; anything else is
-/// `badarg` as a port's `badsig`.
+/// `Port ! Msg` from `p` (`Port` a port, or the port a name was resolved
+/// to), as erts acts on it:
+///
+/// - `{Pid, {command, Data}}` writes Data; Data that is not iodata is
+///   logged as "Bad value on output port" (whoever Pid is);
+/// - `{Pid, close}` closes the port and answers `{Port, closed}`;
+/// - `{Pid, {connect, NewPid}}` connects NewPid and answers
+///   `{Port, connected}` to Pid.
+///
+/// Pid must be the connected process; the port exits with `badsig` when
+/// it is not, on bad data, and on any other message. A message to a port
+/// that has exited is dropped.
 pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
     let Some(port) = rt.ports.get(id) else {
         return;
     };
-    let Some(&[from, what]) = msg.as_tuple() else {
-        return;
+    let is = |t: Term, name: &str| t.as_atom().is_some_and(|a| a.name() == name);
+    let badsig = || {
+        rt.port_exit(id, Term::atom(Atom::new("badsig").expect("atom")), None);
     };
-    if port.state().owner != from {
+    let Some(&[from, what]) = msg.as_tuple() else {
+        return badsig();
+    };
+    let command = match what.as_tuple() {
+        Some(&[tag, data]) if is(tag, "command") => match iodata_bytes(data) {
+            Some(bytes) => Some(bytes),
+            None => {
+                rt.log_bad_port_output(p.pid, &port.name);
+                return badsig();
+            }
+        },
+        _ => None,
+    };
+    if !from.is_local_pid() || port.state().owner != from {
+        return badsig();
+    }
+    if let Some(bytes) = command {
+        if port.command(bytes) == Sent::TooLarge {
+            let einval = Term::atom(Atom::new("einval").expect("atom"));
+            rt.port_exit(id, einval, None);
+        }
         return;
     }
-    if what.as_atom().is_some_and(|a| a.name() == "close") {
+    if is(what, "close") {
         rt.port_exit(id, Term::atom(Atom::NORMAL), Some(from));
         return;
     }
     match what.as_tuple() {
-        Some(&[tag, data]) if tag.as_atom().is_some_and(|a| a.name() == "command") => {
-            if let Some(bytes) = iodata_bytes(data) {
-                if port.command(bytes) == Sent::TooLarge {
-                    let einval = Term::atom(Atom::new("einval").expect("atom"));
-                    rt.port_exit(id, einval, None);
-                }
-            }
-        }
         Some(&[tag, new_owner])
-            if tag.as_atom().is_some_and(|a| a.name() == "connect")
-                && new_owner.is_local_pid()
-                && rt.port_connect(id, new_owner) =>
+            if is(tag, "connect") && new_owner.is_local_pid() && rt.port_connect(id, new_owner) =>
         {
             let connected = Term::atom(Atom::new("connected").expect("atom"));
             let reply = p.heap.tuple(&[id, connected]);
@@ -208,6 +225,6 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
                 rt.send(from, reply);
             }
         }
-        _ => {}
+        _ => badsig(),
     }
 }

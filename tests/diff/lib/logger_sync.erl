@@ -5,9 +5,45 @@
 %% logger_proxy, the system logger; every event then reaches the default
 %% handler, logger_std_h, whose filesync/1 answers once it has written what
 %% it was given.
+%%
+%% A process that logs its own end (proc_lib's crash report, a
+%% gen_server's `** Generic server` report) formats the report and hands it
+%% to the handler before it ends, which may be after it has answered its
+%% starter: wait_processes(N) waits until no more than N processes are
+%% alive (N taken before starting it), then as wait/0.
+%%
+%% What the runtime logs on its own time (a crashed process's `Error in
+%% process`, a port's bad output, a module that does not load) is awaited
+%% by watch/0, once, then logged/0 for each report: watch/0 adds a handler
+%% that tells the caller of every event; logged/0 waits for the next one,
+%% then as wait/0.
 -module(logger_sync).
--export([wait/0]).
+-export([wait/0, wait_processes/1, watch/0, logged/0, log/2]).
 
 wait() ->
     _ = sys:get_state(logger_proxy),
     ok = logger_std_h:filesync(default).
+
+wait_processes(N) ->
+    case length(processes()) > N of
+        true ->
+            receive after 5 -> ok end,
+            wait_processes(N);
+        false ->
+            wait()
+    end.
+
+watch() ->
+    ok = logger:add_handler(logger_sync_watch, ?MODULE, #{config => self()}).
+
+logged() ->
+    receive
+        logger_sync_logged -> wait()
+    after 10000 ->
+        io:format("logger_sync: nothing logged~n")
+    end.
+
+%% The watching handler: runs in the logging process.
+log(_Event, #{config := Watcher}) ->
+    Watcher ! logger_sync_logged,
+    ok.

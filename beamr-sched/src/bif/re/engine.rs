@@ -122,10 +122,9 @@ fn build(
                 .or_else(|| shown.split_once("pattern: ").map(|(_, m)| m))
                 .unwrap_or(shown.as_str())
                 .to_string();
-            CompileError {
-                message,
-                offset: translated.original_offset(e.offset().unwrap_or(0)),
-            }
+            let offset = translated.original_offset(e.offset().unwrap_or(0));
+            let (message, offset) = super::errors::as_release(message, offset, source);
+            CompileError { message, offset }
         })?;
     let mut names: Vec<(Vec<u8>, usize)> = regex
         .capture_names()

@@ -8,7 +8,9 @@
 
 mod capture;
 mod engine;
+mod errors;
 mod global;
+mod latin1;
 mod options;
 mod pattern_term;
 mod run;

@@ -21,6 +21,8 @@
 //! PCRE2 must be a `str`). [`Translated::original_offset`] maps an error
 //! offset in the text back to the user's pattern.
 
+use super::latin1::{self, Class};
+
 /// The newline convention (`{newline, NL}`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Newline {
@@ -282,7 +284,16 @@ pub(super) fn translate(
     } else {
         None
     };
-    rewrite_body(body, opts.unicode, caret, dollar, &mut text);
+    let pcre8 = crate::code::otp_release() < 28 && !opts.ucp;
+    let body_opts = Body {
+        unicode: opts.unicode,
+        caret,
+        dollar,
+        latin1_tables: pcre8,
+        latin1_fold: pcre8 && opts.caseless && !opts.unicode,
+        pcre8_braces: crate::code::otp_release() < 28,
+    };
+    rewrite_body(body, &body_opts, &mut text);
     if anchored {
         if opts.extended {
             text.push('\n');
@@ -312,16 +323,53 @@ fn push_high_byte(b: u8, out: &mut String) {
     out.push_str(&format!("\\x{{{b:02x}}}"));
 }
 
-/// Copies `body` to `out`, replacing top-level `^` and `$` when asked and
-/// escaping bytes above 127 when the pattern is not UTF-8.
-fn rewrite_body(
-    body: &[u8],
+/// How [`rewrite_body`] rewrites a pattern's body.
+struct Body<'a> {
+    /// The pattern is UTF-8.
     unicode: bool,
-    caret: Option<&str>,
-    dollar: Option<&str>,
-    out: &mut String,
-) {
-    if unicode && caret.is_none() && dollar.is_none() {
+    /// What a top-level `^` becomes, if anything.
+    caret: Option<&'a str>,
+    /// What a top-level `$` becomes, if anything.
+    dollar: Option<&'a str>,
+    /// Classify characters 128-255 as PCRE 8 does (OTP 25 and 27 without
+    /// `ucp`): `\w`, `\W`, `\b`, `\B` and the POSIX classes written out
+    /// (see `latin1`).
+    latin1_tables: bool,
+    /// Fold the Latin-1 letters of a byte pattern for `caseless`, as PCRE
+    /// 8 does (only the `caseless` option; an inline `(?i)` folds ASCII).
+    latin1_fold: bool,
+    /// Read `{` as PCRE 8 does (before OTP 28): a quantifier only as
+    /// `{n}`, `{n,}` or `{n,m}`, else a literal `{` (PCRE2 also reads
+    /// `{,m}` and allows spaces inside).
+    pcre8_braces: bool,
+}
+
+/// Whether `text` (starting at a `{`) is a quantifier for PCRE 8:
+/// `{n}`, `{n,}` or `{n,m}`.
+fn pcre8_quantifier(text: &[u8]) -> bool {
+    let digits = |from: usize| {
+        text[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+    };
+    let n = digits(1);
+    if n == 0 {
+        return false;
+    }
+    match text.get(1 + n) {
+        Some(b'}') => true,
+        Some(b',') => text.get(2 + n + digits(2 + n)) == Some(&b'}'),
+        _ => false,
+    }
+}
+
+/// Copies `body` to `out`, replacing top-level `^` and `$` when asked,
+/// escaping bytes above 127 when the pattern is not UTF-8, and writing out
+/// the classes PCRE 8 fills from its Latin-1 tables.
+fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
+    let (unicode, caret, dollar) = (opts.unicode, opts.caret, opts.dollar);
+    if unicode && caret.is_none() && dollar.is_none() && !opts.latin1_tables && !opts.pcre8_braces {
         out.push_str(std::str::from_utf8(body).unwrap_or_default());
         return;
     }
@@ -345,6 +393,12 @@ fn rewrite_body(
             1
         }
     };
+    // A Latin-1 letter of a caseless byte pattern, with its other case.
+    let fold = |b: u8| {
+        opts.latin1_fold
+            .then(|| super::latin1::other_case(b))
+            .flatten()
+    };
     while i < body.len() {
         let b = body[i];
         if quoted {
@@ -363,6 +417,26 @@ fn rewrite_body(
             continue;
         }
         match b {
+            b'\\' if i + 1 < body.len() && opts.latin1_tables && b"wWbB".contains(&body[i + 1]) => {
+                let next = body[i + 1];
+                match (next, in_class) {
+                    (b'w' | b'W', true) => {
+                        out.push_str(&Class::Word.ranges(next == b'W', unicode));
+                    }
+                    (b'w' | b'W', false) => {
+                        out.push('[');
+                        out.push_str(&Class::Word.ranges(next == b'W', unicode));
+                        out.push(']');
+                    }
+                    // In a class, \b is a backspace and \B an error: PCRE2's.
+                    (_, true) => {
+                        out.push('\\');
+                        out.push(next as char);
+                    }
+                    (_, false) => out.push_str(&latin1::word_boundary(next == b'B', unicode)),
+                }
+                i += 2;
+            }
             b'\\' if i + 1 < body.len() => {
                 let next = body[i + 1];
                 if next == b'Q' {
@@ -375,6 +449,16 @@ fn rewrite_body(
                     i += 2;
                 } else {
                     i += 1 + copy(i + 1, out);
+                    // An escape's braced argument (`\x{..}`, `\p{..}`, `\g{..}`).
+                    if b"xpPgkNo".contains(&next) && body.get(i) == Some(&b'{') {
+                        while i < body.len() && body[i] != b'}' {
+                            i += copy(i, out);
+                        }
+                        if i < body.len() {
+                            out.push('}');
+                            i += 1;
+                        }
+                    }
                 }
             }
             b'[' if !in_class => {
@@ -395,10 +479,51 @@ fn rewrite_body(
                     .windows(2)
                     .position(|w| w == b":]")
                     .map_or(i + 1, |p| i + 2 + p + 2);
-                for &c in &body[i..end] {
-                    out.push(c as char);
+                let item = &body[i..end];
+                // `[:name:]` or `[:^name:]`.
+                let (negated, name) = match item.get(2..item.len().saturating_sub(2)) {
+                    Some([b'^', name @ ..]) => (true, name),
+                    Some(name) => (false, name),
+                    None => (false, &[][..]),
+                };
+                match Class::posix(name).filter(|_| opts.latin1_tables && end > i + 1) {
+                    Some(class) => out.push_str(&class.ranges(negated, unicode)),
+                    None => item.iter().for_each(|&c| out.push(c as char)),
                 }
                 i = end;
+            }
+            b if b >= 0x80 && !unicode && fold(b).is_some() => {
+                let other = fold(b).unwrap_or(b);
+                let range_end = (in_class && body.get(i + 1) == Some(&b'-'))
+                    .then(|| body.get(i + 2).copied())
+                    .flatten()
+                    .filter(|&e| e >= b);
+                if let Some(end) = range_end {
+                    // A range: it and its letters' other cases.
+                    push_high_byte(b, out);
+                    out.push('-');
+                    push_high_byte(end, out);
+                    for c in b..=end {
+                        if let Some(o) = super::latin1::other_case(c) {
+                            push_high_byte(o, out);
+                        }
+                    }
+                    i += 3;
+                } else {
+                    if !in_class {
+                        out.push('[');
+                    }
+                    push_high_byte(b, out);
+                    push_high_byte(other, out);
+                    if !in_class {
+                        out.push(']');
+                    }
+                    i += 1;
+                }
+            }
+            b'{' if opts.pcre8_braces && !in_class && !pcre8_quantifier(&body[i..]) => {
+                out.push_str("\\{");
+                i += 1;
             }
             b']' if in_class => {
                 in_class = false;
