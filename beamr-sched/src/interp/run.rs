@@ -125,19 +125,6 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
         }};
     }
-    // Integer arithmetic: inline on small integers, else the BIF.
-    macro_rules! arith {
-        ($op:expr, $fail:expr, $a:expr, $b:expr, $dst:expr) => {{
-            let (x, y) = (get(p, $a), get(p, $b));
-            if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
-                if let Some(r) = $op.small(i, j).and_then(Term::small) {
-                    put(p, $dst, r);
-                    next!()
-                }
-            }
-            arith_tail!($op, $fail, x, y, $dst)
-        }};
-    }
     // Arithmetic past the small-integer fast path: the BIF.
     macro_rules! arith_tail {
         ($op:expr, $fail:expr, $x:expr, $y:expr, $dst:expr) => {{
@@ -285,7 +272,16 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 a,
                 b,
                 dst,
-            } => arith!(*op, *fail, *a, *b, *dst),
+            } => {
+                let (x, y) = (get(p, *a), get(p, *b));
+                if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
+                    if let Some(r) = op.small(i, j).and_then(Term::small) {
+                        put(p, *dst, r);
+                        next!()
+                    }
+                }
+                arith_tail!(*op, *fail, x, y, *dst)
+            }
             Instr::Add { fail, a, b, dst } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let Some(r) = x.small_add(y) {
@@ -365,27 +361,15 @@ pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Compare::NeExact => !exact_eq(a, b),
                     Compare::Eq => order::eq(a, b),
                     Compare::Ne => !order::eq(a, b),
-                    Compare::Lt => small_or(a, b, |x, y| x < y, || order::compare(a, b).is_lt()),
-                    Compare::Ge => small_or(a, b, |x, y| x >= y, || order::compare(a, b).is_ge()),
+                    Compare::Lt => less(a, b),
+                    Compare::Ge => !less(a, b),
                 };
                 test!(holds, *fail)
             }
             Instr::IsEqExact { fail, a, b } => test!(exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
-            Instr::IsLt { fail, a, b } => {
-                let (a, b) = (get(p, *a), get(p, *b));
-                let lt = a
-                    .small_lt(b)
-                    .unwrap_or_else(|| order::compare(a, b).is_lt());
-                test!(lt, *fail)
-            }
-            Instr::IsGe { fail, a, b } => {
-                let (a, b) = (get(p, *a), get(p, *b));
-                let lt = a
-                    .small_lt(b)
-                    .unwrap_or_else(|| order::compare(a, b).is_lt());
-                test!(!lt, *fail)
-            }
+            Instr::IsLt { fail, a, b } => test!(less(get(p, *a), get(p, *b)), *fail),
+            Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
             Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),
             Instr::IsTuple { fail, arg } => test!(get(p, *arg).is_tuple(), *fail),
@@ -914,12 +898,12 @@ fn exact_eq(a: Term, b: Term) -> bool {
     a == b || (!a.is_immediate() && order::exact_eq(a, b))
 }
 
+/// `a < b` in term order: tagged small integers compared as words, the
+/// rest by `order::compare`.
 #[inline(always)]
-fn small_or(a: Term, b: Term, fast: impl Fn(i64, i64) -> bool, slow: impl Fn() -> bool) -> bool {
-    match (a.as_small(), b.as_small()) {
-        (Some(x), Some(y)) => fast(x, y),
-        _ => slow(),
-    }
+fn less(a: Term, b: Term) -> bool {
+    a.small_lt(b)
+        .unwrap_or_else(|| order::compare(a, b).is_lt())
 }
 
 fn select(sel: &crate::loader::Select, v: Term) -> Target {

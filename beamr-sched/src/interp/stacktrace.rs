@@ -183,15 +183,14 @@ pub fn suspended_at(ip: *const Instr) -> *const Instr {
 }
 
 /// Whether the code at return address `ra` returns at once (`return`, or
-/// `deallocate` then `return`).
+/// `deallocate` then `return`, loaded as one `DeallocateReturn`).
 fn returns_at_once(ra: *const Instr) -> bool {
     // SAFETY: `ra` is a return address into loaded code, which is never
     // freed.
     match unsafe { &*ra } {
+        // A deallocate followed by a return is loaded as DeallocateReturn
+        // (loader/specialise.rs).
         Instr::Return | Instr::DeallocateReturn { .. } => true,
-        // SAFETY: as above; a deallocate is never the last instruction of its
-        // function (a return follows it).
-        Instr::Deallocate { .. } => matches!(unsafe { &*ra.add(1) }, Instr::Return),
         _ => false,
     }
 }
@@ -239,9 +238,8 @@ fn is_tail_call(ip: *const Instr) -> bool {
         Instr::CallExtOnly { .. } | Instr::CallExtLast { .. } | Instr::ApplyLast { .. } => true,
         Instr::ApplyList { tail } | Instr::ApplyFunList { tail } => !matches!(tail, Tail::Call),
         Instr::CallFun { .. } | Instr::CallFun2 { .. } | Instr::Apply { .. } => match next {
+            // (A deallocate then return is one DeallocateReturn.)
             Instr::Return | Instr::DeallocateReturn { .. } => true,
-            // SAFETY: as above; a deallocate is always followed by a return.
-            Instr::Deallocate { .. } => matches!(unsafe { &*ip.add(2) }, Instr::Return),
             _ => false,
         },
         _ => false,
