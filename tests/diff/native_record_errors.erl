@@ -8,13 +8,6 @@
 -record #loc{k = 1, j}.
 -record #pr{a = 1}.
 
-c(F) ->
-    try F() of
-        V -> {ok, V}
-    catch
-        C:R -> {C, R}
-    end.
-
 loc_k(R) -> R#loc.k.
 any_k(R) -> R#_.k.
 upd(R, V) -> R#loc{k = V}.
@@ -23,14 +16,14 @@ upd_bad(R) -> R#_{zz = 5}.
 
 main() ->
     R = #loc{j = 2},
-    io:format("~p~n", [[c(fun() -> loc_k({a}) end), c(fun() -> loc_k(#pr{}) end),
-                        c(fun() -> loc_k(R) end), c(fun() -> loc_k(7) end)]]),
-    io:format("~p~n", [[c(fun() -> any_k(#pr{}) end), c(fun() -> any_k(R) end),
-                        c(fun() -> any_k(<<"x">>) end)]]),
-    io:format("~p~n", [[c(fun() -> upd(#pr{}, 1) end), c(fun() -> upd(R, 9) end),
-                        c(fun() -> upd(x, 9) end)]]),
-    io:format("~p~n", [[c(fun() -> anyupd(#pr{}) end), c(fun() -> anyupd(R) end),
-                        c(fun() -> upd_bad(R) end), c(fun() -> anyupd([]) end)]]),
-    io:format("~p~n", [[c(fun() -> #native_record_nomod:x{} end),
-                        c(fun() -> #native_record_errors:loc{j = 1} end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> loc_k({a}) end), outcome:run(fun() -> loc_k(#pr{}) end),
+                        outcome:run(fun() -> loc_k(R) end), outcome:run(fun() -> loc_k(7) end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> any_k(#pr{}) end), outcome:run(fun() -> any_k(R) end),
+                        outcome:run(fun() -> any_k(<<"x">>) end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> upd(#pr{}, 1) end), outcome:run(fun() -> upd(R, 9) end),
+                        outcome:run(fun() -> upd(x, 9) end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> anyupd(#pr{}) end), outcome:run(fun() -> anyupd(R) end),
+                        outcome:run(fun() -> upd_bad(R) end), outcome:run(fun() -> anyupd([]) end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> #native_record_nomod:x{} end),
+                        outcome:run(fun() -> #native_record_errors:loc{j = 1} end)]]),
     ok.

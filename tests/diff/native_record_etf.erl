@@ -11,13 +11,6 @@
 -record #z{k}.
 -record #m{nr_etf_b, nr_etf_a}.
 
-c(F) ->
-    try F() of
-        V -> {ok, V}
-    catch
-        C:R -> {C, R}
-    end.
-
 main() ->
     P = #p{x = 1, y = 2},
     io:format("~w~n", [[term_to_binary(P), term_to_binary(#e{}), term_to_binary(#z{k = 7}),
@@ -29,13 +22,13 @@ main() ->
     io:format("~w ~w ~w~n", [X, records:is_exported(X), X =:= #z{k = 7}]),
     Y = binary_to_term(<<131,67,0,0,0,2,1,119,1,109,119,1,121,119,1,107,119,1,106,97,7,97,8>>),
     io:format("~w ~w ~w~n", [Y, records:is_exported(Y), records:get_field_names(Y)]),
-    io:format("~p~n", [[c(fun() -> binary_to_term(<<131,67,0,0,0,2,1,119,1,109,119,1,121,
+    io:format("~p~n", [[outcome:run(fun() -> binary_to_term(<<131,67,0,0,0,2,1,119,1,109,119,1,121,
                                                      119,1,107,119,1,107,97,7,97,8>>) end),
-                        c(fun() -> binary_to_term(<<131,67,0,0,0,1,2,119,1,109,119,1,121,
+                        outcome:run(fun() -> binary_to_term(<<131,67,0,0,0,1,2,119,1,109,119,1,121,
                                                      119,1,107,97,7>>) end),
-                        c(fun() -> binary_to_term(<<131,67,0,0,0,1,0,97,3,119,1,121,
+                        outcome:run(fun() -> binary_to_term(<<131,67,0,0,0,1,0,97,3,119,1,121,
                                                      119,1,107,97,7>>) end),
-                        c(fun() -> binary_to_term(<<131,67,0,0,0,1,0,119,1,109>>) end)]]),
+                        outcome:run(fun() -> binary_to_term(<<131,67,0,0,0,1,0,119,1,109>>) end)]]),
     Z = binary_to_term(term_to_binary(P, [compressed])),
     io:format("~w ~w~n", [Z =:= P, byte_size(term_to_binary(lists:duplicate(10, P)))]),
     ok.

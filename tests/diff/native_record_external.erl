@@ -5,13 +5,6 @@
 %% does not export the record; novalue and badfield.
 -export([main/0]).
 
-c(F) ->
-    try F() of
-        V -> {ok, V}
-    catch
-        C:R -> {C, R}
-    end.
-
 ext(B) -> #native_record_defs:pub{b = B}.
 get_a(R) -> R#native_record_defs:pub.a.
 upd(R) -> R#native_record_defs:pub{a = 9}.
@@ -22,20 +15,20 @@ t(R) when is_record(R, native_record_defs, pub) -> yes;
 t(_) -> no.
 
 main() ->
-    io:format("~p~n", [[c(fun() -> ext(1) end), c(fun() -> #native_record_defs:priv{} end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> ext(1) end), outcome:run(fun() -> #native_record_defs:priv{} end)]]),
     {module, _} = code:ensure_loaded(native_record_defs),
     R = ext(5),
     P = native_record_defs:priv(),
     io:format("~p~n", [[R, get_a(R), upd(R), m(R), m(P), m(x), t(R), t(P)]]),
-    io:format("~p~n", [[c(fun() -> #native_record_defs:pub{} end),
-                        c(fun() -> #native_record_defs:pub{b = 1, zz = 2} end),
-                        c(fun() -> #native_record_defs:priv{} end),
-                        c(fun() -> P#_.z end),
-                        c(fun() -> P#native_record_defs:priv.z end),
-                        c(fun() -> R#native_record_defs:pub{zz = 1} end),
-                        c(fun() -> R#native_record_defs:pub.zz end),
-                        c(fun() -> get_a(P) end),
-                        c(fun() -> upd(P) end)]]),
+    io:format("~p~n", [[outcome:run(fun() -> #native_record_defs:pub{} end),
+                        outcome:run(fun() -> #native_record_defs:pub{b = 1, zz = 2} end),
+                        outcome:run(fun() -> #native_record_defs:priv{} end),
+                        outcome:run(fun() -> P#_.z end),
+                        outcome:run(fun() -> P#native_record_defs:priv.z end),
+                        outcome:run(fun() -> R#native_record_defs:pub{zz = 1} end),
+                        outcome:run(fun() -> R#native_record_defs:pub.zz end),
+                        outcome:run(fun() -> get_a(P) end),
+                        outcome:run(fun() -> upd(P) end)]]),
     io:format("~p~n", [[records:is_exported(R), records:is_exported(P),
                         R =:= native_record_defs:mk(5), R == native_record_defs:mk(5.0)]]),
     ok.
