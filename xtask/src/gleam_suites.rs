@@ -332,13 +332,7 @@ impl Gleam {
         let compiler = self.work.join("gleam");
         fs::copy(&self.compiler, &compiler)
             .map_err(|e| Error::new(format!("copying the Gleam compiler: {e}")))?;
-        // gleam build runs erlc and escript: inside the root.
-        let script = format!(
-            "cd {} && {} build",
-            self.inside(&project).display(),
-            self.inside(&compiler).display()
-        );
-        process::run(self.chroot("sh").args(["-c", &script]))?;
+        self.gleam_in_root(&project, "build")?;
         let build = project.join("build/dev/erlang");
         self.compare(&Run {
             name: "examples/process_ring",
@@ -356,13 +350,7 @@ impl Gleam {
     /// `entrypoint.sh run` on erl with `beamr run build/erlang-shipment`.
     fn compare_shipment(&self) -> Result<bool> {
         let project = self.work.join("projects/process_ring");
-        let compiler = self.work.join("gleam");
-        let script = format!(
-            "cd {} && {} export erlang-shipment",
-            self.inside(&project).display(),
-            self.inside(&compiler).display()
-        );
-        process::run(self.chroot("sh").args(["-c", &script]))?;
+        self.gleam_in_root(&project, "export erlang-shipment")?;
         let shipment = project.join("build/erlang-shipment");
         for needed in ["entrypoint.sh", "process_ring/ebin"] {
             if !shipment.join(needed).exists() {
@@ -380,6 +368,18 @@ impl Gleam {
             erl_script: Some("build/erlang-shipment/entrypoint.sh run".into()),
             beamr_args: vec![shipment.into_os_string()],
         })
+    }
+
+    /// Runs `gleam COMMAND` in `project` inside the root (Gleam runs erlc
+    /// and escript), with the copy of the compiler that
+    /// [`Gleam::compare_example`] put in the work directory.
+    fn gleam_in_root(&self, project: &Path, command: &str) -> Result<()> {
+        let script = format!(
+            "cd {} && {} {command}",
+            self.inside(project).display(),
+            self.inside(&self.work.join("gleam")).display()
+        );
+        process::run(self.chroot("sh").args(["-c", &script]))
     }
 
     fn chroot(&self, program: &str) -> Command {
