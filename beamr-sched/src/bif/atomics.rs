@@ -17,7 +17,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use beamr_core::atom::Atom;
-use beamr_core::term::Term;
+use beamr_core::term::{Integer, Term};
 use num_bigint::BigInt;
 
 use super::resource::Resources;
@@ -70,22 +70,24 @@ impl Array {
     /// `t` as the bits of a value this array holds: badarg outside its
     /// range.
     fn value(&self, t: Term) -> Result<u64, Exception> {
-        let v = t.as_integer().ok_or_else(Exception::badarg)?.to_bigint();
-        let bits = if self.signed {
-            i64::try_from(&v).ok().map(|v| v as u64)
-        } else {
-            u64::try_from(&v).ok()
+        let bits = match t.as_integer().ok_or_else(Exception::badarg)? {
+            Integer::Small(v) if self.signed => Some(v as u64),
+            Integer::Small(v) => u64::try_from(v).ok(),
+            Integer::Big(v) if self.signed => i64::try_from(&v).ok().map(|v| v as u64),
+            Integer::Big(v) => u64::try_from(&v).ok(),
         };
         bits.ok_or_else(Exception::badarg)
     }
 
     /// An increment: any 64-bit integer, signed or not (it wraps).
     fn increment(t: Term) -> Result<u64, Exception> {
-        let v = t.as_integer().ok_or_else(Exception::badarg)?.to_bigint();
-        i64::try_from(&v)
-            .map(|v| v as u64)
-            .or_else(|_| u64::try_from(&v))
-            .map_err(|_| Exception::badarg())
+        match t.as_integer().ok_or_else(Exception::badarg)? {
+            Integer::Small(v) => Ok(v as u64),
+            Integer::Big(v) => i64::try_from(&v)
+                .map(|v| v as u64)
+                .or_else(|_| u64::try_from(&v))
+                .map_err(|_| Exception::badarg()),
+        }
     }
 
     /// The value of `bits` as a term on `p`'s heap.
