@@ -20,6 +20,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::{Integer, Term};
 use num_bigint::BigInt;
 
+use super::atoms::atom;
 use super::resource::Resources;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -123,10 +124,6 @@ fn array(table: &Resources<Array>, t: Term) -> Result<std::sync::Arc<Array>, Exc
     table.get(t).ok_or_else(Exception::badarg)
 }
 
-fn ok() -> Term {
-    Term::atom(Atom::OK)
-}
-
 /// `erts_internal:atomics_new(Arity, EncodedOpts)`: bit 0 of the options
 /// is `{signed, true}`.
 fn atomics_new(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -139,7 +136,7 @@ fn put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&ATOMICS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.store(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -152,7 +149,7 @@ fn add(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&ATOMICS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.fetch_add(Array::increment(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn add_get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -178,14 +175,10 @@ fn compare_exchange(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     let (expected, desired) = (arr.value(a[2])?, arr.value(a[3])?);
     Ok(
         match cell.compare_exchange(expected, desired, Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(_) => ok(),
+            Ok(_) => Term::atom(Atom::OK),
             Err(found) => arr.term(p, found),
         },
     )
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 /// `info(Ref)`: `#{size, max, min, memory}`.
@@ -224,14 +217,14 @@ fn counters_add(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
     let arr = array(&COUNTERS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.fetch_add(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn counters_put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&COUNTERS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.store(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 /// `counters_info(Ref)`: `#{size, memory}`.

@@ -11,6 +11,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::atoms::atom;
 use super::erlang_binaries::iodata_bytes;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process, Signal};
@@ -37,10 +38,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// data is `badarg` too. The port stays open.
 fn port_call(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::badarg())
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 /// `open_port(PortName, PortSettings)`: the port, linked to and connected
@@ -160,7 +157,7 @@ const INFO_ITEMS: &[&str] = &[
 /// it has one), or `undefined` for a port that has exited.
 fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let Some(port) = info_port(rt, a[0])? else {
-        return Ok(atom("undefined"));
+        return Ok(Term::atom(Atom::UNDEFINED));
     };
     let mut items = Vec::new();
     if let Some(name) = port.state().registered_name {
@@ -196,13 +193,13 @@ fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         return Err(Exception::badarg());
     }
     let Some(port) = port else {
-        return Ok(atom("undefined"));
+        return Ok(Term::atom(Atom::UNDEFINED));
     };
     match info_item(p, &port, item.name()) {
         // A port without a name answers [] alone.
         Some(Term::NIL) if item.name() == "registered_name" => Ok(Term::NIL),
         Some(value) => Ok(p.heap.tuple(&[Term::atom(item), value])),
-        None => Ok(atom("undefined")),
+        None => Ok(Term::atom(Atom::UNDEFINED)),
     }
 }
 
@@ -238,7 +235,7 @@ fn info_item(p: &mut Process, port: &Port, item: &str) -> Option<Term> {
         "output" => p.heap.int(state.output as i64),
         "os_pid" => match port.os_pid {
             Some(pid) => Term::small_unchecked(i64::from(pid)),
-            None => atom("undefined"),
+            None => Term::atom(Atom::UNDEFINED),
         },
         "registered_name" => state.registered_name.map_or(Term::NIL, Term::atom),
         "memory" => Term::small_unchecked(std::mem::size_of::<Port>() as i64),

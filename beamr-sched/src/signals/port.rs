@@ -76,9 +76,8 @@ impl Runtime {
                 },
             );
         }
-        let port_atom = Term::atom(Atom::new("port").expect("atom"));
         for (ids, watcher) in monitors {
-            self.send_down(watcher, ids, port_atom, reason, |_| id);
+            self.send_down(watcher, ids, Term::atom(Atom::PORT), reason, |_| id);
         }
         if let Some(pid) = closed_to {
             let closed = Term::atom(Atom::new("closed").expect("atom"));
@@ -190,7 +189,7 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return badsig();
     };
     let command = match what.as_tuple() {
-        Some(&[tag, data]) if is(tag, "command") => match iodata_bytes(data) {
+        Some(&[tag, data]) if tag == Term::atom(Atom::COMMAND) => match iodata_bytes(data) {
             Some(bytes) => Some(bytes),
             None => {
                 rt.log_bad_port_output(p.pid, &port.name);

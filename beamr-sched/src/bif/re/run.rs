@@ -18,14 +18,11 @@ use super::global::{self, Found};
 use super::options::{self, Options};
 use super::pattern_term;
 use super::translate::{CompileOptions, MatchVariant};
+use crate::bif::atoms::atom;
 use crate::bif::beamr_io::chardata;
 use crate::bif::erlang_binaries::iodata_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 fn badopt() -> Exception {
     Exception::badarg_cause(atom("badopt"))
