@@ -76,7 +76,7 @@ fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 /// as "Bad value on output port".
 fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
-    let Ok(bytes) = iodata_bytes(a[1]) else {
+    let Some(data) = port.iodata(a[1]) else {
         // erts logs it too; the port stays.
         rt.log_bad_port_output(p.pid, &port.name);
         return Err(Exception::badarg());
@@ -101,7 +101,7 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         rt.port_exit(port.id, atom("ebadf"), None);
         return Ok(Term::TRUE);
     }
-    match port.command(bytes) {
+    match port.command(data) {
         Sent::Sent => {}
         // Too large for the packet header: the port ends, as in erts.
         Sent::TooLarge => {

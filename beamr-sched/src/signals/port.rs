@@ -18,7 +18,7 @@ use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use crate::process::{Payload, Process, Signal};
-use crate::runtime::{iodata_bytes, Port, Runtime, Sent};
+use crate::runtime::{Port, Runtime, Sent};
 
 impl Runtime {
     /// Sends the message `build` makes (on a heap of its own) from `port`
@@ -189,8 +189,8 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return badsig();
     };
     let command = match what.as_tuple() {
-        Some(&[tag, data]) if tag == Term::atom(Atom::COMMAND) => match iodata_bytes(data) {
-            Some(bytes) => Some(bytes),
+        Some(&[tag, data]) if tag == Term::atom(Atom::COMMAND) => match port.iodata(data) {
+            Some(data) => Some(data),
             None => {
                 rt.log_bad_port_output(p.pid, &port.name);
                 return badsig();
@@ -201,8 +201,8 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
     if !from.is_local_pid() || port.state().owner != from {
         return badsig();
     }
-    if let Some(bytes) = command {
-        if port.command(bytes) == Sent::TooLarge {
+    if let Some(data) = command {
+        if port.command(data) == Sent::TooLarge {
             let einval = Term::atom(Atom::new("einval").expect("atom"));
             rt.port_exit(id, einval, None);
         }
