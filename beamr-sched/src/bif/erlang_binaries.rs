@@ -181,13 +181,6 @@ pub(super) fn sub_bytes(p: &mut Process, t: Term, start: usize, len: usize) -> T
     p.heap.sub_binary(t, start * 8, len * 8)
 }
 
-/// A list of the bytes.
-pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
-    bytes.iter().rev().fold(tail, |acc, &b| {
-        p.heap.cons(Term::small_unchecked(b as i64), acc)
-    })
-}
-
 // ----- sizes and slices ---------------------------------------------------------
 
 fn byte_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -337,7 +330,7 @@ fn list_to_bitstring(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 
 fn binary_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
-    Ok(byte_list(p, &bytes, Term::NIL))
+    Ok(p.heap.byte_list(&bytes, Term::NIL))
 }
 
 /// `binary_to_list(Binary, Start, Stop)`: before OTP 27 a bitstring's
@@ -353,7 +346,7 @@ fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     if start < 1 || start > stop || stop > bytes.len() {
         return Err(Exception::badarg());
     }
-    Ok(byte_list(p, &bytes[start - 1..stop], Term::NIL))
+    Ok(p.heap.byte_list(&bytes[start - 1..stop], Term::NIL))
 }
 
 fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -366,7 +359,7 @@ fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         Term::NIL
     };
     let bytes = v.to_vec();
-    Ok(byte_list(p, &bytes[..whole], tail))
+    Ok(p.heap.byte_list(&bytes[..whole], tail))
 }
 
 // ----- external term format ------------------------------------------------------
@@ -630,6 +623,6 @@ fn float_to_binary2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 
 fn binary_to_float(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
-    let list = byte_list(p, &bytes, Term::NIL);
+    let list = p.heap.byte_list(&bytes, Term::NIL);
     via_list_bif(rt, p, "list_to_float", &[list])
 }

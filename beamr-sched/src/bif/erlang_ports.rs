@@ -274,10 +274,6 @@ fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     if binary {
         Ok(p.heap.binary(&reply))
     } else {
-        let bytes: Vec<Term> = reply
-            .iter()
-            .map(|&b| Term::small_unchecked(i64::from(b)))
-            .collect();
-        Ok(p.heap.list(&bytes))
+        Ok(p.heap.byte_list(&reply, Term::NIL))
     }
 }

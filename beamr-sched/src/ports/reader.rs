@@ -123,7 +123,5 @@ fn bytes_term(h: &mut Heap, bytes: &[u8], binary: bool) -> Term {
     if binary {
         return h.binary(bytes);
     }
-    bytes.iter().rev().fold(Term::NIL, |tail, &b| {
-        h.cons(Term::small_unchecked(i64::from(b)), tail)
-    })
+    h.byte_list(bytes, Term::NIL)
 }

@@ -53,12 +53,7 @@ fn text_bytes(t: &Term, unicode: bool) -> Result<Cow<'_, [u8]>, Exception> {
 
 /// `{error, {Message, Offset}}` as a charlist and integer.
 fn compile_error(p: &mut Process, e: &engine::CompileError) -> Term {
-    let chars: Vec<Term> = e
-        .message
-        .bytes()
-        .map(|b| Term::small_unchecked(b as i64))
-        .collect();
-    let msg = p.heap.list(&chars);
+    let msg = p.heap.byte_list(e.message.as_bytes(), Term::NIL);
     p.heap.tuple(&[msg, Term::small_unchecked(e.offset as i64)])
 }
 
