@@ -97,4 +97,8 @@ known_atoms! {
     EXCEPTION = "exception",
     VALUE = "value",
     ALL = "all",
+    DATA = "data",
+    EOL = "eol",
+    NOEOL = "noeol",
+    COMMAND = "command",
 }

@@ -119,13 +119,7 @@ fn step(heap: &mut Heap, token: Token<'_>, opts: &DecodeOptions) -> Result<Step,
             let (entry, creator) = fun_parts(heap, &f, opts)?;
             heap.closure(entry, creator, &[])
         }
-        Token::Str(bytes) => {
-            let mut list = Term::NIL;
-            for &b in bytes.iter().rev() {
-                list = heap.cons(Term::small_unchecked(b as i64), list);
-            }
-            list
-        }
+        Token::Str(bytes) => heap.byte_list(bytes, Term::NIL),
         Token::Binary(bytes) => heap.binary(bytes),
         Token::Bits { bytes, bits } => heap.bitstring(bytes, (bytes.len() - 1) * 8 + bits as usize),
         Token::Float(f) => heap.float(f),

@@ -81,6 +81,12 @@ impl Heap {
         Term::list_ptr(cells as *const Term)
     }
 
+    /// A list of `bytes` ending in `tail`, in one block of cells.
+    pub fn byte_list(&mut self, bytes: &[u8], tail: Term) -> Term {
+        let items = bytes.iter().map(|&b| Term::small_unchecked(i64::from(b)));
+        self.list_of_n(bytes.len(), items, tail, false)
+    }
+
     /// A list of the characters of `s` (an Erlang string).
     pub fn string(&mut self, s: &str) -> Term {
         let chars: Vec<Term> = s.chars().map(|c| Term::small_unchecked(c as i64)).collect();

@@ -17,9 +17,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use beamr_core::atom::Atom;
-use beamr_core::term::Term;
+use beamr_core::term::{Integer, Term};
 use num_bigint::BigInt;
 
+use super::atoms::atom;
 use super::resource::Resources;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -70,22 +71,24 @@ impl Array {
     /// `t` as the bits of a value this array holds: badarg outside its
     /// range.
     fn value(&self, t: Term) -> Result<u64, Exception> {
-        let v = t.as_integer().ok_or_else(Exception::badarg)?.to_bigint();
-        let bits = if self.signed {
-            i64::try_from(&v).ok().map(|v| v as u64)
-        } else {
-            u64::try_from(&v).ok()
+        let bits = match t.as_integer().ok_or_else(Exception::badarg)? {
+            Integer::Small(v) if self.signed => Some(v as u64),
+            Integer::Small(v) => u64::try_from(v).ok(),
+            Integer::Big(v) if self.signed => i64::try_from(&v).ok().map(|v| v as u64),
+            Integer::Big(v) => u64::try_from(&v).ok(),
         };
         bits.ok_or_else(Exception::badarg)
     }
 
     /// An increment: any 64-bit integer, signed or not (it wraps).
     fn increment(t: Term) -> Result<u64, Exception> {
-        let v = t.as_integer().ok_or_else(Exception::badarg)?.to_bigint();
-        i64::try_from(&v)
-            .map(|v| v as u64)
-            .or_else(|_| u64::try_from(&v))
-            .map_err(|_| Exception::badarg())
+        match t.as_integer().ok_or_else(Exception::badarg)? {
+            Integer::Small(v) => Ok(v as u64),
+            Integer::Big(v) => i64::try_from(&v)
+                .map(|v| v as u64)
+                .or_else(|_| u64::try_from(&v))
+                .map_err(|_| Exception::badarg()),
+        }
     }
 
     /// The value of `bits` as a term on `p`'s heap.
@@ -121,10 +124,6 @@ fn array(table: &Resources<Array>, t: Term) -> Result<std::sync::Arc<Array>, Exc
     table.get(t).ok_or_else(Exception::badarg)
 }
 
-fn ok() -> Term {
-    Term::atom(Atom::OK)
-}
-
 /// `erts_internal:atomics_new(Arity, EncodedOpts)`: bit 0 of the options
 /// is `{signed, true}`.
 fn atomics_new(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -137,7 +136,7 @@ fn put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&ATOMICS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.store(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -150,7 +149,7 @@ fn add(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&ATOMICS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.fetch_add(Array::increment(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn add_get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -176,14 +175,10 @@ fn compare_exchange(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     let (expected, desired) = (arr.value(a[2])?, arr.value(a[3])?);
     Ok(
         match cell.compare_exchange(expected, desired, Ordering::SeqCst, Ordering::SeqCst) {
-            Ok(_) => ok(),
+            Ok(_) => Term::atom(Atom::OK),
             Err(found) => arr.term(p, found),
         },
     )
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 /// `info(Ref)`: `#{size, max, min, memory}`.
@@ -222,14 +217,14 @@ fn counters_add(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
     let arr = array(&COUNTERS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.fetch_add(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 fn counters_put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let arr = array(&COUNTERS, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.store(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(ok())
+    Ok(Term::atom(Atom::OK))
 }
 
 /// `counters_info(Ref)`: `#{size, memory}`.

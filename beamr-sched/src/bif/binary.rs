@@ -16,8 +16,8 @@ use beamr_core::term::Term;
 use num_bigint::{BigInt, Sign};
 
 use super::erlang_binaries::{
-    binary_bytes, bitstring_arg, bitstrings_rejected, byte_list, iodata_bytes, list_items,
-    part_range, sub_bytes, usize_arg,
+    binary_bytes, bitstring_arg, bitstrings_rejected, iodata_bytes, list_items, part_range,
+    sub_bytes, usize_arg,
 };
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -383,7 +383,7 @@ fn replace4(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 
 fn bin_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
-    Ok(byte_list(p, &bytes, Term::NIL))
+    Ok(p.heap.byte_list(&bytes, Term::NIL))
 }
 
 fn bin_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -393,13 +393,13 @@ fn bin_to_list2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         .filter(|t| t.len() == 2)
         .ok_or_else(Exception::badarg)?;
     let (from, len) = part_range(bytes.len(), pos[0], pos[1])?;
-    Ok(byte_list(p, &bytes[from..from + len], Term::NIL))
+    Ok(p.heap.byte_list(&bytes[from..from + len], Term::NIL))
 }
 
 fn bin_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
     let (from, len) = part_range(bytes.len(), a[1], a[2])?;
-    Ok(byte_list(p, &bytes[from..from + len], Term::NIL))
+    Ok(p.heap.byte_list(&bytes[from..from + len], Term::NIL))
 }
 
 fn list_to_bin(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

@@ -2,12 +2,12 @@
 //! binaries and lists, atoms, integers and floats, and the external term
 //! format (`term_to_binary`, `binary_to_term`).
 //!
-//! Iolists are walked without recursion (an explicit stack of pending
-//! tails), so a deep iolist cannot overflow the native stack.
+//! Iolists are walked by [`beamr_core::term::walk_iodata`], without
+//! recursion, so a deep iolist cannot overflow the native stack.
 
 use beamr_core::atom::Atom;
 use beamr_core::etf;
-use beamr_core::term::{BinaryView, Term};
+use beamr_core::term::{walk_iodata, BinaryView, IoPiece, NotIodata, Term};
 use num_bigint::BigInt;
 use num_traits::{Num, Zero};
 
@@ -140,52 +140,22 @@ impl BitBuf {
 
 /// Walks an iolist (bytes, binaries, nested lists; a binary may end a
 /// list), appending to `out`. With `bits_ok`, bitstrings are accepted too
-/// (`list_to_bitstring`). `Err(())` for anything else.
-pub(super) fn walk_iolist(t: Term, out: &mut BitBuf, bits_ok: bool) -> Result<(), ()> {
-    let mut tails: Vec<Term> = Vec::new();
-    let mut cur = t;
-    loop {
-        if let Some((h, tl)) = cur.as_cons() {
-            if let Some(b) = h.as_small() {
-                if !(0..=255).contains(&b) {
-                    return Err(());
-                }
-                out.push_byte(b as u8);
-            } else if h.is_list() {
-                tails.push(tl);
-                cur = h;
-                continue;
-            } else if let Some(v) = h.as_binary() {
-                if !bits_ok && !v.is_binary() {
-                    return Err(());
-                }
-                out.push_view(&v);
-            } else {
-                return Err(());
-            }
-            cur = tl;
-        } else if cur.is_nil() {
-            match tails.pop() {
-                Some(t) => cur = t,
-                None => return Ok(()),
-            }
-        } else if let Some(v) = cur.as_binary() {
-            if !bits_ok && !v.is_binary() {
-                return Err(());
-            }
-            out.push_view(&v);
-            cur = Term::NIL;
-        } else {
-            return Err(());
+/// (`list_to_bitstring`). `Err` for anything else.
+pub(super) fn walk_iolist(t: Term, out: &mut BitBuf, bits_ok: bool) -> Result<(), NotIodata> {
+    walk_iodata(t, |piece| {
+        match piece {
+            IoPiece::Byte(b) => out.push_byte(b),
+            IoPiece::Bits(v) if bits_ok || v.is_binary() => out.push_view(&v),
+            IoPiece::Bits(_) => return Err(NotIodata),
         }
-    }
+        Ok(())
+    })
 }
 
-/// The bytes of an iolist or binary (`iolist_to_binary`'s input).
+/// The bytes of an iolist or binary (`iolist_to_binary`'s input):
+/// [`beamr_core::term::iodata_bytes`], `badarg` when it is not iodata.
 pub(super) fn iodata_bytes(t: Term) -> Result<Vec<u8>, Exception> {
-    let mut out = BitBuf::default();
-    walk_iolist(t, &mut out, false).map_err(|()| Exception::badarg())?;
-    Ok(out.bytes)
+    beamr_core::term::iodata_bytes(t).ok_or_else(Exception::badarg)
 }
 
 /// A sub-binary of `t` (a binary or bitstring) of `len` bytes from byte
@@ -209,13 +179,6 @@ pub(super) fn sub_bytes(p: &mut Process, t: Term, start: usize, len: usize) -> T
         return p.heap.binary(&bytes);
     }
     p.heap.sub_binary(t, start * 8, len * 8)
-}
-
-/// A list of the bytes.
-pub(super) fn byte_list(p: &mut Process, bytes: &[u8], tail: Term) -> Term {
-    bytes.iter().rev().fold(tail, |acc, &b| {
-        p.heap.cons(Term::small_unchecked(b as i64), acc)
-    })
 }
 
 // ----- sizes and slices ---------------------------------------------------------
@@ -342,38 +305,17 @@ fn iolist_to_iovec(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 }
 
 fn iolist_size(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    // Count without copying: walk as iodata_bytes does, summing sizes.
-    let mut tails: Vec<Term> = Vec::new();
-    let mut cur = a[0];
+    // Count without copying.
     let mut n: usize = 0;
-    loop {
-        if let Some((h, tl)) = cur.as_cons() {
-            if h.as_small().is_some_and(|b| (0..=255).contains(&b)) {
-                n += 1;
-            } else if h.is_list() {
-                tails.push(tl);
-                cur = h;
-                continue;
-            } else {
-                match h.as_binary() {
-                    Some(v) if v.is_binary() => n += v.byte_size(),
-                    _ => return Err(Exception::badarg()),
-                }
-            }
-            cur = tl;
-        } else if cur.is_nil() {
-            match tails.pop() {
-                Some(t) => cur = t,
-                None => break,
-            }
-        } else {
-            match cur.as_binary() {
-                Some(v) if v.is_binary() => n += v.byte_size(),
-                _ => return Err(Exception::badarg()),
-            }
-            cur = Term::NIL;
+    walk_iodata(a[0], |piece| {
+        match piece {
+            IoPiece::Byte(_) => n += 1,
+            IoPiece::Bits(v) if v.is_binary() => n += v.byte_size(),
+            IoPiece::Bits(_) => return Err(NotIodata),
         }
-    }
+        Ok(())
+    })
+    .map_err(|NotIodata| Exception::badarg())?;
     Ok(Term::small_unchecked(n as i64))
 }
 
@@ -382,13 +324,13 @@ fn list_to_bitstring(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         return Err(Exception::badarg());
     }
     let mut out = BitBuf::default();
-    walk_iolist(a[0], &mut out, true).map_err(|()| Exception::badarg())?;
+    walk_iolist(a[0], &mut out, true).map_err(|NotIodata| Exception::badarg())?;
     Ok(out.into_term(p))
 }
 
 fn binary_to_list1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
-    Ok(byte_list(p, &bytes, Term::NIL))
+    Ok(p.heap.byte_list(&bytes, Term::NIL))
 }
 
 /// `binary_to_list(Binary, Start, Stop)`: before OTP 27 a bitstring's
@@ -404,7 +346,7 @@ fn binary_to_list3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     if start < 1 || start > stop || stop > bytes.len() {
         return Err(Exception::badarg());
     }
-    Ok(byte_list(p, &bytes[start - 1..stop], Term::NIL))
+    Ok(p.heap.byte_list(&bytes[start - 1..stop], Term::NIL))
 }
 
 fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -417,7 +359,7 @@ fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         Term::NIL
     };
     let bytes = v.to_vec();
-    Ok(byte_list(p, &bytes[..whole], tail))
+    Ok(p.heap.byte_list(&bytes[..whole], tail))
 }
 
 // ----- external term format ------------------------------------------------------
@@ -681,6 +623,6 @@ fn float_to_binary2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 
 fn binary_to_float(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let bytes = binary_bytes(&a[0])?;
-    let list = byte_list(p, &bytes, Term::NIL);
+    let list = p.heap.byte_list(&bytes, Term::NIL);
     via_list_bif(rt, p, "list_to_float", &[list])
 }

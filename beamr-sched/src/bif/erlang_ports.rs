@@ -11,6 +11,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::atoms::atom;
 use super::erlang_binaries::iodata_bytes;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process, Signal};
@@ -37,10 +38,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// data is `badarg` too. The port stays open.
 fn port_call(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
     Err(Exception::badarg())
-}
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
 }
 
 /// `open_port(PortName, PortSettings)`: the port, linked to and connected
@@ -79,7 +76,7 @@ fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 /// as "Bad value on output port".
 fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
-    let Ok(bytes) = iodata_bytes(a[1]) else {
+    let Some(data) = port.iodata(a[1]) else {
         // erts logs it too; the port stays.
         rt.log_bad_port_output(p.pid, &port.name);
         return Err(Exception::badarg());
@@ -104,7 +101,7 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         rt.port_exit(port.id, atom("ebadf"), None);
         return Ok(Term::TRUE);
     }
-    match port.command(bytes) {
+    match port.command(data) {
         Sent::Sent => {}
         // Too large for the packet header: the port ends, as in erts.
         Sent::TooLarge => {
@@ -160,7 +157,7 @@ const INFO_ITEMS: &[&str] = &[
 /// it has one), or `undefined` for a port that has exited.
 fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let Some(port) = info_port(rt, a[0])? else {
-        return Ok(atom("undefined"));
+        return Ok(Term::atom(Atom::UNDEFINED));
     };
     let mut items = Vec::new();
     if let Some(name) = port.state().registered_name {
@@ -196,13 +193,13 @@ fn port_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         return Err(Exception::badarg());
     }
     let Some(port) = port else {
-        return Ok(atom("undefined"));
+        return Ok(Term::atom(Atom::UNDEFINED));
     };
     match info_item(p, &port, item.name()) {
         // A port without a name answers [] alone.
         Some(Term::NIL) if item.name() == "registered_name" => Ok(Term::NIL),
         Some(value) => Ok(p.heap.tuple(&[Term::atom(item), value])),
-        None => Ok(atom("undefined")),
+        None => Ok(Term::atom(Atom::UNDEFINED)),
     }
 }
 
@@ -238,7 +235,7 @@ fn info_item(p: &mut Process, port: &Port, item: &str) -> Option<Term> {
         "output" => p.heap.int(state.output as i64),
         "os_pid" => match port.os_pid {
             Some(pid) => Term::small_unchecked(i64::from(pid)),
-            None => atom("undefined"),
+            None => Term::atom(Atom::UNDEFINED),
         },
         "registered_name" => state.registered_name.map_or(Term::NIL, Term::atom),
         "memory" => Term::small_unchecked(std::mem::size_of::<Port>() as i64),
@@ -277,10 +274,6 @@ fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     if binary {
         Ok(p.heap.binary(&reply))
     } else {
-        let bytes: Vec<Term> = reply
-            .iter()
-            .map(|&b| Term::small_unchecked(i64::from(b)))
-            .collect();
-        Ok(p.heap.list(&bytes))
+        Ok(p.heap.byte_list(&reply, Term::NIL))
     }
 }

@@ -98,7 +98,7 @@ impl Deliver for PortDelivery {
         match &self.port.driver {
             Some(driver) => driver.output(&bytes),
             None => {
-                let _ = self.port.command(bytes);
+                let _ = self.port.command(self.port.data(bytes));
             }
         }
         true

@@ -34,6 +34,7 @@ use beamr_core::term::Term;
 use super::erlang_binaries::{binary_bytes, iodata_bytes};
 use super::resource::Resources;
 use crate::loader::BifRow;
+use crate::ports::errno_name;
 use crate::process::{Exception, OwnedResource, Process};
 use crate::runtime::Runtime;
 
@@ -83,58 +84,6 @@ fn ok() -> Term {
 }
 
 // ---- errors ----
-
-/// The name erts gives errno `e` (`erl_errno_id`).
-fn errno_name(e: i32) -> &'static str {
-    use libc::*;
-    match e {
-        EPERM => "eperm",
-        ENOENT => "enoent",
-        ESRCH => "esrch",
-        EINTR => "eintr",
-        EIO => "eio",
-        ENXIO => "enxio",
-        E2BIG => "e2big",
-        ENOEXEC => "enoexec",
-        EBADF => "ebadf",
-        ECHILD => "echild",
-        EAGAIN => "eagain",
-        ENOMEM => "enomem",
-        EACCES => "eacces",
-        EFAULT => "efault",
-        ENOTBLK => "enotblk",
-        EBUSY => "ebusy",
-        EEXIST => "eexist",
-        EXDEV => "exdev",
-        ENODEV => "enodev",
-        ENOTDIR => "enotdir",
-        EISDIR => "eisdir",
-        EINVAL => "einval",
-        ENFILE => "enfile",
-        EMFILE => "emfile",
-        ENOTTY => "enotty",
-        ETXTBSY => "etxtbsy",
-        EFBIG => "efbig",
-        ENOSPC => "enospc",
-        ESPIPE => "espipe",
-        EROFS => "erofs",
-        EMLINK => "emlink",
-        EPIPE => "epipe",
-        EDOM => "edom",
-        ERANGE => "erange",
-        EDEADLK => "edeadlk",
-        ENAMETOOLONG => "enametoolong",
-        ENOLCK => "enolck",
-        ENOSYS => "enosys",
-        ENOTEMPTY => "enotempty",
-        ELOOP => "eloop",
-        EOVERFLOW => "eoverflow",
-        ENOTSUP => "enotsup",
-        EDQUOT => "edquot",
-        ESTALE => "estale",
-        _ => "unknown",
-    }
-}
 
 /// `{error, Posix}` for errno `e`.
 fn posix_error(p: &mut Process, e: i32) -> Term {

@@ -6,9 +6,9 @@
 
 use std::sync::Arc;
 
-use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::errno::os_error;
 use super::{trace_file, trace_ip};
 use crate::process::Exception;
 use crate::runtime::{Port, PortDriver, Runtime};
@@ -25,14 +25,14 @@ pub fn open(rt: &Runtime, owner: Term, command: &str) -> Option<Result<Term, Exc
                 .and_then(|args| {
                     trace_file::TraceFile::open(&args)
                         .map(|d| Arc::new(d) as Arc<dyn PortDriver>)
-                        .map_err(|e| io_error(&e))
+                        .map_err(|e| os_error(&e))
                 }),
             "trace_ip_drv" => trace_ip::parse(command)
                 .ok_or_else(Exception::badarg)
                 .and_then(|args| {
                     trace_ip::TraceIp::open(args)
                         .map(|d| Arc::new(d) as Arc<dyn PortDriver>)
-                        .map_err(|e| io_error(&e))
+                        .map_err(|e| os_error(&e))
                 }),
             _ => return None,
         };
@@ -43,17 +43,4 @@ pub fn open(rt: &Runtime, owner: Term, command: &str) -> Option<Result<Term, Exc
         rt.ports.insert(Arc::new(port));
         id
     }))
-}
-
-/// The `error` exception erts raises for an I/O error (its errno's atom).
-fn io_error(e: &std::io::Error) -> Exception {
-    use std::io::ErrorKind;
-    let name = match e.kind() {
-        ErrorKind::NotFound => "enoent",
-        ErrorKind::PermissionDenied => "eacces",
-        ErrorKind::AddrInUse => "eaddrinuse",
-        ErrorKind::AlreadyExists => "eexist",
-        _ => "einval",
-    };
-    Exception::error(Term::atom(Atom::new(name).expect("atom")))
 }

@@ -5,6 +5,7 @@
 //! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
 //! - [`reader`]: the thread turning the program's output into messages.
 //! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
+//! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers.
 //!
@@ -13,6 +14,7 @@
 //! signal.
 
 pub mod builtin;
+pub mod errno;
 pub mod framing;
 pub mod open;
 pub mod options;
@@ -20,5 +22,6 @@ pub mod reader;
 pub mod trace_file;
 pub mod trace_ip;
 
+pub use errno::errno_name;
 pub use open::open;
 pub use options::{parse, PortName, PortOptions};

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::errno::os_error;
 use super::options::{PortName, PortOptions};
 use super::reader::{self, Reader};
 use crate::process::Exception;
@@ -179,11 +180,11 @@ fn spawn(
         Stdio::null()
     });
     let source: Option<Box<dyn Read + Send>> = if o.input {
-        let (read, write) = os_pipe::pipe().map_err(|_| error("emfile"))?;
+        let (read, write) = os_pipe::pipe().map_err(|e| os_error(&e))?;
         // (erts's complaint about the directory goes to the runtime's
         // standard error whatever the settings.)
         if o.stderr_to_stdout && !cd_fails {
-            let copy = write.try_clone().map_err(|_| error("emfile"))?;
+            let copy = write.try_clone().map_err(|e| os_error(&e))?;
             cmd.stderr(copy);
         }
         cmd.stdout(write);
@@ -192,11 +193,7 @@ fn spawn(
         cmd.stdout(Stdio::null());
         None
     };
-    let child = cmd.spawn().map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => error("enoent"),
-        std::io::ErrorKind::PermissionDenied => error("eacces"),
-        _ => error("einval"),
-    })?;
+    let child = cmd.spawn().map_err(|e| os_error(&e))?;
     // `cmd` holds the pipe's write ends: dropping it leaves them to the
     // child alone, so the reader sees end of file when the child is done.
     drop(cmd);

@@ -105,16 +105,15 @@ fn run(rt: &Runtime, mut r: Reader) {
 fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunk: Chunk) -> bool {
     let (tag, bytes) = match chunk {
         Chunk::Data(b) => (None, b),
-        Chunk::Eol(b) => (Some("eol"), b),
-        Chunk::Noeol(b) => (Some("noeol"), b),
+        Chunk::Eol(b) => (Some(Atom::EOL), b),
+        Chunk::Noeol(b) => (Some(Atom::NOEOL), b),
     };
     rt.port_deliver(port, bytes.len(), |h| {
         let mut data = bytes_term(h, &bytes, o.binary);
         if let Some(tag) = tag {
-            data = h.tuple(&[Term::atom(Atom::new(tag).expect("atom")), data]);
+            data = h.tuple(&[Term::atom(tag), data]);
         }
-        let data_atom = Term::atom(Atom::new("data").expect("atom"));
-        let inner = h.tuple(&[data_atom, data]);
+        let inner = h.tuple(&[Term::atom(Atom::DATA), data]);
         h.tuple(&[port.id, inner])
     })
 }
@@ -124,7 +123,5 @@ fn bytes_term(h: &mut Heap, bytes: &[u8], binary: bool) -> Term {
     if binary {
         return h.binary(bytes);
     }
-    bytes.iter().rev().fold(Term::NIL, |tail, &b| {
-        h.cons(Term::small_unchecked(i64::from(b)), tail)
-    })
+    h.byte_list(bytes, Term::NIL)
 }

@@ -13,7 +13,7 @@ mod shared_state;
 mod stats;
 mod timer_service;
 
-pub use port_table::{iodata_bytes, Port, PortDriver, PortSink, PortState, PortTable, Sent};
+pub use port_table::{Port, PortData, PortDriver, PortSink, PortState, PortTable, Sent};
 pub use run_queue::RunQueues;
 pub use shared_state::{AliasMode, Runtime};
 pub use stats::RuntimeStats;

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use beamr_core::term::Term;
+use beamr_core::term::{iodata_into, Term};
 
 /// The live ports by number.
 pub struct PortTable {
@@ -164,21 +164,45 @@ impl Port {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends `bytes` to the OS side, with a `{packet, N}` header when the
-    /// port has one.
-    pub fn command(&self, bytes: Vec<u8>) -> Sent {
-        let framed = match self.packet {
-            0 => bytes,
-            n => {
-                let len = bytes.len() as u64;
-                if n < 8 && len >> (8 * n) != 0 {
-                    return Sent::TooLarge;
-                }
-                let mut framed = len.to_be_bytes()[8 - n..].to_vec();
-                framed.extend_from_slice(&bytes);
-                framed
+    /// The bytes of iodata `t` as data for this port, flattened behind
+    /// room for its `{packet, N}` header; `None` when `t` is not iodata.
+    pub fn iodata(&self, t: Term) -> Option<PortData> {
+        let mut bytes = vec![0; self.packet];
+        iodata_into(t, &mut bytes).ok()?;
+        Some(PortData {
+            bytes,
+            header: self.packet,
+        })
+    }
+
+    /// `bytes` as data for this port: moved as they are for a stream,
+    /// copied behind room for the header for `{packet, N}`.
+    pub fn data(&self, bytes: Vec<u8>) -> PortData {
+        if self.packet == 0 {
+            return PortData { bytes, header: 0 };
+        }
+        let mut framed = Vec::with_capacity(self.packet + bytes.len());
+        framed.resize(self.packet, 0);
+        framed.extend_from_slice(&bytes);
+        PortData {
+            bytes: framed,
+            header: self.packet,
+        }
+    }
+
+    /// Sends `data` to the OS side, its `{packet, N}` header filled in.
+    pub fn command(&self, data: PortData) -> Sent {
+        let PortData {
+            bytes: mut framed,
+            header,
+        } = data;
+        if header > 0 {
+            let len = (framed.len() - header) as u64;
+            if header < 8 && len >> (8 * header) != 0 {
+                return Sent::TooLarge;
             }
-        };
+            framed[..header].copy_from_slice(&len.to_be_bytes()[8 - header..]);
+        }
         let mut state = self.state();
         let len = framed.len() as u64;
         if let Some(driver) = self.driver.as_ref().filter(|_| !state.closed) {
@@ -200,6 +224,16 @@ impl Port {
     }
 }
 
+/// Data for a port's OS side, made by [`Port::iodata`] or [`Port::data`]:
+/// the bytes behind room for the port's `{packet, N}` header, which
+/// [`Port::command`] fills in once it knows the length.
+pub struct PortData {
+    /// The header's room, then the data.
+    bytes: Vec<u8>,
+    /// The header's size in bytes (0 for a stream).
+    header: usize,
+}
+
 /// What became of data given to [`Port::command`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sent {
@@ -210,28 +244,4 @@ pub enum Sent {
     TooLarge,
     /// The port has exited.
     Closed,
-}
-
-/// The bytes of iodata `t` (a binary, or a possibly improper list of
-/// bytes, binaries and such lists ending in `[]` or a binary); `None` when
-/// it is not iodata.
-pub fn iodata_bytes(t: Term) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    let mut stack = vec![t];
-    while let Some(t) = stack.pop() {
-        if let Some((head, tail)) = t.as_cons() {
-            stack.push(tail);
-            if let Some(b) = head.as_small() {
-                out.push(u8::try_from(b).ok()?);
-            } else {
-                stack.push(head);
-            }
-        } else if t.is_nil() {
-        } else if let Some(b) = t.as_binary() {
-            out.extend_from_slice(b.as_bytes()?);
-        } else {
-            return None;
-        }
-    }
-    Some(out)
 }

@@ -18,7 +18,7 @@ use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
 use crate::process::{Payload, Process, Signal};
-use crate::runtime::{iodata_bytes, Port, Runtime, Sent};
+use crate::runtime::{Port, Runtime, Sent};
 
 impl Runtime {
     /// Sends the message `build` makes (on a heap of its own) from `port`
@@ -76,9 +76,8 @@ impl Runtime {
                 },
             );
         }
-        let port_atom = Term::atom(Atom::new("port").expect("atom"));
         for (ids, watcher) in monitors {
-            self.send_down(watcher, ids, port_atom, reason, |_| id);
+            self.send_down(watcher, ids, Term::atom(Atom::PORT), reason, |_| id);
         }
         if let Some(pid) = closed_to {
             let closed = Term::atom(Atom::new("closed").expect("atom"));
@@ -190,8 +189,8 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return badsig();
     };
     let command = match what.as_tuple() {
-        Some(&[tag, data]) if is(tag, "command") => match iodata_bytes(data) {
-            Some(bytes) => Some(bytes),
+        Some(&[tag, data]) if tag == Term::atom(Atom::COMMAND) => match port.iodata(data) {
+            Some(data) => Some(data),
             None => {
                 rt.log_bad_port_output(p.pid, &port.name);
                 return badsig();
@@ -202,8 +201,8 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
     if !from.is_local_pid() || port.state().owner != from {
         return badsig();
     }
-    if let Some(bytes) = command {
-        if port.command(bytes) == Sent::TooLarge {
+    if let Some(data) = command {
+        if port.command(data) == Sent::TooLarge {
             let einval = Term::atom(Atom::new("einval").expect("atom"));
             rt.port_exit(id, einval, None);
         }

@@ -201,11 +201,7 @@ pub(super) fn part(p: &mut Process, g: Group, kind: Kind, s: &Subject<'_>) -> Te
                     .collect();
                 p.heap.list(&chars)
             } else {
-                let items: Vec<Term> = bytes
-                    .iter()
-                    .map(|&b| Term::small_unchecked(b as i64))
-                    .collect();
-                p.heap.list(&items)
+                p.heap.byte_list(bytes, Term::NIL)
             }
         }
     }

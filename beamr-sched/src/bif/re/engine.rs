@@ -69,12 +69,21 @@ pub(super) enum Outcome {
     BadArg,
 }
 
-type Key = (Vec<u8>, CompileOptions, MatchVariant);
+/// The compiled patterns of one source, by options and variant.
+type BySource = HashMap<(CompileOptions, MatchVariant), Arc<Compiled>>;
 
-fn cache() -> &'static Mutex<HashMap<Key, Arc<Compiled>>> {
-    static CACHE: std::sync::OnceLock<Mutex<HashMap<Key, Arc<Compiled>>>> =
-        std::sync::OnceLock::new();
-    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+/// The cache: compiled patterns by source, then by options and variant,
+/// so a lookup borrows the source and only an insert copies it.
+#[derive(Default)]
+struct Cache {
+    by_source: HashMap<Vec<u8>, BySource>,
+    /// Compiled patterns held, over all sources.
+    entries: usize,
+}
+
+fn cache() -> &'static Mutex<Cache> {
+    static CACHE: std::sync::OnceLock<Mutex<Cache>> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(Cache::default()))
 }
 
 /// Compiles `source` under `opts` for the match options in `variant`.
@@ -83,16 +92,29 @@ pub(super) fn compile(
     opts: &CompileOptions,
     variant: &MatchVariant,
 ) -> Result<Arc<Compiled>, CompileError> {
-    let key = (source.to_vec(), opts.clone(), *variant);
-    if let Some(found) = cache().lock().ok().and_then(|c| c.get(&key).cloned()) {
+    let options = (opts.clone(), *variant);
+    let found = cache().lock().ok().and_then(|c| {
+        c.by_source
+            .get(source)
+            .and_then(|by_options| by_options.get(&options))
+            .cloned()
+    });
+    if let Some(found) = found {
         return Ok(found);
     }
     let compiled = Arc::new(build(source, opts, variant)?);
     if let Ok(mut c) = cache().lock() {
-        if c.len() >= CACHE_LIMIT {
-            c.clear();
+        if c.entries >= CACHE_LIMIT {
+            c.by_source.clear();
+            c.entries = 0;
         }
-        c.insert(key, Arc::clone(&compiled));
+        let by_options = match c.by_source.get_mut(source) {
+            Some(by_options) => by_options,
+            None => c.by_source.entry(source.to_vec()).or_default(),
+        };
+        if by_options.insert(options, Arc::clone(&compiled)).is_none() {
+            c.entries += 1;
+        }
     }
     Ok(compiled)
 }

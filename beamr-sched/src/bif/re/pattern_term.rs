@@ -93,9 +93,9 @@ pub(super) fn is_pattern_shaped(t: Term) -> bool {
     t.as_tuple().is_some_and(|t| t.len() == 5)
 }
 
-/// The source and options of a compiled pattern; `None` if `t` is not
-/// one beamr made.
-pub(super) fn decode(t: Term) -> Option<(Vec<u8>, CompileOptions)> {
+/// The source and options of a compiled pattern, the source borrowed from
+/// its binary; `None` if `t` is not one beamr made.
+pub(super) fn decode(t: &Term) -> Option<(&[u8], CompileOptions)> {
     let el = t.as_tuple().filter(|t| t.len() == 5)?;
     if el[0].as_atom().map(Atom::name) != Some("re_pattern")
         || el[1..4].iter().any(|e| e.as_small().is_none())
@@ -122,5 +122,5 @@ pub(super) fn decode(t: Term) -> Option<(Vec<u8>, CompileOptions)> {
         2 => Some(Bsr::Unicode),
         _ => return None,
     };
-    Some((bytes[HEADER..].to_vec(), opts))
+    Some((&bytes[HEADER..], opts))
 }

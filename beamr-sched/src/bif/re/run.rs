@@ -7,6 +7,8 @@
 //! natively: charlists are converted here and the global loop is
 //! [`super::global`].
 
+use std::borrow::Cow;
+
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
@@ -16,49 +18,42 @@ use super::global::{self, Found};
 use super::options::{self, Options};
 use super::pattern_term;
 use super::translate::{CompileOptions, MatchVariant};
+use crate::bif::atoms::atom;
 use crate::bif::beamr_io::chardata;
 use crate::bif::erlang_binaries::iodata_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-
-fn atom(name: &str) -> Term {
-    Term::atom(Atom::new(name).expect("atom"))
-}
 
 fn badopt() -> Exception {
     Exception::badarg_cause(atom("badopt"))
 }
 
 /// The bytes of a pattern or subject given as text: UTF-8 from chardata
-/// when `unicode`, else iodata bytes.
-fn text_bytes(t: Term, unicode: bool) -> Result<Vec<u8>, Exception> {
+/// when `unicode`, else iodata bytes. A binary is borrowed, not copied:
+/// terms do not move while a BIF runs (allocation goes on in fragments).
+fn text_bytes(t: &Term, unicode: bool) -> Result<Cow<'_, [u8]>, Exception> {
     if let Some(v) = t.as_binary() {
         return v
             .as_bytes()
-            .map(<[u8]>::to_vec)
+            .map(Cow::Borrowed)
             .ok_or_else(Exception::badarg);
     }
     if unicode {
         let mut chars = Vec::new();
-        chardata(t, true, &mut chars).ok_or_else(Exception::badarg)?;
+        chardata(*t, true, &mut chars).ok_or_else(Exception::badarg)?;
         let mut out = String::with_capacity(chars.len());
         for c in chars {
             out.push(char::from_u32(c).ok_or_else(Exception::badarg)?);
         }
-        Ok(out.into_bytes())
+        Ok(Cow::Owned(out.into_bytes()))
     } else {
-        iodata_bytes(t)
+        iodata_bytes(*t).map(Cow::Owned)
     }
 }
 
 /// `{error, {Message, Offset}}` as a charlist and integer.
 fn compile_error(p: &mut Process, e: &engine::CompileError) -> Term {
-    let chars: Vec<Term> = e
-        .message
-        .bytes()
-        .map(|b| Term::small_unchecked(b as i64))
-        .collect();
-    let msg = p.heap.list(&chars);
+    let msg = p.heap.byte_list(e.message.as_bytes(), Term::NIL);
     p.heap.tuple(&[msg, Term::small_unchecked(e.offset as i64)])
 }
 
@@ -67,7 +62,7 @@ fn compile_impl(p: &mut Process, re: Term, opts: Term) -> Result<Term, Exception
     if o.has_exec_opt {
         return Err(badopt());
     }
-    let source = text_bytes(re, o.compile.unicode)?;
+    let source = text_bytes(&re, o.compile.unicode)?;
     match engine::compile(&source, &o.compile, &MatchVariant::default()) {
         Ok(c) => {
             let mp = pattern_term::encode(p, &source, &o.compile, c.groups, c.newline.crlf());
@@ -90,13 +85,16 @@ fn compile2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 
 /// The pattern a run uses: its source and compile options, and whether it
 /// came as text (compile errors are then `badarg` or reported).
-fn pattern_of(re: Term, o: &Options) -> Result<(Vec<u8>, CompileOptions, bool), Exception> {
-    if pattern_term::is_pattern_shaped(re) {
+fn pattern_of<'a>(
+    re: &'a Term,
+    o: &Options,
+) -> Result<(Cow<'a, [u8]>, CompileOptions, bool), Exception> {
+    if pattern_term::is_pattern_shaped(*re) {
         if o.has_compile_opt {
             return Err(Exception::badarg());
         }
         let (source, copts) = pattern_term::decode(re).ok_or_else(Exception::badarg)?;
-        return Ok((source, copts, false));
+        return Ok((Cow::Borrowed(source), copts, false));
     }
     if re.as_binary().is_none() && re.as_cons().is_none() && !re.is_nil() {
         return Err(Exception::badarg());
@@ -115,7 +113,7 @@ fn limit_error(p: &mut Process, outcome: &Outcome) -> Term {
 
 fn run_impl(p: &mut Process, subject: Term, re: Term, opts: Term) -> Result<Term, Exception> {
     let o = options::parse(opts).ok_or_else(badopt)?;
-    let (source, copts, from_text) = pattern_of(re, &o)?;
+    let (source, copts, from_text) = pattern_of(&re, &o)?;
     let base = match engine::compile(&source, &copts, &MatchVariant::default()) {
         Ok(c) => c,
         Err(e) if from_text && o.report_errors => {
@@ -131,7 +129,7 @@ fn run_impl(p: &mut Process, subject: Term, re: Term, opts: Term) -> Result<Term
         }
         None => Spec::default(),
     };
-    let bytes = text_bytes(subject, copts.unicode)?;
+    let bytes = text_bytes(&subject, copts.unicode)?;
     let subj = Subject {
         bytes: &bytes,
         binary: subject.as_binary().is_some().then_some(subject),
@@ -212,11 +210,11 @@ fn internal_run4(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
 /// `re:inspect(MP, namelist)`: `{namelist, Names}`, the group names as
 /// binaries in PCRE's name-table order, each once.
 fn inspect2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let (source, copts) = pattern_term::decode(a[0]).ok_or_else(Exception::badarg)?;
+    let (source, copts) = pattern_term::decode(&a[0]).ok_or_else(Exception::badarg)?;
     if a[1].as_atom().map(Atom::name) != Some("namelist") {
         return Err(Exception::badarg());
     }
-    let c = engine::compile(&source, &copts, &MatchVariant::default())
+    let c = engine::compile(source, &copts, &MatchVariant::default())
         .map_err(|_| Exception::badarg())?;
     let mut names: Vec<&[u8]> = c.names.iter().map(|(n, _)| &n[..]).collect();
     names.dedup();
