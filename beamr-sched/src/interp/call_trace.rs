@@ -87,7 +87,7 @@ fn on_call(
                     probes::call(&mut before, pid, mfa, &args, extra);
                 }
                 let return_to = call.local && p.trace.wants(TraceFlags::RETURN_TO);
-                if frames && (run.return_trace || call.spec.flags & pattern::RETURN_TRACE != 0) {
+                if frames && (run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0) {
                     let exceptions =
                         run.exception_trace || call.spec.flags & pattern::EXCEPTION_TRACE != 0;
                     let kind = FrameKind::Return {
@@ -113,7 +113,7 @@ fn on_call(
                 };
                 probes::meta(&*meta.tracer, TraceTag::Call, pid, payload);
             }
-            if frames && (run.return_trace || meta.spec.flags & pattern::RETURN_TRACE != 0) {
+            if frames && (run.returns() || meta.spec.flags & pattern::RETURN_TRACE != 0) {
                 let kind = FrameKind::Return {
                     exceptions: run.exception_trace
                         || meta.spec.flags & pattern::EXCEPTION_TRACE != 0,
@@ -165,6 +165,29 @@ fn run_spec(
 struct Host;
 
 static HOST: Host = Host;
+
+/// The answers for a test run (`erlang:match_spec_test/3`, run from a BIF,
+/// not at a traced call): no caller (`undefined`, as erts has it: it hides
+/// the BIF's return address for the run); the stack and the dump are the
+/// process's own.
+pub struct TestHost;
+
+/// The one [`TestHost`].
+pub static TEST_HOST: TestHost = TestHost;
+
+impl TraceHost for TestHost {
+    fn caller(&self, _p: &mut Process, _with_line: bool) -> Term {
+        Term::atom(beamr_core::atom::Atom::UNDEFINED)
+    }
+
+    fn current_stacktrace(&self, p: &mut Process, depth: Option<usize>) -> Term {
+        HOST.current_stacktrace(p, depth)
+    }
+
+    fn process_dump(&self, p: &mut Process) -> Term {
+        HOST.process_dump(p)
+    }
+}
 
 impl TraceHost for Host {
     fn caller(&self, p: &mut Process, with_line: bool) -> Term {
