@@ -50,22 +50,6 @@ use trace::{TraceFn, TraceRun};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MsError(pub String);
 
-/// The prefix of an [`MsError`] for a function beamr does not have yet.
-const NOT_SUPPORTED: &str = "not supported: ";
-
-impl MsError {
-    /// The specification calls `what`, which beamr does not have yet.
-    pub fn not_supported(what: &str) -> MsError {
-        MsError(format!("{NOT_SUPPORTED}{what}"))
-    }
-
-    /// The function the specification calls that beamr does not have yet,
-    /// if that is why it does not compile.
-    pub fn unsupported(&self) -> Option<&str> {
-        self.0.strip_prefix(NOT_SUPPORTED)
-    }
-}
-
 /// A compiled match specification.
 pub struct MatchSpec {
     clauses: Vec<Clause>,
