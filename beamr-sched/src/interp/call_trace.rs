@@ -71,20 +71,24 @@ fn on_call(
     frames: bool,
 ) {
     let pid = p.pid;
-    let args: Vec<Term> = p.x[..mfa.arity as usize].to_vec();
+    // The arguments, copied out of the registers (the specification runs
+    // on the process) only for a pattern that may build a message.
+    let mut copied: Option<Vec<Term>> = None;
+    let arity = mfa.arity as usize;
     if let Some(count) = &trace.count {
         count.hit();
     }
     if let Some(call) = trace.call.as_ref().filter(|c| c.local || !local) {
         if p.trace.wants(TraceFlags::CALL) {
+            let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
             // The message goes as the process was traced when called, even
             // if the body changed its flags (but `silent/1` counts).
             let mut before = p.trace.clone();
             let tracer = before.tracer();
-            if let Some(run) = run_spec(rt, p, &call.spec, &args, tracer) {
+            if let Some(run) = run_spec(rt, p, &call.spec, args, tracer) {
                 if let Some(extra) = run.extra() {
                     before.set_silent(p.trace.wants(TraceFlags::SILENT));
-                    probes::call(&mut before, pid, mfa, &args, extra);
+                    probes::call(&mut before, pid, mfa, args, extra);
                 }
                 let return_to = call.local && p.trace.wants(TraceFlags::RETURN_TO);
                 if frames && (run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0) {
@@ -103,12 +107,13 @@ fn on_call(
         }
     }
     if let Some(meta) = &trace.meta {
+        let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
         let tracer = Some(meta.tracer.clone());
-        if let Some(run) = run_spec(rt, p, &meta.spec, &args, tracer) {
+        if let Some(run) = run_spec(rt, p, &meta.spec, args, tracer) {
             if let Some(extra) = run.extra() {
                 let payload = Payload::Call {
                     mfa,
-                    args: CallArgs::Args(&args),
+                    args: CallArgs::Args(args),
                     match_spec_result: extra,
                 };
                 probes::meta(&*meta.tracer, TraceTag::Call, pid, payload);
