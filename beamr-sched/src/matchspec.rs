@@ -45,25 +45,10 @@ pub mod trace;
 
 use trace::{TraceFn, TraceRun};
 
-/// Why a match specification does not compile.
+/// Why a match specification does not compile, in erts's words where
+/// erts has them (`erlang:match_spec_test/3` answers with them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MsError(pub String);
-
-/// The prefix of an [`MsError`] for a function beamr does not have yet.
-const NOT_SUPPORTED: &str = "not supported: ";
-
-impl MsError {
-    /// The specification calls `what`, which beamr does not have yet.
-    pub fn not_supported(what: &str) -> MsError {
-        MsError(format!("{NOT_SUPPORTED}{what}"))
-    }
-
-    /// The function the specification calls that beamr does not have yet,
-    /// if that is why it does not compile.
-    pub fn unsupported(&self) -> Option<&str> {
-        self.0.strip_prefix(NOT_SUPPORTED)
-    }
-}
 
 /// A compiled match specification.
 pub struct MatchSpec {
@@ -210,6 +195,19 @@ fn err(msg: &str) -> MsError {
     MsError(msg.to_string())
 }
 
+/// `t` as erts's error messages show a term (`%T`).
+fn shown(t: Term) -> String {
+    String::from_utf8_lossy(&beamr_core::format::display_erts(t)).into_owned()
+}
+
+/// erts's error for an expression tuple that is no call.
+fn not_a_call(t: Term) -> MsError {
+    MsError(format!(
+        "{} is neither a function call, nor a tuple (tuples are written {{{{ ... }}}}).",
+        shown(t)
+    ))
+}
+
 struct Compiler {
     vars: Vec<u32>,
     mode: Mode,
@@ -248,8 +246,11 @@ impl Compiler {
         if t.is_map() {
             let mut pairs = Vec::new();
             for (k, v) in beamr_core::map::iter(t).into_iter().flatten() {
+                if is_atom(k, "_") {
+                    return Err(err("Underscore found in map key."));
+                }
                 if contains_var(k) {
-                    return Err(err("variable in map key"));
+                    return Err(err("Variable found in map key."));
                 }
                 pairs.push((k, self.pattern(v)?));
             }
@@ -269,13 +270,13 @@ impl Compiler {
                 return self
                     .slot(n)
                     .map(Expr::Var)
-                    .ok_or_else(|| err("unbound variable"));
+                    .ok_or_else(|| MsError(format!("Variable ${n} is unbound.")));
             }
             return Ok(Expr::Const(t));
         }
         if let Some(elems) = t.as_tuple() {
             let Some(&first) = elems.first() else {
-                return Err(err("empty tuple expression"));
+                return Err(not_a_call(t));
             };
             // {{E1, ..., En}}: a tuple built of expressions.
             if elems.len() == 1 {
@@ -287,12 +288,19 @@ impl Compiler {
                     return Ok(Expr::Tuple(es));
                 }
             }
-            let Some(f) = first.as_atom() else {
-                return Err(err("bad expression tuple"));
+            let Some(f) = first.as_atom().filter(|_| var_number(first).is_none()) else {
+                return Err(not_a_call(t));
             };
             let args = &elems[1..];
             match (f.name(), args.len()) {
                 ("const", 1) => return Ok(Expr::Const(args[0])),
+                ("andalso" | "orelse", 0) => {
+                    return Err(MsError(format!(
+                        "Special form '{}' called without arguments in {}.",
+                        f.name(),
+                        shown(t)
+                    )));
+                }
                 ("andalso", _) | ("orelse", _) => {
                     let es = args
                         .iter()
@@ -306,22 +314,23 @@ impl Compiler {
                 }
                 _ => {}
             }
-            if self.mode != Mode::Table {
-                let in_body = self.mode == Mode::TraceBody;
-                if let Some(tf) = trace::function(f.name(), args.len(), in_body)? {
-                    let es = args
-                        .iter()
-                        .map(|&e| self.expr(e))
-                        .collect::<Result<_, _>>()?;
-                    return Ok(Expr::Trace(tf, es));
-                }
+            if let Some(tf) = trace::function(t, self.mode)? {
+                let es = args
+                    .iter()
+                    .map(|&e| self.expr(e))
+                    .collect::<Result<_, _>>()?;
+                return Ok(Expr::Trace(tf, es));
             }
             let arity = args.len() as u8;
             if !GUARD_FUNCTIONS
                 .iter()
                 .any(|&(n, a)| n == f.name() && a as usize == args.len())
             {
-                return Err(err("unknown guard function"));
+                return Err(MsError(format!(
+                    "Function {}/{} does_not_exist.",
+                    shown(first),
+                    args.len()
+                )));
             }
             let bif = resolve::native(Export::intern(Atom::ERLANG, f, arity as u32))
                 .ok_or_else(|| err("guard function not implemented"))?;
@@ -384,12 +393,14 @@ impl MatchSpec {
             heap = Some(h);
             copy
         };
-        let items = spec.list_to_vec().ok_or_else(|| err("not a proper list"))?;
+        let items = spec.list_to_vec().ok_or_else(|| match spec.as_cons() {
+            Some(_) => err("Match programs are not in a proper list."),
+            None => err("Match programs are not in a list."),
+        })?;
         let mut clauses = Vec::with_capacity(items.len());
         for item in items {
-            let parts = item.as_tuple().ok_or_else(|| err("clause not a tuple"))?;
-            let &[head, guards, body] = parts else {
-                return Err(err("clause not a 3-tuple"));
+            let Some(&[head, guards, body]) = item.as_tuple() else {
+                return Err(err("Match program part is not a tuple of arity 3."));
             };
             // A trace head is the argument list, or '_' or a variable; a
             // tuple stands for the list of its elements (erts matches the
@@ -401,10 +412,16 @@ impl MatchSpec {
                 }
                 _ => head,
             };
+            if tracing && head.as_cons().is_some() && head.list_to_vec().is_none() {
+                return Err(MsError(format!(
+                    "Match expression part {} is not a proper list.",
+                    shown(head)
+                )));
+            }
             let head_ok =
                 head.list_to_vec().is_some() || is_atom(head, "_") || var_number(head).is_some();
             if tracing && !head_ok {
-                return Err(err("a trace head is not an argument list"));
+                return Err(err("Match head is invalid in this context."));
             }
             let (guard_mode, body_mode) = if tracing {
                 (Mode::TraceGuard, Mode::TraceBody)
@@ -418,20 +435,20 @@ impl MatchSpec {
             let head = c.pattern(head)?;
             let guards = guards
                 .list_to_vec()
-                .ok_or_else(|| err("guards not a list"))?
+                .ok_or_else(|| err("Match expression is not a list."))?
                 .into_iter()
                 .map(|g| c.expr(g))
                 .collect::<Result<_, _>>()?;
             c.mode = body_mode;
+            if !tracing && body.as_cons().is_none() {
+                return Err(err("Body clause does not return anything."));
+            }
             let body: Vec<Expr> = body
                 .list_to_vec()
-                .ok_or_else(|| err("body not a list"))?
+                .ok_or_else(|| err("Match expression is not a list."))?
                 .into_iter()
                 .map(|b| c.expr(b))
                 .collect::<Result<_, _>>()?;
-            if body.is_empty() && !tracing {
-                return Err(err("empty body"));
-            }
             clauses.push(Clause::new(head, guards, body, &c.vars));
         }
         Ok(MatchSpec {

@@ -94,10 +94,7 @@ fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 /// `flags` or `tracer` of a process traced as `trace`.
 fn process_item(p: &mut Process, trace: &ProcessTrace, item: &str) -> Term {
     if item == "tracer" {
-        return trace
-            .tracer()
-            .and_then(|t| t.tracer_term())
-            .unwrap_or(Term::NIL);
+        return trace.tracer_term().unwrap_or(Term::NIL);
     }
     // In the order erts lists them.
     const ORDER: &[TraceFlags] = &[

@@ -71,23 +71,27 @@ fn on_call(
     frames: bool,
 ) {
     let pid = p.pid;
-    let args: Vec<Term> = p.x[..mfa.arity as usize].to_vec();
+    // The arguments, copied out of the registers (the specification runs
+    // on the process) only for a pattern that may build a message.
+    let mut copied: Option<Vec<Term>> = None;
+    let arity = mfa.arity as usize;
     if let Some(count) = &trace.count {
         count.hit();
     }
     if let Some(call) = trace.call.as_ref().filter(|c| c.local || !local) {
         if p.trace.wants(TraceFlags::CALL) {
+            let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
             // The message goes as the process was traced when called, even
             // if the body changed its flags (but `silent/1` counts).
             let mut before = p.trace.clone();
             let tracer = before.tracer();
-            if let Some(run) = run_spec(rt, p, &call.spec, &args, tracer) {
+            if let Some(run) = run_spec(rt, p, &call.spec, args, tracer) {
                 if let Some(extra) = run.extra() {
                     before.set_silent(p.trace.wants(TraceFlags::SILENT));
-                    probes::call(&mut before, pid, mfa, &args, extra);
+                    probes::call(&mut before, pid, mfa, args, extra);
                 }
                 let return_to = call.local && p.trace.wants(TraceFlags::RETURN_TO);
-                if frames && (run.return_trace || call.spec.flags & pattern::RETURN_TRACE != 0) {
+                if frames && (run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0) {
                     let exceptions =
                         run.exception_trace || call.spec.flags & pattern::EXCEPTION_TRACE != 0;
                     let kind = FrameKind::Return {
@@ -103,17 +107,18 @@ fn on_call(
         }
     }
     if let Some(meta) = &trace.meta {
+        let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
         let tracer = Some(meta.tracer.clone());
-        if let Some(run) = run_spec(rt, p, &meta.spec, &args, tracer) {
+        if let Some(run) = run_spec(rt, p, &meta.spec, args, tracer) {
             if let Some(extra) = run.extra() {
                 let payload = Payload::Call {
                     mfa,
-                    args: CallArgs::Args(&args),
+                    args: CallArgs::Args(args),
                     match_spec_result: extra,
                 };
                 probes::meta(&*meta.tracer, TraceTag::Call, pid, payload);
             }
-            if frames && (run.return_trace || meta.spec.flags & pattern::RETURN_TRACE != 0) {
+            if frames && (run.returns() || meta.spec.flags & pattern::RETURN_TRACE != 0) {
                 let kind = FrameKind::Return {
                     exceptions: run.exception_trace
                         || meta.spec.flags & pattern::EXCEPTION_TRACE != 0,
@@ -165,6 +170,29 @@ fn run_spec(
 struct Host;
 
 static HOST: Host = Host;
+
+/// The answers for a test run (`erlang:match_spec_test/3`, run from a BIF,
+/// not at a traced call): no caller (`undefined`, as erts has it: it hides
+/// the BIF's return address for the run); the stack and the dump are the
+/// process's own.
+pub struct TestHost;
+
+/// The one [`TestHost`].
+pub static TEST_HOST: TestHost = TestHost;
+
+impl TraceHost for TestHost {
+    fn caller(&self, _p: &mut Process, _with_line: bool) -> Term {
+        Term::atom(beamr_core::atom::Atom::UNDEFINED)
+    }
+
+    fn current_stacktrace(&self, p: &mut Process, depth: Option<usize>) -> Term {
+        HOST.current_stacktrace(p, depth)
+    }
+
+    fn process_dump(&self, p: &mut Process) -> Term {
+        HOST.process_dump(p)
+    }
+}
 
 impl TraceHost for Host {
     fn caller(&self, p: &mut Process, with_line: bool) -> Term {

@@ -29,6 +29,14 @@
 //! The process that runs the specification is the caller of the traced
 //! function; `enable_trace` and friends give a process the tracer of the
 //! run ([`TraceRun::tracer`]: the process's own, or the meta tracer).
+//!
+//! A test run (`erlang:match_spec_test/3`, [`TraceRun::test`]) changes
+//! less, as erts's `DCOMP_FAKE_DESTRUCTIVE` and
+//! `ERTS_PAM_IGNORE_TRACE_SILENT` have it: `set_tcw(N)` returns the word
+//! and leaves it, `set_seq_token(C, V)` returns `seq_trace_info(C)`
+//! and leaves the token, `silent/1` does nothing. `display/1` still prints,
+//! and `enable_trace` and friends still act, with the process's own tracer
+//! (none: nothing changes; `enable_trace` gives `true`, `trace` `false`).
 
 use std::sync::Arc;
 
@@ -36,7 +44,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::{Export, Term};
 use beamr_trace::{TraceFlags, Tracer};
 
-use super::MsError;
+use super::{Mode, MsError};
 use crate::code::{otp_release, resolve};
 use crate::process::{Process, Signal};
 use crate::runtime::Runtime;
@@ -104,10 +112,13 @@ pub struct TraceRun {
     /// `message/1`'s last argument: `None` (or `true`) sends the call
     /// message as it is, `false` sends none, anything else is added to it.
     pub message: Option<Term>,
-    /// `return_trace` (or `exception_trace`) was called.
+    /// `return_trace` was called.
     pub return_trace: bool,
-    /// `exception_trace` was called.
+    /// `exception_trace` was called (a return-trace frame that reports
+    /// exceptions too).
     pub exception_trace: bool,
+    /// A test run (`erlang:match_spec_test/3`): see the module doc.
+    pub test: bool,
 }
 
 impl TraceRun {
@@ -119,7 +130,23 @@ impl TraceRun {
             message: None,
             return_trace: false,
             exception_trace: false,
+            test: false,
         }
+    }
+
+    /// A test run (`erlang:match_spec_test/3`): no tracer of its own, and
+    /// the word, the token and the silent flag left as they are.
+    pub fn test(host: &'static dyn TraceHost) -> TraceRun {
+        TraceRun {
+            test: true,
+            ..TraceRun::new(host, None)
+        }
+    }
+
+    /// True when the call returns through a return-trace frame
+    /// (`return_trace` or `exception_trace` was called).
+    pub fn returns(&self) -> bool {
+        self.return_trace || self.exception_trace
     }
 
     /// The call message's extra element: `Some(None)` for the plain
@@ -134,37 +161,93 @@ impl TraceRun {
     }
 }
 
-/// The tracing function `name/arity`, in a guard or (`in_body`) a body:
-/// `Ok(None)` if it is none (an ordinary guard function, or unknown);
-/// an error if it may not appear there, or is not supported.
-pub(super) fn function(
-    name: &str,
-    arity: usize,
-    in_body: bool,
-) -> Result<Option<TraceFn>, MsError> {
+/// The functions of tracing specifications: name, function, arities,
+/// whether a guard may call it, and whether erts calls it a special form
+/// (its errors say so) rather than a function.
+const FUNCTIONS: &[(&str, TraceFn, &[usize], bool, bool)] = {
     use TraceFn as T;
-    let (f, guard_too) = match (name, arity) {
-        ("get_tcw", 0) => (T::GetTcw, true),
-        ("is_seq_trace", 0) => (T::IsSeqTrace, true),
-        ("set_seq_token", 2) => (T::SetSeqToken, false),
-        ("get_seq_token", 0) => (T::GetSeqToken, false),
-        ("set_tcw", 1) => (T::SetTcw, false),
-        ("return_trace", 0) => (T::ReturnTrace, false),
-        ("exception_trace", 0) => (T::ExceptionTrace, false),
-        ("message", 1) => (T::Message, false),
-        ("caller", 0) => (T::Caller, false),
-        ("caller_line", 0) => (T::CallerLine, false),
-        ("current_stacktrace", 0 | 1) if otp_release() >= 26 => (T::CurrentStacktrace, false),
-        ("display", 1) => (T::Display, false),
-        ("process_dump", 0) => (T::ProcessDump, false),
-        ("enable_trace", 1 | 2) => (T::EnableTrace, false),
-        ("disable_trace", 1 | 2) => (T::DisableTrace, false),
-        ("trace", 2 | 3) => (T::Trace, false),
-        ("silent", 1) => (T::Silent, false),
-        _ => return Ok(None),
+    &[
+        ("get_tcw", T::GetTcw, &[0], true, false),
+        ("set_tcw", T::SetTcw, &[1], false, false),
+        ("is_seq_trace", T::IsSeqTrace, &[0], true, true),
+        ("set_seq_token", T::SetSeqToken, &[2], false, true),
+        ("get_seq_token", T::GetSeqToken, &[0], false, true),
+        ("return_trace", T::ReturnTrace, &[0], false, true),
+        ("exception_trace", T::ExceptionTrace, &[0], false, true),
+        ("message", T::Message, &[1], false, true),
+        ("caller", T::Caller, &[0], false, true),
+        ("caller_line", T::CallerLine, &[0], false, true),
+        (
+            "current_stacktrace",
+            T::CurrentStacktrace,
+            &[0, 1],
+            false,
+            true,
+        ),
+        ("display", T::Display, &[1], false, true),
+        ("process_dump", T::ProcessDump, &[0], false, true),
+        ("enable_trace", T::EnableTrace, &[1, 2], false, true),
+        ("disable_trace", T::DisableTrace, &[1, 2], false, true),
+        ("trace", T::Trace, &[2, 3], false, true),
+        ("silent", T::Silent, &[1], false, true),
+    ]
+};
+
+/// The tracing function that `call` (`{Name, A1, ..., An}`) names, where
+/// `mode` compiles: `Ok(None)` if it names none (an ordinary guard
+/// function, or unknown); an error, in erts's words, if it may not appear
+/// there or has the wrong number of arguments.
+pub(super) fn function(call: Term, mode: Mode) -> Result<Option<TraceFn>, MsError> {
+    let Some((&name, args)) = call.as_tuple().and_then(<[Term]>::split_first) else {
+        return Ok(None);
     };
-    if !in_body && !guard_too {
-        return Err(MsError(format!("{name}/{arity} only in a body")));
+    let Some(name) = name.as_atom().map(Atom::name) else {
+        return Ok(None);
+    };
+    let arity = args.len();
+    let Some(&(_, f, arities, guard_too, special)) = FUNCTIONS.iter().find(|e| e.0 == name) else {
+        return Ok(None);
+    };
+    if f == TraceFn::CurrentStacktrace && otp_release() < 26 {
+        return Ok(None);
+    }
+    if !special {
+        if !arities.contains(&arity) {
+            return Ok(None);
+        }
+        if mode == Mode::Table || (mode == Mode::TraceGuard && !guard_too) {
+            return Err(MsError(format!(
+                "Function {name}/{arity} cannot be called in this context."
+            )));
+        }
+        return Ok(Some(f));
+    }
+    if mode == Mode::Table {
+        return Err(MsError(format!(
+            "Special form '{name}' used in wrong dialect."
+        )));
+    }
+    if mode == Mode::TraceGuard && !guard_too {
+        // erts names set_seq_token so here.
+        let shown = if f == TraceFn::SetSeqToken {
+            "set_seq_trace"
+        } else {
+            name
+        };
+        return Err(MsError(format!(
+            "Special form '{shown}' called in guard context."
+        )));
+    }
+    if !arities.contains(&arity) {
+        let what = if arities == [0] {
+            "with arguments"
+        } else {
+            "with wrong number of arguments"
+        };
+        return Err(MsError(format!(
+            "Special form '{name}' called {what} in {}.",
+            super::shown(call)
+        )));
     }
     Ok(Some(f))
 }
@@ -180,14 +263,24 @@ pub(super) fn eval(
 ) -> Option<Term> {
     use TraceFn as T;
     let int = |p: &mut Process, n: u32| p.heap.int(i64::from(n));
+    let test = run.as_deref().is_some_and(|r| r.test);
     match f {
         T::GetTcw => Some(int(p, control_word())),
         T::IsSeqTrace => Some(Term::bool(seq_trace::token(p) != Term::NIL)),
         T::GetSeqToken => Some(seq_trace::token(p)),
+        // As erts's seq_trace_fake: what seq_trace_info/1 gives for the
+        // component, `{C, Value}` or `[]` (erts means to unwrap the pair,
+        // but its test for one never holds).
+        T::SetSeqToken if test => seq_trace::info(p, args[0]),
         T::SetSeqToken => seq_trace::set_token(p, args[0], args[1]).map(|_| Term::TRUE),
         T::SetTcw => {
             let word = u32::try_from(args[0].as_small()?).ok()?;
-            Some(int(p, set_control_word(word)))
+            let old = if test {
+                control_word()
+            } else {
+                set_control_word(word)
+            };
+            Some(int(p, old))
         }
         T::Display => {
             let display = resolve::native(Export::intern(Atom::ERLANG, atom("display"), 1))?;
@@ -197,10 +290,7 @@ pub(super) fn eval(
             let run = run?;
             match f {
                 T::ReturnTrace => run.return_trace = true,
-                T::ExceptionTrace => {
-                    run.return_trace = true;
-                    run.exception_trace = true;
-                }
+                T::ExceptionTrace => run.exception_trace = true,
                 T::Message => run.message = Some(args[0]),
                 T::Caller => return Some(run.host.caller(p, false)),
                 T::CallerLine => return Some(run.host.caller(p, true)),
@@ -212,6 +302,7 @@ pub(super) fn eval(
                     return Some(run.host.current_stacktrace(p, depth));
                 }
                 T::ProcessDump => return Some(run.host.process_dump(p)),
+                T::Silent if run.test => {}
                 T::Silent => match args[0] {
                     Term::TRUE => p.trace.set_silent(true),
                     Term::FALSE => p.trace.set_silent(false),
@@ -234,8 +325,9 @@ pub(super) fn eval(
                         _ => return None,
                     };
                     let (off, on) = (flag_list(off)?, flag_list(on)?);
-                    change(rt, p, run, target, false, off)?;
-                    change(rt, p, run, target, true, on)?;
+                    let cleared = change(rt, p, run, target, false, off)?;
+                    let set = change(rt, p, run, target, true, on)?;
+                    return Some(Term::bool(cleared && set));
                 }
                 T::GetTcw
                 | T::SetTcw
@@ -250,8 +342,9 @@ pub(super) fn eval(
 }
 
 /// Sets (`set`) or clears `flags` on the process `target` (a pid or a
-/// registered name), reporting to the run's tracer; `None` if there is no
-/// such process, or no tracer to set flags for.
+/// registered name), reporting to the run's tracer (or the process's own):
+/// `Some(true)` then, `Some(false)` if there is no tracer (nothing
+/// changes), `None` if there is no such process.
 fn change(
     rt: &Runtime,
     p: &mut Process,
@@ -259,22 +352,24 @@ fn change(
     target: Term,
     set: bool,
     flags: TraceFlags,
-) -> Option<()> {
-    if flags.is_empty() {
-        return Some(());
-    }
+) -> Option<bool> {
     let pid = match target.as_atom() {
         Some(name) => rt.names.whereis(name)?,
         None if target.is_local_pid() => target,
         None => return None,
     };
-    let tracer = run.tracer.clone().or_else(|| p.trace.tracer())?;
+    let Some(tracer) = run.tracer.clone().or_else(|| p.trace.tracer()) else {
+        return Some(false);
+    };
+    if flags.is_empty() {
+        return Some(true);
+    }
     let change = TraceChange { set, flags, tracer };
     if pid == p.pid {
         p.trace.apply(&change);
-        Some(())
+        Some(true)
     } else {
-        rt.send_signal(pid, Signal::Trace(change)).then_some(())
+        rt.send_signal(pid, Signal::Trace(change)).then_some(true)
     }
 }
 

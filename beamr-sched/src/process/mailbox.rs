@@ -138,11 +138,6 @@ impl Mailbox {
         self.messages.is_empty()
     }
 
-    /// The messages, oldest first, as one slice (for the collector's roots).
-    pub fn as_mut_slice(&mut self) -> &mut [Term] {
-        self.messages.make_contiguous()
-    }
-
     /// Iterates the messages, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = Term> + '_ {
         self.messages.iter().copied()
