@@ -20,7 +20,7 @@ fn call(
     args: &[Term],
 ) -> Result<Term, String> {
     match rt.call_in(p, module, Atom::new(f).unwrap(), args) {
-        Ok(Outcome::Returned) => Ok(p.x[0]),
+        Ok(Outcome::Returned) => Ok(p.returned_value()),
         Ok(other) => Err(format!("{other:?}")),
         Err(e) => Err(e.to_string()),
     }

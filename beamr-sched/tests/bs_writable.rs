@@ -33,7 +33,7 @@ fn append(rt: &Runtime, p: &mut Process, n: i64, b: Term) -> Term {
     let f = Atom::new("append_loop").unwrap();
     let outcome = rt.call_in(p, m, f, &[Term::small_unchecked(n), b]).unwrap();
     assert!(matches!(outcome, Outcome::Returned), "{outcome:?}");
-    p.x[0]
+    p.returned_value()
 }
 
 /// The off-heap binary under a sub-binary result of an append.

@@ -72,7 +72,7 @@ fn results_match_erl() {
             .call_in(&mut p, module, Atom::new(function).unwrap(), &arg_terms)
             .expect("loads");
         let got = match outcome {
-            Outcome::Returned => display_w(p.x[0]).to_string(),
+            Outcome::Returned => display_w(p.returned_value()).to_string(),
             other => format!("{other:?}"),
         };
         if got != expected {

@@ -12,7 +12,7 @@ use beamr_core::term::Term;
 use crate::code::{resolve, CodePath, CodeServer};
 use crate::interp::Outcome;
 use crate::loader::LoadError;
-use crate::process::{Payload, Process};
+use crate::process::{Payload, Process, RegisterFile};
 use crate::runtime::Runtime;
 use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
 
@@ -33,7 +33,7 @@ impl Runtime {
 
     /// Runs `module:function(args...)` to completion in `p`, on this thread,
     /// loading code as needed; no other process runs. The result is in
-    /// `p.x[0]` on return.
+    /// [`Process::returned_value`] on return.
     pub fn call_in(
         &self,
         p: &mut Process,
@@ -43,8 +43,9 @@ impl Runtime {
     ) -> Result<Outcome, LoadError> {
         let code = self.entry(module, function, args.len() as u32)?;
         p.prepare_call(code, args);
+        let mut registers = RegisterFile::new();
         loop {
-            match crate::interp::run(self, p, 4000) {
+            match crate::interp::run(self, p, &mut registers, 4000) {
                 Outcome::Yielded => continue,
                 done => return Ok(done),
             }

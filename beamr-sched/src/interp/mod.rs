@@ -2,7 +2,9 @@
 //! reduction budget, and the slow paths it calls out to (exceptions, stack
 //! traces, fun calls).
 //!
-//! - [`run`](fn@run): the dispatch loop.
+//! - [`run`](fn@run) (`slice`): one slice of a process, its registers
+//!   lent for the slice and the live ones kept after.
+//! - `run`: the dispatch loop.
 //! - `unwind`: raising an exception and finding its handler.
 //! - `fun_call`: what a fun or an `apply` runs.
 //! - `call_trace` and `return_trace`: calls of functions with trace
@@ -15,9 +17,11 @@ mod fun_call;
 pub mod ops;
 mod return_trace;
 mod run;
+mod slice;
 pub(crate) mod stacktrace;
 mod unwind;
 
 pub use call_trace::{TestHost, TEST_HOST};
-pub use run::{run, Outcome};
+pub use run::Outcome;
+pub use slice::run;
 pub use stacktrace::{build_stacktrace, suspended_at};

@@ -50,8 +50,9 @@ fn cp_word(cp: *const Instr) -> Term {
     Term::code_pointer(cp.cast())
 }
 
-/// Runs `p` from `p.ip` for at most `budget` reductions.
-pub fn run(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
+/// Runs `p` from `p.ip` for at most `budget` reductions, with a full
+/// register file installed (see [`super::slice::run`]).
+pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
     let mut reds = budget as i64;
     let mut ip: *const Instr = p.ip.cast();
     macro_rules! next {

@@ -408,7 +408,7 @@ impl<'f> Lowering<'f> {
 
     pub(super) fn fr(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
         match self.arg(ins, i)? {
-            Operand::FloatReg(n) if *n < 256 => Ok(*n),
+            Operand::FloatReg(n) if (*n as usize) < crate::process::MAX_FLOAT_REGS => Ok(*n),
             other => Err(self.err(
                 ins,
                 format!("operand {i} should be a float register, found {other:?}"),

@@ -9,7 +9,6 @@
 
 use crate::trace::probes;
 use beamr_trace::{GcInfo, TraceTag};
-use std::sync::Mutex;
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -23,17 +22,20 @@ use super::mailbox::Mailbox;
 /// the loader cast it to and from their instruction pointers.
 pub type CodeAddr = *const ();
 
-/// Number of X registers (the BEAM's 1024).
-pub const MAX_X_REGS: usize = 1024;
-
 /// One Erlang process.
 pub struct Process {
     /// Its pid.
     pub pid: Term,
-    /// X registers.
-    pub x: Box<[Term; MAX_X_REGS]>,
-    /// Float registers.
-    pub fr: Box<[f64; 256]>,
+    /// X registers: while the process runs, its scheduler thread's file
+    /// of [`MAX_X_REGS`](super::MAX_X_REGS); empty between slices (see
+    /// [`registers`](super::registers)).
+    pub x: Box<[Term]>,
+    /// Float registers: as `x`, a full file only while the process runs.
+    pub fr: Box<[f64]>,
+    /// The live X registers kept between slices (the arguments of a call
+    /// about to be entered, a receive's timeout), copied back when it next
+    /// runs ([`RegisterFile::lend`](super::RegisterFile::lend)).
+    pub saved_x: Vec<Term>,
     /// The stack: frames of Y slots, saved CPs, catch markers.
     pub stack: Vec<Term>,
     /// The heap.
@@ -95,43 +97,6 @@ pub struct Process {
     pub owned: super::OwnedResources,
 }
 
-/// An array of `N` copies of `value`, built in place on the heap (`Box::new`
-/// of an array literal builds it on the stack and copies it over: 10 KB of
-/// copying per spawn for the registers).
-fn boxed_array<T: Copy, const N: usize>(value: T) -> Box<[T; N]> {
-    vec![value; N]
-        .into_boxed_slice()
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the vector has N elements"))
-}
-
-/// A process's register files: X registers and float registers.
-type Registers = (Box<[Term; MAX_X_REGS]>, Box<[f64; 256]>);
-
-/// Register files of exited processes, for the next spawns: 10 KB each,
-/// they were the largest allocation of a spawn, and a recently freed one is
-/// still in the cache. Shared by all schedulers (a process often exits on
-/// another scheduler than the one that spawns the next).
-static REGISTER_POOL: Mutex<Vec<Registers>> = Mutex::new(Vec::new());
-
-/// Register files kept at most (10 MB).
-const REGISTER_POOL_LIMIT: usize = 1024;
-
-/// Register files for a new process: X registers all `[]`.
-fn take_registers() -> Registers {
-    let pooled = REGISTER_POOL
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .pop();
-    match pooled {
-        Some((mut x, fr)) => {
-            x.fill(Term::NIL);
-            (x, fr)
-        }
-        None => (boxed_array(Term::NIL), boxed_array(0.0)),
-    }
-}
-
 /// State of a process's `receive ... after` timer.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReceiveTimer {
@@ -150,11 +115,11 @@ unsafe impl Send for Process {}
 impl Process {
     /// A process with empty registers and stack.
     pub fn new(pid: Term) -> Process {
-        let (x, fr) = take_registers();
         Process {
             pid,
-            x,
-            fr,
+            x: Box::default(),
+            fr: Box::default(),
+            saved_x: Vec::new(),
             stack: Vec::with_capacity(64),
             heap: Heap::new(),
             ip: std::ptr::null(),
@@ -182,16 +147,6 @@ impl Process {
             seq_clock: 0,
             seq_lastcnt: 0,
             owned: super::OwnedResources::default(),
-        }
-    }
-
-    /// Disposes of an exited process, keeping its register files for the
-    /// next spawn.
-    pub fn recycle(self: Box<Self>) {
-        let Process { x, fr, .. } = *self;
-        let mut pool = REGISTER_POOL.lock().unwrap_or_else(|e| e.into_inner());
-        if pool.len() < REGISTER_POOL_LIMIT {
-            pool.push((x, fr));
         }
     }
 
@@ -266,8 +221,16 @@ impl Process {
     /// Prepares the process to call the code at `entry` with `args`; the
     /// call's return ends the process's run ([`Outcome::Returned`](crate::interp::Outcome)).
     pub fn prepare_call<T>(&mut self, entry: *const T, args: &[Term]) {
-        self.x[..args.len()].copy_from_slice(args);
+        self.saved_x.clear();
+        self.saved_x.extend_from_slice(args);
         self.ip = entry.cast();
         self.cp = std::ptr::null();
+    }
+
+    /// The value the process's initial call returned, once a run has ended
+    /// with [`Outcome::Returned`](crate::interp::Outcome) (x0, kept when the
+    /// registers were parked).
+    pub fn returned_value(&self) -> Term {
+        self.saved_x.first().copied().unwrap_or(Term::NIL)
     }
 }

@@ -7,14 +7,16 @@ mod exception;
 mod handle;
 mod mailbox;
 mod owned;
+pub mod registers;
 pub mod run_state;
 mod signal;
 
 pub use crate::trace::ReturnTraceFrame;
-pub use body::{CodeAddr, Process, ReceiveTimer, MAX_X_REGS};
+pub use body::{CodeAddr, Process, ReceiveTimer};
 pub use directory::{ProcessTable, Registry};
 pub use exception::{Class, Exception};
 pub use handle::ProcessHandle;
 pub use mailbox::Mailbox;
 pub use owned::{OwnedResource, OwnedResources};
+pub use registers::{RegisterFile, MAX_FLOAT_REGS, MAX_X_REGS};
 pub use signal::{Payload, Signal};

@@ -10,7 +10,7 @@ use beamr_trace::{Mfa, TraceFlags, TraceTag};
 
 use crate::code::CodeServer;
 use crate::interp::{self, Outcome};
-use crate::process::{Process, ProcessHandle};
+use crate::process::{Process, ProcessHandle, RegisterFile};
 use crate::runtime::Runtime;
 use crate::signals;
 use crate::trace::probes;
@@ -40,8 +40,9 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
                 .name(format!("beamr-sched-{id}"))
                 .spawn(move || {
                     rt.run_queues.register_worker(id);
+                    let mut registers = RegisterFile::new();
                     while let Some(task) = rt.run_queues.next() {
-                        run_slice(&rt, &task);
+                        run_slice(&rt, &task, &mut registers);
                     }
                 })
                 .expect("spawn scheduler thread")
@@ -64,12 +65,17 @@ fn running_probe(p: &mut Process, tag: TraceTag) {
     }
 }
 
-/// Runs one slice of `handle`'s process.
+/// Runs one slice of `handle`'s process on the register file `registers`
+/// (the calling scheduler thread's).
 ///
 /// Probes: `in` when the slice starts (after the signals waiting are
 /// taken in), `out` when the process yields or waits (a process that exits
 /// fires `exit` and `out_exited` instead).
-pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
+pub fn run_slice(
+    rt: &Arc<Runtime>,
+    handle: &Arc<ProcessHandle>,
+    registers: &mut RegisterFile,
+) -> SliceEnd {
     if !handle.state.start() {
         return SliceEnd::Skipped;
     }
@@ -103,7 +109,7 @@ pub fn run_slice(rt: &Arc<Runtime>, handle: &Arc<ProcessHandle>) -> SliceEnd {
             return SliceEnd::Exited;
         }
         let before = p.reductions;
-        let outcome = interp::run(rt, p, SLICE_REDUCTIONS);
+        let outcome = interp::run(rt, p, registers, SLICE_REDUCTIONS);
         rt.count_reductions(p.reductions.saturating_sub(before));
         match outcome {
             Outcome::Yielded => {

@@ -119,7 +119,6 @@ impl Runtime {
             self.record_exit(process.pid, reason);
         }
         probes::exiting(&mut process.trace, TraceTag::OutExited, pid);
-        process.recycle();
     }
 
     /// Ends monitor `ids` of `watcher` on something that exited with

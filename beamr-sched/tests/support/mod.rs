@@ -88,7 +88,7 @@ fn beamr_lines(beam: &Path, module: &str, function: &str) -> Vec<String> {
         Outcome::Returned => {}
         other => panic!("{module}:{function} did not return: {other:?}"),
     }
-    let list = p.x[0].list_to_vec().expect("a list of results");
+    let list = p.returned_value().list_to_vec().expect("a list of results");
     list.iter().map(|&t| display_w(t).to_string()).collect()
 }
 

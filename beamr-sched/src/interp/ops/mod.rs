@@ -44,7 +44,8 @@ pub fn get(p: &Process, s: Src) -> Term {
     let w = s.raw();
     match w & 0xff {
         // SAFETY: the loader accepts only X registers below MAX_X_REGS
-        // (`Lowering::src_of`), the length of `p.x`.
+        // (`Lowering::src_of`), the length of `p.x` while the interpreter runs
+        // the process (it holds a lent `RegisterFile` then).
         Src::X_TAG => unsafe { *p.x.get_unchecked((w >> Src::INDEX_SHIFT) as usize) },
         Src::Y_TAG => p.stack[p.stack.len() - 1 - (w >> Src::INDEX_SHIFT) as usize],
         _ => s.term(),
@@ -59,7 +60,8 @@ pub fn put(p: &mut Process, d: Dst, v: Term) {
         p.stack[len - 1 - d.index()] = v;
     } else {
         // SAFETY: the loader accepts only X registers below MAX_X_REGS
-        // (`Lowering::dst_of`), the length of `p.x`.
+        // (`Lowering::dst_of`), the length of `p.x` while the interpreter runs
+        // the process (it holds a lent `RegisterFile` then).
         unsafe { *p.x.get_unchecked_mut(d.index()) = v };
     }
 }
@@ -70,7 +72,8 @@ pub fn put(p: &mut Process, d: Dst, v: Term) {
 pub fn x(p: &Process, n: u32) -> Term {
     // SAFETY: specialised instructions carry X register numbers taken from
     // operands the loader accepted, all below MAX_X_REGS (`Lowering::src_of`,
-    // `Lowering::dst_of`), the length of `p.x`.
+    // `Lowering::dst_of`), the length of `p.x` while the interpreter runs
+    // the process (it holds a lent `RegisterFile` then).
     unsafe { *p.x.get_unchecked(n as usize) }
 }
 
