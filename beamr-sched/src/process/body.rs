@@ -120,7 +120,9 @@ impl Process {
             x: Box::default(),
             fr: Box::default(),
             saved_x: Vec::new(),
-            stack: Vec::with_capacity(64),
+            // Grown by the first `allocate`: a process that waits without
+            // a frame (most idle servers' loops) holds no stack at all.
+            stack: Vec::new(),
             heap: Heap::new(),
             ip: std::ptr::null(),
             cp: std::ptr::null(),
