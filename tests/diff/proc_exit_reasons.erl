@@ -16,11 +16,12 @@ main() ->
          receive {'DOWN', R, process, P, Why} -> io:format("~p~n", [Why]) end
      end || F <- Cases],
     %% Error and throw reasons carry a stack trace: print only its shape.
+    %% The runtime's error report comes after the process is gone: wait
+    %% for it to be logged, not for a fixed time.
+    logger_sync:watch(),
     {P1, R1} = spawn_monitor(fun() -> process_flag(trap_exit, true), erlang:error(oops) end),
     receive {'DOWN', R1, process, P1, {oops, Trace}} ->
-            %% The runtime's error report comes after the process is gone.
-            timer:sleep(50),
-            logger_sync:wait(),
+            logger_sync:logged(),
             io:format("error: oops, trace is a list: ~p~n", [is_list(Trace)])
     end,
     %% exit/2 from another process with a reason.
