@@ -31,6 +31,7 @@ pub fn natives() -> Natives {
         super::seq_trace::BIFS,
         super::erlang_match_spec_test::BIFS,
         super::erlang_system::BIFS,
+        super::erlang_memory::BIFS,
         super::erlang_system_flag::BIFS,
         super::beamr_io::BIFS,
         super::persistent_term::BIFS,
