@@ -19,6 +19,7 @@ mod erlang_convert;
 mod erlang_halt;
 mod erlang_identity;
 mod erlang_match_spec_test;
+mod erlang_md5;
 mod erlang_memory;
 mod erlang_misc;
 mod erlang_names;

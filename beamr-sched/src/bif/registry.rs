@@ -19,6 +19,7 @@ pub fn natives() -> Natives {
         super::io::BIFS,
         super::code::BIFS,
         super::erlang_checksum::BIFS,
+        super::erlang_md5::BIFS,
         super::erlang_spawn::BIFS,
         super::erlang_signals::BIFS,
         super::erlang_names::BIFS,
