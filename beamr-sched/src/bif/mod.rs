@@ -61,6 +61,7 @@ mod seq_trace;
 mod string;
 mod unicode;
 mod zlib;
+mod zlib_stream;
 
 pub use prim_file::open_files;
 pub use registry::natives;

@@ -41,6 +41,7 @@ pub fn natives() -> Natives {
         super::prim_file::BIFS,
         super::atomics::BIFS,
         super::zlib::BIFS,
+        super::zlib_stream::BIFS,
         super::prim_buffer::BIFS,
         super::crypto::BIFS,
         super::erlang_halt::BIFS,
