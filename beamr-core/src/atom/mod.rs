@@ -10,4 +10,4 @@ mod known;
 mod table;
 
 pub use known::KNOWN_ATOMS;
-pub use table::{Atom, AtomError, MAX_ATOMS, MAX_ATOM_CHARS};
+pub use table::{Atom, AtomError, AtomMemory, MAX_ATOMS, MAX_ATOM_CHARS};

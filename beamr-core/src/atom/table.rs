@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{LazyLock, RwLock};
 
 use super::known::KNOWN_ATOMS;
@@ -32,12 +33,26 @@ struct Table {
     names: boxcar::Vec<&'static str>,
     /// Name to index.
     by_name: RwLock<HashMap<&'static str, Atom>>,
+    /// Bytes of all names (the known atoms' and the leaked ones), grown
+    /// under `by_name`'s write lock.
+    name_bytes: AtomicUsize,
+}
+
+/// What the atom table takes in memory, in bytes (`erlang:memory(atom)`
+/// and `atom_used`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AtomMemory {
+    /// Bytes allocated: the names, and both indexes at their capacity.
+    pub allocated: usize,
+    /// Bytes in use: the names, and one entry in each index per atom.
+    pub used: usize,
 }
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
     let table = Table {
         names: boxcar::Vec::with_capacity(4096),
         by_name: RwLock::new(HashMap::with_capacity(4096)),
+        name_bytes: AtomicUsize::new(KNOWN_ATOMS.iter().map(|n| n.len()).sum()),
     };
     {
         let mut by_name = table.by_name.write().unwrap_or_else(|e| e.into_inner());
@@ -71,6 +86,7 @@ impl Atom {
         }
         let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
         let index = table.names.push(leaked);
+        table.name_bytes.fetch_add(leaked.len(), Ordering::Relaxed);
         let atom = Atom(index as u32);
         by_name.insert(leaked, atom);
         Ok(atom)
@@ -111,6 +127,26 @@ impl Atom {
     /// Number of atoms in the table.
     pub fn count() -> usize {
         TABLE.names.count()
+    }
+
+    /// The table's memory: names and indexes, allocated and in use.
+    ///
+    /// The index from number to name grows in buckets of doubling size
+    /// from 4096 entries; the map from name to number holds a key, a value
+    /// and a control byte per slot.
+    pub fn memory() -> AtomMemory {
+        let table = &*TABLE;
+        let by_name = table.by_name.read().unwrap_or_else(|e| e.into_inner());
+        let count = table.names.count();
+        let names = table.name_bytes.load(Ordering::Relaxed);
+        let slot = std::mem::size_of::<&str>();
+        let entry = std::mem::size_of::<(&str, Atom)>() + 1;
+        AtomMemory {
+            allocated: names
+                + count.max(4096).next_power_of_two() * slot
+                + by_name.capacity() * entry,
+            used: names + count * (slot + entry),
+        }
     }
 
     /// `true` or `false` as an atom.

@@ -6,6 +6,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use super::header::Subtag;
 use super::word::Term;
 
+/// Bytes held by live off-heap binaries, their headers included: what
+/// `erlang:memory(binary)` reports. One relaxed add per allocation and one
+/// subtraction per free; read only for statistics.
+static OFF_HEAP_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes held by all live off-heap binaries (their storage and headers).
+pub fn off_heap_bytes() -> usize {
+    OFF_HEAP_BYTES.load(Ordering::Relaxed)
+}
+
 /// Binaries of at most this many bytes are stored on the process heap;
 /// larger ones off the heap behind a reference count (the BEAM's
 /// `ERL_ONHEAP_BIN_LIMIT`).
@@ -71,6 +81,10 @@ impl OffHeapBinary {
 
     fn from_vec(v: Vec<u8>, writable: bool) -> *const OffHeapBinary {
         let mut v = std::mem::ManuallyDrop::new(v);
+        OFF_HEAP_BYTES.fetch_add(
+            v.capacity() + std::mem::size_of::<OffHeapBinary>(),
+            Ordering::Relaxed,
+        );
         Box::into_raw(Box::new(OffHeapBinary {
             refc: AtomicUsize::new(1),
             data: v.as_mut_ptr(),
@@ -171,6 +185,10 @@ impl OffHeapBinary {
 
 impl Drop for OffHeapBinary {
     fn drop(&mut self) {
+        OFF_HEAP_BYTES.fetch_sub(
+            self.capacity + std::mem::size_of::<OffHeapBinary>(),
+            Ordering::Relaxed,
+        );
         // SAFETY: data and capacity come from a Vec<u8> leaked in `from_vec`.
         drop(unsafe { Vec::from_raw_parts(self.data, 0, self.capacity) });
     }

@@ -33,6 +33,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "bitstring_to_list", 1, bitstring_to_list),
     ("erlang", "term_to_binary", 1, term_to_binary1),
     ("erlang", "term_to_binary", 2, term_to_binary2),
+    ("erlang", "external_size", 1, external_size1),
+    ("erlang", "external_size", 2, external_size2),
     ("erlang", "binary_to_term", 1, binary_to_term1),
     ("erlang", "binary_to_term", 2, binary_to_term2),
     ("erlang", "atom_to_binary", 1, atom_to_binary1),
@@ -382,8 +384,15 @@ fn term_to_binary1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 }
 
 fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let options = encode_options(a[1])?;
+    let bytes = etf::encode_with(a[0], &options).map_err(|_| Exception::badarg())?;
+    Ok(p.heap.binary(&bytes))
+}
+
+/// `term_to_binary/2`'s options over the release's defaults.
+fn encode_options(list: Term) -> Result<etf::EncodeOptions, Exception> {
     let mut options = encode_defaults();
-    for opt in list_items(a[1])? {
+    for opt in list_items(list)? {
         if opt.as_atom().map(Atom::name) == Some("compressed") {
             options.compression = etf::DEFAULT_COMPRESSION;
         } else if let Some(t) = opt.as_tuple().filter(|t| t.len() == 2) {
@@ -407,8 +416,38 @@ fn term_to_binary2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
             return Err(Exception::badarg());
         }
     }
+    Ok(options)
+}
+
+/// `external_size(Term)`: the bytes `term_to_binary(Term)` takes
+/// (erts gives an upper bound; beamr encodes and counts, so exactly).
+fn external_size1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let bytes = etf::encode_with(a[0], &encode_defaults()).map_err(|_| Exception::badarg())?;
+    Ok(p.heap.int(bytes.len() as i64))
+}
+
+/// `external_size(Term, Options)`: the uncompressed size. Before OTP 26
+/// only `{minor_version, V}` is an option; from 26 on, `term_to_binary/2`'s.
+fn external_size2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut options = if crate::code::otp_release() >= 26 {
+        encode_options(a[1])?
+    } else {
+        let mut options = encode_defaults();
+        for opt in list_items(a[1])? {
+            let t = opt
+                .as_tuple()
+                .filter(|t| t.len() == 2 && t[0].as_atom().map(Atom::name) == Some("minor_version"))
+                .ok_or_else(Exception::badarg)?;
+            options.minor_version = t[1]
+                .as_small()
+                .filter(|v| (0..=2).contains(v))
+                .ok_or_else(Exception::badarg)? as u8;
+        }
+        options
+    };
+    options.compression = 0;
     let bytes = etf::encode_with(a[0], &options).map_err(|_| Exception::badarg())?;
-    Ok(p.heap.binary(&bytes))
+    Ok(p.heap.int(bytes.len() as i64))
 }
 
 /// The items of a proper list argument.

@@ -16,6 +16,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "adler32", 1, adler32_1),
     ("erlang", "adler32", 2, adler32_2),
     ("erlang", "md5", 1, md5_1),
+    ("erlang", "crc32_combine", 3, crc32_combine),
+    ("erlang", "adler32_combine", 3, adler32_combine),
 ];
 
 /// A running checksum given as an argument: an integer in `0..2^32`.
@@ -59,6 +61,38 @@ fn adler32_2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     let old = checksum_arg(a[0])?;
     let bytes = iodata_bytes(a[1])?;
     Ok(p.heap.int(i64::from(adler32(old, &bytes))))
+}
+
+/// A length argument of the `_combine` functions: a non-negative integer
+/// below 2^64 (badarg otherwise).
+fn length_arg(t: Term) -> Result<u64, Exception> {
+    t.as_integer()
+        .and_then(|i| u64::try_from(i.to_bigint()).ok())
+        .ok_or_else(Exception::badarg)
+}
+
+/// `crc32_combine(CRC1, CRC2, Size2)`: the CRC-32 of two pieces from
+/// theirs, by crc32fast's combination.
+fn crc32_combine(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (first, second, len) = (checksum_arg(a[0])?, checksum_arg(a[1])?, length_arg(a[2])?);
+    let mut hasher = crc32fast::Hasher::new_with_initial(first);
+    hasher.combine(&crc32fast::Hasher::new_with_initial_len(second, len));
+    Ok(p.heap.int(i64::from(hasher.finalize())))
+}
+
+/// `adler32_combine(Adler1, Adler2, Size2)`: zlib's `adler32_combine`.
+/// Adler-32 is two sums modulo 65521: the first piece's sums carry over
+/// into the second's, the second sum once per byte of the second piece.
+fn adler32_combine(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    const BASE: u64 = 65_521;
+    let (first, second, len) = (checksum_arg(a[0])?, checksum_arg(a[1])?, length_arg(a[2])?);
+    let rem = len % BASE;
+    let (a1, b1) = (u64::from(first & 0xffff), u64::from(first >> 16));
+    let (a2, b2) = (u64::from(second & 0xffff), u64::from(second >> 16));
+    // a = a1 + a2 - 1; b = b1 + b2 + rem * a1 - rem, all modulo BASE.
+    let sum_a = (a1 + a2 + BASE - 1) % BASE;
+    let sum_b = (b1 + b2 + rem * a1 % BASE + BASE - rem) % BASE;
+    Ok(p.heap.int(((sum_b << 16) | sum_a) as i64))
 }
 
 fn md5_1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

@@ -160,7 +160,7 @@ fn info_item(p: &mut Process, t: &Table, d: &TableData, item: Atom) -> Option<Te
         "decentralized_counters" | "compressed" => Term::FALSE,
         "read_concurrency" => Term::bool(t.read_concurrency),
         "write_concurrency" => Term::bool(t.write_concurrency),
-        "memory" => Term::small_unchecked((d.words() + 300) as i64),
+        "memory" => Term::small_unchecked(d.memory_words() as i64),
         "owner" => d.owner,
         "heir" => d.heir.as_ref().map_or(atom("none"), |(h, _)| *h),
         "name" => Term::atom(d.name),

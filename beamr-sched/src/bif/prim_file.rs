@@ -51,6 +51,12 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("prim_file", "read_nif", 2, read_nif),
     ("prim_file", "write_nif", 2, write_nif),
     ("prim_file", "pread_nif", 3, pread_nif),
+    (
+        "prim_file",
+        "ipread_s32bu_p32bu_nif",
+        3,
+        ipread_s32bu_p32bu_nif,
+    ),
     ("prim_file", "pwrite_nif", 3, pwrite_nif),
     ("prim_file", "seek_nif", 3, seek_nif),
     ("prim_file", "sync_nif", 2, sync_nif),
@@ -320,8 +326,8 @@ fn size_arg(t: Term) -> Result<Result<u64, i32>, Exception> {
 }
 
 /// Reads up to `n` bytes at the file's position (or at `at`), looping on
-/// short reads as erts does; `eof` when nothing was read.
-fn read_result(p: &mut Process, file: &mut File, n: u64, at: Option<u64>) -> Term {
+/// short reads as erts does; fewer only at the end of the file.
+fn read_fully(file: &mut File, n: u64, at: Option<u64>) -> std::io::Result<Vec<u8>> {
     use std::os::unix::fs::FileExt;
     let mut buf = vec![0u8; n as usize];
     let mut got = 0;
@@ -334,14 +340,57 @@ fn read_result(p: &mut Process, file: &mut File, n: u64, at: Option<u64>) -> Ter
             Ok(0) => break,
             Ok(k) => got += k,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return io_error(p, &e),
+            Err(e) => return Err(e),
         }
     }
-    if got == 0 {
-        return atom("eof");
+    buf.truncate(got);
+    Ok(buf)
+}
+
+/// `{ok, Bytes}` for up to `n` bytes at the file's position (or at `at`);
+/// `eof` when nothing was read.
+fn read_result(p: &mut Process, file: &mut File, n: u64, at: Option<u64>) -> Term {
+    match read_fully(file, n, at) {
+        Ok(bytes) if bytes.is_empty() => atom("eof"),
+        Ok(bytes) => {
+            let bin = p.heap.binary(&bytes);
+            p.heap.tuple(&[ok(), bin])
+        }
+        Err(e) => io_error(p, &e),
     }
-    let bin = p.heap.binary(&buf[..got]);
-    p.heap.tuple(&[ok(), bin])
+}
+
+/// `ipread_s32bu_p32bu_nif(Handle, Offset, MaxSize)`, dets's indirect
+/// read: at `Offset` a big-endian 32-bit size and pointer, then up to that
+/// many bytes at the pointer: `{ok, {Size, Pointer, Data | eof}}`, `eof`
+/// when the header is incomplete, `{error, einval}` when the size exceeds
+/// `MaxSize`.
+fn ipread_s32bu_p32bu_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let (offset, max) = (size_arg(a[1])?, size_arg(a[2])?);
+    with_file(p, a[0], |p, file| {
+        let (offset, max) = match (offset, max) {
+            (Ok(offset), Ok(max)) => (offset, max),
+            (Err(e), _) | (_, Err(e)) => return posix_error(p, e),
+        };
+        let header = match read_fully(file, 8, Some(offset)) {
+            Ok(header) if header.len() == 8 => header,
+            Ok(_) => return atom("eof"),
+            Err(e) => return io_error(p, &e),
+        };
+        let size = u32::from_be_bytes(header[..4].try_into().expect("4 bytes"));
+        let pointer = u32::from_be_bytes(header[4..].try_into().expect("4 bytes"));
+        if u64::from(size) > max {
+            return posix_error(p, libc::EINVAL);
+        }
+        let data = match read_fully(file, u64::from(size), Some(u64::from(pointer))) {
+            Ok(bytes) if bytes.is_empty() => atom("eof"),
+            Ok(bytes) => p.heap.binary(&bytes),
+            Err(e) => return io_error(p, &e),
+        };
+        let (size, pointer) = (p.heap.int(i64::from(size)), p.heap.int(i64::from(pointer)));
+        let read = p.heap.tuple(&[size, pointer, data]);
+        p.heap.tuple(&[ok(), read])
+    })
 }
 
 fn read_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

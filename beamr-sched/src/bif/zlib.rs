@@ -7,7 +7,7 @@
 //! ones erl writes. Data that does not inflate raises `data_error`, as
 //! OTP's `zlib` does; `uncompress/1` ignores bytes after the stream's end,
 //! as it does. The streaming API (`zlib:open/0`, `deflateInit/1,2,6`,
-//! `inflate/2`, ...) is not native: its NIF stubs raise `undef`.
+//! `inflate/2`, ...) is in `zlib_stream`.
 
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 

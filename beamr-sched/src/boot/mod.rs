@@ -17,6 +17,7 @@ use crate::runtime::Runtime;
 use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
 
 mod logger;
+mod safe_sup;
 
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
@@ -184,6 +185,7 @@ impl Runtime {
         }
         if otp_applications {
             self.names.unregister(apps_started);
+            self.start_kernel_safe_sup(options)?;
         }
         if otp_logger {
             self.start_otp_logger(gl)?;

@@ -10,7 +10,10 @@ mod registry;
 pub mod resolve;
 pub mod trace_patterns;
 
-pub use path::{otp_lib_dirs, otp_release, otp_root, CodePath, DEFAULT_OTP_RELEASE};
+pub use path::{
+    erts_version, otp_lib_dirs, otp_release, otp_root, CodePath, DEFAULT_ERTS_VERSION,
+    DEFAULT_OTP_RELEASE,
+};
 pub use preloaded::{is_preloaded, preloaded};
 pub use registry::{
     runs_code, BadfileCause, CodeServer, DeleteOutcome, LoadFailure, LoadOutcome, Origin,

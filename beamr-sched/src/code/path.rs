@@ -94,6 +94,39 @@ pub fn otp_release() -> u32 {
     })
 }
 
+/// The erts version assumed when the installation does not say.
+pub const DEFAULT_ERTS_VERSION: &str = "13.1.5";
+
+/// The erts version of that installation (`system_info(version)`): the
+/// first word of its `releases/start_erl.data` (`13.1.5 25`), else the
+/// newest `erts-VSN` directory.
+pub fn erts_version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        let Some(root) = otp_root() else {
+            return DEFAULT_ERTS_VERSION.to_string();
+        };
+        let from_data = std::fs::read_to_string(root.join("releases/start_erl.data"))
+            .ok()
+            .and_then(|s| s.split_whitespace().next().map(str::to_string));
+        let from_dir = || {
+            std::fs::read_dir(root)
+                .ok()?
+                .filter_map(|e| {
+                    e.ok()?
+                        .file_name()
+                        .to_str()?
+                        .strip_prefix("erts-")
+                        .map(str::to_string)
+                })
+                .max()
+        };
+        from_data
+            .or_else(from_dir)
+            .unwrap_or_else(|| DEFAULT_ERTS_VERSION.to_string())
+    })
+}
+
 fn erl_root() -> Option<PathBuf> {
     let out = Command::new("erl")
         .args([

@@ -207,6 +207,27 @@ impl CodeServer {
             .clone()
     }
 
+    /// Bytes of loaded code: every version ever loaded (none is freed),
+    /// and the `.beam` files the current versions came from.
+    pub fn memory_bytes(&self) -> usize {
+        let versions: usize = self
+            .all
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|m| m.memory_bytes())
+            .sum();
+        let files: usize = self
+            .modules
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter_map(|v| v.origin.as_ref())
+            .map(|o| o.bytes.len() + o.file.capacity())
+            .sum();
+        versions + files
+    }
+
     /// Every module with a current version, and where it came from.
     pub fn loaded(&self) -> Vec<(Atom, Arc<Origin>)> {
         let modules = self.modules.read().unwrap_or_else(|e| e.into_inner());

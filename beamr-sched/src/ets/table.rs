@@ -176,7 +176,11 @@ pub struct TableData {
     size: usize,
 }
 
-/// One table.
+/// Words `ets:info(T, memory)` counts for an empty table: its header,
+/// lock and index (a fresh table on the BEAM reports about as many).
+pub const TABLE_OVERHEAD_WORDS: usize = 300;
+
+/// An ETS table: its settings, and its data behind a lock.
 pub struct Table {
     /// The table identifier's reference words.
     pub id: [u32; 3],
@@ -262,6 +266,12 @@ impl TableData {
     /// Number of objects.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// Words the table takes in all (`ets:info(T, memory)`): its objects
+    /// and [`TABLE_OVERHEAD_WORDS`].
+    pub fn memory_words(&self) -> usize {
+        self.words() + TABLE_OVERHEAD_WORDS
     }
 
     /// Words of storage the objects take.

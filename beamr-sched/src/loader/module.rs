@@ -74,6 +74,24 @@ impl Module {
         Some((file, item.line))
     }
 
+    /// Bytes this version takes: its code, literal heap, tables of
+    /// exports, functions, lines and funs, and file names.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let literals = self.literals.young_capacity()
+            + self.literals.old_capacity()
+            + self.literals.fragment_words();
+        size_of::<Module>()
+            + self.code.len() * size_of::<Instr>()
+            + literals * size_of::<u64>()
+            + self.exports.capacity() * size_of::<(Atom, u32, usize)>()
+            + self.functions.capacity() * size_of::<FunctionInfo>()
+            + self.lines.capacity() * size_of::<(usize, LineItem)>()
+            + self.funs.capacity() * size_of::<&FunEntry>()
+            + self.funs.len() * size_of::<FunEntry>()
+            + self.files.iter().map(String::capacity).sum::<usize>()
+    }
+
     /// The native record `name` this module declares.
     pub fn record(&self, name: Atom) -> Option<&super::record::ModuleRecord> {
         self.records.iter().find(|r| r.def.name == name)

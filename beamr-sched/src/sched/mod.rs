@@ -6,4 +6,4 @@ mod spawn;
 mod worker;
 
 pub use spawn::{SpawnOptions, SpawnTarget};
-pub use worker::{run_slice, spawn_schedulers, SliceEnd};
+pub use worker::{run_slice, spawn_schedulers, SliceEnd, SLICE_REDUCTIONS};

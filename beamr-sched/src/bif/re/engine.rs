@@ -218,10 +218,20 @@ fn first_newline(subject: &[u8], from: usize, newline: Newline) -> usize {
     found.map_or(subject.len(), |p| from + p)
 }
 
-/// PCRE2's version as `re:version/0` gives it.
+/// `re:version/0`: the PCRE release the BEAM of the OTP release beamr
+/// runs was built with, as that BEAM reports it (OTP 25 to 27 bundle PCRE
+/// 8, whose behaviour beamr follows on those releases; OTP 29 PCRE2
+/// 10.47). On other releases, the linked PCRE2's own version.
 pub(super) fn version() -> String {
-    let (major, minor) = pcre2::version();
-    format!("{major}.{minor}")
+    match crate::code::otp_release() {
+        ..=25 => "8.44 2020-02-12".to_string(),
+        26 | 27 => "8.45 2021-06-15".to_string(),
+        29 => "10.47 2025-10-21".to_string(),
+        _ => {
+            let (major, minor) = pcre2::version();
+            format!("{major}.{minor}")
+        }
+    }
 }
 
 #[cfg(test)]
