@@ -170,7 +170,23 @@ pub fn decode(words: [u64; 2]) -> TermSummary {
 }
 
 /// Deep size of `t` in words, and whether it is exact, with a bounded walk.
+/// Immediates and tuples of immediates (most messages: `{token, 7}`,
+/// `{ok, Pid}`) are sized without the walk.
+#[inline]
 fn flat_size(t: Term) -> (u64, bool) {
+    if t.is_immediate() {
+        return (0, true);
+    }
+    if let Some(elems) = t.as_tuple() {
+        if elems.iter().all(|e| e.is_immediate()) {
+            return (1 + elems.len() as u64, true);
+        }
+    }
+    flat_size_walk(t)
+}
+
+/// [`flat_size`] of a term with boxed parts: a walk with a fixed stack.
+fn flat_size_walk(t: Term) -> (u64, bool) {
     let mut stack = [Term::NIL; STACK];
     let mut sp = 0;
     let mut total = 0u64;
