@@ -53,7 +53,7 @@ fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// BEAM, where the answer comes as a signal from the target.
 fn noproc_to_self(rt: &Runtime, p: &mut Process, msg: Term) {
     signals::deliver_pending(rt, p);
-    signals::deliver_to_self(p, msg);
+    signals::deliver_to_self(rt, p, msg);
 }
 
 pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -176,7 +176,7 @@ fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result
             port,
             Term::atom(Atom::NOPROC),
         ]);
-        signals::deliver_to_self(p, msg);
+        signals::deliver_to_self(rt, p, msg);
     }
     Ok(reference)
 }
@@ -347,7 +347,7 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
     let kill = reason == Term::atom(Atom::KILL);
     if p.trap_exit && !kill {
         let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);
-        signals::deliver_to_self(p, msg);
+        signals::deliver_to_self(rt, p, msg);
         return Ok(Term::TRUE);
     }
     rt.send_signal(

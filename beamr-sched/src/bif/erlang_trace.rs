@@ -25,7 +25,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::{Port, Runtime};
 use crate::signals;
-use crate::trace::TraceChange;
+use crate::trace::{Session, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -37,13 +37,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 pub(super) struct RuntimeDelivery {
     /// The runtime.
     pub(super) rt: Weak<Runtime>,
-}
-
-impl RuntimeDelivery {
-    /// Delivery through the runtime `rt`.
-    pub(super) fn new(rt: Weak<Runtime>) -> RuntimeDelivery {
-        RuntimeDelivery { rt }
-    }
 }
 
 impl Deliver for RuntimeDelivery {
@@ -117,14 +110,14 @@ impl Deliver for PortDelivery {
 }
 
 /// Which processes an `erlang:trace/3` call names.
-enum Target {
+pub(super) enum Target {
     One(Term),
     Existing,
     New,
     All,
 }
 
-fn target(t: Term) -> Result<Target, Exception> {
+pub(super) fn target(t: Term) -> Result<Target, Exception> {
     if t.is_local_pid() {
         return Ok(Target::One(t));
     }
@@ -137,9 +130,10 @@ fn target(t: Term) -> Result<Target, Exception> {
 }
 
 /// Parses the flag list: the flags, the tracer given with `{tracer, Pid}`
-/// (if any) and the timestamp kind.
+/// (if any; only the legacy session takes one) and the timestamp kind.
 fn parse_flags(
     p: &mut Process,
+    session: &Session,
     list: Term,
 ) -> Result<(TraceFlags, Option<Term>, TimestampKind), Exception> {
     let items = list.list_to_vec().ok_or_else(Exception::badarg)?;
@@ -151,6 +145,7 @@ fn parse_flags(
             continue;
         }
         match item.as_tuple() {
+            _ if !session.is_legacy() => return Err(bad_option()),
             Some(&[tag, pid]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
                 if !pid.is_local_pid() && pid.as_local_port().is_none() {
                     return Err(bad_option());
@@ -191,31 +186,63 @@ pub(super) fn not_implemented(p: &mut Process, what: &str) -> Exception {
 }
 
 /// `erlang:trace(PidSpec, How, FlagList)`: the number of processes whose
-/// flags were changed.
+/// flags were changed (in the legacy session).
 fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let target = target(a[0])?;
-    let set = match a[1] {
+    trace_in(rt, p, Session::legacy(), a[0], a[1], a[2])
+}
+
+/// A tracer that sends the BEAM's trace messages to `to` (a process or a
+/// port), with timestamps of `timestamp`.
+pub(super) fn message_tracer(
+    rt: &Runtime,
+    p: &mut Process,
+    to: Term,
+    timestamp: TimestampKind,
+) -> Result<Arc<dyn beamr_trace::Tracer>, Exception> {
+    if to.as_local_port().is_some() {
+        let port = rt.ports.get(to).ok_or_else(Exception::badarg)?;
+        let delivery = PortDelivery { port };
+        return Ok(Arc::new(MessageTracer::new(to, timestamp, delivery)));
+    }
+    let Some(weak) = rt.weak_self.get().cloned() else {
+        return Err(not_implemented(p, "tracing outside run_main"));
+    };
+    let delivery = RuntimeDelivery { rt: weak };
+    Ok(Arc::new(MessageTracer::new(to, timestamp, delivery)))
+}
+
+/// `erlang:trace/3` in `session` (`trace:process/4`): the number of
+/// processes whose flags were changed.
+pub(super) fn trace_in(
+    rt: &Runtime,
+    p: &mut Process,
+    session: &Arc<Session>,
+    pid_spec: Term,
+    how: Term,
+    flag_list: Term,
+) -> Result<Term, Exception> {
+    let (flags, tracer, timestamp) = parse_flags(p, session, flag_list)?;
+    let set = match how {
         Term::TRUE => true,
         Term::FALSE => false,
         _ => return Err(Exception::badarg()),
     };
-    let (flags, tracer, timestamp) = parse_flags(p, a[2])?;
-    let tracer_pid = tracer.unwrap_or(p.pid);
-    let tracer: Arc<dyn beamr_trace::Tracer> = if tracer_pid.as_local_port().is_some() {
-        let port = rt.ports.get(tracer_pid).ok_or_else(Exception::badarg)?;
-        let delivery = PortDelivery { port };
-        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
-    } else {
-        if set && rt.processes.get(tracer_pid).is_none() && tracer_pid != p.pid {
-            return Err(Exception::badarg());
-        }
-        let Some(weak) = rt.weak_self.get().cloned() else {
-            return Err(not_implemented(p, "tracing outside run_main"));
-        };
-        let delivery = RuntimeDelivery { rt: weak };
-        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
+    let target = target(pid_spec)?;
+    let tracer_pid = tracer.or(session.tracer()).unwrap_or(p.pid);
+    if set
+        && tracer_pid.is_local_pid()
+        && rt.processes.get(tracer_pid).is_none()
+        && tracer_pid != p.pid
+    {
+        return Err(Exception::badarg());
+    }
+    let tracer = message_tracer(rt, p, tracer_pid, timestamp)?;
+    let change = TraceChange {
+        session: Arc::clone(session),
+        set,
+        flags,
+        tracer,
     };
-    let change = TraceChange { set, flags, tracer };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
         if pid == p.pid {
@@ -257,6 +284,6 @@ fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     let reference = p.heap.local_ref(rt.new_ref_ids());
     let tag = Term::atom(Atom::new("trace_delivered").expect("atom"));
     let reply = p.heap.tuple(&[tag, a[0], reference]);
-    signals::deliver_to_self(p, reply);
+    signals::deliver_to_self(rt, p, reply);
     Ok(reference)
 }

@@ -28,6 +28,7 @@ pub fn natives() -> Natives {
         super::erlang_trace::BIFS,
         super::erlang_trace_info::BIFS,
         super::erlang_trace_pattern::BIFS,
+        super::trace_sessions::BIFS,
         super::seq_trace::BIFS,
         super::erlang_match_spec_test::BIFS,
         super::erlang_system::BIFS,

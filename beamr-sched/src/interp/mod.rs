@@ -18,6 +18,6 @@ mod run;
 pub(crate) mod stacktrace;
 mod unwind;
 
-pub use call_trace::{TestHost, TEST_HOST};
+pub use call_trace::{run_message_spec, TestHost, TEST_HOST};
 pub use run::{run, Outcome};
 pub use stacktrace::{build_stacktrace, suspended_at};

@@ -58,6 +58,7 @@
 //!    what it monitored, each through step 1.
 
 pub mod deliver;
+pub mod message_trace;
 pub mod exit;
 pub mod port;
 pub mod send;
