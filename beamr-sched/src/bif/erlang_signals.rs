@@ -71,6 +71,12 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     if linked {
         p.links.push(a[0]);
         probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
+        if a[0].is_local_pid() {
+            // set_on_link: the linked process takes the caller's flags.
+            for change in p.trace.inherit_on_link() {
+                rt.send_signal(a[0], Signal::Trace(change));
+            }
+        }
     } else if p.trap_exit {
         // After what the target sent before it died (see noproc_to_self).
         let msg = p

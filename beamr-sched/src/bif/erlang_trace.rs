@@ -7,7 +7,8 @@
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
 //! Trace patterns are `erlang_trace_pattern`'s, `erlang:trace_info/2`
 //! `erlang_trace_info`'s. Not here yet: `{tracer, Module, State}` (tracer
-//! modules) and tracing ports as tracees: each raises `{notsup, What}`.
+//! modules) and tracing ports as tracees: each raises `{notsup, What}`,
+//! but for what `dbg:p/2` names besides processes (see [`Target::Ports`]).
 //! `{tracer, Port}` sends each trace message to the port in the external
 //! format (`ports::trace_file` and `ports::trace_ip`, erts's trace port
 //! drivers, write them as erts does).
@@ -85,7 +86,9 @@ struct PortDelivery {
 
 impl Deliver for PortDelivery {
     fn deliver(&self, _tracer: Term, message: Term, _heap: Heap) -> bool {
-        let Ok(bytes) = beamr_core::etf::try_encode(message) else {
+        // As this release's term_to_binary/1 writes it.
+        let options = super::erlang_binaries::encode_defaults();
+        let Ok(bytes) = beamr_core::etf::encode_with(message, &options) else {
             return false;
         };
         match &self.port.driver {
@@ -115,6 +118,12 @@ pub(super) enum Target {
     Existing,
     New,
     All,
+    /// `ports`, `existing_ports` (`existing`) or `new_ports`: ports are
+    /// not tracees in beamr yet. Clearing flags is accepted (no port has
+    /// any; each existing port counts, as erts counts them), and so is
+    /// naming the ports to come (none is ever traced); setting flags on
+    /// existing ports raises `{notsup, _}`.
+    Ports { existing: bool },
 }
 
 pub(super) fn target(t: Term) -> Result<Target, Exception> {
@@ -125,6 +134,9 @@ pub(super) fn target(t: Term) -> Result<Target, Exception> {
         Some("all" | "processes") => Ok(Target::All),
         Some("existing" | "existing_processes") => Ok(Target::Existing),
         Some("new" | "new_processes") => Ok(Target::New),
+        Some("ports") => Ok(Target::Ports { existing: true }),
+        Some("existing_ports") => Ok(Target::Ports { existing: true }),
+        Some("new_ports") => Ok(Target::Ports { existing: false }),
         _ => Err(Exception::badarg()),
     }
 }
@@ -270,6 +282,13 @@ pub(super) fn trace_in(
             }
         }
         Target::New => rt.trace.change_new_processes(&change),
+        Target::Ports { existing: false } => {}
+        Target::Ports { existing: true } => {
+            if set {
+                return Err(not_implemented(p, "tracing ports"));
+            }
+            count = rt.ports.ids().len() as i64;
+        }
     }
     Ok(Term::small_unchecked(count))
 }

@@ -190,6 +190,34 @@ impl ProcessTrace {
         Some(child)
     }
 
+    /// What a process this one links to takes (`set_on_link`, as
+    /// [`ProcessTrace::inherit_on_spawn`] for spawns): per session traced
+    /// with `set_on_link`, its flags; with `set_on_first_link`, its flags
+    /// but that one, which this process then loses.
+    pub fn inherit_on_link(&mut self) -> Vec<TraceChange> {
+        let inherit = TraceFlags::SET_ON_LINK | TraceFlags::SET_ON_FIRST_LINK;
+        if !self.wants(inherit) {
+            return Vec::new();
+        }
+        let mut changes = Vec::new();
+        for s in &mut self.sessions {
+            if !s.flags.intersects(inherit) {
+                continue;
+            }
+            if !s.flags.contains(TraceFlags::SET_ON_LINK) {
+                s.flags.remove(TraceFlags::SET_ON_FIRST_LINK);
+            }
+            changes.push(TraceChange {
+                session: Arc::clone(&s.session),
+                set: true,
+                flags: s.flags,
+                tracer: s.tracer.clone(),
+            });
+        }
+        self.refresh();
+        changes
+    }
+
     /// Tells the tracers that `pid` monitors `target` with `reference`,
     /// past the flag test (see `Tracer::monitor`).
     #[cold]
