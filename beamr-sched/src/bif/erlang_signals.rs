@@ -71,8 +71,9 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     if linked {
         p.links.push(a[0]);
         probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
-        if a[0].is_local_pid() {
-            // set_on_link: the linked process takes the caller's flags.
+        if a[0].is_local_pid() && crate::code::otp_release() >= 27 {
+            // set_on_link: the linked process takes the caller's flags
+            // (OTP 27 and later; OTP 25's link/1 passes none on).
             for change in p.trace.inherit_on_link() {
                 rt.send_signal(a[0], Signal::Trace(change));
             }

@@ -296,7 +296,7 @@ pub(super) fn trace_in(
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its
 /// event happens, so every one is delivered already; the answer
 /// `{trace_delivered, Tracee, Ref}` comes at once.
-fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if !(a[0].is_local_pid() || a[0] == Term::atom(Atom::new("all").expect("atom"))) {
         return Err(Exception::badarg());
     }

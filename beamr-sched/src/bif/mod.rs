@@ -56,6 +56,7 @@ mod registry;
 mod resource;
 mod seq_trace;
 mod string;
+mod trace_module;
 mod trace_sessions;
 mod unicode;
 mod zlib;

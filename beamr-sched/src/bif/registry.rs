@@ -4,8 +4,17 @@
 use crate::loader::Natives;
 
 /// The table of every native BIF (a later row for the same MFA wins).
+/// Releases without a `trace` module (before OTP 27) get beamr's.
 pub fn natives() -> Natives {
-    Natives::from_rows(&[
+    let mut rows: Vec<&[crate::loader::BifRow]> = ALL.to_vec();
+    if crate::code::otp_release() < 27 {
+        rows.push(super::trace_module::BIFS);
+    }
+    Natives::from_rows(&rows)
+}
+
+/// Every file's rows, whatever the release.
+const ALL: &[&[crate::loader::BifRow]] = &[
         super::erlang_arith::BIFS,
         super::erlang_terms::BIFS,
         super::erlang_time::BIFS,
@@ -54,5 +63,4 @@ pub fn natives() -> Natives {
         super::records::BIFS,
         super::erl_prim_loader::BIFS,
         super::re::BIFS,
-    ])
-}
+];
