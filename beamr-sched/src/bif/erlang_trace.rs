@@ -123,7 +123,9 @@ pub(super) enum Target {
     /// any; each existing port counts, as erts counts them), and so is
     /// naming the ports to come (none is ever traced); setting flags on
     /// existing ports raises `{notsup, _}`.
-    Ports { existing: bool },
+    Ports {
+        existing: bool,
+    },
 }
 
 pub(super) fn target(t: Term) -> Result<Target, Exception> {
@@ -296,7 +298,11 @@ pub(super) fn trace_in(
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its
 /// event happens, so every one is delivered already; the answer
 /// `{trace_delivered, Tracee, Ref}` comes at once.
-pub(super) fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn trace_delivered(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+) -> Result<Term, Exception> {
     if !(a[0].is_local_pid() || a[0] == Term::atom(Atom::new("all").expect("atom"))) {
         return Err(Exception::badarg());
     }

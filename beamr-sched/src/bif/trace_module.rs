@@ -68,7 +68,11 @@ fn delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
 /// `trace:session_info(PidPortFuncEvent)`: the sessions tracing it, or
 /// `undefined`.
 fn session_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let what = if a[0] == atom("all") { atom("any") } else { a[0] };
+    let what = if a[0] == atom("all") {
+        atom("any")
+    } else {
+        a[0]
+    };
     let answer = trace_info3(rt, p, &[atom("any"), what, atom("session")])?;
     Ok(match answer.as_tuple() {
         Some(&[_, list]) => list,

@@ -43,13 +43,13 @@ fn atom(name: &str) -> Term {
 /// The session `t` names (`{Ref, {Name, Id}}` or `{Name, Id}`), if it is
 /// alive.
 pub(super) fn session_of(t: Term) -> Option<Arc<Session>> {
-    let weak = match t.as_tuple()? {
-        &[r, weak] if r.is_reference() => weak,
-        &[_, _] => t,
+    let weak = match *t.as_tuple()? {
+        [r, weak] if r.is_reference() => weak,
+        [_, _] => t,
         _ => return None,
     };
-    match weak.as_tuple()? {
-        &[name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?),
+    match *weak.as_tuple()? {
+        [name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?),
         _ => None,
     }
 }
@@ -97,7 +97,11 @@ pub(super) fn session_create(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
 }
 
 /// `erts_internal:trace_session_destroy(Session)`: true if it was alive.
-pub(super) fn session_destroy(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn session_destroy(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+) -> Result<Term, Exception> {
     let well_formed = matches!(a[0].as_tuple(), Some(&[_, _]));
     let Some(session) = session_of(a[0]) else {
         if well_formed {

@@ -350,7 +350,11 @@ fn prune_dead(table: &mut Table) {
         .collect();
     for key in dead {
         let all = table.functions.get(&key).cloned().unwrap_or_default();
-        let rest = all.iter().filter(|s| s.session.is_alive()).cloned().collect();
+        let rest = all
+            .iter()
+            .filter(|s| s.session.is_alive())
+            .cloned()
+            .collect();
         store(table, key, rest);
     }
 }
@@ -412,7 +416,12 @@ fn update(table: &mut Table, session: &Arc<Session>, key: Key, changes: &[Change
     let mut all: Vec<SessionPatterns> = table
         .functions
         .get(&key)
-        .map(|all| all.iter().filter(|s| s.session.is_alive()).cloned().collect())
+        .map(|all| {
+            all.iter()
+                .filter(|s| s.session.is_alive())
+                .cloned()
+                .collect()
+        })
         .unwrap_or_default();
     let i = match all.iter().position(|s| s.session.id() == session.id()) {
         Some(i) => i,

@@ -10,9 +10,9 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::message_trace::{self, runtime_sender};
 use crate::process::{Payload, Process, ProcessHandle, Signal};
 use crate::runtime::Runtime;
-use super::message_trace::{self, runtime_sender};
 use crate::trace::probes;
 use beamr_trace::TraceTag;
 

@@ -50,7 +50,13 @@ pub fn install_spec_runner(runner: SpecRunner) {
 /// to `to` (as the sender named it). Returns the trace context the
 /// message carries to its receiver, if a tracer made one.
 #[inline(always)]
-pub fn send(rt: &Runtime, p: &mut Process, msg: Term, to: Term, dead: bool) -> Option<TraceContext> {
+pub fn send(
+    rt: &Runtime,
+    p: &mut Process,
+    msg: Term,
+    to: Term,
+    dead: bool,
+) -> Option<TraceContext> {
     if probes::wants_send(&p.trace) {
         let tag = if dead {
             TraceTag::SendToNonExistingProcess
@@ -67,7 +73,13 @@ pub fn send(rt: &Runtime, p: &mut Process, msg: Term, to: Term, dead: bool) -> O
 /// of the runtime's own) with the trace context `carried`, entered `p`'s
 /// mailbox.
 #[inline(always)]
-pub fn receive(rt: &Runtime, p: &mut Process, msg: Term, from: Term, carried: Option<TraceContext>) {
+pub fn receive(
+    rt: &Runtime,
+    p: &mut Process,
+    msg: Term,
+    from: Term,
+    carried: Option<TraceContext>,
+) {
     if probes::wants_receive(&p.trace) {
         let _ = traced(rt, p, TraceTag::Receive, msg, Some(from), carried);
     }

@@ -58,8 +58,8 @@
 //!    what it monitored, each through step 1.
 
 pub mod deliver;
-pub mod message_trace;
 pub mod exit;
+pub mod message_trace;
 pub mod port;
 pub mod send;
 pub mod seq_trace;

@@ -6,9 +6,9 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
+use super::message_trace;
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::{AliasMode, Runtime};
-use super::message_trace;
 use beamr_trace::TraceContext;
 
 impl Runtime {

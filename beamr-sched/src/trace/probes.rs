@@ -61,7 +61,12 @@ pub fn message(
 pub fn spawn(t: &mut ProcessTrace, tag: TraceTag, pid: Term, other: Term, mfa: Mfa, args: &[Term]) {
     debug_assert!(matches!(tag, TraceTag::Spawn | TraceTag::Spawned));
     if t.wants(TraceFlags::PROCS) {
-        t.report(TraceFlags::PROCS, tag, pid, Payload::Spawn { other, mfa, args });
+        t.report(
+            TraceFlags::PROCS,
+            tag,
+            pid,
+            Payload::Spawn { other, mfa, args },
+        );
     }
 }
 
@@ -69,7 +74,12 @@ pub fn spawn(t: &mut ProcessTrace, tag: TraceTag, pid: Term, other: Term, mfa: M
 #[inline(always)]
 pub fn exit(t: &mut ProcessTrace, pid: Term, reason: Term) {
     if t.wants(TraceFlags::PROCS) {
-        t.report(TraceFlags::PROCS, TraceTag::Exit, pid, Payload::Exit { reason });
+        t.report(
+            TraceFlags::PROCS,
+            TraceTag::Exit,
+            pid,
+            Payload::Exit { reason },
+        );
     }
 }
 
@@ -112,7 +122,14 @@ pub fn call(
             args,
             match_spec_result: extra,
         };
-        t.report_in(session, TraceFlags::CALL, true, TraceTag::Call, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::Call,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -123,7 +140,14 @@ pub fn call(
 pub fn return_to(t: &mut ProcessTrace, session: &Session, pid: Term, mfa: Option<Mfa>) {
     if t.wants(TraceFlags::CALL) && t.flags_in(session).contains(TraceFlags::RETURN_TO) {
         let payload = Payload::ReturnTo { mfa };
-        t.report_in(session, TraceFlags::CALL, true, TraceTag::ReturnTo, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ReturnTo,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -145,7 +169,14 @@ pub fn meta(tracer: &dyn Tracer, tag: TraceTag, pid: Term, payload: Payload<'_>)
 pub fn return_from(t: &mut ProcessTrace, session: &Session, pid: Term, mfa: Mfa, value: Term) {
     if t.wants(TraceFlags::CALL) {
         let payload = Payload::Return { mfa, value };
-        t.report_in(session, TraceFlags::CALL, true, TraceTag::ReturnFrom, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ReturnFrom,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -162,7 +193,14 @@ pub fn exception_from(
 ) {
     if t.wants(TraceFlags::CALL) {
         let payload = Payload::Exception { mfa, class, reason };
-        t.report_in(session, TraceFlags::CALL, true, TraceTag::ExceptionFrom, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ExceptionFrom,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -203,7 +241,12 @@ pub fn exiting(t: &mut ProcessTrace, tag: TraceTag, pid: Term) {
         TraceTag::InExiting | TraceTag::OutExiting | TraceTag::OutExited
     ));
     if t.wants(TraceFlags::EXITING) {
-        t.report(TraceFlags::EXITING, tag, pid, Payload::Running { mfa: None });
+        t.report(
+            TraceFlags::EXITING,
+            tag,
+            pid,
+            Payload::Running { mfa: None },
+        );
     }
 }
 

@@ -4,9 +4,7 @@
 use std::sync::Arc;
 
 use beamr_core::term::Term;
-use beamr_trace::{
-    fire_with, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
-};
+use beamr_trace::{fire_with, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer};
 
 use super::clock::{now_ns, scheduler_id};
 use super::Session;
@@ -94,7 +92,8 @@ impl ProcessTrace {
 
     /// The flags `session` set.
     pub fn flags_in(&self, session: &Session) -> TraceFlags {
-        self.in_session(session).map_or(TraceFlags::empty(), |s| s.flags)
+        self.in_session(session)
+            .map_or(TraceFlags::empty(), |s| s.flags)
     }
 
     /// The tracer of `session`'s flags, if any.
@@ -105,7 +104,8 @@ impl ProcessTrace {
     /// The pid or port the events of `session` go to (`trace_info/2`'s
     /// `tracer`), if the tracer is one.
     pub fn tracer_term_in(&self, session: &Session) -> Option<Term> {
-        self.in_session(session).and_then(|s| s.tracer.tracer_term())
+        self.in_session(session)
+            .and_then(|s| s.tracer.tracer_term())
     }
 
     /// The live sessions that trace the process.
@@ -238,7 +238,13 @@ impl ProcessTrace {
     /// a tracer is dropped if it asks to be removed.
     #[cold]
     #[inline(never)]
-    pub(super) fn report(&mut self, flag: TraceFlags, tag: TraceTag, pid: Term, payload: Payload<'_>) {
+    pub(super) fn report(
+        &mut self,
+        flag: TraceFlags,
+        tag: TraceTag,
+        pid: Term,
+        payload: Payload<'_>,
+    ) {
         self.report_each(flag, pid, |_, t| {
             report_one(t, tag, pid, payload, |t, e| t.trace(e)).0
         });
@@ -283,11 +289,12 @@ impl ProcessTrace {
         let _ = pid;
         let mut removed = false;
         for s in &mut self.sessions {
-            if s.flags.intersects(flag) && s.session.is_alive() {
-                if each(&s.session, &*s.tracer) == Decision::Remove {
-                    s.flags = TraceFlags::empty();
-                    removed = true;
-                }
+            if s.flags.intersects(flag)
+                && s.session.is_alive()
+                && each(&s.session, &*s.tracer) == Decision::Remove
+            {
+                s.flags = TraceFlags::empty();
+                removed = true;
             }
         }
         if removed {

@@ -174,7 +174,10 @@ impl Session {
             return Vec::new();
         }
         let live = r.live.read().unwrap_or_else(|e| e.into_inner());
-        live.iter().filter(|s| s.owner == Some(pid)).cloned().collect()
+        live.iter()
+            .filter(|s| s.owner == Some(pid))
+            .cloned()
+            .collect()
     }
 
     /// Every live session, newest first, the legacy one last.
@@ -243,7 +246,11 @@ impl Session {
 pub struct Detached;
 
 impl beamr_trace::Tracer for Detached {
-    fn enabled(&self, _tag: beamr_trace::TraceTag, _tracee: beamr_trace::Tracee) -> beamr_trace::Decision {
+    fn enabled(
+        &self,
+        _tag: beamr_trace::TraceTag,
+        _tracee: beamr_trace::Tracee,
+    ) -> beamr_trace::Decision {
         beamr_trace::Decision::Discard
     }
 
