@@ -26,7 +26,7 @@ call(P, F, A) ->
 main() ->
     Dev = dbg_capture:device(),
     {ok, _} = dbg:tracer(process, dbg_capture:handler(Dev)),
-    P = spawn(?MODULE, loop, []),
+    P = dbg_capture:spawn_wide(?MODULE, loop, []),
     {ok, _} = dbg:p(P, c),
     io:format("~p~n", [dbg:tp(?MODULE, double, 1, c)]),
     io:format("~p~n", [dbg:tp(?MODULE, half, 1, cx)]),

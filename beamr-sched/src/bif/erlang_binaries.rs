@@ -369,7 +369,7 @@ fn bitstring_to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 /// `term_to_binary/1,2`'s defaults for the release beamr runs: OTP 26
 /// made `minor_version` 2 (UTF-8 atoms) the default and writes every port
 /// as `V4_PORT`.
-fn encode_defaults() -> etf::EncodeOptions {
+pub(super) fn encode_defaults() -> etf::EncodeOptions {
     let later = crate::code::otp_release() >= 26;
     etf::EncodeOptions {
         minor_version: if later { 2 } else { 1 },

@@ -53,7 +53,7 @@ fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// BEAM, where the answer comes as a signal from the target.
 fn noproc_to_self(rt: &Runtime, p: &mut Process, msg: Term) {
     signals::deliver_pending(rt, p);
-    signals::deliver_to_self(p, msg);
+    signals::deliver_to_self(rt, p, msg);
 }
 
 pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -71,6 +71,13 @@ pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
     if linked {
         p.links.push(a[0]);
         probes::link(&mut p.trace, TraceTag::Link, p.pid, a[0]);
+        if a[0].is_local_pid() && crate::code::otp_release() >= 27 {
+            // set_on_link: the linked process takes the caller's flags
+            // (OTP 27 and later; OTP 25's link/1 passes none on).
+            for change in p.trace.inherit_on_link() {
+                rt.send_signal(a[0], Signal::Trace(change));
+            }
+        }
     } else if p.trap_exit {
         // After what the target sent before it died (see noproc_to_self).
         let msg = p
@@ -176,7 +183,7 @@ fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result
             port,
             Term::atom(Atom::NOPROC),
         ]);
-        signals::deliver_to_self(p, msg);
+        signals::deliver_to_self(rt, p, msg);
     }
     Ok(reference)
 }
@@ -347,7 +354,7 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
     let kill = reason == Term::atom(Atom::KILL);
     if p.trap_exit && !kill {
         let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), p.pid, reason]);
-        signals::deliver_to_self(p, msg);
+        signals::deliver_to_self(rt, p, msg);
         return Ok(Term::TRUE);
     }
     rt.send_signal(

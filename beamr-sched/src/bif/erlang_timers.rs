@@ -147,7 +147,7 @@ fn cancel_timer2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
                 a[0],
                 result,
             ]);
-            signals::deliver_to_self(p, msg);
+            signals::deliver_to_self(rt, p, msg);
         }
         return Ok(Term::OK);
     }

@@ -7,7 +7,8 @@
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
 //! Trace patterns are `erlang_trace_pattern`'s, `erlang:trace_info/2`
 //! `erlang_trace_info`'s. Not here yet: `{tracer, Module, State}` (tracer
-//! modules) and tracing ports as tracees: each raises `{notsup, What}`.
+//! modules) and tracing ports as tracees: each raises `{notsup, What}`,
+//! but for what `dbg:p/2` names besides processes (see [`Target::Ports`]).
 //! `{tracer, Port}` sends each trace message to the port in the external
 //! format (`ports::trace_file` and `ports::trace_ip`, erts's trace port
 //! drivers, write them as erts does).
@@ -25,7 +26,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::{Port, Runtime};
 use crate::signals;
-use crate::trace::TraceChange;
+use crate::trace::{Session, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -37,13 +38,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 pub(super) struct RuntimeDelivery {
     /// The runtime.
     pub(super) rt: Weak<Runtime>,
-}
-
-impl RuntimeDelivery {
-    /// Delivery through the runtime `rt`.
-    pub(super) fn new(rt: Weak<Runtime>) -> RuntimeDelivery {
-        RuntimeDelivery { rt }
-    }
 }
 
 impl Deliver for RuntimeDelivery {
@@ -92,7 +86,9 @@ struct PortDelivery {
 
 impl Deliver for PortDelivery {
     fn deliver(&self, _tracer: Term, message: Term, _heap: Heap) -> bool {
-        let Ok(bytes) = beamr_core::etf::try_encode(message) else {
+        // As this release's term_to_binary/1 writes it.
+        let options = super::erlang_binaries::encode_defaults();
+        let Ok(bytes) = beamr_core::etf::encode_with(message, &options) else {
             return false;
         };
         match &self.port.driver {
@@ -117,14 +113,22 @@ impl Deliver for PortDelivery {
 }
 
 /// Which processes an `erlang:trace/3` call names.
-enum Target {
+pub(super) enum Target {
     One(Term),
     Existing,
     New,
     All,
+    /// `ports`, `existing_ports` (`existing`) or `new_ports`: ports are
+    /// not tracees in beamr yet. Clearing flags is accepted (no port has
+    /// any; each existing port counts, as erts counts them), and so is
+    /// naming the ports to come (none is ever traced); setting flags on
+    /// existing ports raises `{notsup, _}`.
+    Ports {
+        existing: bool,
+    },
 }
 
-fn target(t: Term) -> Result<Target, Exception> {
+pub(super) fn target(t: Term) -> Result<Target, Exception> {
     if t.is_local_pid() {
         return Ok(Target::One(t));
     }
@@ -132,14 +136,18 @@ fn target(t: Term) -> Result<Target, Exception> {
         Some("all" | "processes") => Ok(Target::All),
         Some("existing" | "existing_processes") => Ok(Target::Existing),
         Some("new" | "new_processes") => Ok(Target::New),
+        Some("ports") => Ok(Target::Ports { existing: true }),
+        Some("existing_ports") => Ok(Target::Ports { existing: true }),
+        Some("new_ports") => Ok(Target::Ports { existing: false }),
         _ => Err(Exception::badarg()),
     }
 }
 
 /// Parses the flag list: the flags, the tracer given with `{tracer, Pid}`
-/// (if any) and the timestamp kind.
+/// (if any; only the legacy session takes one) and the timestamp kind.
 fn parse_flags(
     p: &mut Process,
+    session: &Session,
     list: Term,
 ) -> Result<(TraceFlags, Option<Term>, TimestampKind), Exception> {
     let items = list.list_to_vec().ok_or_else(Exception::badarg)?;
@@ -151,6 +159,7 @@ fn parse_flags(
             continue;
         }
         match item.as_tuple() {
+            _ if !session.is_legacy() => return Err(bad_option()),
             Some(&[tag, pid]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
                 if !pid.is_local_pid() && pid.as_local_port().is_none() {
                     return Err(bad_option());
@@ -191,31 +200,63 @@ pub(super) fn not_implemented(p: &mut Process, what: &str) -> Exception {
 }
 
 /// `erlang:trace(PidSpec, How, FlagList)`: the number of processes whose
-/// flags were changed.
+/// flags were changed (in the legacy session).
 fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let target = target(a[0])?;
-    let set = match a[1] {
+    trace_in(rt, p, Session::legacy(), a[0], a[1], a[2])
+}
+
+/// A tracer that sends the BEAM's trace messages to `to` (a process or a
+/// port), with timestamps of `timestamp`.
+pub(super) fn message_tracer(
+    rt: &Runtime,
+    p: &mut Process,
+    to: Term,
+    timestamp: TimestampKind,
+) -> Result<Arc<dyn beamr_trace::Tracer>, Exception> {
+    if to.as_local_port().is_some() {
+        let port = rt.ports.get(to).ok_or_else(Exception::badarg)?;
+        let delivery = PortDelivery { port };
+        return Ok(Arc::new(MessageTracer::new(to, timestamp, delivery)));
+    }
+    let Some(weak) = rt.weak_self.get().cloned() else {
+        return Err(not_implemented(p, "tracing outside run_main"));
+    };
+    let delivery = RuntimeDelivery { rt: weak };
+    Ok(Arc::new(MessageTracer::new(to, timestamp, delivery)))
+}
+
+/// `erlang:trace/3` in `session` (`trace:process/4`): the number of
+/// processes whose flags were changed.
+pub(super) fn trace_in(
+    rt: &Runtime,
+    p: &mut Process,
+    session: &Arc<Session>,
+    pid_spec: Term,
+    how: Term,
+    flag_list: Term,
+) -> Result<Term, Exception> {
+    let (flags, tracer, timestamp) = parse_flags(p, session, flag_list)?;
+    let set = match how {
         Term::TRUE => true,
         Term::FALSE => false,
         _ => return Err(Exception::badarg()),
     };
-    let (flags, tracer, timestamp) = parse_flags(p, a[2])?;
-    let tracer_pid = tracer.unwrap_or(p.pid);
-    let tracer: Arc<dyn beamr_trace::Tracer> = if tracer_pid.as_local_port().is_some() {
-        let port = rt.ports.get(tracer_pid).ok_or_else(Exception::badarg)?;
-        let delivery = PortDelivery { port };
-        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
-    } else {
-        if set && rt.processes.get(tracer_pid).is_none() && tracer_pid != p.pid {
-            return Err(Exception::badarg());
-        }
-        let Some(weak) = rt.weak_self.get().cloned() else {
-            return Err(not_implemented(p, "tracing outside run_main"));
-        };
-        let delivery = RuntimeDelivery { rt: weak };
-        Arc::new(MessageTracer::new(tracer_pid, timestamp, delivery))
+    let target = target(pid_spec)?;
+    let tracer_pid = tracer.or(session.tracer()).unwrap_or(p.pid);
+    if set
+        && tracer_pid.is_local_pid()
+        && rt.processes.get(tracer_pid).is_none()
+        && tracer_pid != p.pid
+    {
+        return Err(Exception::badarg());
+    }
+    let tracer = message_tracer(rt, p, tracer_pid, timestamp)?;
+    let change = TraceChange {
+        session: Arc::clone(session),
+        set,
+        flags,
+        tracer,
     };
-    let change = TraceChange { set, flags, tracer };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
         if pid == p.pid {
@@ -243,6 +284,13 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
             }
         }
         Target::New => rt.trace.change_new_processes(&change),
+        Target::Ports { existing: false } => {}
+        Target::Ports { existing: true } => {
+            if set {
+                return Err(not_implemented(p, "tracing ports"));
+            }
+            count = rt.ports.ids().len() as i64;
+        }
     }
     Ok(Term::small_unchecked(count))
 }
@@ -250,13 +298,17 @@ fn trace3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
 /// `erlang:trace_delivered(Tracee)`: beamr delivers a trace message when its
 /// event happens, so every one is delivered already; the answer
 /// `{trace_delivered, Tracee, Ref}` comes at once.
-fn trace_delivered(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+pub(super) fn trace_delivered(
+    rt: &Runtime,
+    p: &mut Process,
+    a: &[Term],
+) -> Result<Term, Exception> {
     if !(a[0].is_local_pid() || a[0] == Term::atom(Atom::new("all").expect("atom"))) {
         return Err(Exception::badarg());
     }
     let reference = p.heap.local_ref(rt.new_ref_ids());
     let tag = Term::atom(Atom::new("trace_delivered").expect("atom"));
     let reply = p.heap.tuple(&[tag, a[0], reference]);
-    signals::deliver_to_self(p, reply);
+    signals::deliver_to_self(rt, p, reply);
     Ok(reference)
 }

@@ -9,7 +9,12 @@
 //!                      meta_match_spec, call_count,        no such function (or a wildcard)
 //!                      call_time, (call_memory,) all
 //! on_load              as {M, F, A} (no call_time)         the on_load pattern
+//! send | 'receive'     match_spec                          true, false or the specification
 //! ```
+//!
+//! Each answers for one trace session: `erlang:trace_info/2` for the
+//! legacy one, `trace:info/3` (`erts_internal:trace_info/3`) for a
+//! session's own.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -21,7 +26,7 @@ use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::ProcessTrace;
+use crate::trace::{EventPattern, MessageEvent, ProcessTrace, Session};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[("erlang", "trace_info", 2, trace_info)];
@@ -32,7 +37,27 @@ fn atom(name: &str) -> Term {
 
 /// `erlang:trace_info(PidPortFuncEvent, Item)`.
 fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let (subject, item) = (a[0], a[1]);
+    trace_info_in(rt, p, Session::legacy(), a[0], a[1])
+}
+
+/// How `subject` is traced in a process's body, if it is alive.
+pub(super) fn process_trace_of(rt: &Runtime, p: &Process, subject: Term) -> Option<ProcessTrace> {
+    if subject == p.pid {
+        return Some(p.trace.clone());
+    }
+    let handle = rt.processes.get(subject)?;
+    let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    body.as_ref().map(|other| other.trace.clone())
+}
+
+/// `erlang:trace_info/2` for `session` (`trace:info/3`).
+pub(super) fn trace_info_in(
+    rt: &Runtime,
+    p: &mut Process,
+    session: &Session,
+    subject: Term,
+    item: Term,
+) -> Result<Term, Exception> {
     let item_name = item
         .as_atom()
         .map(Atom::name)
@@ -41,23 +66,14 @@ fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         if !matches!(item_name, "flags" | "tracer") {
             return Err(Exception::badarg());
         }
-        let trace = if subject == p.pid {
-            p.trace.clone()
-        } else {
-            let Some(handle) = rt.processes.get(subject) else {
-                return Ok(Term::atom(Atom::UNDEFINED));
-            };
-            let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-            match body.as_ref() {
-                Some(other) => other.trace.clone(),
-                None => return Ok(Term::atom(Atom::UNDEFINED)),
-            }
+        let Some(trace) = process_trace_of(rt, p, subject) else {
+            return Ok(Term::atom(Atom::UNDEFINED));
         };
-        let value = process_item(p, &trace, item_name);
+        let value = process_item(p, session, &trace, item_name);
         return Ok(p.heap.tuple(&[item, value]));
     }
     if let Some(&[m, f, arity]) = subject.as_tuple() {
-        let value = match function(m, f, arity) {
+        let value = match function(session, m, f, arity) {
             Some(trace) => function_item(p, &trace, item_name, true)?,
             None => {
                 function_item(p, &FunctionTrace::default(), item_name, true)?;
@@ -72,29 +88,44 @@ fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
                 return Err(Exception::badarg());
             }
             let trace = rt.trace.for_new_process();
-            let value = process_item(p, &trace, item_name);
+            let value = process_item(p, session, &trace, item_name);
             Ok(p.heap.tuple(&[item, value]))
         }
         Some("on_load") => {
             if item_name == "call_time" || item_name == "call_memory" {
                 return Err(Exception::badarg());
             }
-            let trace = trace_patterns::on_load();
+            let trace = trace_patterns::on_load(session);
             let value = function_item(p, &trace, item_name, false)?;
             Ok(p.heap.tuple(&[item, value]))
         }
-        Some("send" | "receive") => Err(super::erlang_trace::not_implemented(
-            p,
-            "send and receive trace patterns",
-        )),
+        Some(event @ ("send" | "receive")) => {
+            if item_name != "match_spec" {
+                return Err(Exception::badarg());
+            }
+            let event = if event == "send" {
+                MessageEvent::Send
+            } else {
+                MessageEvent::Receive
+            };
+            let value = match session.event_pattern(event) {
+                EventPattern::All => Term::TRUE,
+                EventPattern::Off => Term::FALSE,
+                EventPattern::Spec(ms) => match ms.downcast_ref::<MatchSpec>() {
+                    Some(ms) => p.heap.copy_term(ms.source()),
+                    None => Term::TRUE,
+                },
+            };
+            Ok(p.heap.tuple(&[item, value]))
+        }
         _ => Err(Exception::badarg()),
     }
 }
 
-/// `flags` or `tracer` of a process traced as `trace`.
-fn process_item(p: &mut Process, trace: &ProcessTrace, item: &str) -> Term {
+/// `flags` or `tracer` of a process traced as `trace`, in `session`.
+fn process_item(p: &mut Process, session: &Session, trace: &ProcessTrace, item: &str) -> Term {
     if item == "tracer" {
-        return trace.tracer_term().unwrap_or(Term::NIL);
+        return trace.tracer_term_in(session).unwrap_or(Term::NIL);
     }
     // In the order erts lists them.
     const ORDER: &[TraceFlags] = &[
@@ -121,7 +152,7 @@ fn process_item(p: &mut Process, trace: &ProcessTrace, item: &str) -> Term {
         TraceFlags::TIMESTAMP,
         TraceFlags::CPU_TIMESTAMP,
     ];
-    let flags = trace.flags();
+    let flags = trace.flags_in(session);
     let names: Vec<Term> = ORDER
         .iter()
         .filter(|f| flags.contains(**f))
@@ -133,7 +164,7 @@ fn process_item(p: &mut Process, trace: &ProcessTrace, item: &str) -> Term {
 
 /// The patterns of `{M, F, A}`: `None` if it names no function of a loaded
 /// module (a wildcard names none).
-fn function(m: Term, f: Term, arity: Term) -> Option<FunctionTrace> {
+fn function(session: &Session, m: Term, f: Term, arity: Term) -> Option<FunctionTrace> {
     let (m, f) = (m.as_atom()?, f.as_atom()?);
     let arity = u32::try_from(arity.as_small()?).ok()?;
     let module = CodeServer::global().current(m)?;
@@ -144,11 +175,7 @@ fn function(m: Term, f: Term, arity: Term) -> Option<FunctionTrace> {
     {
         return None;
     }
-    Some(
-        trace_patterns::of(m, f, arity)
-            .map(|t| FunctionTrace::clone(&t))
-            .unwrap_or_default(),
-    )
+    Some(trace_patterns::of(session, m, f, arity).unwrap_or_default())
 }
 
 /// The value of `item` for a function traced as `trace` (`counts`: the

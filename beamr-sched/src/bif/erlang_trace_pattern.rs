@@ -8,23 +8,30 @@
 //! wildcard only followed by wildcards) or `on_load`; the flags are
 //! `global` (alone), or any of `local`, `meta`, `{meta, Pid}`,
 //! `call_count`, `call_time`; `pause` and `restart` are for the counters.
-//! Not here yet: `send` and `'receive'` message patterns, tracer modules
-//! (`{meta, Module, State}`) and `call_memory` (OTP 26+), which raise
-//! `{notsup, What}`.
+//! `send` and `'receive'` take a message pattern (`true`, `false` or a
+//! match specification over `[Receiver, Msg]` or `[Node, Sender, Msg]`),
+//! kept by the session (`trace::Session::set_event_pattern`) and run by
+//! the message probes (`signals::message_trace`). Every pattern belongs to
+//! a trace session: `erlang:trace_pattern/3` sets the legacy session's,
+//! `trace:function/4` (`erts_internal:trace_pattern/4`) a session's own,
+//! whose `meta` tracer is the session's tracer. Not here yet: tracer
+//! modules (`{meta, Module, State}`) and `call_memory` (OTP 26+), which
+//! raise `{notsup, What}`.
 
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
-use beamr_trace::message::{MessageTracer, TimestampKind};
+use beamr_trace::message::TimestampKind;
 
-use super::erlang_trace::{not_implemented, RuntimeDelivery};
+use super::erlang_trace::{message_tracer, not_implemented};
 use crate::code::otp_release;
 use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
 use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::trace::{EventPattern, MessageEvent, Session};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -63,8 +70,22 @@ struct Flags {
 }
 
 /// `erlang:trace_pattern(MFA, MatchSpec, FlagList)`: how many functions
-/// `MFA` matched.
+/// `MFA` matched (in the legacy session).
 fn trace_pattern3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    trace_pattern_in(rt, p, Session::legacy(), a[0], a[1], a[2])
+}
+
+/// `erlang:trace_pattern/3` in `session` (`trace:function/4`,
+/// `trace:send/3`, `trace:recv/3`).
+pub(super) fn trace_pattern_in(
+    rt: &Runtime,
+    p: &mut Process,
+    session: &Arc<Session>,
+    mfa: Term,
+    ms: Term,
+    flag_list: Term,
+) -> Result<Term, Exception> {
+    let a = [mfa, ms, flag_list];
     let any = Term::atom(atom("_"));
     let target = match a[0].as_tuple() {
         Some(&[m, f, arity]) => {
@@ -86,25 +107,53 @@ fn trace_pattern3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
         }
         _ => match a[0].as_atom().map(Atom::name) {
             Some("on_load") => None,
-            Some("send" | "receive") => {
-                return Err(not_implemented(p, "send and receive trace patterns"));
+            Some(event @ ("send" | "receive")) => {
+                let event = if event == "send" {
+                    MessageEvent::Send
+                } else {
+                    MessageEvent::Receive
+                };
+                return event_pattern(session, event, a[1], a[2]);
             }
             _ => return Err(Exception::badarg_cause(Term::atom(atom("none")))),
         },
     };
     let setting = setting(a[1])?;
-    let flags = flags(p, a[2])?;
-    let changes = changes(rt, p, setting, &flags)?;
+    let flags = flags(p, session, a[2])?;
+    let changes = changes(rt, p, session, setting, &flags)?;
     match target {
         Some((m, f, arity)) => {
-            let matched = trace_patterns::apply(m, f, arity, &changes);
+            let matched = trace_patterns::apply(session, m, f, arity, &changes);
             Ok(Term::small_unchecked(matched as i64))
         }
         None => {
-            trace_patterns::set_on_load(&changes);
+            trace_patterns::set_on_load(session, &changes);
             Ok(Term::small_unchecked(0))
         }
     }
+}
+
+/// `erlang:trace_pattern(send | 'receive', MatchSpec, [])`: `true`,
+/// `false` or a match specification; no flags. Always 1.
+fn event_pattern(
+    session: &Session,
+    event: MessageEvent,
+    ms: Term,
+    flag_list: Term,
+) -> Result<Term, Exception> {
+    if flag_list != Term::NIL {
+        return Err(Exception::badarg_cause(Term::atom(atom("badopt"))));
+    }
+    let pattern = match setting(ms)? {
+        Setting::On(Spec { ms: Some(ms), .. }) => EventPattern::Spec(ms),
+        Setting::On(_) => EventPattern::All,
+        Setting::Off => EventPattern::Off,
+        Setting::Pause | Setting::Restart => {
+            return Err(Exception::badarg_cause(Term::atom(atom("none"))));
+        }
+    };
+    session.set_event_pattern(event, pattern);
+    Ok(Term::small_unchecked(1))
 }
 
 /// Reads the second argument; a match specification is compiled here,
@@ -126,7 +175,9 @@ fn setting(t: Term) -> Result<Setting, Exception> {
 }
 
 /// Reads the flag list; `global` may not be given with any other flag.
-fn flags(p: &mut Process, t: Term) -> Result<Flags, Exception> {
+/// `meta` names the session's tracer (the caller in the legacy session,
+/// which alone takes `{meta, Pid}`).
+fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
     let items = t.list_to_vec().ok_or_else(Exception::badarg)?;
     let mut flags = Flags::default();
     for item in items {
@@ -134,7 +185,7 @@ fn flags(p: &mut Process, t: Term) -> Result<Flags, Exception> {
             match name {
                 "global" => flags.global = true,
                 "local" => flags.local = true,
-                "meta" => flags.meta = Some(p.pid),
+                "meta" => flags.meta = Some(session.tracer().unwrap_or(p.pid)),
                 "call_count" => flags.count = true,
                 "call_time" => flags.time = true,
                 "call_memory" if otp_release() >= 26 => {
@@ -145,6 +196,9 @@ fn flags(p: &mut Process, t: Term) -> Result<Flags, Exception> {
             continue;
         }
         match item.as_tuple() {
+            _ if !session.is_legacy() => {
+                return Err(Exception::badarg_cause(Term::atom(atom("badopt"))));
+            }
             Some(&[tag, pid]) if tag == Term::atom(atom("meta")) && pid.is_local_pid() => {
                 flags.meta = Some(pid);
             }
@@ -168,6 +222,7 @@ fn flags(p: &mut Process, t: Term) -> Result<Flags, Exception> {
 fn changes(
     rt: &Runtime,
     p: &mut Process,
+    _session: &Session,
     setting: Setting,
     flags: &Flags,
 ) -> Result<Vec<Change>, Exception> {
@@ -191,11 +246,7 @@ fn changes(
     if let Some(pid) = flags.meta {
         match &setting {
             Setting::On(spec) => {
-                let Some(weak) = rt.weak_self.get().cloned() else {
-                    return Err(not_implemented(p, "tracing outside run_main"));
-                };
-                let delivery = RuntimeDelivery::new(weak);
-                let tracer = Arc::new(MessageTracer::new(pid, TimestampKind::Now, delivery));
+                let tracer = message_tracer(rt, p, pid, TimestampKind::Now)?;
                 changes.push(Change::Meta(Some(MetaPattern {
                     tracer,
                     tracer_term: pid,

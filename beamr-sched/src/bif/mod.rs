@@ -59,6 +59,8 @@ mod registry;
 mod resource;
 mod seq_trace;
 mod string;
+mod trace_module;
+mod trace_sessions;
 mod unicode;
 mod zlib;
 mod zlib_stream;

@@ -25,6 +25,7 @@ impl Runtime {
     /// for the loader and the call resolver.
     pub fn new(path: CodePath) -> Runtime {
         resolve::install_natives(crate::bif::natives);
+        crate::signals::message_trace::install_spec_runner(crate::interp::run_message_spec);
         let code = CodeServer::global();
         for dir in path.dirs() {
             code.add_path(dir.clone());

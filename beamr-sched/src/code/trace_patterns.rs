@@ -1,6 +1,10 @@
 //! Call trace patterns (`erlang:trace_pattern/3` on functions, and
 //! `beamr run --trace-call`): per function, what its calls fire.
 //!
+//! Every trace session (`trace::Session`; the classic API is the legacy
+//! one) has its own patterns: per function, one [`FunctionTrace`] per
+//! session that set any ([`SessionPatterns`]).
+//!
 //! A function's [`FunctionTrace`] holds its call pattern (`global`: only
 //! external calls fire it; `local`: every call), its `meta` pattern, its
 //! `call_count` counter and its `call_time` clocks. The table maps
@@ -32,12 +36,9 @@ use beamr_trace::{Mfa, Tracer};
 
 use super::CodeServer;
 use crate::loader::{Instr, Module};
-use crate::trace::{pattern, CallCount, CallTime};
+use crate::trace::{pattern, CallCount, CallTime, Session};
 
-/// A compiled match specification: a `matchspec::MatchSpec`, held as
-/// `Any` because this table lives below the match-spec layer (the
-/// interpreter and the BIFs, above both, downcast it).
-pub type CompiledSpec = Arc<dyn std::any::Any + Send + Sync>;
+pub use crate::trace::CompiledSpec;
 
 /// What a pattern does on a call: fixed flags (`trace::pattern` bits,
 /// from `beamr run --trace-call`), or a match specification (none: `true`).
@@ -100,6 +101,18 @@ impl FunctionTrace {
     }
 }
 
+/// One session's patterns of a function.
+#[derive(Clone)]
+pub struct SessionPatterns {
+    /// The session.
+    pub session: Arc<Session>,
+    /// Its patterns.
+    pub trace: FunctionTrace,
+}
+
+/// Every session's patterns of one function.
+pub type Patterns = Arc<Vec<SessionPatterns>>;
+
 /// What `call_count` and `call_time` are told.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CounterOp {
@@ -145,24 +158,31 @@ impl Change {
 
 type Key = (Atom, Atom, u32);
 
+/// One session's `on_load` pattern: the changes applied to each module
+/// loaded, and the pattern as `trace_info(on_load, _)` reports it.
+struct OnLoad {
+    session: Arc<Session>,
+    changes: Vec<Change>,
+    trace: FunctionTrace,
+}
+
 #[derive(Default)]
 struct Table {
-    functions: HashMap<Key, Arc<FunctionTrace>>,
+    functions: HashMap<Key, Patterns>,
     /// The module versions with an entry that fires on local calls.
     local_modules: Vec<Arc<Module>>,
-    /// The `on_load` pattern: the changes applied to each module loaded.
-    on_load: Vec<Change>,
-    /// The `on_load` pattern as `trace_info(on_load, _)` reports it.
-    on_load_trace: FunctionTrace,
+    /// The `on_load` patterns, per session id.
+    on_load: HashMap<u64, OnLoad>,
 }
 
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
 
-/// Applies `changes` to every function of a loaded module that
-/// `module:function/arity` names (`None` is the wildcard `'_'`): only
-/// exported functions unless a change reaches local ones. Returns how
-/// many functions matched.
+/// Applies `changes` of `session` to every function of a loaded module
+/// that `module:function/arity` names (`None` is the wildcard `'_'`):
+/// only exported functions unless a change reaches local ones. Returns
+/// how many functions matched.
 pub fn apply(
+    session: &Arc<Session>,
     module: Option<Atom>,
     function: Option<Atom>,
     arity: Option<u32>,
@@ -179,11 +199,12 @@ pub fn apply(
     };
     let locals = changes.iter().any(Change::reaches_local_functions);
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
+    prune_dead(&mut table);
     let mut matched = 0;
     for m in &modules {
         for (name, n) in functions_of(m, locals) {
             if function.is_none_or(|f| f == name) && arity.is_none_or(|a| a == n) {
-                update(&mut table, (m.name, name, n), changes);
+                update(&mut table, session, (m.name, name, n), changes);
                 matched += 1;
             }
         }
@@ -194,7 +215,8 @@ pub fn apply(
 
 /// Sets the call pattern `word` (`trace::pattern` bits; 0 removes it) on
 /// the exported functions `module:function/arity` names, as a global
-/// pattern: `beamr run --trace-call`. Returns how many matched.
+/// pattern of the legacy session: `beamr run --trace-call`. Returns how
+/// many matched.
 pub fn set(module: Option<Atom>, function: Option<Atom>, arity: Option<u32>, word: u32) -> usize {
     let change = match word {
         0 => Change::CallOff { local: false },
@@ -206,59 +228,145 @@ pub fn set(module: Option<Atom>, function: Option<Atom>, arity: Option<u32>, wor
             },
         })),
     };
-    apply(module, function, arity, &[change])
+    apply(Session::legacy(), module, function, arity, &[change])
 }
 
-/// Sets the `on_load` pattern: `changes` are applied to the functions of
-/// every module loaded from now on.
-pub fn set_on_load(changes: &[Change]) {
+/// Sets `session`'s `on_load` pattern: `changes` are applied to the
+/// functions of every module loaded from now on.
+pub fn set_on_load(session: &Arc<Session>, changes: &[Change]) {
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
-    let mut trace = table.on_load_trace.clone();
+    let mut trace = table
+        .on_load
+        .get(&session.id())
+        .map(|o| o.trace.clone())
+        .unwrap_or_default();
     for change in changes {
         change_one(&mut trace, change);
     }
-    table.on_load = changes_of(&trace);
-    table.on_load_trace = trace;
+    if trace.is_empty() {
+        table.on_load.remove(&session.id());
+    } else {
+        let on_load = OnLoad {
+            session: Arc::clone(session),
+            changes: changes_of(&trace),
+            trace,
+        };
+        table.on_load.insert(session.id(), on_load);
+    }
 }
 
-/// The `on_load` pattern.
-pub fn on_load() -> FunctionTrace {
+/// `session`'s `on_load` pattern.
+pub fn on_load(session: &Session) -> FunctionTrace {
     let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
-    table.on_load_trace.clone()
+    table
+        .on_load
+        .get(&session.id())
+        .map(|o| o.trace.clone())
+        .unwrap_or_default()
 }
 
-/// The patterns of `module:function/arity`, if it has any.
-pub fn of(module: Atom, function: Atom, arity: u32) -> Option<Arc<FunctionTrace>> {
+/// The patterns `session` set on `module:function/arity`, if any.
+pub fn of(session: &Session, module: Atom, function: Atom, arity: u32) -> Option<FunctionTrace> {
     let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
-    table.functions.get(&(module, function, arity)).cloned()
+    let all = table.functions.get(&(module, function, arity))?;
+    all.iter()
+        .find(|s| s.session.id() == session.id())
+        .map(|s| s.trace.clone())
+}
+
+/// The live sessions with patterns on `module:function/arity`.
+pub fn sessions_of(module: Atom, function: Atom, arity: u32) -> Vec<Arc<Session>> {
+    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
+    table
+        .functions
+        .get(&(module, function, arity))
+        .map(|all| {
+            all.iter()
+                .filter(|s| s.session.is_alive())
+                .map(|s| Arc::clone(&s.session))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The patterns of the function an external call of `export` runs.
 #[inline]
-pub fn of_export(export: &Export) -> Option<Arc<FunctionTrace>> {
-    of(export.module, export.function, export.arity)
+pub fn of_export(export: &Export) -> Option<Patterns> {
+    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
+    table
+        .functions
+        .get(&(export.module, export.function, export.arity))
+        .cloned()
 }
 
-/// The function whose code starts at `entry` and its patterns, if they
+/// The function whose code starts at `entry` and its patterns, if some
 /// fire on local calls.
-pub fn at_address(entry: *const Instr) -> Option<(Mfa, Arc<FunctionTrace>)> {
+pub fn at_address(entry: *const Instr) -> Option<(Mfa, Patterns)> {
     let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
     let module = table.local_modules.iter().find(|m| m.contains(entry))?;
     let function = module.function_at(module.index_of(entry))?;
     let key = (module.name, function.name, function.arity);
-    let trace = table.functions.get(&key)?;
-    trace.fires_locally().then(|| {
+    let all = table.functions.get(&key)?;
+    all.iter().any(|s| s.trace.fires_locally()).then(|| {
         let mfa = Mfa {
             module: key.0,
             function: key.1,
             arity: key.2,
         };
-        (mfa, trace.clone())
+        (mfa, all.clone())
     })
 }
 
+/// Drops every pattern of `session` (it was destroyed).
+pub fn clear_session(session: &Session) {
+    let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
+    table.on_load.remove(&session.id());
+    let keys: Vec<Key> = table
+        .functions
+        .iter()
+        .filter(|(_, all)| all.iter().any(|s| s.session.id() == session.id()))
+        .map(|(k, _)| *k)
+        .collect();
+    for key in keys {
+        let all = table.functions.get(&key).cloned().unwrap_or_default();
+        let rest: Vec<SessionPatterns> = all
+            .iter()
+            .filter(|s| s.session.id() != session.id())
+            .cloned()
+            .collect();
+        store(&mut table, key, rest);
+    }
+    rebuild_local_modules(&mut table);
+}
+
+/// Drops the patterns of destroyed sessions.
+fn prune_dead(table: &mut Table) {
+    table.on_load.retain(|_, o| o.session.is_alive());
+    let dead: Vec<Key> = table
+        .functions
+        .iter()
+        .filter(|(_, all)| all.iter().any(|s| !s.session.is_alive()))
+        .map(|(k, _)| *k)
+        .collect();
+    for key in dead {
+        let all = table.functions.get(&key).cloned().unwrap_or_default();
+        let rest = all
+            .iter()
+            .filter(|s| s.session.is_alive())
+            .cloned()
+            .collect();
+        store(table, key, rest);
+    }
+}
+
+/// True if `session` has an `on_load` pattern.
+pub fn has_on_load(session: &Session) -> bool {
+    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
+    table.on_load.contains_key(&session.id())
+}
+
 /// A module was loaded: its functions lose their patterns, and take the
-/// `on_load` pattern if one is set.
+/// `on_load` patterns of the sessions that set one.
 pub(super) fn module_loaded(name: Atom) {
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
     if table.functions.is_empty() && table.on_load.is_empty() {
@@ -271,22 +379,21 @@ pub(super) fn module_loaded(name: Atom) {
         .copied()
         .collect();
     for key in stale {
-        update(&mut table, key, &[Change::Call(None), Change::Meta(None)]);
-        update(
-            &mut table,
-            key,
-            &[
-                Change::Count(CounterOp::Stop),
-                Change::Time(CounterOp::Stop),
-            ],
-        );
+        store(&mut table, key, Vec::new());
     }
-    let on_load = table.on_load.clone();
+    let on_load: Vec<(Arc<Session>, Vec<Change>)> = table
+        .on_load
+        .values()
+        .filter(|o| o.session.is_alive())
+        .map(|o| (Arc::clone(&o.session), o.changes.clone()))
+        .collect();
     if !on_load.is_empty() {
         if let Some(module) = CodeServer::global().current(name) {
-            let locals = on_load.iter().any(Change::reaches_local_functions);
-            for (f, a) in functions_of(&module, locals) {
-                update(&mut table, (name, f, a), &on_load);
+            for (session, changes) in on_load {
+                let locals = changes.iter().any(Change::reaches_local_functions);
+                for (f, a) in functions_of(&module, locals) {
+                    update(&mut table, &session, (name, f, a), &changes);
+                }
             }
         }
     }
@@ -303,26 +410,50 @@ fn functions_of(m: &Module, locals: bool) -> Vec<(Atom, u32)> {
     }
 }
 
-/// Applies `changes` to the entry of `key` and sets its export's word.
-fn update(table: &mut Table, key: Key, changes: &[Change]) {
-    let mut trace = table
+/// Applies `changes` of `session` to the entry of `key` and sets its
+/// export's word.
+fn update(table: &mut Table, session: &Arc<Session>, key: Key, changes: &[Change]) {
+    let mut all: Vec<SessionPatterns> = table
         .functions
         .get(&key)
-        .map(|t| FunctionTrace::clone(t))
+        .map(|all| {
+            all.iter()
+                .filter(|s| s.session.is_alive())
+                .cloned()
+                .collect()
+        })
         .unwrap_or_default();
+    let i = match all.iter().position(|s| s.session.id() == session.id()) {
+        Some(i) => i,
+        None => {
+            all.push(SessionPatterns {
+                session: Arc::clone(session),
+                trace: FunctionTrace::default(),
+            });
+            all.len() - 1
+        }
+    };
     for change in changes {
-        change_one(&mut trace, change);
+        change_one(&mut all[i].trace, change);
     }
+    if all[i].trace.is_empty() {
+        all.remove(i);
+    }
+    store(table, key, all);
+}
+
+/// Makes `all` the patterns of `key` and sets its export's word: 1 while
+/// any session has a pattern on it.
+fn store(table: &mut Table, key: Key, all: Vec<SessionPatterns>) {
     let export = Export::intern(key.0, key.1, key.2);
-    if trace.is_empty() {
+    if all.is_empty() {
         table.functions.remove(&key);
         export.trace.store(0, Ordering::Relaxed);
     } else {
-        table.functions.insert(key, Arc::new(trace));
+        table.functions.insert(key, Arc::new(all));
         export.trace.store(pattern::CALL, Ordering::Relaxed);
     }
 }
-
 /// A global call pattern excludes every other kind of pattern, as on the
 /// BEAM (where global patterns live in the export entry and the others in
 /// the function's code): setting one removes the others.
@@ -394,7 +525,7 @@ fn rebuild_local_modules(table: &mut Table) {
     let mut names: Vec<Atom> = table
         .functions
         .iter()
-        .filter(|(_, t)| t.fires_locally())
+        .filter(|(_, all)| all.iter().any(|s| s.trace.fires_locally()))
         .map(|(k, _)| k.0)
         .collect();
     names.sort_unstable_by_key(|a| a.index());

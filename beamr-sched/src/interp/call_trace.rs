@@ -1,8 +1,9 @@
 //! The cold path of a call to a function with trace patterns (see
 //! `code::trace_patterns` for the gates the dispatch loop tests first).
 //!
-//! For one call, in this order, each part of the function's
-//! [`FunctionTrace`]:
+//! For one call, per trace session with patterns on the function (each
+//! reporting to its own tracers, with the process's flags in that
+//! session), in this order, each part of the session's [`FunctionTrace`]:
 //!
 //! 1. `call_count`: one more call.
 //! 2. The call pattern (a `global` one only for external calls), if the
@@ -29,26 +30,26 @@ use beamr_trace::{CallArgs, Mfa, Payload, TraceFlags, TraceTag};
 
 use super::return_trace::{self, is_stub, push_frame};
 use super::stacktrace;
-use crate::code::trace_patterns::{self, FunctionTrace, Spec};
+use crate::code::trace_patterns::{self, CompiledSpec, FunctionTrace, Patterns, Spec};
 use crate::code::CodeServer;
 use crate::loader::Instr;
 use crate::matchspec::trace::{TraceHost, TraceRun};
 use crate::matchspec::MatchSpec;
 use crate::process::Process;
 use crate::runtime::Runtime;
-use crate::trace::{now_ns, pattern, probes, FrameKind};
+use crate::trace::{now_ns, pattern, probes, FrameKind, Session};
 
 /// An external call of `export`, whose word says it has patterns.
 #[cold]
 #[inline(never)]
 pub(super) fn external(rt: &Runtime, p: &mut Process, export: &'static Export, frames: bool) {
-    if let Some(trace) = trace_patterns::of_export(export) {
+    if let Some(all) = trace_patterns::of_export(export) {
         let mfa = Mfa {
             module: export.module,
             function: export.function,
             arity: export.arity,
         };
-        on_call(rt, p, mfa, &trace, false, frames);
+        on_calls(rt, p, mfa, &all, false, frames);
     }
 }
 
@@ -57,20 +58,29 @@ pub(super) fn external(rt: &Runtime, p: &mut Process, export: &'static Export, f
 #[cold]
 #[inline(never)]
 pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
-    if let Some((mfa, trace)) = trace_patterns::at_address(entry) {
-        on_call(rt, p, mfa, &trace, true, true);
+    if let Some((mfa, all)) = trace_patterns::at_address(entry) {
+        on_calls(rt, p, mfa, &all, true, true);
+    }
+}
+
+/// Every live session's patterns of the called function, in turn.
+fn on_calls(rt: &Runtime, p: &mut Process, mfa: Mfa, all: &Patterns, local: bool, frames: bool) {
+    for s in all.iter().filter(|s| s.session.is_alive()) {
+        on_call(rt, p, &s.session, mfa, &s.trace, local, frames);
     }
 }
 
 fn on_call(
     rt: &Runtime,
     p: &mut Process,
+    session: &Arc<Session>,
     mfa: Mfa,
     trace: &FunctionTrace,
     local: bool,
     frames: bool,
 ) {
     let pid = p.pid;
+    let flags = p.trace.flags_in(session);
     // The arguments, copied out of the registers (the specification runs
     // on the process) only for a pattern that may build a message.
     let mut copied: Option<Vec<Term>> = None;
@@ -79,18 +89,20 @@ fn on_call(
         count.hit();
     }
     if let Some(call) = trace.call.as_ref().filter(|c| c.local || !local) {
-        if p.trace.wants(TraceFlags::CALL) {
+        if flags.contains(TraceFlags::CALL) {
             let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
             // The message goes as the process was traced when called, even
             // if the body changed its flags (but `silent/1` counts).
             let mut before = p.trace.clone();
-            let tracer = before.tracer();
-            if let Some(run) = run_spec(rt, p, &call.spec, args, tracer) {
+            let tracer = before.tracer_in(session);
+            if let Some(run) = run_spec(rt, p, session, &call.spec, args, tracer) {
                 if let Some(extra) = run.extra() {
-                    before.set_silent(p.trace.wants(TraceFlags::SILENT));
-                    probes::call(&mut before, pid, mfa, args, extra);
+                    let silent = p.trace.flags_in(session).contains(TraceFlags::SILENT);
+                    before.set_silent(session, silent);
+                    probes::call(&mut before, session, pid, mfa, args, extra);
                 }
-                let return_to = call.local && p.trace.wants(TraceFlags::RETURN_TO);
+                let return_to =
+                    call.local && p.trace.flags_in(session).contains(TraceFlags::RETURN_TO);
                 if frames && (run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0) {
                     let exceptions =
                         run.exception_trace || call.spec.flags & pattern::EXCEPTION_TRACE != 0;
@@ -98,10 +110,11 @@ fn on_call(
                         exceptions,
                         meta: None,
                         return_to,
+                        session: Arc::clone(session),
                     };
                     push_frame(p, mfa, kind);
                 } else if frames && return_to && !is_stub(p.cp.cast()) {
-                    push_frame(p, mfa, FrameKind::ReturnTo);
+                    push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
                 }
             }
         }
@@ -109,7 +122,7 @@ fn on_call(
     if let Some(meta) = &trace.meta {
         let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
         let tracer = Some(meta.tracer.clone());
-        if let Some(run) = run_spec(rt, p, &meta.spec, args, tracer) {
+        if let Some(run) = run_spec(rt, p, session, &meta.spec, args, tracer) {
             if let Some(extra) = run.extra() {
                 let payload = Payload::Call {
                     mfa,
@@ -124,6 +137,7 @@ fn on_call(
                         || meta.spec.flags & pattern::EXCEPTION_TRACE != 0,
                     meta: Some(meta.tracer.clone()),
                     return_to: false,
+                    session: Arc::clone(session),
                 };
                 push_frame(p, mfa, kind);
             }
@@ -131,7 +145,7 @@ fn on_call(
     }
     // As on the BEAM, call_time counts only processes traced with `call`.
     let timed = trace.time.as_ref().filter(|t| t.running());
-    if let Some(time) = timed.filter(|_| p.trace.wants(TraceFlags::CALL)) {
+    if let Some(time) = timed.filter(|_| flags.contains(TraceFlags::CALL)) {
         time.add(pid, 1, 0);
         if frames && !is_stub(p.cp.cast()) {
             let now = now_ns();
@@ -151,11 +165,12 @@ fn on_call(
 fn run_spec(
     rt: &Runtime,
     p: &mut Process,
+    session: &Arc<Session>,
     spec: &Spec,
     args: &[Term],
     tracer: Option<Arc<dyn beamr_trace::Tracer>>,
 ) -> Option<TraceRun> {
-    let mut run = TraceRun::new(&HOST, tracer);
+    let mut run = TraceRun::new(&HOST, Arc::clone(session), tracer);
     match spec
         .ms
         .as_ref()
@@ -164,6 +179,25 @@ fn run_spec(
         Some(ms) => ms.run_trace(rt, p, args, &mut run).map(|()| run),
         None => Some(run),
     }
+}
+
+/// Runs a message pattern's specification (`erlang:trace_pattern(send |
+/// 'receive', MS, [])`) of `session` on `args` in `p`: the
+/// `signals::message_trace::SpecRunner` the runtime installs. `None` if no
+/// clause matches or the body says `message(false)`.
+pub fn run_message_spec(
+    rt: &Runtime,
+    p: &mut Process,
+    session: &Arc<Session>,
+    tracer: Arc<dyn beamr_trace::Tracer>,
+    spec: &CompiledSpec,
+    args: &[Term],
+) -> Option<Option<Term>> {
+    let spec = Spec {
+        flags: 0,
+        ms: Some(Arc::clone(spec)),
+    };
+    run_spec(rt, p, session, &spec, args, Some(tracer))?.extra()
 }
 
 /// The interpreter's answers to a tracing match specification.

@@ -122,7 +122,7 @@ pub fn unwound(
     class: Atom,
     reason: Term,
 ) {
-    let mut return_to = false;
+    let mut return_to = None;
     while let Some(frame) = p.return_traces.last() {
         if frame.depth <= len {
             break;
@@ -134,8 +134,11 @@ pub fn unwound(
                 exceptions,
                 meta,
                 return_to: to,
+                session,
             } => {
-                return_to |= *to;
+                if *to {
+                    return_to = Some(session.clone());
+                }
                 if *exceptions {
                     match meta {
                         Some(tracer) => {
@@ -146,17 +149,24 @@ pub fn unwound(
                             };
                             probes::meta(&**tracer, TraceTag::ExceptionFrom, pid, payload);
                         }
-                        None => probes::exception_from(&mut p.trace, pid, frame.mfa, class, reason),
+                        None => probes::exception_from(
+                            &mut p.trace,
+                            session,
+                            pid,
+                            frame.mfa,
+                            class,
+                            reason,
+                        ),
                     }
                 }
             }
-            FrameKind::ReturnTo => return_to = true,
+            FrameKind::ReturnTo(session) => return_to = Some(session.clone()),
             FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
         }
     }
-    if let (true, Some(handler)) = (return_to, caught) {
+    if let (Some(session), Some(handler)) = (return_to, caught) {
         let pid = p.pid;
-        probes::return_to(&mut p.trace, pid, function_at(handler));
+        probes::return_to(&mut p.trace, &session, pid, function_at(handler));
     }
 }
 
@@ -178,20 +188,25 @@ pub fn returned(p: &mut Process) -> Option<*const Instr> {
     let mfa = frame.mfa;
     match &frame.kind {
         FrameKind::Return {
-            meta, return_to, ..
+            meta,
+            return_to,
+            session,
+            ..
         } => {
             match meta {
                 Some(tracer) => {
                     let payload = Payload::Return { mfa, value };
                     probes::meta(&**tracer, TraceTag::ReturnFrom, pid, payload);
                 }
-                None => probes::return_from(&mut p.trace, pid, mfa, value),
+                None => probes::return_from(&mut p.trace, session, pid, mfa, value),
             }
             if *return_to && !is_stub(back) {
-                probes::return_to(&mut p.trace, pid, function_at(back));
+                probes::return_to(&mut p.trace, session, pid, function_at(back));
             }
         }
-        FrameKind::ReturnTo => probes::return_to(&mut p.trace, pid, function_at(back)),
+        FrameKind::ReturnTo(session) => {
+            probes::return_to(&mut p.trace, session, pid, function_at(back))
+        }
         FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
     }
     Some(back)

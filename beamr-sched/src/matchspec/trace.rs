@@ -49,7 +49,7 @@ use crate::code::{otp_release, resolve};
 use crate::process::{Process, Signal};
 use crate::runtime::Runtime;
 use crate::signals::seq_trace;
-use crate::trace::{control_word, set_control_word, TraceChange};
+use crate::trace::{control_word, set_control_word, Session, TraceChange};
 
 /// A function or action of tracing specifications.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -107,6 +107,9 @@ pub trait TraceHost: Sync {
 pub struct TraceRun {
     /// The interpreter's answers.
     pub host: &'static dyn TraceHost,
+    /// The session whose pattern runs: `enable_trace` and friends and
+    /// `silent` change the process's flags in it.
+    pub session: Arc<Session>,
     /// The tracer `enable_trace` and `trace` give a process.
     pub tracer: Option<Arc<dyn Tracer>>,
     /// `message/1`'s last argument: `None` (or `true`) sends the call
@@ -123,9 +126,14 @@ pub struct TraceRun {
 
 impl TraceRun {
     /// A run with nothing asked yet.
-    pub fn new(host: &'static dyn TraceHost, tracer: Option<Arc<dyn Tracer>>) -> TraceRun {
+    pub fn new(
+        host: &'static dyn TraceHost,
+        session: Arc<Session>,
+        tracer: Option<Arc<dyn Tracer>>,
+    ) -> TraceRun {
         TraceRun {
             host,
+            session,
             tracer,
             message: None,
             return_trace: false,
@@ -139,7 +147,7 @@ impl TraceRun {
     pub fn test(host: &'static dyn TraceHost) -> TraceRun {
         TraceRun {
             test: true,
-            ..TraceRun::new(host, None)
+            ..TraceRun::new(host, Arc::clone(Session::legacy()), None)
         }
     }
 
@@ -304,8 +312,8 @@ pub(super) fn eval(
                 T::ProcessDump => return Some(run.host.process_dump(p)),
                 T::Silent if run.test => {}
                 T::Silent => match args[0] {
-                    Term::TRUE => p.trace.set_silent(true),
-                    Term::FALSE => p.trace.set_silent(false),
+                    Term::TRUE => p.trace.set_silent(&run.session, true),
+                    Term::FALSE => p.trace.set_silent(&run.session, false),
                     _ => return None,
                 },
                 T::EnableTrace | T::DisableTrace => {
@@ -358,13 +366,19 @@ fn change(
         None if target.is_local_pid() => target,
         None => return None,
     };
-    let Some(tracer) = run.tracer.clone().or_else(|| p.trace.tracer()) else {
+    let own = || p.trace.tracer_in(&run.session);
+    let Some(tracer) = run.tracer.clone().or_else(own) else {
         return Some(false);
     };
     if flags.is_empty() {
         return Some(true);
     }
-    let change = TraceChange { set, flags, tracer };
+    let change = TraceChange {
+        session: Arc::clone(&run.session),
+        set,
+        flags,
+        tracer,
+    };
     if pid == p.pid {
         p.trace.apply(&change);
         Some(true)

@@ -40,9 +40,20 @@ impl Payload {
 
 /// A signal to a process.
 pub enum Signal {
-    /// A message, with the trace context it carries from a traced send to
-    /// its receiver's `'receive'` probe (`None` for most).
+    /// A message of the runtime's own (a timer's, a port's, the system
+    /// logger's), with the trace context it carries to its receiver's
+    /// `'receive'` probe (`None` for most).
     Message(Payload, Option<beamr_trace::TraceContext>),
+    /// A message a process sent: as [`Signal::Message`], with its sender
+    /// (which `'receive'` trace patterns match on).
+    Sent {
+        /// The message.
+        message: Payload,
+        /// The sender's pid.
+        from: Term,
+        /// The trace context, as for [`Signal::Message`].
+        carried: Option<beamr_trace::TraceContext>,
+    },
     /// A trace message for a tracer process (the message backend's). It
     /// enters the mailbox without firing the tracer's own `'receive'`
     /// probe: two processes tracing each other's receives would otherwise
@@ -56,6 +67,8 @@ pub enum Signal {
         message: Payload,
         /// The token word, on `message`'s heap.
         token: Term,
+        /// The sender (a pid, or an atom for the runtime's own).
+        from: Term,
         /// The trace context, as for [`Signal::Message`].
         carried: Option<beamr_trace::TraceContext>,
     },

@@ -10,6 +10,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::message_trace::{self, runtime_sender};
 use crate::process::{Payload, Process, ProcessHandle, Signal};
 use crate::runtime::Runtime;
 use crate::trace::probes;
@@ -20,27 +21,36 @@ use beamr_trace::TraceTag;
 /// `pending_exit` or `'EXIT'` messages.
 pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
     for signal in handle.take_signals() {
-        deliver(p, signal);
+        deliver(rt, p, signal);
     }
-    let _ = rt;
 }
 
 /// Acts on one signal in `p`.
-pub(super) fn deliver(p: &mut Process, signal: Signal) {
+pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
     match signal {
         Signal::Message(payload, carried) => {
             let term = absorb(p, payload);
             p.mailbox.push(term);
-            probes::receive(&mut p.trace, p.pid, term, carried);
+            message_trace::receive(rt, p, term, runtime_sender(), carried);
+        }
+        Signal::Sent {
+            message,
+            from,
+            carried,
+        } => {
+            let term = absorb(p, message);
+            p.mailbox.push(term);
+            message_trace::receive(rt, p, term, from, carried);
         }
         Signal::SeqMessage {
             message,
             token,
+            from,
             carried,
         } => {
             let term = absorb(p, message);
             super::send::push_message(p, term, token);
-            probes::receive(&mut p.trace, p.pid, term, carried);
+            message_trace::receive(rt, p, term, from, carried);
         }
         Signal::SeqTraceReset => super::seq_trace::reset(p),
         Signal::TraceMessage(payload) => {
@@ -66,7 +76,7 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
             } else if p.trap_exit {
                 let msg = p.heap.tuple(&[Term::atom(Atom::EXIT), from, reason]);
                 super::send::push_message(p, msg, token);
-                probes::receive(&mut p.trace, p.pid, msg, None);
+                message_trace::receive(rt, p, msg, from, None);
             } else if reason != Term::atom(Atom::NORMAL) || from == p.pid {
                 p.pending_exit = Some(reason);
             }
@@ -110,7 +120,7 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
             }
             let term = absorb(p, message);
             super::send::push_message(p, term, super::seq_trace::runtime_word());
-            probes::receive(&mut p.trace, p.pid, term, None);
+            message_trace::receive(rt, p, term, runtime_sender(), None);
         }
         Signal::Trace(change) => p.trace.apply(&change),
         Signal::Timeout { generation } => {
@@ -124,9 +134,9 @@ pub(super) fn deliver(p: &mut Process, signal: Signal) {
 /// Puts `message`, already on `p`'s heap, in `p`'s own mailbox (a message
 /// a process's own action produces: a self-send, a BIF's reply, an
 /// `'EXIT'` or `'DOWN'` about a process that is gone). Probe: `'receive'`.
-pub fn deliver_to_self(p: &mut Process, message: Term) {
+pub fn deliver_to_self(rt: &Runtime, p: &mut Process, message: Term) {
     super::send::push_message(p, message, super::seq_trace::runtime_word());
-    probes::receive(&mut p.trace, p.pid, message, None);
+    message_trace::receive(rt, p, message, runtime_sender(), None);
 }
 
 /// Makes a payload's term part of the process heap.

@@ -38,6 +38,10 @@ impl Runtime {
     pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
+        // The trace sessions it created end with it (see `trace::Session`).
+        for session in crate::trace::Session::owned_by(pid) {
+            self.end_trace_session(&session);
+        }
         // Links and monitors whose signals it never saw hear of its death
         // too; once the inbox is closed, new ones are refused (noproc).
         for signal in handle.close_inbox() {
@@ -48,7 +52,7 @@ impl Runtime {
                     | Signal::Monitor { .. }
                     | Signal::Demonitor { .. }
             ) {
-                super::deliver::deliver(&mut process, signal);
+                super::deliver::deliver(self, &mut process, signal);
             }
         }
         self.processes.remove(process.pid);

@@ -59,6 +59,7 @@
 
 pub mod deliver;
 pub mod exit;
+pub mod message_trace;
 pub mod port;
 pub mod send;
 pub mod seq_trace;

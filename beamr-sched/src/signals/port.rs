@@ -219,7 +219,7 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
             let connected = Term::atom(Atom::new("connected").expect("atom"));
             let reply = p.heap.tuple(&[id, connected]);
             if from == p.pid {
-                super::deliver_to_self(p, reply);
+                super::deliver_to_self(rt, p, reply);
             } else {
                 rt.send(from, reply);
             }

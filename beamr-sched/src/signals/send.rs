@@ -6,9 +6,9 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
+use super::message_trace;
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::{AliasMode, Runtime};
-use crate::trace::probes;
 use beamr_trace::TraceContext;
 
 impl Runtime {
@@ -35,7 +35,8 @@ impl Runtime {
         match self.processes.get(pid) {
             Some(handle) => {
                 let word = super::seq_trace::runtime_word();
-                if send_message(&handle, message, None, word) {
+                let from = super::message_trace::runtime_sender();
+                if send_message(self, &handle, message, from, None, word) {
                     self.run_queues.push(handle);
                 }
                 true
@@ -104,47 +105,47 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
                 Some(pid) => pid,
                 None => {
                     // The BEAM traces this as a plain send.
-                    let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+                    let _ = message_trace::send(rt, p, msg, dest, false);
                     return Ok(());
                 }
             },
             _ => return Err(Exception::badarg()),
         }
     } else if dest.is_local_port() {
-        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        let _ = message_trace::send(rt, p, msg, dest, false);
         super::port::send_to_port(rt, p, dest, msg);
         return Ok(());
     } else if dest.is_reference() {
         // Active or not, the BEAM traces a send to an alias as a send.
-        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        let _ = message_trace::send(rt, p, msg, dest, false);
         rt.send_through_alias(dest, msg);
         return Ok(());
     } else if dest.is_pid() {
         // A pid of another node: beamr is not distributed; the message is dropped.
-        probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+        let _ = message_trace::send(rt, p, msg, dest, true);
         return Ok(());
     } else {
         return Err(Exception::badarg());
     };
     if pid.is_local_port() {
         // A name registered for a port.
-        let _ = probes::send(&mut p.trace, p.pid, msg, dest);
+        let _ = message_trace::send(rt, p, msg, dest, false);
         super::port::send_to_port(rt, p, pid, msg);
     } else if pid == p.pid {
         // To itself: the message is already on the process's heap.
-        let carried = probes::send(&mut p.trace, p.pid, msg, dest);
+        let carried = message_trace::send(rt, p, msg, dest, false);
         let token = seq_token_for(rt, p, pid, msg);
         p.mailbox.push_with_token(msg, token);
-        probes::receive(&mut p.trace, p.pid, msg, carried);
+        message_trace::receive(rt, p, msg, pid, carried);
     } else if let Some(handle) = rt.processes.get(pid) {
         // The send event comes before the receiver's 'receive'.
-        let carried = probes::send(&mut p.trace, p.pid, msg, dest);
+        let carried = message_trace::send(rt, p, msg, dest, false);
         let token = seq_token_for(rt, p, pid, msg);
-        if send_message(&handle, msg, carried, token) {
+        if send_message(rt, &handle, msg, p.pid, carried, token) {
             rt.run_queues.push(handle);
         }
     } else {
-        probes::send_to_dead(&mut p.trace, p.pid, msg, dest);
+        let _ = message_trace::send(rt, p, msg, dest, true);
     }
     Ok(())
 }
@@ -190,8 +191,10 @@ pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
 /// or an immediate), copied with the message.
 #[must_use]
 fn send_message(
+    rt: &Runtime,
     handle: &ProcessHandle,
     message: Term,
+    from: Term,
     carried: Option<TraceContext>,
     token: Term,
 ) -> bool {
@@ -204,19 +207,24 @@ fn send_message(
                 let term = p.heap.copy_term(message);
                 let token = p.heap.copy_term(token);
                 push_message(p, term, token);
-                probes::receive(&mut p.trace, p.pid, term, carried);
+                message_trace::receive(rt, p, term, from, carried);
                 drop(body);
                 return handle.state.notify();
             }
         }
     }
     let signal = if token == Term::NIL {
-        Signal::Message(Payload::copy(message), carried)
+        Signal::Sent {
+            message: Payload::copy(message),
+            from,
+            carried,
+        }
     } else if token.is_immediate() {
         // `undefined`: a message of the runtime's own, no token to copy.
         Signal::SeqMessage {
             message: Payload::copy(message),
             token,
+            from,
             carried,
         }
     } else {
@@ -229,6 +237,7 @@ fn send_message(
                 heap: Some(heap),
             },
             token,
+            from,
             carried,
         }
     };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use beamr_trace::{Mfa, Tracer};
 
-use super::CallTime;
+use super::{CallTime, Session};
 
 /// A return-trace frame on a process's stack: what its return or its
 /// exception reports.
@@ -36,10 +36,12 @@ pub enum FrameKind {
         meta: Option<Arc<dyn Tracer>>,
         /// The return reports `return_to` too.
         return_to: bool,
+        /// The session whose pattern pushed the frame.
+        session: Arc<Session>,
     },
     /// `return_to` alone: the end of a chain of tail calls of locally
     /// traced functions reports the function it returns to.
-    ReturnTo,
+    ReturnTo(Arc<Session>),
     /// A `call_time` pattern's clock: `spent` nanoseconds counted so far,
     /// and the clock runs from `since` (0 while a call_time function it
     /// called runs).
@@ -57,7 +59,7 @@ impl std::fmt::Debug for ReturnTraceFrame {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match self.kind {
             FrameKind::Return { .. } => "return",
-            FrameKind::ReturnTo => "return_to",
+            FrameKind::ReturnTo(_) => "return_to",
             FrameKind::CallTime { .. } => "call_time",
         };
         f.debug_struct("ReturnTraceFrame")

@@ -48,14 +48,16 @@ mod frame;
 pub mod probes;
 mod process_trace;
 mod seq_tracers;
+mod session;
 
 pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
 pub use control_word::{control_word, set_control_word};
 pub use frame::{FrameKind, ReturnTraceFrame};
-pub use process_trace::{ProcessTrace, TraceChange};
+pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
 pub use seq_tracers::SeqTracers;
+pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session};
 
 /// Bits of an export's trace flag word (`Export::trace`), set by
 /// `erlang:trace_pattern/3`, and the gate of local calls.

@@ -6,44 +6,52 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{
-    CallArgs, GcInfo, Mfa, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
+    CallArgs, Decision, GcInfo, Mfa, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag,
+    Tracee, Tracer,
 };
 
 use super::clock::{now_ns, scheduler_id};
-use super::ProcessTrace;
+use super::process_trace::report_one;
+use super::{ProcessTrace, Session};
 
-/// `send`: `pid` sent `message` to `to` (as the sender named it). Returns
-/// the trace context the message carries to its receiver, if the tracer
-/// made one.
+/// True if `t` wants `send` events: the one test a send site makes
+/// before `signals`' message-trace path, which runs each session's
+/// message pattern ([`super::Session::event_pattern`]) and reports with
+/// [`message`].
 #[inline(always)]
-#[must_use]
-pub fn send(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) -> Option<TraceContext> {
-    if t.wants(TraceFlags::SEND) {
-        let peer = Some(to);
-        t.report_send(TraceTag::Send, pid, Payload::Message { message, peer })
+pub fn wants_send(t: &ProcessTrace) -> bool {
+    t.wants(TraceFlags::SEND)
+}
+
+/// True if `t` wants `'receive'` events (as [`wants_send`]).
+#[inline(always)]
+pub fn wants_receive(t: &ProcessTrace) -> bool {
+    t.wants(TraceFlags::RECEIVE)
+}
+
+/// `send`, `send_to_non_existing_process` or `'receive'` (`tag`) of
+/// `message` for `pid`, to one session's `tracer` (its message pattern
+/// passed): the tracer's answer, and for a send the trace context the
+/// message is to carry (see `Tracer::trace_send`).
+#[cold]
+#[inline(never)]
+pub fn message(
+    tracer: &(dyn Tracer + 'static),
+    tag: TraceTag,
+    pid: Term,
+    message: Term,
+    peer: Option<Term>,
+    carried: Option<TraceContext>,
+) -> (Decision, Option<TraceContext>) {
+    let payload = Payload::Message { message, peer };
+    if tag == TraceTag::Receive {
+        let (d, _) = report_one(tracer, tag, pid, payload, |t, e| {
+            t.trace_receive(e, carried)
+        });
+        (d, None)
     } else {
-        None
-    }
-}
-
-/// `send_to_non_existing_process`: `pid` sent `message` to `to`, which
-/// does not exist.
-#[inline(always)]
-pub fn send_to_dead(t: &mut ProcessTrace, pid: Term, message: Term, to: Term) {
-    if t.wants(TraceFlags::SEND) {
-        let peer = Some(to);
-        let tag = TraceTag::SendToNonExistingProcess;
-        let _ = t.report_send(tag, pid, Payload::Message { message, peer });
-    }
-}
-
-/// `'receive'`: `message`, which carried `carried` from its send, entered
-/// `pid`'s mailbox.
-#[inline(always)]
-pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term, carried: Option<TraceContext>) {
-    if t.wants(TraceFlags::RECEIVE) {
-        let peer = None;
-        t.report_receive(pid, Payload::Message { message, peer }, carried);
+        let (d, r) = report_one(tracer, tag, pid, payload, |t, e| t.trace_send(e));
+        (d, r.flatten())
     }
 }
 
@@ -53,7 +61,12 @@ pub fn receive(t: &mut ProcessTrace, pid: Term, message: Term, carried: Option<T
 pub fn spawn(t: &mut ProcessTrace, tag: TraceTag, pid: Term, other: Term, mfa: Mfa, args: &[Term]) {
     debug_assert!(matches!(tag, TraceTag::Spawn | TraceTag::Spawned));
     if t.wants(TraceFlags::PROCS) {
-        t.report(tag, pid, Payload::Spawn { other, mfa, args });
+        t.report(
+            TraceFlags::PROCS,
+            tag,
+            pid,
+            Payload::Spawn { other, mfa, args },
+        );
     }
 }
 
@@ -61,7 +74,12 @@ pub fn spawn(t: &mut ProcessTrace, tag: TraceTag, pid: Term, other: Term, mfa: M
 #[inline(always)]
 pub fn exit(t: &mut ProcessTrace, pid: Term, reason: Term) {
     if t.wants(TraceFlags::PROCS) {
-        t.report(TraceTag::Exit, pid, Payload::Exit { reason });
+        t.report(
+            TraceFlags::PROCS,
+            TraceTag::Exit,
+            pid,
+            Payload::Exit { reason },
+        );
     }
 }
 
@@ -74,19 +92,27 @@ pub fn link(t: &mut ProcessTrace, tag: TraceTag, pid: Term, peer: Term) {
         TraceTag::Link | TraceTag::Unlink | TraceTag::GettingLinked | TraceTag::GettingUnlinked
     ));
     if t.wants(TraceFlags::PROCS) {
-        t.report(tag, pid, Payload::Link { peer });
+        t.report(TraceFlags::PROCS, tag, pid, Payload::Link { peer });
     }
 }
 
 /// `call`: `pid` calls `mfa` with `args` (a function with a trace
-/// pattern; the caller tests the function's flag word first), with the
-/// match specification's `message` term `extra` if it gave one. With the
-/// `arity` flag the event carries only the arity; with `silent`, nothing
-/// is sent.
+/// pattern of `session`; the caller tests the function's flag word
+/// first), with the match specification's `message` term `extra` if it
+/// gave one: to `session`'s tracer if it traces the process with `call`.
+/// With the `arity` flag the event carries only the arity; with `silent`,
+/// nothing is sent.
 #[inline(always)]
-pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term], extra: Option<Term>) {
-    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
-        let args = if t.wants(TraceFlags::ARITY) {
+pub fn call(
+    t: &mut ProcessTrace,
+    session: &Session,
+    pid: Term,
+    mfa: Mfa,
+    args: &[Term],
+    extra: Option<Term>,
+) {
+    if t.wants(TraceFlags::CALL) {
+        let args = if t.flags_in(session).contains(TraceFlags::ARITY) {
             CallArgs::Arity(mfa.arity)
         } else {
             CallArgs::Args(args)
@@ -96,16 +122,32 @@ pub fn call(t: &mut ProcessTrace, pid: Term, mfa: Mfa, args: &[Term], extra: Opt
             args,
             match_spec_result: extra,
         };
-        t.report(TraceTag::Call, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::Call,
+            pid,
+            payload,
+        );
     }
 }
 
 /// `return_to`: `pid` returned to `mfa` (`None`: to no function, as at the
-/// end of the process), at the end of a chain of locally traced calls.
+/// end of the process), at the end of a chain of locally traced calls of
+/// `session`.
 #[inline(always)]
-pub fn return_to(t: &mut ProcessTrace, pid: Term, mfa: Option<Mfa>) {
-    if t.wants(TraceFlags::CALL) && t.wants(TraceFlags::RETURN_TO) && !t.wants(TraceFlags::SILENT) {
-        t.report(TraceTag::ReturnTo, pid, Payload::ReturnTo { mfa });
+pub fn return_to(t: &mut ProcessTrace, session: &Session, pid: Term, mfa: Option<Mfa>) {
+    if t.wants(TraceFlags::CALL) && t.flags_in(session).contains(TraceFlags::RETURN_TO) {
+        let payload = Payload::ReturnTo { mfa };
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ReturnTo,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -122,21 +164,43 @@ pub fn meta(tracer: &dyn Tracer, tag: TraceTag, pid: Term, payload: Payload<'_>)
 }
 
 /// `return_from`: `pid` returned `value` from `mfa` (a call made with a
-/// `return_trace` pattern).
+/// `return_trace` pattern of `session`).
 #[inline(always)]
-pub fn return_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, value: Term) {
-    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
-        t.report(TraceTag::ReturnFrom, pid, Payload::Return { mfa, value });
+pub fn return_from(t: &mut ProcessTrace, session: &Session, pid: Term, mfa: Mfa, value: Term) {
+    if t.wants(TraceFlags::CALL) {
+        let payload = Payload::Return { mfa, value };
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ReturnFrom,
+            pid,
+            payload,
+        );
     }
 }
 
 /// `exception_from`: an exception of `class` with `reason` left `mfa` in
-/// `pid` (a call made with an `exception_trace` pattern).
+/// `pid` (a call made with an `exception_trace` pattern of `session`).
 #[inline(always)]
-pub fn exception_from(t: &mut ProcessTrace, pid: Term, mfa: Mfa, class: Atom, reason: Term) {
-    if t.wants(TraceFlags::CALL) && !t.wants(TraceFlags::SILENT) {
+pub fn exception_from(
+    t: &mut ProcessTrace,
+    session: &Session,
+    pid: Term,
+    mfa: Mfa,
+    class: Atom,
+    reason: Term,
+) {
+    if t.wants(TraceFlags::CALL) {
         let payload = Payload::Exception { mfa, class, reason };
-        t.report(TraceTag::ExceptionFrom, pid, payload);
+        t.report_in(
+            session,
+            TraceFlags::CALL,
+            true,
+            TraceTag::ExceptionFrom,
+            pid,
+            payload,
+        );
     }
 }
 
@@ -154,7 +218,7 @@ pub fn monitor(t: &ProcessTrace, pid: Term, target: Term, reference: Term) {
 pub fn register(t: &mut ProcessTrace, tag: TraceTag, pid: Term, name: Atom) {
     debug_assert!(matches!(tag, TraceTag::Register | TraceTag::Unregister));
     if t.wants(TraceFlags::PROCS) {
-        t.report(tag, pid, Payload::Register { name });
+        t.report(TraceFlags::PROCS, tag, pid, Payload::Register { name });
     }
 }
 
@@ -163,7 +227,7 @@ pub fn register(t: &mut ProcessTrace, tag: TraceTag, pid: Term, name: Atom) {
 pub fn running(t: &mut ProcessTrace, tag: TraceTag, pid: Term, mfa: Option<Mfa>) {
     debug_assert!(matches!(tag, TraceTag::In | TraceTag::Out));
     if t.wants(TraceFlags::RUNNING) {
-        t.report(tag, pid, Payload::Running { mfa });
+        t.report(TraceFlags::RUNNING, tag, pid, Payload::Running { mfa });
     }
 }
 
@@ -177,7 +241,12 @@ pub fn exiting(t: &mut ProcessTrace, tag: TraceTag, pid: Term) {
         TraceTag::InExiting | TraceTag::OutExiting | TraceTag::OutExited
     ));
     if t.wants(TraceFlags::EXITING) {
-        t.report(tag, pid, Payload::Running { mfa: None });
+        t.report(
+            TraceFlags::EXITING,
+            tag,
+            pid,
+            Payload::Running { mfa: None },
+        );
     }
 }
 
@@ -193,6 +262,6 @@ pub fn wants_gc(t: &ProcessTrace) -> bool {
 #[inline(always)]
 pub fn gc(t: &mut ProcessTrace, tag: TraceTag, pid: Term, info: GcInfo) {
     if wants_gc(t) {
-        t.report(tag, pid, Payload::Gc(info));
+        t.report(TraceFlags::GARBAGE_COLLECTION, tag, pid, Payload::Gc(info));
     }
 }

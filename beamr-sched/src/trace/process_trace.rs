@@ -1,18 +1,21 @@
-//! [`ProcessTrace`]: a process's trace flags and the tracer they report to.
+//! [`ProcessTrace`]: a process's trace flags and the tracers they report
+//! to, one set per trace session.
 
 use std::sync::Arc;
 
 use beamr_core::term::Term;
-use beamr_trace::{
-    fire_with, Decision, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
-};
+use beamr_trace::{fire_with, Decision, Payload, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer};
 
 use super::clock::{now_ns, scheduler_id};
+use super::Session;
 
-/// One `erlang:trace/3` request for one process: set (`true`) or clear
-/// (`false`) `flags`, reporting to `tracer`.
+/// One `erlang:trace/3` (or `trace:process/4`) request for one process:
+/// set (`true`) or clear (`false`) `flags` in `session`, reporting to
+/// `tracer`.
 #[derive(Clone)]
 pub struct TraceChange {
+    /// The session.
+    pub session: Arc<Session>,
     /// True to set the flags, false to clear them.
     pub set: bool,
     /// The flags.
@@ -21,30 +24,46 @@ pub struct TraceChange {
     pub tracer: Arc<dyn Tracer>,
 }
 
-/// How one process is traced: the flag word every probe tests, and the
-/// tracer that receives its events (as `erlang:trace/3` sets them).
+/// How one session traces a process: its flags and its tracer.
+#[derive(Clone)]
+pub struct SessionTrace {
+    /// The session.
+    pub session: Arc<Session>,
+    /// The flags set in that session.
+    pub flags: TraceFlags,
+    /// Where its events go.
+    pub tracer: Arc<dyn Tracer>,
+}
+
+/// How one process is traced: the flag word every probe tests (the union
+/// of every session's flags), and per session the flags and the tracer
+/// that receives its events.
 #[derive(Clone, Default)]
 pub struct ProcessTrace {
     flags: TraceFlags,
-    tracer: Option<Arc<dyn Tracer>>,
+    sessions: Vec<SessionTrace>,
 }
 
 impl std::fmt::Debug for ProcessTrace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ProcessTrace")
             .field("flags", &self.flags)
-            .field("tracer", &self.tracer.is_some())
+            .field("sessions", &self.sessions.len())
             .finish()
     }
 }
 
 impl ProcessTrace {
-    /// Traced with `flags`, reporting to `tracer`.
+    /// Traced with `flags` in the legacy session, reporting to `tracer`.
     pub fn new(flags: TraceFlags, tracer: Arc<dyn Tracer>) -> ProcessTrace {
-        ProcessTrace {
+        let mut t = ProcessTrace::default();
+        t.apply(&TraceChange {
+            session: Arc::clone(Session::legacy()),
+            set: true,
             flags,
-            tracer: Some(tracer),
-        }
+            tracer,
+        });
+        t
     }
 
     /// Not traced.
@@ -52,139 +71,250 @@ impl ProcessTrace {
         ProcessTrace::default()
     }
 
-    /// The flags.
+    /// The flags of every session together.
     #[inline(always)]
     pub fn flags(&self) -> TraceFlags {
         self.flags
     }
 
-    /// The pid or port the events go to (`erlang:trace_info/2`'s
-    /// `tracer`), if the tracer is one.
-    pub fn tracer_term(&self) -> Option<Term> {
-        self.tracer.as_ref().and_then(|t| t.tracer_term())
-    }
-
-    /// True if any of `flags` is set: the one test a probe makes.
+    /// True if any session set any of `flags`: the one test a probe makes.
     #[inline(always)]
     pub fn wants(&self, flags: TraceFlags) -> bool {
         self.flags.intersects(flags)
     }
 
-    /// The tracer the flags report to, if any.
-    pub fn tracer(&self) -> Option<Arc<dyn Tracer>> {
-        self.tracer.clone()
+    /// How `session` traces the process, if it does.
+    pub fn in_session(&self, session: &Session) -> Option<&SessionTrace> {
+        self.sessions
+            .iter()
+            .find(|s| s.session.id() == session.id() && s.session.is_alive())
     }
 
-    /// Sets or clears `silent` (a match specification's `silent/1`), keeping
-    /// the tracer.
-    pub fn set_silent(&mut self, on: bool) {
-        if on {
-            if self.tracer.is_some() {
-                self.flags |= TraceFlags::SILENT;
+    /// The flags `session` set.
+    pub fn flags_in(&self, session: &Session) -> TraceFlags {
+        self.in_session(session)
+            .map_or(TraceFlags::empty(), |s| s.flags)
+    }
+
+    /// The tracer of `session`'s flags, if any.
+    pub fn tracer_in(&self, session: &Session) -> Option<Arc<dyn Tracer>> {
+        self.in_session(session).map(|s| s.tracer.clone())
+    }
+
+    /// The pid or port the events of `session` go to (`trace_info/2`'s
+    /// `tracer`), if the tracer is one.
+    pub fn tracer_term_in(&self, session: &Session) -> Option<Term> {
+        self.in_session(session)
+            .and_then(|s| s.tracer.tracer_term())
+    }
+
+    /// The live sessions that trace the process.
+    pub fn sessions(&self) -> impl Iterator<Item = &SessionTrace> {
+        self.sessions.iter().filter(|s| s.session.is_alive())
+    }
+
+    fn refresh(&mut self) {
+        self.sessions
+            .retain(|s| !s.flags.is_empty() && s.session.is_alive());
+        self.flags = self
+            .sessions
+            .iter()
+            .fold(TraceFlags::empty(), |acc, s| acc | s.flags);
+    }
+
+    /// Sets or clears `silent` in `session` (a match specification's
+    /// `silent/1`), keeping the tracer.
+    pub fn set_silent(&mut self, session: &Session, on: bool) {
+        if let Some(s) = self
+            .sessions
+            .iter_mut()
+            .find(|s| s.session.id() == session.id())
+        {
+            if on {
+                s.flags |= TraceFlags::SILENT;
+            } else {
+                s.flags.remove(TraceFlags::SILENT);
             }
-        } else {
-            self.flags.remove(TraceFlags::SILENT);
         }
+        self.refresh();
     }
 
     /// Applies `change` (what `erlang:trace/3` asked for this process).
     pub fn apply(&mut self, change: &TraceChange) {
-        if change.set {
-            self.flags |= change.flags;
-            self.tracer = Some(change.tracer.clone());
-        } else {
-            self.clear(change.flags);
+        let found = self
+            .sessions
+            .iter_mut()
+            .find(|s| s.session.id() == change.session.id());
+        match (found, change.set) {
+            (Some(s), true) => {
+                s.flags |= change.flags;
+                s.tracer = change.tracer.clone();
+            }
+            (Some(s), false) => s.flags.remove(change.flags),
+            (None, true) if change.session.is_alive() => self.sessions.push(SessionTrace {
+                session: Arc::clone(&change.session),
+                flags: change.flags,
+                tracer: change.tracer.clone(),
+            }),
+            (None, _) => {}
         }
+        self.refresh();
     }
 
-    /// Clears `flags`; the tracer goes when no flag is left.
-    pub fn clear(&mut self, flags: TraceFlags) {
-        self.flags.remove(flags);
-        if self.flags.is_empty() {
-            self.tracer = None;
-        }
+    /// Drops everything `session` set (it was destroyed).
+    pub fn clear_session(&mut self, session: &Session) {
+        self.sessions.retain(|s| s.session.id() != session.id());
+        self.refresh();
     }
 
-    /// What a process spawned by one traced like this starts with:
-    /// everything with `set_on_spawn`; with `set_on_first_spawn`, the first
-    /// child gets everything but that flag, which the parent then loses (as
-    /// the BEAM documents it); else `None`.
+    /// What a process spawned by one traced like this starts with: per
+    /// session, everything with `set_on_spawn`; with `set_on_first_spawn`,
+    /// the first child gets everything but that flag, which the parent
+    /// then loses (as the BEAM documents it); else `None`.
     pub fn inherit_on_spawn(&mut self) -> Option<ProcessTrace> {
-        if self.flags.contains(TraceFlags::SET_ON_SPAWN) {
-            return Some(self.clone());
+        let inherit = TraceFlags::SET_ON_SPAWN | TraceFlags::SET_ON_FIRST_SPAWN;
+        if !self.wants(inherit) {
+            return None;
         }
-        if self.flags.contains(TraceFlags::SET_ON_FIRST_SPAWN) {
-            self.flags.remove(TraceFlags::SET_ON_FIRST_SPAWN);
-            return Some(self.clone());
+        let mut child = ProcessTrace::off();
+        for s in &mut self.sessions {
+            if s.flags.contains(TraceFlags::SET_ON_SPAWN) {
+                child.sessions.push(s.clone());
+            } else if s.flags.contains(TraceFlags::SET_ON_FIRST_SPAWN) {
+                s.flags.remove(TraceFlags::SET_ON_FIRST_SPAWN);
+                child.sessions.push(s.clone());
+            }
         }
-        None
+        self.refresh();
+        child.refresh();
+        Some(child)
     }
 
-    /// Tells the tracer that `pid` monitors `target` with `reference`, past
-    /// the flag test (see `Tracer::monitor`).
+    /// What a process this one links to takes (`set_on_link`, as
+    /// [`ProcessTrace::inherit_on_spawn`] for spawns): per session traced
+    /// with `set_on_link`, its flags; with `set_on_first_link`, its flags
+    /// but that one, which this process then loses.
+    pub fn inherit_on_link(&mut self) -> Vec<TraceChange> {
+        let inherit = TraceFlags::SET_ON_LINK | TraceFlags::SET_ON_FIRST_LINK;
+        if !self.wants(inherit) {
+            return Vec::new();
+        }
+        let mut changes = Vec::new();
+        for s in &mut self.sessions {
+            if !s.flags.intersects(inherit) {
+                continue;
+            }
+            if !s.flags.contains(TraceFlags::SET_ON_LINK) {
+                s.flags.remove(TraceFlags::SET_ON_FIRST_LINK);
+            }
+            changes.push(TraceChange {
+                session: Arc::clone(&s.session),
+                set: true,
+                flags: s.flags,
+                tracer: s.tracer.clone(),
+            });
+        }
+        self.refresh();
+        changes
+    }
+
+    /// Tells the tracers that `pid` monitors `target` with `reference`,
+    /// past the flag test (see `Tracer::monitor`).
     #[cold]
     #[inline(never)]
     pub(super) fn report_monitor(&self, pid: Term, target: Term, reference: Term) {
-        if let (Some(tracer), Some(tracee)) = (self.tracer.as_ref(), Tracee::from_term(pid)) {
-            tracer.monitor(tracee, target, reference, now_ns());
+        let Some(tracee) = Tracee::from_term(pid) else {
+            return;
+        };
+        for s in self.sessions() {
+            if s.flags.intersects(TraceFlags::PROCS) {
+                s.tracer.monitor(tracee, target, reference, now_ns());
+            }
         }
     }
 
-    /// Reports `tag` with `payload` for the process `pid`, past the flag
-    /// test: beamr-trace's protocol, and the tracer is dropped if it asks
-    /// to be removed.
+    /// Reports `tag` with `payload` for the process `pid` to every session
+    /// traced with `flag`, past the flag test: beamr-trace's protocol, and
+    /// a tracer is dropped if it asks to be removed.
     #[cold]
     #[inline(never)]
-    pub(super) fn report(&mut self, tag: TraceTag, pid: Term, payload: Payload<'_>) {
-        self.report_with(tag, pid, payload, |t, e| t.trace(e));
-    }
-
-    /// [`ProcessTrace::report`] for a `send`: returns the context the
-    /// message is to carry (see `Tracer::trace_send`).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn report_send(
+    pub(super) fn report(
         &mut self,
+        flag: TraceFlags,
         tag: TraceTag,
         pid: Term,
         payload: Payload<'_>,
-    ) -> Option<TraceContext> {
-        self.report_with(tag, pid, payload, |t, e| t.trace_send(e))
-            .flatten()
-    }
-
-    /// [`ProcessTrace::report`] for a `'receive'` of a message that carried
-    /// `carried` (see `Tracer::trace_receive`).
-    #[cold]
-    #[inline(never)]
-    pub(super) fn report_receive(
-        &mut self,
-        pid: Term,
-        payload: Payload<'_>,
-        carried: Option<TraceContext>,
     ) {
-        self.report_with(TraceTag::Receive, pid, payload, |t, e| {
-            t.trace_receive(e, carried)
+        self.report_each(flag, pid, |_, t| {
+            report_one(t, tag, pid, payload, |t, e| t.trace(e)).0
         });
     }
 
-    /// The protocol ([`fire_with`]) with `hand` giving the event to the
-    /// tracer; `None` when the tracer did not want it.
-    fn report_with<R>(
+    /// Reports `tag` with `payload` to `session`'s tracer if it traces the
+    /// process with `flag` (and without `silent` when `quiet_if_silent`).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn report_in(
         &mut self,
+        session: &Session,
+        flag: TraceFlags,
+        quiet_if_silent: bool,
         tag: TraceTag,
         pid: Term,
         payload: Payload<'_>,
-        hand: impl FnOnce(&(dyn Tracer + 'static), &TraceEvent<'_>) -> R,
-    ) -> Option<R> {
-        let (Some(tracer), Some(tracee)) = (self.tracer.as_deref(), Tracee::from_term(pid)) else {
-            return None;
+    ) {
+        let Some(i) = self.sessions.iter().position(|s| {
+            s.session.id() == session.id()
+                && s.session.is_alive()
+                && s.flags.contains(flag)
+                && !(quiet_if_silent && s.flags.contains(TraceFlags::SILENT))
+        }) else {
+            return;
         };
-        let build = || TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
-        let (decision, result) = fire_with(tracer, tag, tracee, build, hand);
-        if decision == Decision::Remove {
-            *self = ProcessTrace::off();
+        let tracer = self.sessions[i].tracer.clone();
+        if report_one(&tracer, tag, pid, payload, |t, e| t.trace(e)).0 == Decision::Remove {
+            self.sessions.remove(i);
+            self.refresh();
         }
-        result
     }
+
+    /// Calls `each` with every live session traced with `flag` and its
+    /// tracer; drops the sessions whose tracer answered `Remove`.
+    pub(super) fn report_each(
+        &mut self,
+        flag: TraceFlags,
+        pid: Term,
+        mut each: impl FnMut(&Session, &(dyn Tracer + 'static)) -> Decision,
+    ) {
+        let _ = pid;
+        let mut removed = false;
+        for s in &mut self.sessions {
+            if s.flags.intersects(flag)
+                && s.session.is_alive()
+                && each(&s.session, &*s.tracer) == Decision::Remove
+            {
+                s.flags = TraceFlags::empty();
+                removed = true;
+            }
+        }
+        if removed {
+            self.refresh();
+        }
+    }
+}
+
+/// The protocol ([`fire_with`]) for one tracer, with `hand` giving it the
+/// event: the tracer's answer, and what `hand` returned.
+pub(super) fn report_one<R>(
+    tracer: &(dyn Tracer + 'static),
+    tag: TraceTag,
+    pid: Term,
+    payload: Payload<'_>,
+    hand: impl FnOnce(&(dyn Tracer + 'static), &TraceEvent<'_>) -> R,
+) -> (Decision, Option<R>) {
+    let Some(tracee) = Tracee::from_term(pid) else {
+        return (Decision::Discard, None);
+    };
+    let build = || TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+    fire_with(tracer, tag, tracee, build, hand)
 }

@@ -3,7 +3,17 @@
 %% into it, a way to wait until the tracer has handled every trace message
 %% sent so far, and pids in text replaced by names in order of appearance.
 -module(dbg_capture).
--export([device/0, handler/1, sync/0, text/1, normalise/1, print/1]).
+-export([device/0, handler/1, sync/0, text/1, normalise/1, print/1, spawn_wide/3]).
+
+%% spawn(M, F, A), with a pid whose text is <0.NNN.0> (three digits):
+%% dbg's handler prints the pid before a term it lays out with ~p, so the
+%% pid's width moves the term's line breaks, and releases start their
+%% programs at different pid numbers (OTP 27 below 100, beamr above).
+spawn_wide(M, F, A) ->
+    case length(pid_to_list(spawn(fun() -> ok end))) < 9 of
+        true -> spawn_wide(M, F, A);
+        false -> spawn(M, F, A)
+    end.
 
 %% A process that answers the io protocol and keeps the characters.
 device() ->
