@@ -67,7 +67,7 @@ impl ProcessTrace {
     /// True if any of `flags` is set: the one test a probe makes.
     #[inline(always)]
     pub fn wants(&self, flags: TraceFlags) -> bool {
-        self.flags.intersects(flags)
+        super::PROBES && self.flags.intersects(flags)
     }
 
     /// The tracer the flags report to, if any.
@@ -110,6 +110,9 @@ impl ProcessTrace {
     /// child gets everything but that flag, which the parent then loses (as
     /// the BEAM documents it); else `None`.
     pub fn inherit_on_spawn(&mut self) -> Option<ProcessTrace> {
+        if !super::PROBES {
+            return None;
+        }
         if self.flags.contains(TraceFlags::SET_ON_SPAWN) {
             return Some(self.clone());
         }
