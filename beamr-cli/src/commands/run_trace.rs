@@ -3,10 +3,11 @@
 //! FLAGS are `erlang:trace/3`'s flag names, comma-separated (`send,receive,procs`,
 //! `all`); every process of the run is traced with them, as
 //! `erlang:trace(new, true, Flags)` before the first process starts would.
-//! `--trace-call MOD:FUN[/ARITY][:x]` (repeatable) adds a global call trace
-//! pattern on the exported functions it names, as
-//! `erlang:trace_pattern({M, F, A}, true | [{'_', [], [{exception_trace}]}], [])`
-//! would (`:x` traces returns and exceptions too); the module is loaded
+//! `--trace-call MOD:FUN[/ARITY][:x]` (repeatable) adds a local call trace
+//! pattern on the functions it names, exported or not, as
+//! `erlang:trace_pattern({M, F, A}, true | [{'_', [], [{exception_trace}]}], [local])`
+//! (`dbg:tpl`) would: every call fires it, the recursive and other local
+//! calls too (`:x` traces returns and exceptions too); the module is loaded
 //! first, and the `call` flag is implied.
 //! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
 //! ring per scheduler and one for other threads) that `beamr trace` reads;
@@ -29,7 +30,8 @@ use std::sync::{Arc, Weak};
 use beamr_core::atom::Atom;
 use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
-use beamr_sched::code::{trace_patterns, CodeServer};
+use beamr_sched::code::trace_patterns::{self, Change, Spec};
+use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::{pattern, ProcessTrace};
 use beamr_trace::clock::now_ns;
@@ -76,14 +78,18 @@ impl CallPattern {
                 self.module
             ));
         }
-        let word = if self.returns {
-            pattern::CALL | pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
+        let flags = if self.returns {
+            pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
         } else {
-            pattern::CALL
+            0
         };
-        if trace_patterns::set(Some(module), Some(function), self.arity, word) == 0 {
+        let local = Change::Call(Some(trace_patterns::CallPattern {
+            local: true,
+            spec: Spec { flags, ms: None },
+        }));
+        if trace_patterns::apply(Some(module), Some(function), self.arity, &[local]) == 0 {
             return Err(format!(
-                "--trace-call {}:{}{}: no such exported function",
+                "--trace-call {}:{}{}: no such function",
                 self.module,
                 self.function,
                 self.arity.map(|a| format!("/{a}")).unwrap_or_default()
