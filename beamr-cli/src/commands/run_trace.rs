@@ -14,7 +14,10 @@
 //! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
 //! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`);
 //! the runtime carries each traced send's context with its message, so the
-//! receiver's CONSUMER span continues the sender's trace.
+//! receiver's CONSUMER span continues the sender's trace. The export runs
+//! on its own threads behind bounded queues: what a run produces faster
+//! than the exporter sends it is dropped, and told on standard error at
+//! the end (`beamr: otel: N spans ... dropped`).
 //!
 //! A ring file also records the run's `seq_trace` events (those its tokens'
 //! flags ask for), which `beamr trace seq` draws.
@@ -28,7 +31,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 
 use beamr_core::atom::Atom;
-use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Sampler};
+use beamr_otel::{Config, ExportStats, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::code::trace_patterns::{self, Change, Spec};
 use beamr_sched::code::CodeServer;
@@ -164,6 +167,21 @@ fn report_dropped(limited: &Limited) -> u64 {
     dropped
 }
 
+/// The line telling what the OTLP pipeline's queues dropped and its
+/// failed exports lost during the run (its last export is not counted);
+/// `None` when nothing was.
+fn otel_losses(stats: &ExportStats) -> Option<String> {
+    let (spans, logs) = (stats.spans, stats.logs);
+    if spans.dropped + spans.failed + logs.dropped + logs.failed == 0 {
+        return None;
+    }
+    Some(format!(
+        "beamr: otel: {} spans and {} log records dropped (export queue full), \
+         {} and {} lost in failed exports; {} spans and {} log records exported during the run",
+        spans.dropped, logs.dropped, spans.failed, logs.failed, spans.exported, logs.exported
+    ))
+}
+
 impl ActiveTrace {
     /// Ends the trace: flushes and stops an OTLP pipeline.
     pub fn finish(self) -> Result<(), String> {
@@ -176,9 +194,15 @@ impl ActiveTrace {
             ActiveTrace::Otel(pipeline, sampler, limited) => {
                 report_dropped(&limited);
                 drop(sampler);
-                pipeline
+                // What the run produced faster than the exporter took it.
+                let stats = pipeline.stats();
+                let result = pipeline
                     .shutdown()
-                    .map_err(|e| format!("--trace-to otel: {e}"))
+                    .map_err(|e| format!("--trace-to otel: {e}"));
+                if let Some(line) = otel_losses(&stats) {
+                    eprintln!("{line}");
+                }
+                result
             }
         }
     }
@@ -343,6 +367,24 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(otel.destination, Destination::Otel);
+    }
+
+    #[test]
+    fn otel_losses_are_told_only_when_there_are_some() {
+        let mut stats = ExportStats::default();
+        stats.spans.exported = 9;
+        assert_eq!(otel_losses(&stats), None);
+        stats.spans.dropped = 5;
+        stats.logs.failed = 2;
+        let line = otel_losses(&stats).unwrap();
+        assert!(
+            line.starts_with("beamr: otel: 5 spans and 0 log records dropped"),
+            "{line}"
+        );
+        assert!(
+            line.contains("0 and 2 lost in failed exports; 9 spans"),
+            "{line}"
+        );
     }
 
     #[test]
