@@ -266,22 +266,24 @@ fn runtime_metrics_are_sampled_from_the_running_runtime() {
 #[test]
 fn traced_calls_are_spans_nested_by_the_call_stack() {
     // fib(5) through ?MODULE:fib/1: external calls.
-    fib_calls_are_nested_spans("trace_calls");
+    fib_calls_are_nested_spans("trace_calls", ":x");
 }
 
 #[test]
 fn traced_local_calls_are_spans_nested_by_the_call_stack() {
-    // fib(5) calling itself locally, fib/1 not even exported.
-    fib_calls_are_nested_spans("trace_local_calls");
+    // fib(5) calling itself locally, fib/1 not even exported; without :x,
+    // which OTel implies (a span ends at its return).
+    fib_calls_are_nested_spans("trace_local_calls", "");
 }
 
 /// Runs `module`, whose main prints fib(5) of its fib/1, with every call of
-/// fib/1 traced: 15 calls, each a span from call to return; every call but
-/// the first is made inside another's span, and each span's children are
-/// the two calls it made, whose results add up to its own.
-fn fib_calls_are_nested_spans(module: &str) {
+/// fib/1 traced (`--trace-call MODULE:fib/1` then `suffix`): 15 calls, each
+/// a span from call to return; every call but the first is made inside
+/// another's span, and each span's children are the two calls it made,
+/// whose results add up to its own.
+fn fib_calls_are_nested_spans(module: &str, suffix: &str) {
     let name = format!("{module}:fib/1");
-    let pattern = format!("{name}:x");
+    let pattern = format!("{name}{suffix}");
     let trace = ["--trace-call", pattern.as_str()];
     let (stdout, got) = run_to_receiver(module, &trace, |c| {
         c.spans.iter().filter(|s| s.name == name).count() >= 15

@@ -17,7 +17,9 @@
 //! receiver's CONSUMER span continues the sender's trace. The export runs
 //! on its own threads behind bounded queues: what a run produces faster
 //! than the exporter sends it is dropped, and told on standard error at
-//! the end (`beamr: otel: N spans ... dropped`).
+//! the end (`beamr: otel: N spans ... dropped`). With `otel`, `--trace-call`
+//! always traces returns and exceptions (`:x` or not): a call's span lasts
+//! until one of them.
 //!
 //! A ring file also records the run's `seq_trace` events (those its tokens'
 //! flags ask for), which `beamr trace seq` draws.
@@ -67,8 +69,9 @@ pub struct CallPattern {
 }
 
 impl CallPattern {
-    /// Loads the module and sets the pattern; an error when nothing matches.
-    fn set(&self) -> Result<(), String> {
+    /// Loads the module and sets the pattern, with returns and exceptions
+    /// when `returns` (or `:x`) says so; an error when nothing matches.
+    fn set(&self, returns: bool) -> Result<(), String> {
         let atom = |s: &str| Atom::new(s).map_err(|e| format!("--trace-call: {e}"));
         let module = atom(&self.module)?;
         let function = atom(&self.function)?;
@@ -81,7 +84,7 @@ impl CallPattern {
                 self.module
             ));
         }
-        let flags = if self.returns {
+        let flags = if self.returns || returns {
             pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
         } else {
             0
@@ -278,7 +281,9 @@ impl TraceSetup {
     pub fn install(&self, rt: &Arc<Runtime>, schedulers: usize) -> Result<ActiveTrace, String> {
         // Patterns first: a bad one stops the run before any file is made.
         for call in &self.calls {
-            call.set()?;
+            // A call span lasts from the call to its return or exception,
+            // so OTel needs those events whether or not `:x` asks.
+            call.set(self.destination == Destination::Otel)?;
         }
         self.install_destination(rt, schedulers)
     }

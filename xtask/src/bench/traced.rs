@@ -12,9 +12,12 @@
 //!   does; the region includes flushing the port and draining the tracer);
 //! - on beamr only, the untraced `ring` and `fib` traced from outside, the
 //!   same work timed the same way: into the ring buffer (`--trace
-//!   send,receive` on every process; `--trace-call fib:fib/1`, every call),
+//!   send,receive` on every process; `--trace-call fib:fib/1`, every call,
+//!   and `fib:fib/1:x`, every call and return),
 //!   and into OpenTelemetry (`--trace-to otel`, OTLP over HTTP/protobuf to
-//!   a loopback sink of ours that answers every export, [`otlp_sink`]; the
+//!   a loopback sink of ours that answers every export, [`otlp_sink`]; a
+//!   call's span lasts from the call to its return, so OTel traces the
+//!   returns too and is held against the ring buffer's `:x` run; the
 //!   batch exporter's standard settings, so what its queue cannot hold is
 //!   dropped, and said).
 //!
@@ -82,6 +85,7 @@ struct Variant {
 
 const RING_SEND_RECEIVE: &[&str] = &["--trace", "send,receive"];
 const FIB_EVERY_CALL: &[&str] = &["--trace-call", "fib:fib/1"];
+const FIB_EVERY_CALL_AND_RETURN: &[&str] = &["--trace-call", "fib:fib/1:x"];
 
 const fn variant(
     key: &'static str,
@@ -98,7 +102,7 @@ const fn variant(
 }
 
 /// Every variant, in the order each repetition runs them.
-const VARIANTS: [Variant; 14] = [
+const VARIANTS: [Variant; 15] = [
     variant("erl ring", Runtime::Beam, "ring", Outside::No),
     variant("beamr ring", Runtime::Beamr, "ring", Outside::No),
     variant("erl ring_file", Runtime::Beam, "ring_file", Outside::No),
@@ -128,6 +132,12 @@ const VARIANTS: [Variant; 14] = [
         Outside::Ring(FIB_EVERY_CALL),
     ),
     variant(
+        "beamr fib +ring x",
+        Runtime::Beamr,
+        "fib",
+        Outside::Ring(FIB_EVERY_CALL_AND_RETURN),
+    ),
+    variant(
         "beamr fib +otel",
         Runtime::Beamr,
         "fib",
@@ -155,7 +165,7 @@ struct Row {
     goal: Goal,
 }
 
-const ROWS: [Row; 7] = [
+const ROWS: [Row; 8] = [
     Row {
         name: "ring, dbg to a file port",
         beam: Some(("erl ring", "erl ring_file")),
@@ -193,10 +203,16 @@ const ROWS: [Row; 7] = [
         goal: Goal::Against("beamr ring +ring"),
     },
     Row {
-        name: "fib, every call, OTel",
+        name: "fib, every call and return, ring buffer",
+        beam: None,
+        beamr: ("beamr fib", "beamr fib +ring x"),
+        goal: Goal::Against("beamr fib +ring"),
+    },
+    Row {
+        name: "fib, every call, OTel (spans)",
         beam: None,
         beamr: ("beamr fib", "beamr fib +otel"),
-        goal: Goal::Against("beamr fib +ring"),
+        goal: Goal::Against("beamr fib +ring x"),
     },
 ];
 
@@ -518,8 +534,8 @@ fn print_table(measured: &BTreeMap<&str, Measured>, options: &Options) {
     );
     println!(
         "Ring-buffer and OTel rows: beamr run --trace send,receive (every process, the \
-         driver's too) or --trace-call fib:fib/1 (a local pattern: every call), \
-         --trace-to ring:FILE or otel."
+         driver's too) or --trace-call fib:fib/1 (a local pattern: every call; :x, and \
+         every return; OTel always traces returns, a span's end), --trace-to ring:FILE or otel."
     );
     println!(
         "OTel rows: OTLP/HTTP protobuf to a loopback sink in this harness that answers every \
