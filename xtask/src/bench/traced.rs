@@ -9,7 +9,9 @@
 //! - on both runtimes: `ring` and `fib` untraced (the baselines); `ring`
 //!   with dbg to a file trace port and to a tracer process, `fib(30)` with
 //!   every call traced by dbg to a file port (as `../shared/bench/traced.erl`
-//!   does; the region includes flushing the port and draining the tracer);
+//!   does; the region includes flushing the port and draining the tracer;
+//!   untraced `fib` reports the median of five `fib(30)`, each timed alone,
+//!   as one takes about a time slice of a loaded machine);
 //! - on beamr only, the untraced `ring` and `fib` traced from outside, the
 //!   same work timed the same way: into the ring buffer (`--trace
 //!   send,receive` on every process; `--trace-call fib:fib/1`, every call,
@@ -479,11 +481,11 @@ fn print_table(measured: &BTreeMap<&str, Measured>, options: &Options) {
         options.repeat
     );
     println!(
-        "| {:<36} | {:>10} | {:>10} | {:>8} | {:>10} | {:>10} | {:>8} | goal",
+        "| {:<40} | {:>10} | {:>10} | {:>8} | {:>10} | {:>10} | {:>8} | goal",
         "traced workload", "BEAM off", "BEAM on", "BEAM x", "beamr off", "beamr on", "beamr x"
     );
     println!(
-        "|{:-<38}|{:->12}|{:->12}|{:->10}|{:->12}|{:->12}|{:->10}|------",
+        "|{:-<42}|{:->12}|{:->12}|{:->10}|{:->12}|{:->12}|{:->10}|------",
         "", "", "", "", "", "", ""
     );
     let mut verdicts = Vec::new();
@@ -509,7 +511,7 @@ fn print_table(measured: &BTreeMap<&str, Measured>, options: &Options) {
             }
         };
         println!(
-            "| {:<36} | {:>10} | {:>10} | {:>8} | {:>10} | {:>10} | {:>8} | {goal}",
+            "| {:<40} | {:>10} | {:>10} | {:>8} | {:>10} | {:>10} | {:>8} | {goal}",
             row.name,
             cell(beam_off),
             cell(beam_on),
