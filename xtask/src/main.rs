@@ -40,8 +40,8 @@ subcommands:
              ../shared/gleam or the OTP 27 root)
   gleam      only that last step (beamr built with cargo build --release)
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
-  bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced] [--probes]
-        [WORKLOAD...]
+  bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced]
+        [--probes [--instructions]] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
              $BEAMR_BENCH_DIR) on erl and on beamr, check both print the same
              result, and print each workload's times and the beamr/BEAM
@@ -54,7 +54,9 @@ subcommands:
              --traced: only the traced table
              --probes: only the probes table: beamr built as always and
              with --features probes-off (every probe site compiled out),
-             each workload's probes-in-but-off / probes-out ratio
+             each workload's probes-in-but-off / probes-out ratio; with
+             --instructions, of instructions counted under valgrind
+             (cachegrind) rather than time: slow, but free of the noise
   help       print this message";
 
 /// A parsed command line.

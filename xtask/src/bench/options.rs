@@ -27,6 +27,9 @@ pub struct Options {
     pub traced: bool,
     /// `--probes`: the probes-on / probes-off table.
     pub probes: bool,
+    /// `--instructions` (with `--probes`): instructions counted under
+    /// valgrind instead of time.
+    pub instructions: bool,
 }
 
 impl Default for Options {
@@ -39,6 +42,7 @@ impl Default for Options {
             schedulers: None,
             traced: false,
             probes: false,
+            instructions: false,
         }
     }
 }
@@ -104,11 +108,15 @@ pub fn parse(args: &[OsString]) -> Result<Options> {
             }
             "--traced" => options.traced = true,
             "--probes" => options.probes = true,
+            "--instructions" => options.instructions = true,
             flag if flag.starts_with('-') => {
                 return Err(Error::new(format!("bench: unknown option `{flag}`")));
             }
             name => options.only.push(name.trim_end_matches(".erl").to_owned()),
         }
+    }
+    if options.instructions && !options.probes {
+        return Err(Error::new("bench: --instructions goes with --probes"));
     }
     Ok(options)
 }
@@ -140,8 +148,14 @@ mod tests {
         assert!(parse(&args(&["-n", "0"])).is_err());
         assert!(parse(&args(&["-n"])).is_err());
         assert!(parse(&args(&["--bogus"])).is_err());
+        assert!(
+            parse(&args(&["--probes", "--instructions"]))
+                .unwrap()
+                .instructions
+        );
+        assert!(parse(&args(&["--instructions"])).is_err());
         let o = parse(&args(&["--traced", "--probes", "-S", "2"])).unwrap();
-        assert!(o.traced && o.probes);
+        assert!(o.traced && o.probes && !o.instructions);
         assert_eq!(o.schedulers, Some(2));
     }
 
