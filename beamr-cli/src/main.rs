@@ -38,8 +38,9 @@ enum Command {
         /// (send,receive,procs,running,...; all).
         #[arg(long = "trace", value_name = "FLAGS")]
         trace: Option<String>,
-        /// Trace calls of MOD:FUN[/ARITY] (exported functions; a trailing :x
-        /// also traces returns and exceptions); repeatable; implies the call flag.
+        /// Trace every call of MOD:FUN[/ARITY], local calls included (a trailing
+        /// :x also traces returns and exceptions, as --trace-to otel always does);
+        /// repeatable; implies the call flag.
         #[arg(long = "trace-call", value_name = "MFA[:x]")]
         trace_call: Vec<String>,
         /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`)

@@ -265,22 +265,31 @@ fn runtime_metrics_are_sampled_from_the_running_runtime() {
 
 #[test]
 fn traced_calls_are_spans_nested_by_the_call_stack() {
-    // fib(5) through ?MODULE:fib/1: 15 calls, each a span from call to
-    // return; every call but the first is made inside another's span.
-    let trace = ["--trace-call", "trace_calls:fib/1:x"];
-    let (stdout, got) = run_to_receiver("trace_calls", &trace, |c| {
-        c.spans
-            .iter()
-            .filter(|s| s.name == "trace_calls:fib/1")
-            .count()
-            >= 15
+    // fib(5) through ?MODULE:fib/1: external calls.
+    fib_calls_are_nested_spans("trace_calls", ":x");
+}
+
+#[test]
+fn traced_local_calls_are_spans_nested_by_the_call_stack() {
+    // fib(5) calling itself locally, fib/1 not even exported; without :x,
+    // which OTel implies (a span ends at its return).
+    fib_calls_are_nested_spans("trace_local_calls", "");
+}
+
+/// Runs `module`, whose main prints fib(5) of its fib/1, with every call of
+/// fib/1 traced (`--trace-call MODULE:fib/1` then `suffix`): 15 calls, each
+/// a span from call to return; every call but the first is made inside
+/// another's span, and each span's children are the two calls it made,
+/// whose results add up to its own.
+fn fib_calls_are_nested_spans(module: &str, suffix: &str) {
+    let name = format!("{module}:fib/1");
+    let pattern = format!("{name}{suffix}");
+    let trace = ["--trace-call", pattern.as_str()];
+    let (stdout, got) = run_to_receiver(module, &trace, |c| {
+        c.spans.iter().filter(|s| s.name == name).count() >= 15
     });
     assert_eq!(stdout, "5\n");
-    let calls: Vec<&Span> = got
-        .spans
-        .iter()
-        .filter(|s| s.name == "trace_calls:fib/1")
-        .collect();
+    let calls: Vec<&Span> = got.spans.iter().filter(|s| s.name == name).collect();
     assert_eq!(
         calls.len(),
         15,
@@ -298,6 +307,23 @@ fn traced_calls_are_spans_nested_by_the_call_stack() {
         calls.iter().all(|s| s.trace_id == roots[0].trace_id),
         "one trace"
     );
+    let result = |s: &Span| -> u32 { s.attrs["beamr.call.result"].parse().unwrap() };
+    for call in &calls {
+        let children: Vec<u32> = calls
+            .iter()
+            .filter(|c| c.parent_span_id == call.span_id)
+            .map(|c| result(c))
+            .collect();
+        match result(call) {
+            0 | 1 if children.is_empty() => {}
+            r => assert_eq!(
+                (children.len(), children.iter().sum::<u32>()),
+                (2, r),
+                "fib's call returning {r} made two calls adding up to it"
+            ),
+        }
+    }
+
     assert_eq!(
         calls
             .iter()

@@ -240,9 +240,30 @@ fn trace_call_records_calls_and_returns_of_a_function() {
 }
 
 #[test]
+fn trace_call_records_local_calls_too() {
+    // fib/1 is not exported and calls itself locally: all 15 calls of
+    // fib(5) fire, as under dbg:tpl.
+    let trace = ["--trace-call", "trace_local_calls:fib/1:x"];
+    let (stdout, lines) = record("trace_local_calls", &trace, "local.trace");
+    assert_eq!(stdout, "5\n");
+    let tags: Vec<String> = lines
+        .iter()
+        .map(|l| fields(l))
+        .filter(|(_, _, _, rest)| rest.starts_with("trace_local_calls:fib/1"))
+        .map(|(_, _, tag, _)| tag)
+        .collect();
+    let count = |tag: &str| tags.iter().filter(|t| *t == tag).count();
+    assert_eq!(
+        (count("call"), count("return_from")),
+        (15, 15),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn trace_call_on_a_missing_function_exits_2() {
     for (pattern, expected) in [
-        ("trace_calls:nope/1", "no such exported function"),
+        ("trace_calls:nope/1", "no such function"),
         ("no_such_module:f/1", "no module no_such_module"),
         ("trace_calls", "expected MOD:FUN"),
     ] {

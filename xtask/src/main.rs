@@ -9,7 +9,8 @@
 //!   roots of their own, [`otp_roots`]). `.ci/run` calls it.
 //! - `fixtures` ([`fixtures`]): compile `tests/erlang/*.erl` with `erlc`.
 //! - `bench` ([`bench`]): run `../shared/bench` on beamr and on the BEAM and
-//!   print each workload's times and ratio.
+//!   print each workload's times and ratio, tracing's cost on both
+//!   (`--traced`), and what beamr's probes cost while off (`--probes`).
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -39,11 +40,23 @@ subcommands:
              ../shared/gleam or the OTP 27 root)
   gleam      only that last step (beamr built with cargo build --release)
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
-  bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [WORKLOAD...]
+  bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced]
+        [--probes [--instructions]] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
              $BEAMR_BENCH_DIR) on erl and on beamr, check both print the same
              result, and print each workload's times and the beamr/BEAM
-             ratio (median of N runs; exit status 1 on any mismatch)
+             ratio (median of N runs; exit status 1 on any mismatch); then
+             the traced table (the workload name `traced`): ring and fib
+             traced by dbg (file port, tracer process) on both runtimes and
+             by beamr's ring buffer and OpenTelemetry (to a loopback OTLP
+             sink), each runtime's traced/untraced side by side, with
+             issue 10's goals marked met or not
+             --traced: only the traced table
+             --probes: only the probes table: beamr built as always and
+             with --features probes-off (every probe site compiled out),
+             each workload's probes-in-but-off / probes-out ratio; with
+             --instructions, of instructions counted under valgrind
+             (cachegrind) rather than time: slow, but free of the noise
   help       print this message";
 
 /// A parsed command line.

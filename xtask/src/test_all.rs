@@ -5,7 +5,9 @@
 //! 1. `erlang`   `erl` and `erlc` on PATH (installed with apt-get as root)
 //! 2. `fixtures` `tests/erlang/*.erl` compiled into `target/fixtures/`
 //! 3. `fmt`      `cargo fmt --all -- --check`
-//! 4. `clippy`   `cargo clippy --workspace --all-targets -- -D warnings`
+//! 4. `clippy`   `cargo clippy --workspace --all-targets -- -D warnings`,
+//!    then again with `--features probes-off` (the build `cargo xtask bench
+//!    --probes` measures, every probe site compiled out)
 //! 5. `test`     `cargo test --workspace` (unit, integration and doc tests;
 //!    the differential suite against the host's OTP 25)
 //! 6. `otp27`    the differential suite again against OTP 27, and
@@ -38,21 +40,33 @@ const STEPS: [&str; 8] = [
 /// The variable that points the differential suite at another OTP's root.
 const DIFF_OTP_ROOT: &str = "BEAMR_DIFF_OTP_ROOT";
 
-/// The cargo arguments of each cargo step.
-const CARGO_STEPS: [(&str, &[&str]); 3] = [
-    ("fmt", &["fmt", "--all", "--", "--check"]),
+/// The cargo commands of each cargo step (their arguments), run in turn.
+const CARGO_STEPS: [(&str, &[&[&str]]); 3] = [
+    ("fmt", &[&["fmt", "--all", "--", "--check"]]),
     (
         "clippy",
         &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--features",
+                "beamr-cli/probes-off",
+                "--",
+                "-D",
+                "warnings",
+            ],
         ],
     ),
-    ("test", &["test", "--workspace"]),
+    ("test", &[&["test", "--workspace"]]),
 ];
 
 enum Outcome {
@@ -118,11 +132,13 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
 }
 
 fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
-    let (_, args) = CARGO_STEPS
+    let (_, commands) = CARGO_STEPS
         .iter()
         .find(|(name, _)| *name == step)
         .expect("every step other than erlang and fixtures is a cargo step");
-    let result = process::run(cargo_command(root, fixtures_dir).args(*args));
+    let result = commands
+        .iter()
+        .try_for_each(|args| process::run(cargo_command(root, fixtures_dir).args(*args)));
     if result.is_err() && step == "fmt" {
         eprintln!("xtask: hint: if the diff above is formatting, `cargo fmt --all` fixes it");
     }

@@ -3,17 +3,23 @@
 //! FLAGS are `erlang:trace/3`'s flag names, comma-separated (`send,receive,procs`,
 //! `all`); every process of the run is traced with them, as
 //! `erlang:trace(new, true, Flags)` before the first process starts would.
-//! `--trace-call MOD:FUN[/ARITY][:x]` (repeatable) adds a global call trace
-//! pattern on the exported functions it names, as
-//! `erlang:trace_pattern({M, F, A}, true | [{'_', [], [{exception_trace}]}], [])`
-//! would (`:x` traces returns and exceptions too); the module is loaded
+//! `--trace-call MOD:FUN[/ARITY][:x]` (repeatable) adds a local call trace
+//! pattern on the functions it names, exported or not, as
+//! `erlang:trace_pattern({M, F, A}, true | [{'_', [], [{exception_trace}]}], [local])`
+//! (`dbg:tpl`) would: every call fires it, the recursive and other local
+//! calls too (`:x` traces returns and exceptions too); the module is loaded
 //! first, and the `call` flag is implied.
 //! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
 //! ring per scheduler and one for other threads) that `beamr trace` reads;
 //! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
 //! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`);
 //! the runtime carries each traced send's context with its message, so the
-//! receiver's CONSUMER span continues the sender's trace.
+//! receiver's CONSUMER span continues the sender's trace. The export runs
+//! on its own threads behind bounded queues: what a run produces faster
+//! than the exporter sends it is dropped, and told on standard error at
+//! the end (`beamr: otel: N spans ... dropped`). With `otel`, `--trace-call`
+//! always traces returns and exceptions (`:x` or not): a call's span lasts
+//! until one of them.
 //!
 //! A ring file also records the run's `seq_trace` events (those its tokens'
 //! flags ask for), which `beamr trace seq` draws.
@@ -27,9 +33,10 @@ use std::path::PathBuf;
 use std::sync::{Arc, Weak};
 
 use beamr_core::atom::Atom;
-use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Sampler};
+use beamr_otel::{Config, ExportStats, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
-use beamr_sched::code::{trace_patterns, CodeServer};
+use beamr_sched::code::trace_patterns::{self, Change, Spec};
+use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::{pattern, ProcessTrace};
 use beamr_trace::clock::now_ns;
@@ -62,8 +69,9 @@ pub struct CallPattern {
 }
 
 impl CallPattern {
-    /// Loads the module and sets the pattern; an error when nothing matches.
-    fn set(&self) -> Result<(), String> {
+    /// Loads the module and sets the pattern, with returns and exceptions
+    /// when `returns` (or `:x`) says so; an error when nothing matches.
+    fn set(&self, returns: bool) -> Result<(), String> {
         let atom = |s: &str| Atom::new(s).map_err(|e| format!("--trace-call: {e}"));
         let module = atom(&self.module)?;
         let function = atom(&self.function)?;
@@ -76,14 +84,18 @@ impl CallPattern {
                 self.module
             ));
         }
-        let word = if self.returns {
-            pattern::CALL | pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
+        let flags = if self.returns || returns {
+            pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE
         } else {
-            pattern::CALL
+            0
         };
-        if trace_patterns::set(Some(module), Some(function), self.arity, word) == 0 {
+        let local = Change::Call(Some(trace_patterns::CallPattern {
+            local: true,
+            spec: Spec { flags, ms: None },
+        }));
+        if trace_patterns::apply(Some(module), Some(function), self.arity, &[local]) == 0 {
             return Err(format!(
-                "--trace-call {}:{}{}: no such exported function",
+                "--trace-call {}:{}{}: no such function",
                 self.module,
                 self.function,
                 self.arity.map(|a| format!("/{a}")).unwrap_or_default()
@@ -158,6 +170,21 @@ fn report_dropped(limited: &Limited) -> u64 {
     dropped
 }
 
+/// The line telling what the OTLP pipeline's queues dropped and its
+/// failed exports lost during the run (its last export is not counted);
+/// `None` when nothing was.
+fn otel_losses(stats: &ExportStats) -> Option<String> {
+    let (spans, logs) = (stats.spans, stats.logs);
+    if spans.dropped + spans.failed + logs.dropped + logs.failed == 0 {
+        return None;
+    }
+    Some(format!(
+        "beamr: otel: {} spans and {} log records dropped (export queue full), \
+         {} and {} lost in failed exports; {} spans and {} log records exported during the run",
+        spans.dropped, logs.dropped, spans.failed, logs.failed, spans.exported, logs.exported
+    ))
+}
+
 impl ActiveTrace {
     /// Ends the trace: flushes and stops an OTLP pipeline.
     pub fn finish(self) -> Result<(), String> {
@@ -170,9 +197,15 @@ impl ActiveTrace {
             ActiveTrace::Otel(pipeline, sampler, limited) => {
                 report_dropped(&limited);
                 drop(sampler);
-                pipeline
+                // What the run produced faster than the exporter took it.
+                let stats = pipeline.stats();
+                let result = pipeline
                     .shutdown()
-                    .map_err(|e| format!("--trace-to otel: {e}"))
+                    .map_err(|e| format!("--trace-to otel: {e}"));
+                if let Some(line) = otel_losses(&stats) {
+                    eprintln!("{line}");
+                }
+                result
             }
         }
     }
@@ -248,7 +281,9 @@ impl TraceSetup {
     pub fn install(&self, rt: &Arc<Runtime>, schedulers: usize) -> Result<ActiveTrace, String> {
         // Patterns first: a bad one stops the run before any file is made.
         for call in &self.calls {
-            call.set()?;
+            // A call span lasts from the call to its return or exception,
+            // so OTel needs those events whether or not `:x` asks.
+            call.set(self.destination == Destination::Otel)?;
         }
         self.install_destination(rt, schedulers)
     }
@@ -337,6 +372,24 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(otel.destination, Destination::Otel);
+    }
+
+    #[test]
+    fn otel_losses_are_told_only_when_there_are_some() {
+        let mut stats = ExportStats::default();
+        stats.spans.exported = 9;
+        assert_eq!(otel_losses(&stats), None);
+        stats.spans.dropped = 5;
+        stats.logs.failed = 2;
+        let line = otel_losses(&stats).unwrap();
+        assert!(
+            line.starts_with("beamr: otel: 5 spans and 0 log records dropped"),
+            "{line}"
+        );
+        assert!(
+            line.contains("0 and 2 lost in failed exports; 9 spans"),
+            "{line}"
+        );
     }
 
     #[test]

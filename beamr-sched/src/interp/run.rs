@@ -797,7 +797,7 @@ fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
 /// BIF, which returns at once and gets no return-trace frame.
 #[inline(always)]
 fn trace_call(rt: &Runtime, p: &mut Process, export: &'static Export, frames: bool) {
-    if export.trace.load(Ordering::Relaxed) != 0 {
+    if crate::trace::PROBES && export.trace.load(Ordering::Relaxed) != 0 {
         call_trace::external(rt, p, export, frames);
     }
 }

@@ -179,7 +179,7 @@ impl Runtime {
             .unwrap_or_else(|| self.trace.for_new_process());
         if let Some(parent) = parent.as_deref_mut() {
             fire_spawn_probes(parent, &mut child, target, &args);
-            if parent.seq_token != Term::NIL {
+            if crate::trace::PROBES && parent.seq_token != Term::NIL {
                 crate::signals::seq_trace::pass_to_child(parent, &mut child);
             }
         }

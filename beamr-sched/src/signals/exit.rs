@@ -73,7 +73,7 @@ impl Runtime {
                 self.port_link_exit(link, process.pid, reason);
                 continue;
             }
-            let (reason, token) = if process.seq_token == Term::NIL {
+            let (reason, token) = if !crate::trace::PROBES || process.seq_token == Term::NIL {
                 (Payload::copy(reason), Term::NIL)
             } else {
                 let mut heap = Heap::new();

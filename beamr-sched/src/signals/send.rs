@@ -154,7 +154,7 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
 /// unless `p` has a token (one test), else the stamped token.
 #[inline(always)]
 fn seq_token_for(rt: &Runtime, p: &mut Process, to: Term, msg: Term) -> Term {
-    if p.seq_token == Term::NIL {
+    if !crate::trace::PROBES || p.seq_token == Term::NIL {
         Term::NIL
     } else {
         super::seq_trace::stamp_send(rt, p, to, msg)

@@ -45,7 +45,7 @@ impl TraceControl {
     /// How a new process is traced.
     #[inline]
     pub fn for_new_process(&self) -> ProcessTrace {
-        if !self.new_traced.load(Ordering::Acquire) {
+        if !super::PROBES || !self.new_traced.load(Ordering::Acquire) {
             return ProcessTrace::off();
         }
         self.new_processes

@@ -59,6 +59,15 @@ pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
 pub use seq_tracers::SeqTracers;
 pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session};
 
+/// False in a build with the `probes-off` feature: every probe gate
+/// (`ProcessTrace::wants`, the export word and [`pattern::local_calls`]
+/// tests of calls, the `seq_trace` token tests of sends, receives, spawns
+/// and exits) starts with `PROBES &&`, so that build has no probe site at
+/// all. It exists only to measure what the probes cost while nothing is
+/// traced (`cargo xtask bench --probes`); in the normal build the test
+/// folds away.
+pub const PROBES: bool = cfg!(not(feature = "probes-off"));
+
 /// Bits of an export's trace flag word (`Export::trace`), set by
 /// `erlang:trace_pattern/3`, and the gate of local calls.
 ///
@@ -78,7 +87,7 @@ pub mod pattern {
     /// test a local call makes.
     #[inline(always)]
     pub fn local_calls() -> bool {
-        LOCAL_CALLS.load(Ordering::Relaxed)
+        super::PROBES && LOCAL_CALLS.load(Ordering::Relaxed)
     }
 
     /// Opens or closes the local-call gate (the pattern table does, when

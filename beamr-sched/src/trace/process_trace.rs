@@ -80,7 +80,7 @@ impl ProcessTrace {
     /// True if any session set any of `flags`: the one test a probe makes.
     #[inline(always)]
     pub fn wants(&self, flags: TraceFlags) -> bool {
-        self.flags.intersects(flags)
+        super::PROBES && self.flags.intersects(flags)
     }
 
     /// How `session` traces the process, if it does.

@@ -34,7 +34,9 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
             Flow::Jump(target)
         }
         RecvInstr::RemoveMessage => {
-            if p.seq_token == Term::NIL && p.mailbox.current_token() == Term::NIL {
+            if !crate::trace::PROBES
+                || (p.seq_token == Term::NIL && p.mailbox.current_token() == Term::NIL)
+            {
                 p.mailbox.remove_current();
             } else {
                 signals::seq_trace::remove_current(rt, p);
