@@ -38,7 +38,7 @@ use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::code::trace_patterns::{self, Change, Spec};
 use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
-use beamr_sched::trace::{pattern, ProcessTrace};
+use beamr_sched::trace::{pattern, ProcessTrace, Session};
 use beamr_trace::clock::now_ns;
 use beamr_trace::{LimitedTracer, Limits, TraceFlags, Tracer};
 
@@ -93,7 +93,14 @@ impl CallPattern {
             local: true,
             spec: Spec { flags, ms: None },
         }));
-        if trace_patterns::apply(Some(module), Some(function), self.arity, &[local]) == 0 {
+        if trace_patterns::apply(
+            Session::legacy(),
+            Some(module),
+            Some(function),
+            self.arity,
+            &[local],
+        ) == 0
+        {
             return Err(format!(
                 "--trace-call {}:{}{}: no such function",
                 self.module,
