@@ -6,7 +6,8 @@
 //! `erts_cmp_compound` (utils.c):
 //!
 //! 1. Numbers by value, integers against floats exactly ([`super::number`]);
-//!    in map-key order (`compare_exact`) every integer is below every float.
+//!    in map-key order (`compare_exact`) every integer is below every float
+//!    (and from OTP 27 on `-0.0` below `0.0`).
 //! 2. Atoms by the bytes of their UTF-8 names, then length.
 //! 3. References by node (name, then creation), then id words from the most
 //!    significant down (missing high words count as zero).

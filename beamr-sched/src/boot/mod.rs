@@ -21,8 +21,10 @@ mod logger;
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
     /// path). The first runtime of the OS process installs the native BIFs
-    /// for the loader and the call resolver.
+    /// for the loader and the call resolver, and sets the release whose term
+    /// semantics apply ([`beamr_core::release`]) to the library's.
     pub fn new(path: CodePath) -> Runtime {
+        beamr_core::release::set_otp_release(crate::code::otp_release());
         resolve::install_natives(crate::bif::natives);
         let code = CodeServer::global();
         for dir in path.dirs() {
