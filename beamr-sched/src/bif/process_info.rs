@@ -75,11 +75,20 @@ pub(super) fn process_info(
     if let Some(items) = item.list_to_vec() {
         let mut out = Vec::with_capacity(items.len());
         for i in items {
-            let key = i.as_atom().ok_or_else(Exception::badarg)?;
-            let v = value(p, &snap, key, copy)?;
+            let v = match dictionary_key(i) {
+                Some(k) => dictionary_value(p, &snap, k, copy),
+                None => {
+                    let key = i.as_atom().ok_or_else(Exception::badarg)?;
+                    value(p, &snap, key, copy)?
+                }
+            };
             out.push(p.heap.tuple(&[i, v]));
         }
         return Ok(p.heap.list(&out));
+    }
+    if let Some(k) = dictionary_key(item) {
+        let v = dictionary_value(p, &snap, k, copy);
+        return Ok(p.heap.tuple(&[item, v]));
     }
     let key = item.as_atom().ok_or_else(Exception::badarg)?;
     if key.name() == "registered_name" && snap.registered_name.is_none() {
@@ -87,6 +96,34 @@ pub(super) fn process_info(
     }
     let v = value(p, &snap, key, copy)?;
     Ok(p.heap.tuple(&[item, v]))
+}
+
+/// The key of a `{dictionary, Key}` item (OTP 26 and later; earlier
+/// releases know no such item).
+fn dictionary_key(item: Term) -> Option<Term> {
+    match item.as_tuple()? {
+        [tag, key]
+            if tag.as_atom().is_some_and(|a| a.name() == "dictionary")
+                && crate::code::otp_release() >= 26 =>
+        {
+            Some(*key)
+        }
+        _ => None,
+    }
+}
+
+/// The value under `key` in the snapshot's dictionary, or `undefined`.
+fn dictionary_value(p: &mut Process, s: &Snapshot, key: Term, copy: bool) -> Term {
+    let found = s
+        .dictionary
+        .chunks(2)
+        .find(|kv| beamr_core::order::exact_eq(kv[0], key))
+        .map(|kv| kv[1]);
+    match found {
+        Some(v) if copy => p.heap.copy_term(v),
+        Some(v) => v,
+        None => Term::atom(Atom::UNDEFINED),
+    }
 }
 
 fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, Exception> {
@@ -199,7 +236,9 @@ pub(super) fn known_items(item: Term) -> bool {
         "trap_exit",
         "async_dist",
     ];
-    let known = |t: Term| t.as_atom().is_some_and(|a| ITEMS.contains(&a.name()));
+    let known = |t: Term| {
+        t.as_atom().is_some_and(|a| ITEMS.contains(&a.name())) || dictionary_key(t).is_some()
+    };
     match item.list_to_vec() {
         Some(items) => items.into_iter().all(known),
         None => known(item),
