@@ -8,6 +8,7 @@
 //! | release | change                                                        |
 //! |---------|---------------------------------------------------------------|
 //! | 26      | map internals: atoms in flat maps ordered by atom index, hash tries placed by a 64-bit MurmurHash3-style hash ([`crate::map`]) |
+//! | 29      | `maps:to_list/1`, `maps:keys/1` and `maps:values/1` walk a hash trie in `maps:next/1`'s order (28 not checked) |
 //! | 27      | `0.0` and `-0.0` are different terms for `=:=`, matching and map keys (`==` and the term order still equate them) |
 //!
 //! The release must not change once terms exist: a map built under one
@@ -37,6 +38,13 @@ pub fn otp_release() -> u32 {
 #[inline]
 pub fn signed_zeros_differ() -> bool {
     otp_release() >= 27
+}
+
+/// OTP 29 and later: `maps:to_list/1` and its kin list a hash trie in the
+/// iterator's order rather than the reverse.
+#[inline]
+pub fn to_list_as_iterator() -> bool {
+    otp_release() >= 29
 }
 
 /// OTP 26 and later: the maps' internal order (atom keys of flat maps by

@@ -53,6 +53,21 @@ pub fn compare_exact(a: Term, b: Term) -> Ordering {
     cmp_terms(a, b, Mode::Exact)
 }
 
+/// The order of a flat map's keys (and of the keys a `put_map` lists):
+/// map-key order ([`compare_exact`]), except that from OTP 26 on two atoms
+/// order by atom index, as OTP's `erts_cmp_flatmap_keys` (so the keys'
+/// iteration order follows atom creation; the term order of maps is not
+/// affected).
+#[inline]
+pub fn compare_map_keys(a: Term, b: Term) -> Ordering {
+    if let (Some(x), Some(y)) = (a.as_atom(), b.as_atom()) {
+        if crate::release::maps_v26() {
+            return x.index().cmp(&y.index());
+        }
+    }
+    compare_exact(a, b)
+}
+
 /// Erlang's `==`: equal in term order (`1 == 1.0` is true), except that
 /// two native records of one canonical definition compare their values
 /// exactly, as OTP 29's `==` does (`#r{a = 1} == #r{a = 1.0}` is false;
@@ -243,7 +258,10 @@ fn cmp_maps(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     if na == 0 {
         return Ordering::Equal;
     }
-    if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
+    // Flat maps keep their keys in term order up to OTP 25 (from OTP 26 on
+    // atoms go by index: sort them as the tries' keys).
+    let flat = (a.flat_map_parts(), b.flat_map_parts());
+    if let (Some(fa), Some(fb), false) = (flat.0, flat.1, crate::release::maps_v26()) {
         stack.push(Frame::Elems(fa.values, fb.values, exact));
         stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));
         return Ordering::Equal;
