@@ -371,7 +371,7 @@ impl Lanes {
                 // OTP hashes the export entry's address; beamr its identity.
                 let e = t.as_export()?;
                 self.a(tag::late(tag::EXTERNAL_FUN));
-                self.b(Term::atom(e.module).raw() ^ (e.arity as u64) << 58);
+                self.b(Term::atom(e.module).raw() ^ ((e.arity as u64) << 58));
                 self.b(Term::atom(e.function).raw());
                 None
             }
@@ -380,27 +380,27 @@ impl Lanes {
                 let ids = r.ids();
                 if t.is_boxed_with(Subtag::ExternalRef) {
                     self.a2(tag::late(tag::EXTERNAL_REF), ids.len() as u64);
-                    self.b(Term::atom(r.node).raw() ^ (r.creation as u64) << 32);
+                    self.b(Term::atom(r.node).raw() ^ ((r.creation as u64) << 32));
                 } else {
                     self.a(tag::late(tag::LOCAL_REF));
                 }
                 for pair in ids.chunks(2) {
                     let hi = pair.get(1).copied().unwrap_or(0) as u64;
-                    self.b(pair[0] as u64 | hi << 32);
+                    self.b(pair[0] as u64 | (hi << 32));
                 }
                 None
             }
             Kind::Pid => {
                 let p = t.as_external_pid()?;
                 self.a(tag::late(tag::EXTERNAL_PID));
-                self.b(Term::atom(p.node).raw() ^ (p.creation as u64) << 32);
+                self.b(Term::atom(p.node).raw() ^ ((p.creation as u64) << 32));
                 self.a2(p.id as u64, p.serial as u64);
                 None
             }
             Kind::Port => {
                 let p = t.as_external_port()?;
                 self.a(tag::late(tag::EXTERNAL_PORT));
-                self.b(Term::atom(p.node).raw() ^ (p.creation as u64) << 32);
+                self.b(Term::atom(p.node).raw() ^ ((p.creation as u64) << 32));
                 self.a(p.id);
                 None
             }
@@ -460,7 +460,7 @@ fn le64(bytes: &[u8]) -> u64 {
     bytes
         .iter()
         .enumerate()
-        .fold(0, |w, (i, &b)| w | (b as u64) << (8 * i))
+        .fold(0, |w, (i, &b)| w | ((b as u64) << (8 * i)))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Hash array mapped tries: the maps above [`FLAT_MAP_LIMIT`] keys, shaped
-//! as OTP 25's (`erl_map.c`).
+//! as OTP's (`erl_map.c`).
 //!
 //! ```text
 //! node  [hdr(HashMap, 2 + n), bitmap, size, child_1 .. child_n]
@@ -44,6 +44,8 @@ const MAX_ROUNDS: u32 = 32;
 pub(super) struct KeyHash {
     key: Term,
     round: u32,
+    /// log2 of the levels a round covers (3 or 4), read once.
+    round_shift: u32,
     hash: u64,
 }
 
@@ -54,6 +56,7 @@ impl KeyHash {
         KeyHash {
             key,
             round: 0,
+            round_shift: levels_per_round().trailing_zeros(),
             hash: map_hash(key, 0),
         }
     }
@@ -61,13 +64,13 @@ impl KeyHash {
     /// The key's slot at trie level `level`.
     #[inline]
     pub(super) fn slot(&mut self, level: u32) -> usize {
-        let per_round = levels_per_round();
-        let round = level / per_round;
+        let round = level >> self.round_shift;
         if round != self.round {
             self.round = round;
             self.hash = map_hash(self.key, round);
         }
-        ((self.hash >> (4 * (level % per_round))) & 0xf) as usize
+        let within = level & ((1 << self.round_shift) - 1);
+        ((self.hash >> (4 * within)) & 0xf) as usize
     }
 
     /// The first-round hash with its nibbles reversed: sorting by it (then
