@@ -7,7 +7,7 @@
 //!
 //! | release | change                                                        |
 //! |---------|---------------------------------------------------------------|
-//! | 26      | map internals: atoms in flat maps ordered by atom index, hash tries placed by a 64-bit MurmurHash3-style hash ([`crate::map`]) |
+//! | 26      | map internals: hash tries placed by a 64-bit MurmurHash3-style hash ([`crate::map`]); atoms in flat maps by atom index (not followed: [`crate::order::compare_map_keys`]) |
 //! | 29      | `maps:to_list/1`, `maps:keys/1` and `maps:values/1` walk a hash trie in `maps:next/1`'s order (28 not checked) |
 //! | 27      | `0.0` and `-0.0` are different terms for `=:=`, matching and map keys (`==` and the term order still equate them) |
 //!
@@ -47,8 +47,7 @@ pub fn to_list_as_iterator() -> bool {
     otp_release() >= 29
 }
 
-/// OTP 26 and later: the maps' internal order (atom keys of flat maps by
-/// atom index, hash tries by the 64-bit internal hash).
+/// OTP 26 and later: hash tries placed by the 64-bit internal hash.
 #[inline]
 pub fn maps_v26() -> bool {
     otp_release() >= 26

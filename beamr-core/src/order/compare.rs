@@ -54,17 +54,19 @@ pub fn compare_exact(a: Term, b: Term) -> Ordering {
 }
 
 /// The order of a flat map's keys (and of the keys a `put_map` lists):
-/// map-key order ([`compare_exact`]), except that from OTP 26 on two atoms
-/// order by atom index, as OTP's `erts_cmp_flatmap_keys` (so the keys'
-/// iteration order follows atom creation; the term order of maps is not
-/// affected).
+/// map-key order ([`compare_exact`]) on every release.
+///
+/// OTP 26 and later order two atoms by atom index (`erts_cmp_flatmap_keys`),
+/// that is by erl's atom creation order. beamr cannot reproduce that order
+/// for atoms that exist at erl's boot: erts's built-in atoms (`cause`,
+/// `module`, `function`, `size`, `type`, ...) are created in alphabetical
+/// order, the boot's modules' atoms in erl's load order. Ordering by beamr's
+/// own atom index reproduces the order of atoms the program creates, but
+/// breaks the built-in ones (every `error_info` map printed); names keep
+/// those right, so atoms keep OTP 25's order here. This is the one place to
+/// change that.
 #[inline]
 pub fn compare_map_keys(a: Term, b: Term) -> Ordering {
-    if let (Some(x), Some(y)) = (a.as_atom(), b.as_atom()) {
-        if crate::release::maps_v26() {
-            return x.index().cmp(&y.index());
-        }
-    }
     compare_exact(a, b)
 }
 
@@ -258,10 +260,8 @@ fn cmp_maps(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     if na == 0 {
         return Ordering::Equal;
     }
-    // Flat maps keep their keys in term order up to OTP 25 (from OTP 26 on
-    // atoms go by index: sort them as the tries' keys).
-    let flat = (a.flat_map_parts(), b.flat_map_parts());
-    if let (Some(fa), Some(fb), false) = (flat.0, flat.1, crate::release::maps_v26()) {
+    // Flat maps keep their keys in term order ([`compare_map_keys`]).
+    if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
         stack.push(Frame::Elems(fa.values, fb.values, exact));
         stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));
         return Ordering::Equal;
