@@ -9,6 +9,7 @@
 //! - [`map`]: map operations: flat maps and hash array mapped tries, as the BEAM's.
 //! - [`order`]: Erlang's term order and equality (`<`, `==`, `=:=`).
 //! - [`format`]: printing terms as Erlang's `~w` and `~p` do.
+//! - [`release`]: the OTP release whose term semantics apply (25 by default).
 
 pub mod atom;
 pub mod beam;
@@ -18,4 +19,5 @@ pub mod hash;
 pub mod heap;
 pub mod map;
 pub mod order;
+pub mod release;
 pub mod term;

@@ -127,8 +127,14 @@ chars(Bytes) ->
     end.
 
 %% Output requests (beamr_output), written natively: beamr_io:put_chars/2.
+%% Errors are answered as OTP 25's `user' or, from OTP 26 on, as its
+%% `group' (which serves standard output there).
 request(Request) ->
-    case beamr_output:request(Request, fun beamr_io:put_chars/2) of
+    Style = case erlang:system_info(otp_release) >= "26" of
+                true -> group;
+                false -> put_chars
+            end,
+    case beamr_output:request(Request, fun beamr_io:put_chars/2, Style) of
         {ok, Reply} -> Reply;
         not_output -> other_request(Request)
     end.

@@ -6,30 +6,43 @@
 %% Compiled into beamr_output.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_output.erl
 -module(beamr_output).
--export([request/2]).
+-export([request/2, request/3]).
 
 %% {ok, Reply} for an output request, written with Write(Encoding, Chars)
 %% (which answers ok, or error for data that is not chardata);
-%% `not_output' for any other request.
-request({put_chars, Encoding, Chars}, Write) ->
-    {ok, put_chars(Write, Encoding, Chars)};
-%% A failing formatter is reported as OTP's `user' does: {error, put_chars}.
-request({put_chars, Encoding, Module, Function, Args}, Write) ->
+%% `not_output' for any other request. Errors are answered as OTP 25's
+%% `user' and every release's `standard_error' answer them.
+request(Request, Write) ->
+    request(Request, Write, put_chars).
+
+%% The same, with the errors answered in one of two styles:
+%% `put_chars' ({error, put_chars}, as above) or `group' (OTP 26's group
+%% leader: {error, F} when the formatter M:F(A...) fails, {error, Request}
+%% for data that is not chardata).
+request({put_chars, Encoding, Chars} = Request, Write, Style) ->
+    {ok, put_chars(Write, Encoding, Chars, failed(Style, Request))};
+request({put_chars, Encoding, Module, Function, Args}, Write, Style) ->
     try apply(Module, Function, Args) of
-        Chars -> {ok, put_chars(Write, Encoding, Chars)}
+        Chars ->
+            Request = {put_chars, Encoding, Chars},
+            {ok, put_chars(Write, Encoding, Chars, failed(Style, Request))}
     catch
-        _:_ -> {ok, {error, put_chars}}
+        _:_ -> {ok, {error, failed(Style, Function)}}
     end;
-request({put_chars, Chars}, Write) ->
-    request({put_chars, latin1, Chars}, Write);
-request({put_chars, Module, Function, Args}, Write) ->
-    request({put_chars, latin1, Module, Function, Args}, Write);
-request(_, _Write) ->
+request({put_chars, Chars}, Write, Style) ->
+    request({put_chars, latin1, Chars}, Write, Style);
+request({put_chars, Module, Function, Args}, Write, Style) ->
+    request({put_chars, latin1, Module, Function, Args}, Write, Style);
+request(_, _Write, _Style) ->
     not_output.
 
+%% What an error names in each style.
+failed(put_chars, _What) -> put_chars;
+failed(group, What) -> What.
+
 %% Data that is not chardata is refused as OTP's `user' refuses it.
-put_chars(Write, Encoding, Chars) ->
+put_chars(Write, Encoding, Chars, Failed) ->
     case Write(Encoding, Chars) of
-        error -> {error, put_chars};
+        error -> {error, Failed};
         Reply -> Reply
     end.

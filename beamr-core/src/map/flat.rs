@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 
 use crate::heap::Heap;
-use crate::order::{compare_exact, exact_eq};
+use crate::order::{compare_map_keys, exact_eq};
 use crate::term::{FlatMapView, Term, FLAT_MAP_LIMIT};
 
 /// The index of `key` among a flat map's keys.
@@ -30,7 +30,7 @@ fn locate(view: &FlatMapView, key: Term) -> Result<usize, usize> {
     }
     match view
         .keys
-        .binary_search_by(|&k| compare_exact(k, key).then(Ordering::Less))
+        .binary_search_by(|&k| compare_map_keys(k, key).then(Ordering::Less))
     {
         Ok(i) | Err(i) => Err(i),
     }
@@ -124,7 +124,7 @@ pub(super) fn entries(view: &FlatMapView) -> Vec<(Term, Term)> {
 /// keys, in any order.
 pub(super) fn build(heap: &mut Heap, entries: &mut [(Term, Term)]) -> Term {
     debug_assert!(entries.len() <= FLAT_MAP_LIMIT);
-    entries.sort_by(|a, b| compare_exact(a.0, b.0));
+    entries.sort_by(|a, b| compare_map_keys(a.0, b.0));
     let n = entries.len();
     let mut keys = [Term::NIL; FLAT_MAP_LIMIT];
     let mut values = [Term::NIL; FLAT_MAP_LIMIT];
@@ -140,11 +140,11 @@ pub(super) fn build(heap: &mut Heap, entries: &mut [(Term, Term)]) -> Term {
 pub(super) fn sort_dedup(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
     let mut sorted: Vec<(Term, Term)> = pairs.to_vec();
     // Stable: equal keys stay in input order.
-    sorted.sort_by(|a, b| compare_exact(a.0, b.0));
+    sorted.sort_by(|a, b| compare_map_keys(a.0, b.0));
     let mut out: Vec<(Term, Term)> = Vec::with_capacity(sorted.len());
     for (k, v) in sorted {
         match out.last_mut() {
-            Some(last) if compare_exact(last.0, k) == Ordering::Equal => *last = (k, v),
+            Some(last) if compare_map_keys(last.0, k) == Ordering::Equal => *last = (k, v),
             _ => out.push((k, v)),
         }
     }

@@ -93,7 +93,7 @@ enum Pending {
 
 /// The BEAM's tagged word for an immediate, as its hash sees it.
 #[inline]
-fn beam_immediate_word(term: Term) -> u64 {
+pub(super) fn beam_immediate_word(term: Term) -> u64 {
     if term.is_nil() {
         BEAM_NIL_WORD
     } else {
@@ -331,12 +331,29 @@ fn push_node_children(children: &[Term], stack: &mut Vec<Pending>) {
     }
 }
 
-/// The hash that places `key` at trie depth `depth` (in 4-bit levels):
-/// OTP 25's `make_map_hash(key, depth / 8)`, shifted to the level's nibble
-/// by the caller.
+/// The hash that places `key` in a trie, for hash round `salt_round` (a
+/// round covers [`levels_per_round`] 4-bit levels; the caller shifts it to
+/// the level's nibble): OTP 25's 32-bit `make_map_hash(key, round)`, or
+/// from OTP 26 on the 64-bit internal hash ([`super::hash64`]; OTP puts keys
+/// that agree on all 64 bits in a collision node, beamr salts a new round).
 #[inline]
-pub fn map_hash(key: Term, salt_round: u32) -> u32 {
-    internal_hash(key, round_salt(salt_round))
+pub fn map_hash(key: Term, salt_round: u32) -> u64 {
+    if crate::release::maps_v26() {
+        super::hash64::internal_hash64(key, salt_round as u64)
+    } else {
+        internal_hash(key, round_salt(salt_round)) as u64
+    }
+}
+
+/// Trie levels per hash round: 8 for OTP 25's 32-bit hash, 16 from OTP 26
+/// on.
+#[inline]
+pub fn levels_per_round() -> u32 {
+    if crate::release::maps_v26() {
+        16
+    } else {
+        8
+    }
 }
 
 /// The salt of hash round `n` (each round covers 8 trie levels).
@@ -379,7 +396,10 @@ mod tests {
         assert_eq!(round_salt(0), 0);
         assert_ne!(round_salt(1), round_salt(2));
         let k = Term::small_unchecked(7);
-        assert_ne!(map_hash(k, 0), map_hash(k, 1));
+        assert_ne!(
+            internal_hash(k, round_salt(0)),
+            internal_hash(k, round_salt(1))
+        );
     }
 
     #[test]

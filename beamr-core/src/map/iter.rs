@@ -9,7 +9,10 @@
 //!   `maps:map/2` and `io:format("~p")`. A trie is walked depth first from
 //!   its first slot to its last: the reverse of `ToList`.
 //!
-//! A flat map yields its keys in ascending map-key order in both.
+//! A flat map yields its keys in ascending map-key order in both. From OTP
+//! 29 on (28 not checked) `maps:to_list/1`, `maps:keys/1` and
+//! `maps:values/1` follow `Next` ([`super::ops`]); `term_to_binary/1`
+//! keeps `ToList`.
 
 use crate::term::Term;
 

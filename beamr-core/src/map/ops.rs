@@ -147,6 +147,16 @@ pub fn iter_in(map: Term, order: Order) -> Option<MapIter> {
     MapIter::new(map, order)
 }
 
+/// The order of `maps:to_list/1`, `maps:keys/1` and `maps:values/1`:
+/// [`Order::ToList`], or from OTP 29 on the iterator's.
+fn list_order() -> Order {
+    if crate::release::to_list_as_iterator() {
+        Order::Next
+    } else {
+        Order::ToList
+    }
+}
+
 /// `maps:keys/1`: the keys as an Erlang list, in `maps:to_list/1` order.
 pub fn keys(heap: &mut Heap, map: Term) -> Result<Term, MapError> {
     list_of(heap, map, |(k, _)| k)
@@ -159,7 +169,9 @@ pub fn values(heap: &mut Heap, map: Term) -> Result<Term, MapError> {
 
 /// `maps:to_list/1`: a list of `{Key, Value}` tuples.
 pub fn to_list(heap: &mut Heap, map: Term) -> Result<Term, MapError> {
-    let entries: Vec<(Term, Term)> = iter(map).ok_or(MapError::BadMap(map))?.collect();
+    let entries: Vec<(Term, Term)> = iter_in(map, list_order())
+        .ok_or(MapError::BadMap(map))?
+        .collect();
     let tuples: Vec<Term> = entries.iter().map(|&(k, v)| heap.tuple(&[k, v])).collect();
     Ok(heap.list(&tuples))
 }
@@ -169,7 +181,10 @@ fn list_of(
     map: Term,
     pick: impl Fn((Term, Term)) -> Term,
 ) -> Result<Term, MapError> {
-    let items: Vec<Term> = iter(map).ok_or(MapError::BadMap(map))?.map(pick).collect();
+    let items: Vec<Term> = iter_in(map, list_order())
+        .ok_or(MapError::BadMap(map))?
+        .map(pick)
+        .collect();
     Ok(heap.list(&items))
 }
 

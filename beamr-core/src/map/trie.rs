@@ -1,5 +1,5 @@
 //! Hash array mapped tries: the maps above [`FLAT_MAP_LIMIT`] keys, shaped
-//! as OTP 25's (`erl_map.c`).
+//! as OTP's (`erl_map.c`).
 //!
 //! ```text
 //! node  [hdr(HashMap, 2 + n), bitmap, size, child_1 .. child_n]
@@ -8,9 +8,11 @@
 //!        child   a leaf: a cons cell [Key | Value]; or an inner node
 //! ```
 //!
-//! A key's slot at depth `d` is bits `4 * (d % 8) ..+ 4` of its map hash for
-//! round `d / 8` ([`super::hash::map_hash`]): 8 levels per 32-bit hash, then
-//! a freshly salted hash, as OTP 25 does (it has no collision nodes).
+//! A key's slot at depth `d` is bits `4 * (d % L) ..+ 4` of its map hash for
+//! round `d / L` ([`super::hash::map_hash`]): L = 8 levels per 32-bit hash
+//! (OTP 25), 16 per 64-bit hash (OTP 26 on), then a freshly salted hash (as
+//! OTP 25 does; OTP 26 has collision nodes there, for keys whose 64-bit
+//! hashes agree).
 //!
 //! The shape is a function of the key set alone: a leaf sits at the
 //! shallowest depth where no other key shares its slot path, and an inner
@@ -28,23 +30,23 @@ use crate::heap::Heap;
 use crate::order::exact_eq;
 use crate::term::{HashNodeView, Term};
 
-use super::hash::map_hash;
+use super::hash::{levels_per_round, map_hash};
 
 /// Slots per node.
 const SLOTS: usize = 16;
-/// Trie levels covered by one 32-bit hash.
-const LEVELS_PER_ROUND: u32 = 8;
-/// The deepest level a trie may reach: 32 hash rounds. Two distinct keys
-/// agreeing on 32 independently salted 32-bit hashes do not occur (the hash
-/// covers every bit that tells keys apart).
-const MAX_LEVEL: u32 = 32 * LEVELS_PER_ROUND;
+/// The most hash rounds a trie may use: two distinct keys agreeing on 32
+/// independently salted hashes do not occur (the hash covers every bit
+/// that tells keys apart).
+const MAX_ROUNDS: u32 = 32;
 
 /// A key with its hash for the round of the level being looked at.
 #[derive(Copy, Clone)]
 pub(super) struct KeyHash {
     key: Term,
     round: u32,
-    hash: u32,
+    /// log2 of the levels a round covers (3 or 4), read once.
+    round_shift: u32,
+    hash: u64,
 }
 
 impl KeyHash {
@@ -54,6 +56,7 @@ impl KeyHash {
         KeyHash {
             key,
             round: 0,
+            round_shift: levels_per_round().trailing_zeros(),
             hash: map_hash(key, 0),
         }
     }
@@ -61,28 +64,35 @@ impl KeyHash {
     /// The key's slot at trie level `level`.
     #[inline]
     pub(super) fn slot(&mut self, level: u32) -> usize {
-        let round = level / LEVELS_PER_ROUND;
+        let round = level >> self.round_shift;
         if round != self.round {
             self.round = round;
             self.hash = map_hash(self.key, round);
         }
-        ((self.hash >> (4 * (level % LEVELS_PER_ROUND))) & 0xf) as usize
+        let within = level & ((1 << self.round_shift) - 1);
+        ((self.hash >> (4 * within)) & 0xf) as usize
     }
 
     /// The first-round hash with its nibbles reversed: sorting by it (then
     /// by later rounds) is the trie's depth-first slot order.
     #[inline]
-    fn order_key(&self) -> u32 {
+    fn order_key(&self) -> u64 {
         reverse_nibbles(self.hash)
     }
 }
 
-/// Reverses the eight nibbles of `h` (slot of level 0 becomes the most
-/// significant).
+/// Reverses the nibbles of a round's hash (the slot of its first level
+/// becomes the most significant): the eight of a 32-bit hash or the
+/// sixteen of a 64-bit one.
 #[inline]
-fn reverse_nibbles(h: u32) -> u32 {
+fn reverse_nibbles(h: u64) -> u64 {
     let h = h.swap_bytes();
-    ((h & 0x0f0f_0f0f) << 4) | ((h >> 4) & 0x0f0f_0f0f)
+    let r = ((h & 0x0f0f_0f0f_0f0f_0f0f) << 4) | ((h >> 4) & 0x0f0f_0f0f_0f0f_0f0f);
+    if levels_per_round() == 8 {
+        r >> 32
+    } else {
+        r
+    }
 }
 
 /// The index among the children of the child in `slot`, if it is occupied.
@@ -219,7 +229,10 @@ fn pair_subtree(
     let mut level = level;
     let mut chain: Vec<usize> = Vec::new();
     let (sa, sb) = loop {
-        assert!(level < MAX_LEVEL, "map keys collide on every hash round");
+        assert!(
+            level < MAX_ROUNDS * levels_per_round(),
+            "map keys collide on every hash round"
+        );
         let (sa, sb) = (ka.slot(level), kb.slot(level));
         if sa != sb {
             break (sa, sb);
@@ -325,7 +338,7 @@ pub(super) fn build(heap: &mut Heap, entries: &[(Term, Term)]) -> Term {
 /// Hashes every pair's key and removes duplicates: the last occurrence of
 /// a key wins, key term and value (as `maps:from_list/1`).
 pub(super) fn dedup_by_hash(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
-    let mut items: Vec<(u32, usize)> = pairs
+    let mut items: Vec<(u64, usize)> = pairs
         .iter()
         .enumerate()
         .map(|(i, &(k, _))| (KeyHash::new(k).order_key(), i))
@@ -352,8 +365,11 @@ pub(super) fn dedup_by_hash(pairs: &[(Term, Term)]) -> Vec<(Term, Term)> {
 /// Builds the node for `items` (all sharing their slot path above
 /// `level`, sorted in slot order for the current round).
 fn build_node(heap: &mut Heap, level: u32, items: &mut [Item], size: u64) -> Term {
-    assert!(level < MAX_LEVEL, "map keys collide on every hash round");
-    if level > 0 && level % LEVELS_PER_ROUND == 0 {
+    assert!(
+        level < MAX_ROUNDS * levels_per_round(),
+        "map keys collide on every hash round"
+    );
+    if level > 0 && level % levels_per_round() == 0 {
         // A new hash round: re-sort by the freshly salted hashes.
         for item in items.iter_mut() {
             item.kh.slot(level);
@@ -387,8 +403,8 @@ impl KeyHash {
     /// The current round's hash with its nibbles reversed, for sorting at
     /// a round boundary (the round of `level` must be current).
     #[inline]
-    fn order_key_at(&self, level: u32) -> u32 {
-        debug_assert_eq!(self.round, level / LEVELS_PER_ROUND);
+    fn order_key_at(&self, level: u32) -> u64 {
+        debug_assert_eq!(self.round, level / levels_per_round());
         reverse_nibbles(self.hash)
     }
 }

@@ -6,7 +6,8 @@
 //! `erts_cmp_compound` (utils.c):
 //!
 //! 1. Numbers by value, integers against floats exactly ([`super::number`]);
-//!    in map-key order (`compare_exact`) every integer is below every float.
+//!    in map-key order (`compare_exact`) every integer is below every float
+//!    (and from OTP 27 on `-0.0` below `0.0`).
 //! 2. Atoms by the bytes of their UTF-8 names, then length.
 //! 3. References by node (name, then creation), then id words from the most
 //!    significant down (missing high words count as zero).
@@ -50,6 +51,23 @@ pub fn compare(a: Term, b: Term) -> Ordering {
 #[inline]
 pub fn compare_exact(a: Term, b: Term) -> Ordering {
     cmp_terms(a, b, Mode::Exact)
+}
+
+/// The order of a flat map's keys (and of the keys a `put_map` lists):
+/// map-key order ([`compare_exact`]) on every release.
+///
+/// OTP 26 and later order two atoms by atom index (`erts_cmp_flatmap_keys`),
+/// that is by erl's atom creation order. beamr cannot reproduce that order
+/// for atoms that exist at erl's boot: erts's built-in atoms (`cause`,
+/// `module`, `function`, `size`, `type`, ...) are created in alphabetical
+/// order, the boot's modules' atoms in erl's load order. Ordering by beamr's
+/// own atom index reproduces the order of atoms the program creates, but
+/// breaks the built-in ones (every `error_info` map printed); names keep
+/// those right, so atoms keep OTP 25's order here. This is the one place to
+/// change that.
+#[inline]
+pub fn compare_map_keys(a: Term, b: Term) -> Ordering {
+    compare_exact(a, b)
 }
 
 /// Erlang's `==`: equal in term order (`1 == 1.0` is true), except that
@@ -242,6 +260,7 @@ fn cmp_maps(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     if na == 0 {
         return Ordering::Equal;
     }
+    // Flat maps keep their keys in term order ([`compare_map_keys`]).
     if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
         stack.push(Frame::Elems(fa.values, fb.values, exact));
         stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));

@@ -7,8 +7,9 @@
 //! [`crate::map`]): equal maps have equal shapes. Iterative, like the
 //! comparison.
 //!
-//! `=:=` of OTP 25: integers never equal floats, `0.0 =:= -0.0`, funs are
-//! equal when they come from the same fun entry with equal free variables.
+//! `=:=`: integers never equal floats, funs are equal when they come from
+//! the same fun entry with equal free variables; `0.0 =:= -0.0` up to OTP
+//! 26, not from OTP 27 on ([`crate::release::signed_zeros_differ`]).
 
 use std::cmp::Ordering;
 
@@ -71,7 +72,10 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
             );
             push_if_same_len(xs, ys, stack)
         }
-        (Kind::Float, Kind::Float) => a.as_float() == b.as_float(),
+        (Kind::Float, Kind::Float) => match (a.as_float(), b.as_float()) {
+            (Some(x), Some(y)) => exact_float_eq(x, y),
+            _ => false,
+        },
         (Kind::Binary, Kind::Binary) => match (a.binary_parts(), b.binary_parts()) {
             (Some(x), Some(y)) => {
                 x.bit_size == y.bit_size
@@ -108,6 +112,17 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
         | (Kind::Port, Kind::Port) => compare_exact(a, b) == Ordering::Equal,
         // Atoms and `[]` with different words, or different kinds.
         _ => false,
+    }
+}
+
+/// Two floats under `=:=`: by value, and from OTP 27 on by sign too (a
+/// float is never NaN, so that is bit equality).
+#[inline]
+fn exact_float_eq(x: f64, y: f64) -> bool {
+    if crate::release::signed_zeros_differ() {
+        x.to_bits() == y.to_bits()
+    } else {
+        x == y
     }
 }
 

@@ -44,10 +44,13 @@ impl Num {
 }
 
 /// Compares two numbers; in `exact` (map-key) order an integer is below
-/// every float.
+/// every float, and from OTP 27 on `-0.0` is below `0.0`.
 pub(super) fn cmp_numbers(a: Num, b: Num, exact: bool) -> Ordering {
     match (a, b) {
         (Num::Small(x), Num::Small(y)) => x.cmp(&y),
+        (Num::Float(x), Num::Float(y)) if exact && crate::release::signed_zeros_differ() => {
+            x.total_cmp(&y)
+        }
         (Num::Float(x), Num::Float(y)) => cmp_floats(x, y),
         (Num::Small(x), Num::Big(y)) => cmp_i64_big(x, y),
         (Num::Big(x), Num::Small(y)) => cmp_i64_big(y, x).reverse(),

@@ -7,7 +7,13 @@
 //!
 //! - Digests: md4, md5, ripemd160, sha, sha224, sha256, sha384, sha512,
 //!   sha3_224..sha3_512, blake2b (BLAKE2b-512) and blake2s (BLAKE2s-256),
-//!   the list OTP 25 on OpenSSL 3 supports.
+//!   the list OTP 25 on OpenSSL 3 supports; from OTP 27 on also sm3 and
+//!   the extendable-output shake128 and shake256 (`hash_final_xof_nif`,
+//!   behind `crypto:hash_xof/3`), from OTP 29 on sha512_224 and sha512_256
+//!   (OTP 28 not checked). Each release answers what its crypto does on
+//!   OpenSSL 3: OTP 27's `crypto:hash/2` of a shake fails ("Low-level call
+//!   failed") where OTP 29's gives the default length (16 or 32 bytes), and
+//!   neither has an HMAC over a shake.
 //! - HMAC is RFC 2104 over those digests (a key longer than the block is
 //!   hashed first, then padded with zeros to the block size).
 //! - A hash or MAC state is a resource (see [`super::resource`]), kept
@@ -46,6 +52,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "hash_init_nif", 1, hash_init_nif),
     ("crypto", "hash_update_nif", 2, hash_update_nif),
     ("crypto", "hash_final_nif", 1, hash_final_nif),
+    ("crypto", "hash_final_xof_nif", 2, hash_final_xof_nif),
     ("crypto", "mac_nif", 4, mac_nif),
     ("crypto", "mac_init_nif", 3, mac_init_nif),
     ("crypto", "mac_update_nif", 2, mac_update_nif),
@@ -68,6 +75,19 @@ fn nothing(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception
 /// A NIF's exception: `{Class, #{c_file_name, c_file_line_num,
 /// c_function_arg_num}, Msg}`.
 fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exception {
+    nif_exception(p, Atom::BADARG, file, line, arg, msg)
+}
+
+/// A NIF's exception of class `tag` (`badarg`, or `error` for a failing
+/// library call); `arg` -1 names no argument.
+fn nif_exception(
+    p: &mut Process,
+    tag: Atom,
+    file: &str,
+    line: i64,
+    arg: i64,
+    msg: &str,
+) -> Exception {
     let keys = [
         atom("c_file_line_num"),
         atom("c_file_name"),
@@ -80,7 +100,7 @@ fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exc
     ];
     let info = p.heap.flat_map(&keys, &values);
     let msg = p.heap.string(msg);
-    Exception::error(p.heap.tuple(&[Term::atom(Atom::BADARG), info, msg]))
+    Exception::error(p.heap.tuple(&[Term::atom(tag), info, msg]))
 }
 
 // ---- digests ----
@@ -96,6 +116,11 @@ trait Hasher: Send + Sync {
     /// The digest's block size in bytes (HMAC's key block; OpenSSL's
     /// `EVP_MD_block_size`).
     fn block_size(&self) -> usize;
+    /// `len` bytes of an extendable output (a shake), or `None` for a
+    /// fixed-size digest.
+    fn finish_xof(&self, _len: usize) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 impl<T> Hasher for T
@@ -119,32 +144,93 @@ where
     }
 }
 
-/// A digest algorithm: its name, OpenSSL NID, and a fresh hasher (which
+/// A shake, an extendable-output function: `LEN` bytes when asked for a
+/// plain digest; a size of 0, as OpenSSL reports for an XOF.
+#[derive(Clone, Default)]
+struct Shake<T, const LEN: usize>(T);
+
+impl<T, const LEN: usize> Hasher for Shake<T, LEN>
+where
+    T: digest::Update
+        + digest::ExtendableOutput
+        + digest::core_api::BlockSizeUser
+        + Default
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+{
+    fn update(&mut self, data: &[u8]) {
+        digest::Update::update(&mut self.0, data);
+    }
+    fn finish(&self) -> Vec<u8> {
+        self.finish_xof(LEN).unwrap_or_default()
+    }
+    fn fork(&self) -> Box<dyn Hasher> {
+        Box::new(self.clone())
+    }
+    fn output_size(&self) -> usize {
+        0
+    }
+    fn block_size(&self) -> usize {
+        <T as digest::core_api::BlockSizeUser>::block_size()
+    }
+    fn finish_xof(&self, len: usize) -> Option<Vec<u8>> {
+        let mut out = vec![0; len];
+        digest::ExtendableOutput::finalize_xof_into(self.0.clone(), &mut out);
+        Some(out)
+    }
+}
+
+/// A digest algorithm: its name, OpenSSL NID, the first OTP release whose
+/// crypto offers it, whether it is a shake, and a fresh hasher (which
 /// knows its sizes).
 struct Algorithm {
     name: &'static str,
     nid: i64,
+    since: u32,
+    xof: bool,
     new: fn() -> Box<dyn Hasher>,
 }
 
 macro_rules! algorithm {
     ($name:literal, $nid:literal, $ty:ty) => {
+        algorithm!($name, $nid, $ty, since 25)
+    };
+    ($name:literal, $nid:literal, $ty:ty, since $since:literal) => {
         Algorithm {
             name: $name,
             nid: $nid,
+            since: $since,
+            xof: false,
+            new: || Box::new(<$ty as Default>::default()),
+        }
+    };
+    ($name:literal, $nid:literal, $ty:ty, xof since $since:literal) => {
+        Algorithm {
+            name: $name,
+            nid: $nid,
+            since: $since,
+            xof: true,
             new: || Box::new(<$ty as Default>::default()),
         }
     };
 }
 
-/// OTP 25's digests, in `crypto:supports(hashs)`'s order.
+/// The digests, in `crypto:supports(hashs)`'s order (of the release that
+/// offers them all).
 const ALGORITHMS: &[Algorithm] = &[
     algorithm!("blake2s", 1057, blake2::Blake2s256),
     algorithm!("blake2b", 1056, blake2::Blake2b512),
+    algorithm!("sm3", 1143, sm3::Sm3, since 27),
+    algorithm!("shake256", 1101, Shake<sha3::Shake256, 32>, xof since 27),
+    algorithm!("shake128", 1100, Shake<sha3::Shake128, 16>, xof since 27),
     algorithm!("sha3_512", 1099, sha3::Sha3_512),
     algorithm!("sha3_384", 1098, sha3::Sha3_384),
     algorithm!("sha3_256", 1097, sha3::Sha3_256),
     algorithm!("sha3_224", 1096, sha3::Sha3_224),
+    algorithm!("sha512_256", 1095, sha2::Sha512_256, since 29),
+    algorithm!("sha512_224", 1094, sha2::Sha512_224, since 29),
     algorithm!("sha512", 674, sha2::Sha512),
     algorithm!("sha384", 673, sha2::Sha384),
     algorithm!("sha256", 672, sha2::Sha256),
@@ -155,13 +241,29 @@ const ALGORITHMS: &[Algorithm] = &[
     algorithm!("md4", 257, md4::Md4),
 ];
 
+/// The digests the running release's crypto offers.
+fn offered() -> impl Iterator<Item = &'static Algorithm> {
+    let release = crate::code::otp_release();
+    ALGORITHMS.iter().filter(move |a| a.since <= release)
+}
+
 fn algorithm(t: Term) -> Option<&'static Algorithm> {
     let name = t.as_atom()?;
-    ALGORITHMS.iter().find(|a| a.name == name.name())
+    offered().find(|a| a.name == name.name())
+}
+
+/// The C source line of a NIF error that moved between OTP 27's crypto
+/// and OTP 29's (OTP 28 is taken as 29).
+fn line_by_release(otp27: i64, otp29: i64) -> i64 {
+    if crate::code::otp_release() >= 28 {
+        otp29
+    } else {
+        otp27
+    }
 }
 
 fn hash_algorithms(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let names: Vec<Term> = ALGORITHMS.iter().map(|a| atom(a.name)).collect();
+    let names: Vec<Term> = offered().map(|a| atom(a.name)).collect();
     Ok(p.heap.list(&names))
 }
 
@@ -192,6 +294,11 @@ fn hash_info_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
 fn hash_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let alg = digest_arg(p, a[0], 108)?;
     let data = iodata_bytes(a[1])?;
+    if alg.xof && crate::code::otp_release() < 29 {
+        // OTP 27's one-shot hash asks OpenSSL for a fixed-size digest.
+        let e = nif_exception(p, Atom::ERROR, "hash.c", 126, -1, "Low-level call failed");
+        return Err(e);
+    }
     let mut hasher = (alg.new)();
     hasher.update(&data);
     Ok(p.heap.binary(&hasher.finish()))
@@ -227,6 +334,29 @@ fn hash_update_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
 fn hash_final_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let state = hash_state(p, a[0], 243)?;
     Ok(p.heap.binary(&state.0.finish()))
+}
+
+/// `hash_final_xof_nif(State, Bits)` (OTP 26 and later, behind
+/// `crypto:hash_xof/3`): the whole bytes of a shake's first `Bits` bits of
+/// output (33 gives 4 bytes); a fixed-size digest fails as OpenSSL's
+/// `EVP_DigestFinalXOF` does.
+fn hash_final_xof_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let state = hash_state(p, a[0], 243)?;
+    let len = match a[1].as_small().and_then(|n| usize::try_from(n).ok()) {
+        Some(bits) => bits / 8,
+        None => {
+            let line = line_by_release(541, 573);
+            return Err(nif_error(p, "hash.c", line, 1, "Bad len"));
+        }
+    };
+    match state.0.finish_xof(len) {
+        Some(out) => Ok(p.heap.binary(&out)),
+        None => {
+            let line = line_by_release(551, 583);
+            let msg = "Low-level call EVP_DigestFinalXOF failed";
+            Err(nif_exception(p, Atom::ERROR, "hash.c", line, -1, msg))
+        }
+    }
 }
 
 // ---- HMAC ----
@@ -286,6 +416,17 @@ fn mac_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
     let alg = hmac_args(p, a[0], a[1])?;
     let key = key_arg(p, a[2])?;
     let data = iodata_bytes(a[3]).map_err(|_| nif_error(p, "mac.c", 216, 3, "Bad text"))?;
+    if alg.xof {
+        let line = line_by_release(388, 405);
+        return Err(nif_exception(
+            p,
+            Atom::ERROR,
+            "mac.c",
+            line,
+            -1,
+            "Couldn't get mac",
+        ));
+    }
     let mut mac = Hmac::new(alg, &key);
     mac.inner.update(&data);
     Ok(p.heap.binary(&mac.finish()))
@@ -303,6 +444,11 @@ fn lock(m: &Mutex<Hmac>) -> MutexGuard<'_, Hmac> {
 fn mac_init_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let alg = hmac_args(p, a[0], a[1])?;
     let key = key_arg(p, a[2])?;
+    if alg.xof {
+        let line = line_by_release(737, 750);
+        let msg = "Can't initialize EVP_MAC_CTX";
+        return Err(nif_exception(p, Atom::ERROR, "mac.c", line, -1, msg));
+    }
     Ok(MACS.insert(p, Mutex::new(Hmac::new(alg, &key))))
 }
 
@@ -422,10 +568,15 @@ mod tests {
         let openssl = [
             ("blake2s", 64),
             ("blake2b", 128),
+            ("sm3", 64),
+            ("shake256", 136),
+            ("shake128", 168),
             ("sha3_512", 72),
             ("sha3_384", 104),
             ("sha3_256", 136),
             ("sha3_224", 144),
+            ("sha512_256", 128),
+            ("sha512_224", 128),
             ("sha512", 128),
             ("sha384", 128),
             ("sha256", 64),

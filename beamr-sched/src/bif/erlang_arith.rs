@@ -275,7 +275,17 @@ fn badarg_num(t: Term) -> Result<Num, Exception> {
 fn abs(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     match badarg_num(a[0])? {
         Num::Int(x) => Ok(p.heap.bigint(&x.abs())),
-        Num::Float(f) => Ok(p.heap.float(f.abs())),
+        Num::Float(f) => Ok(p.heap.float(float_abs(f))),
+    }
+}
+
+/// `abs/1` of a float: OTP 27's clears the sign (`abs(-0.0)` is `0.0`);
+/// earlier releases negate only what is below zero, so `-0.0` stays.
+fn float_abs(f: f64) -> f64 {
+    if beamr_core::release::signed_zeros_differ() || f < 0.0 {
+        f.abs()
+    } else {
+        f
     }
 }
 

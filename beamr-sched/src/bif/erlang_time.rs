@@ -331,6 +331,27 @@ fn local_from_posix(secs: i64) -> Option<DateTime> {
     c_library::localtime(clock).map(|tm| DateTime::from_tm(&tm))
 }
 
+/// True when the local zone's rule keeps summer time (the C library's
+/// `daylight`): its DST flag is set on the first of January or of July
+/// (wherever the summer lies) of a year far enough ahead that only the
+/// zone's current rule applies, whatever its history.
+fn zone_has_summer_time() -> bool {
+    [1, 7].iter().any(|&month| {
+        let instant = DateTime {
+            year: 2100,
+            month,
+            day: 1,
+            hour: 12,
+            minute: 0,
+            second: 0,
+        };
+        libc::time_t::try_from(instant.to_posix())
+            .ok()
+            .and_then(c_library::localtime)
+            .is_some_and(|tm| tm.tm_isdst > 0)
+    })
+}
+
 /// `mktime` of the local date and time `dt` with DST flag `isdst` (1, 0 or
 /// -1 to let the library decide), as erts's `erl_mktime`: a -1 result is
 /// checked by asking for the second before (-2 means -1 was right).
@@ -391,6 +412,14 @@ fn localtime_to_universaltime(
         _ => return Err(Exception::badarg()),
     };
     let dt = DateTime::arg(a[0], BASE_YEAR)?;
+    let isdst = if isdst == 1 && crate::code::otp_release() >= 29 && !zone_has_summer_time() {
+        // OTP 29 (on its C library, glibc 2.43) takes a DST flag in a zone
+        // whose rule has no summer time as standard time; earlier
+        // releases' mktime shifts the time by an hour.
+        0
+    } else {
+        isdst
+    };
     // A zone without DST may refuse a DST time: erts then converts it as
     // standard time.
     let clock = match mktime(dt, isdst) {

@@ -22,8 +22,10 @@ mod safe_sup;
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
     /// path). The first runtime of the OS process installs the native BIFs
-    /// for the loader and the call resolver.
+    /// for the loader and the call resolver, and sets the release whose term
+    /// semantics apply ([`beamr_core::release`]) to the library's.
     pub fn new(path: CodePath) -> Runtime {
+        beamr_core::release::set_otp_release(crate::code::otp_release());
         resolve::install_natives(crate::bif::natives);
         crate::signals::message_trace::install_spec_runner(crate::interp::run_message_spec);
         let code = CodeServer::global();

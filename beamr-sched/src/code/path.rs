@@ -76,7 +76,7 @@ pub fn otp_root() -> Option<&'static Path> {
 }
 
 /// The release assumed when the installation does not say (or there is none).
-pub const DEFAULT_OTP_RELEASE: u32 = 25;
+pub const DEFAULT_OTP_RELEASE: u32 = beamr_core::release::DEFAULT_OTP_RELEASE;
 
 /// The OTP release of that installation (the highest number under its
 /// `releases/`), which beamr reports as `erlang:system_info(otp_release)`

@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 
 use beamr_core::beam::{Instruction, Opcode};
-use beamr_core::order::compare_exact;
+use beamr_core::order::compare_map_keys;
 
 use super::error::LoadError;
 use super::lower::Lowering;
@@ -150,11 +150,13 @@ impl Lowering<'_> {
 /// given twice, its last value.
 fn sort_constant_keys(pairs: &mut Vec<(Src, Src)>) {
     // Stable: equal keys keep their instruction order, so the last wins.
-    pairs.sort_by(|a, b| compare_exact(a.0.term(), b.0.term()));
+    pairs.sort_by(|a, b| compare_map_keys(a.0.term(), b.0.term()));
     let mut out: Vec<(Src, Src)> = Vec::with_capacity(pairs.len());
     for &(k, v) in pairs.iter() {
         match out.last_mut() {
-            Some(last) if compare_exact(last.0.term(), k.term()) == Ordering::Equal => last.1 = v,
+            Some(last) if compare_map_keys(last.0.term(), k.term()) == Ordering::Equal => {
+                last.1 = v
+            }
             _ => out.push((k, v)),
         }
     }

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 
 use beamr_core::atom::Atom;
 use beamr_core::map;
-use beamr_core::order::compare_exact;
+use beamr_core::order::compare_map_keys;
 use beamr_core::term::{FlatMapView, Term, FLAT_MAP_LIMIT};
 
 use super::{fail_or, get, put, Flow};
@@ -98,14 +98,14 @@ fn read_pairs(p: &Process, op: &PutMap, buf: &mut [(Term, Term); FLAT_MAP_LIMIT]
         // after), then drop all but the last of each run of equal keys.
         for i in 1..n {
             let mut j = i;
-            while j > 0 && compare_exact(buf[j - 1].0, buf[j].0) == Ordering::Greater {
+            while j > 0 && compare_map_keys(buf[j - 1].0, buf[j].0) == Ordering::Greater {
                 buf.swap(j - 1, j);
                 j -= 1;
             }
         }
         let mut out = 0;
         for i in 0..n {
-            if out > 0 && compare_exact(buf[out - 1].0, buf[i].0) == Ordering::Equal {
+            if out > 0 && compare_map_keys(buf[out - 1].0, buf[i].0) == Ordering::Equal {
                 buf[out - 1].1 = buf[i].1;
             } else {
                 buf[out] = buf[i];
@@ -172,7 +172,7 @@ fn flat_assoc(p: &mut Process, m: Term, view: FlatMapView, pairs: &[(Term, Term)
             return None;
         }
         let order = match (view.keys.get(i), pairs.get(j)) {
-            (Some(&a), Some(&(b, _))) => compare_exact(a, b),
+            (Some(&a), Some(&(b, _))) => compare_map_keys(a, b),
             (Some(_), None) => Ordering::Less,
             _ => Ordering::Greater,
         };
