@@ -105,38 +105,51 @@ fn traced(
         TraceTag::Receive => (TraceFlags::RECEIVE, MessageEvent::Receive),
         _ => (TraceFlags::SEND, MessageEvent::Send),
     };
-    let targets: Vec<(Arc<Session>, Arc<dyn Tracer>, bool)> = p
-        .trace
-        .sessions()
-        .filter(|s| s.flags.contains(flag))
-        .map(|s| {
-            let silent = s.flags.contains(TraceFlags::SILENT);
-            (Arc::clone(&s.session), s.tracer.clone(), silent)
-        })
-        .collect();
+    // A receive names no peer in its event (erts's message has none).
+    let shown = if tag == TraceTag::Receive { None } else { peer };
+    let pid = p.pid;
     let mut context = None;
-    for (session, tracer, silent) in targets {
-        match session.event_pattern(event) {
-            EventPattern::Off => continue,
-            EventPattern::All => {}
-            EventPattern::Spec(spec) => {
-                let Some(runner) = RUNNER.get() else {
-                    continue;
-                };
-                let args = spec_args(p, tag, msg, peer);
-                let tracer = tracer.clone();
-                if runner(rt, p, &session, tracer, &spec, &args).is_none() || silent {
-                    continue;
+    // Sessions without a pattern fire while the process's sessions are
+    // borrowed: no copy of them per event. Those with a match
+    // specification run it on the process, so they are taken out first
+    // (rare: `trace_pattern(send | 'receive', MS, _)`), and so are the
+    // sessions whose tracer asks to be removed.
+    let mut with_spec = Vec::new();
+    let mut removed = Vec::new();
+    for s in p.trace.sessions().filter(|s| s.flags.contains(flag)) {
+        match s.session.event_pattern(event) {
+            EventPattern::Off => {}
+            EventPattern::All => {
+                let (decision, made) = probes::message(&*s.tracer, tag, pid, msg, shown, carried);
+                context = context.or(made);
+                if decision == Decision::Remove {
+                    removed.push(Arc::clone(&s.session));
                 }
             }
+            EventPattern::Spec(spec) => with_spec.push((
+                Arc::clone(&s.session),
+                s.tracer.clone(),
+                s.flags.contains(TraceFlags::SILENT),
+                spec,
+            )),
         }
-        // A receive names no peer in its event (erts's message has none).
-        let shown = if tag == TraceTag::Receive { None } else { peer };
-        let (decision, made) = probes::message(&*tracer, tag, p.pid, msg, shown, carried);
+    }
+    for (session, tracer, silent, spec) in with_spec {
+        let Some(runner) = RUNNER.get() else {
+            continue;
+        };
+        let args = spec_args(tag, msg, peer);
+        if runner(rt, p, &session, tracer.clone(), &spec, &args).is_none() || silent {
+            continue;
+        }
+        let (decision, made) = probes::message(&*tracer, tag, pid, msg, shown, carried);
         context = context.or(made);
         if decision == Decision::Remove {
-            p.trace.clear_session(&session);
+            removed.push(session);
         }
+    }
+    for session in removed {
+        p.trace.clear_session(&session);
     }
     context
 }
@@ -144,12 +157,11 @@ fn traced(
 /// The arguments of a message pattern's specification: `[Receiver, Msg]`
 /// for a send, `[Node, Sender, Msg]` for a receive (a sender that is not
 /// a process: `[Sender, undefined, Msg]`, as erts has it).
-fn spec_args(p: &mut Process, tag: TraceTag, msg: Term, peer: Option<Term>) -> Vec<Term> {
+fn spec_args(tag: TraceTag, msg: Term, peer: Option<Term>) -> Vec<Term> {
     let peer = peer.unwrap_or(Term::atom(Atom::UNDEFINED));
     if tag != TraceTag::Receive {
         return vec![peer, msg];
     }
-    let _ = p;
     if peer.is_pid() {
         vec![Term::atom(Atom::NONODE_NOHOST), peer, msg]
     } else {
