@@ -508,12 +508,12 @@ fn check_process_code3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 }
 
 fn pre_loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
+    let items: Vec<Term> = preloaded().map(atom).collect();
     Ok(p.heap.list(&items))
 }
 
 fn loaded(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    let mut items: Vec<Term> = preloaded().iter().map(|m| atom(m)).collect();
+    let mut items: Vec<Term> = preloaded().map(atom).collect();
     for (m, _) in code().loaded() {
         if !is_preloaded(m.name()) {
             items.push(Term::atom(m));

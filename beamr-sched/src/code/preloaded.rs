@@ -5,69 +5,45 @@
 
 use super::otp_release;
 
-/// OTP 25's preloaded modules, in `erlang:pre_loaded/0`'s order.
-const OTP25: &[&str] = &[
-    "persistent_term",
-    "counters",
-    "atomics",
-    "erts_dirty_process_signal_handler",
-    "erts_literal_area_collector",
-    "erl_tracer",
-    "erts_internal",
-    "erlang",
-    "erl_prim_loader",
-    "prim_zip",
-    "prim_net",
-    "prim_socket",
-    "socket_registry",
-    "zlib",
-    "prim_file",
-    "prim_inet",
-    "prim_eval",
-    "prim_buffer",
-    "init",
-    "erl_init",
-    "erts_code_purger",
-];
-
-/// OTP 26's and later: `erts_trace_cleaner` is added after the dirty
-/// signal handler.
-const OTP26: &[&str] = &[
-    "persistent_term",
-    "counters",
-    "atomics",
-    "erts_dirty_process_signal_handler",
-    "erts_trace_cleaner",
-    "erts_literal_area_collector",
-    "erl_tracer",
-    "erts_internal",
-    "erlang",
-    "erl_prim_loader",
-    "prim_zip",
-    "prim_net",
-    "prim_socket",
-    "socket_registry",
-    "zlib",
-    "prim_file",
-    "prim_inet",
-    "prim_eval",
-    "prim_buffer",
-    "init",
-    "erl_init",
-    "erts_code_purger",
+/// Every release's preloaded modules, in `erlang:pre_loaded/0`'s order,
+/// each with the release that first has it (`erts_trace_cleaner` came in
+/// OTP 26).
+const MODULES: &[(&str, u32)] = &[
+    ("persistent_term", 25),
+    ("counters", 25),
+    ("atomics", 25),
+    ("erts_dirty_process_signal_handler", 25),
+    ("erts_trace_cleaner", 26),
+    ("erts_literal_area_collector", 25),
+    ("erl_tracer", 25),
+    ("erts_internal", 25),
+    ("erlang", 25),
+    ("erl_prim_loader", 25),
+    ("prim_zip", 25),
+    ("prim_net", 25),
+    ("prim_socket", 25),
+    ("socket_registry", 25),
+    ("zlib", 25),
+    ("prim_file", 25),
+    ("prim_inet", 25),
+    ("prim_eval", 25),
+    ("prim_buffer", 25),
+    ("init", 25),
+    ("erl_init", 25),
+    ("erts_code_purger", 25),
 ];
 
 /// The preloaded modules of the release beamr runs, in
 /// `erlang:pre_loaded/0`'s order.
-pub fn preloaded() -> &'static [&'static str] {
-    if otp_release() >= 26 {
-        OTP26
-    } else {
-        OTP25
-    }
+pub fn preloaded() -> impl Iterator<Item = &'static str> {
+    let release = otp_release();
+    MODULES
+        .iter()
+        .filter(move |&&(_, since)| since <= release)
+        .map(|&(name, _)| name)
 }
 
 /// Whether module `name` is preloaded in the release beamr runs.
 pub fn is_preloaded(name: &str) -> bool {
-    preloaded().contains(&name)
+    preloaded().any(|m| m == name)
 }
