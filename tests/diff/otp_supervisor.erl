@@ -5,6 +5,7 @@
 -module(otp_supervisor).
 -behaviour(supervisor).
 -export([main/0, init/1, start_worker/1, worker/1]).
+-import(logger_sync, [say/1, say/2]).
 
 main() ->
     {ok, Sup} = supervisor:start_link({local, the_sup}, ?MODULE, one_for_one),
@@ -86,11 +87,3 @@ wait_gone(Sup, Id) ->
         {Id, undefined} -> ok;
         _ -> timer:sleep(2), wait_gone(Sup, Id)
     end.
-
-%% Prints after the reports logged so far (a supervisor logs a child's end
-%% before it restarts it, and its own before it exits).
-say(Format) -> say(Format, []).
-
-say(Format, Args) ->
-    logger_sync:wait(),
-    io:format(Format, Args).

@@ -3,6 +3,7 @@
 -module(otp_supervisor_strategies).
 -behaviour(supervisor).
 -export([main/0, init/1, start_worker/1, worker/0]).
+-import(logger_sync, [say/1, say/2]).
 
 main() ->
     process_flag(trap_exit, true),
@@ -73,11 +74,3 @@ wait_changed(Sup, Old) ->
         true -> timer:sleep(5), pids(Sup);
         false -> timer:sleep(1), wait_changed(Sup, Old)
     end.
-
-%% Prints after the reports logged so far (a supervisor logs a child's end
-%% before it restarts it, and its own before it exits).
-say(Format) -> say(Format, []).
-
-say(Format, Args) ->
-    logger_sync:wait(),
-    io:format(Format, Args).

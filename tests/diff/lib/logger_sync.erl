@@ -18,7 +18,7 @@
 %% that tells the caller of every event; logged/0 waits for the next one,
 %% then as wait/0.
 -module(logger_sync).
--export([wait/0, wait_processes/1, watch/0, logged/0, log/2]).
+-export([wait/0, wait_processes/1, watch/0, logged/0, log/2, say/1, say/2]).
 
 wait() ->
     _ = sys:get_state(logger_proxy),
@@ -32,6 +32,15 @@ wait_processes(N) ->
         false ->
             wait()
     end.
+
+%% io:format/2 after the reports logged so far, so a program's lines
+%% and the reports before them come in one order (a supervisor logs a
+%% child's end before it restarts it, and its own before it exits).
+say(Format) -> say(Format, []).
+
+say(Format, Args) ->
+    wait(),
+    io:format(Format, Args).
 
 watch() ->
     ok = logger:add_handler(logger_sync_watch, ?MODULE, #{config => self()}).
