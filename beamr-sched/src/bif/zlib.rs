@@ -83,28 +83,37 @@ fn inflate(mut d: Decompress, input: &[u8]) -> Option<(Vec<u8>, usize)> {
 }
 
 fn compress(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let input = iodata_bytes(a[0])?;
-    let c = Compress::new_with_window_bits(Compression::new(LEVEL), true, WINDOW_BITS);
-    Ok(p.heap.binary(&deflate(c, &input)))
+    deflated(p, a[0], true)
 }
 
 fn uncompress(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let input = iodata_bytes(a[0])?;
-    let (out, _) = inflate(Decompress::new_with_window_bits(true, WINDOW_BITS), &input)
-        .ok_or_else(data_error)?;
-    Ok(p.heap.binary(&out))
+    inflated(p, a[0], true)
 }
 
 fn zip(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let input = iodata_bytes(a[0])?;
-    let c = Compress::new_with_window_bits(Compression::new(LEVEL), false, WINDOW_BITS);
-    Ok(p.heap.binary(&deflate(c, &input)))
+    deflated(p, a[0], false)
 }
 
 fn unzip(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let input = iodata_bytes(a[0])?;
-    let (out, _) = inflate(Decompress::new_with_window_bits(false, WINDOW_BITS), &input)
-        .ok_or_else(data_error)?;
+    inflated(p, a[0], false)
+}
+
+/// `data` deflated as one binary, with a zlib header and trailer
+/// (`compress/1`) or raw (`zip/1`).
+fn deflated(p: &mut Process, data: Term, zlib_header: bool) -> Result<Term, Exception> {
+    let input = iodata_bytes(data)?;
+    let c = Compress::new_with_window_bits(Compression::new(LEVEL), zlib_header, WINDOW_BITS);
+    Ok(p.heap.binary(&deflate(c, &input)))
+}
+
+/// `data` inflated as one binary: the inverse of [`deflated`].
+fn inflated(p: &mut Process, data: Term, zlib_header: bool) -> Result<Term, Exception> {
+    let input = iodata_bytes(data)?;
+    let (out, _) = inflate(
+        Decompress::new_with_window_bits(zlib_header, WINDOW_BITS),
+        &input,
+    )
+    .ok_or_else(data_error)?;
     Ok(p.heap.binary(&out))
 }
 
