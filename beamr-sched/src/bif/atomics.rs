@@ -133,14 +133,24 @@ fn atomics_new(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
 }
 
 fn put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let arr = array(&ATOMICS, a[0])?;
+    put_in(&ATOMICS, a)
+}
+
+fn get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    get_in(&ATOMICS, p, a)
+}
+
+/// `put(Ref, Ix, Value)` on an array of `table`.
+fn put_in(table: &Resources<Array>, a: &[Term]) -> Result<Term, Exception> {
+    let arr = array(table, a[0])?;
     let cell = arr.cell(a[1])?;
     cell.store(arr.value(a[2])?, Ordering::SeqCst);
     Ok(Term::atom(Atom::OK))
 }
 
-fn get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let arr = array(&ATOMICS, a[0])?;
+/// `get(Ref, Ix)` on an array of `table`.
+fn get_in(table: &Resources<Array>, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let arr = array(table, a[0])?;
     let bits = arr.cell(a[1])?.load(Ordering::SeqCst);
     Ok(arr.term(p, bits))
 }
@@ -207,9 +217,7 @@ fn counters_new(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 }
 
 fn counters_get(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let arr = array(&COUNTERS, a[0])?;
-    let bits = arr.cell(a[1])?.load(Ordering::SeqCst);
-    Ok(arr.term(p, bits))
+    get_in(&COUNTERS, p, a)
 }
 
 /// `counters_add(Ref, Ix, Incr)`: Incr a signed 64-bit integer.
@@ -221,10 +229,7 @@ fn counters_add(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
 }
 
 fn counters_put(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let arr = array(&COUNTERS, a[0])?;
-    let cell = arr.cell(a[1])?;
-    cell.store(arr.value(a[2])?, Ordering::SeqCst);
-    Ok(Term::atom(Atom::OK))
+    put_in(&COUNTERS, a)
 }
 
 /// `counters_info(Ref)`: `#{size, memory}`.
