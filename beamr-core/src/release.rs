@@ -7,7 +7,7 @@
 //!
 //! | release | change                                                        |
 //! |---------|---------------------------------------------------------------|
-//! | 26      | map internals: hash tries placed by a 64-bit MurmurHash3-style hash ([`crate::map`]); atoms in flat maps by atom index (not followed: [`crate::order::compare_map_keys`]) |
+//! | 26      | map internals: hash tries placed by a 64-bit MurmurHash3-style hash ([`crate::map`]); atoms in flat maps by atom index, that is by erl's creation order ([`crate::order::compare_map_keys`], [`crate::atom::install_erl_boot_order`]) |
 //! | 29      | `maps:to_list/1`, `maps:keys/1` and `maps:values/1` walk a hash trie in `maps:next/1`'s order (28 not checked) |
 //! | 27      | `0.0` and `-0.0` are different terms for `=:=`, matching and map keys (`==` and the term order still equate them) |
 //!
@@ -26,6 +26,7 @@ static RELEASE: AtomicU32 = AtomicU32::new(DEFAULT_OTP_RELEASE);
 /// term is built).
 pub fn set_otp_release(release: u32) {
     RELEASE.store(release, Ordering::Relaxed);
+    crate::atom::install_erl_boot_order(release);
 }
 
 /// The OTP release whose term semantics apply.
@@ -45,6 +46,13 @@ pub fn signed_zeros_differ() -> bool {
 #[inline]
 pub fn to_list_as_iterator() -> bool {
     otp_release() >= 29
+}
+
+/// OTP 26 and later: two atom keys of a flat map in atom-index order
+/// ([`crate::atom::Atom::map_key_rank`]), not by name.
+#[inline]
+pub fn atom_keys_by_index() -> bool {
+    otp_release() >= 26
 }
 
 /// OTP 26 and later: hash tries placed by the 64-bit internal hash.

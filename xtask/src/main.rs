@@ -11,9 +11,12 @@
 //! - `bench` ([`bench`]): run `../shared/bench` on beamr and on the BEAM and
 //!   print each workload's times and ratio, tracing's cost on both
 //!   (`--traced`), and what beamr's probes cost while off (`--probes`).
+//! - `erl-atom-order` ([`erl_atom_order`]): record erl 27's and 29's boot
+//!   atom order, which beamr follows for a small map's atom keys.
 #![forbid(unsafe_code)]
 
 mod bench;
+mod erl_atom_order;
 mod erlang;
 mod fixtures;
 mod gleam_suites;
@@ -57,6 +60,11 @@ subcommands:
              each workload's probes-in-but-off / probes-out ratio; with
              --instructions, of instructions counted under valgrind
              (cachegrind) rather than time: slow, but free of the noise
+  erl-atom-order
+             record the atoms erl 27 and 29 have at boot, in atom-index
+             order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a
+             small map's atom keys by it); needs the OTP roots, as for
+             test-all
   help       print this message";
 
 /// A parsed command line.
@@ -65,6 +73,7 @@ enum Command {
     TestAll,
     Gleam,
     Fixtures,
+    ErlAtomOrder,
     Bench(bench::Options),
     Help,
 }
@@ -98,6 +107,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
         "test-all" => Command::TestAll,
         "gleam" => Command::Gleam,
         "fixtures" => Command::Fixtures,
+        "erl-atom-order" => Command::ErlAtomOrder,
         "bench" => return bench::parse(rest).map(Command::Bench),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
@@ -142,6 +152,7 @@ fn main() -> ExitCode {
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),
+        Command::ErlAtomOrder => erl_atom_order::run(&root),
         Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
     };
     match result {

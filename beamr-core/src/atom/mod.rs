@@ -6,8 +6,9 @@
 //! reads take no lock. Interning a new name takes a write lock on the
 //! name-to-index map; looking up an existing name takes its read lock.
 
+mod erl_order;
 mod known;
 mod table;
 
 pub use known::KNOWN_ATOMS;
-pub use table::{Atom, AtomError, AtomMemory, MAX_ATOMS, MAX_ATOM_CHARS};
+pub use table::{install_erl_boot_order, Atom, AtomError, AtomMemory, MAX_ATOMS, MAX_ATOM_CHARS};

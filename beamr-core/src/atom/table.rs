@@ -2,9 +2,10 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{LazyLock, RwLock};
 
+use super::erl_order;
 use super::known::KNOWN_ATOMS;
 
 /// The BEAM's default limit on the number of atoms.
@@ -29,13 +30,32 @@ pub enum AtomError {
 }
 
 struct Table {
-    /// Index to name; appended under `by_name`'s write lock, read without locks.
-    names: boxcar::Vec<&'static str>,
+    /// Index to entry; appended under `by_name`'s write lock, read without locks.
+    names: boxcar::Vec<Entry>,
     /// Name to index.
     by_name: RwLock<HashMap<&'static str, Atom>>,
     /// Bytes of all names (the known atoms' and the leaked ones), grown
     /// under `by_name`'s write lock.
     name_bytes: AtomicUsize,
+}
+
+/// One atom's name and its place among flat-map keys.
+struct Entry {
+    name: &'static str,
+    /// The atom's rank in a flat map's key order on OTP 26 and later
+    /// ([`Atom::map_key_rank`]); rewritten once, when erl's boot order is
+    /// installed ([`install_erl_boot_order`]).
+    rank: AtomicU32,
+}
+
+impl Entry {
+    fn new(name: &'static str, index: usize) -> Entry {
+        let rank = erl_order::rank_of(name, index);
+        Entry {
+            name,
+            rank: AtomicU32::new(rank),
+        }
+    }
 }
 
 /// What the atom table takes in memory, in bytes (`erlang:memory(atom)`
@@ -57,7 +77,7 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
     {
         let mut by_name = table.by_name.write().unwrap_or_else(|e| e.into_inner());
         for (i, name) in KNOWN_ATOMS.iter().enumerate() {
-            let index = table.names.push(name);
+            let index = table.names.push(Entry::new(name, i));
             debug_assert_eq!(index, i, "known atoms are interned first, in order");
             by_name.insert(name, Atom(i as u32));
         }
@@ -85,7 +105,7 @@ impl Atom {
             return Err(AtomError::SystemLimit);
         }
         let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
-        let index = table.names.push(leaked);
+        let index = table.names.push(Entry::new(leaked, table.names.count()));
         table.name_bytes.fetch_add(leaked.len(), Ordering::Relaxed);
         let atom = Atom(index as u32);
         by_name.insert(leaked, atom);
@@ -103,7 +123,16 @@ impl Atom {
     pub fn name(self) -> &'static str {
         // Atoms are only created by `new` (after the push) or from the known
         // list, so the index is always present.
-        TABLE.names[self.0 as usize]
+        TABLE.names[self.0 as usize].name
+    }
+
+    /// The atom's rank among a flat map's keys on OTP 26 and later, where
+    /// erl orders two atom keys by atom index: erl's index for the atoms
+    /// erl has when it boots (the installed order, [`install_erl_boot_order`]),
+    /// after them beamr's own creation order. Lock-free.
+    #[inline]
+    pub fn map_key_rank(self) -> u32 {
+        TABLE.names[self.0 as usize].rank.load(Ordering::Relaxed)
     }
 
     /// The atom's index in the table.
@@ -139,7 +168,7 @@ impl Atom {
         let by_name = table.by_name.read().unwrap_or_else(|e| e.into_inner());
         let count = table.names.count();
         let names = table.name_bytes.load(Ordering::Relaxed);
-        let slot = std::mem::size_of::<&str>();
+        let slot = std::mem::size_of::<Entry>();
         let entry = std::mem::size_of::<(&str, Atom)>() + 1;
         AtomMemory {
             allocated: names
@@ -157,6 +186,22 @@ impl Atom {
         } else {
             Atom::FALSE
         }
+    }
+}
+
+/// Installs erl's boot atom order for `release` (OTP 26 and later order a
+/// flat map's atom keys by it; see [`crate::atom::erl_order`]) and ranks
+/// every atom that exists already by it. Call once, before any map with two
+/// atom keys is built; later atoms are ranked as they are created.
+pub fn install_erl_boot_order(release: u32) {
+    let table = &*TABLE;
+    // The write lock keeps atoms from being created while ranks change.
+    let _by_name = table.by_name.write().unwrap_or_else(|e| e.into_inner());
+    erl_order::install(release);
+    for (index, entry) in table.names.iter() {
+        entry
+            .rank
+            .store(erl_order::rank_of(entry.name, index), Ordering::Relaxed);
     }
 }
 

@@ -293,7 +293,10 @@ impl Heap {
         )
     }
 
-    /// A flat map. `keys` must be sorted in map-key order without
+    /// A flat map. `keys` must be sorted in a flat map's key order
+    /// ([`compare_map_keys`](crate::order::compare_map_keys), which on OTP
+    /// 26+ depends on the atoms' ranks: build maps with atom keys through
+    /// [`crate::map::from_pairs`] rather than listing keys here) without
     /// duplicates and hold at most [`FLAT_MAP_LIMIT`](crate::term::FLAT_MAP_LIMIT)
     /// keys; `values[i]` belongs to `keys[i]`.
     pub fn flat_map(&mut self, keys: &[Term], values: &[Term]) -> Term {

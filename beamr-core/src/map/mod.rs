@@ -6,8 +6,8 @@
 //! - OTP 25: flat maps in term order (`compare_exact`); tries by the 32-bit
 //!   Jenkins hash, 8 levels a round.
 //! - OTP 26 and later: tries by the 64-bit internal hash, 16 levels a
-//!   round. OTP orders two atoms of a flat map by atom index; beamr keeps
-//!   term order there (see [`crate::order::compare_map_keys`] for why).
+//!   round. Two atoms of a flat map in atom-index order, erl's boot atoms
+//!   in erl's order ([`crate::order::compare_map_keys`]).
 //!
 //! - [`ops`]: the operations ([`from_pairs`], [`get`], [`put`], [`update`],
 //!   [`remove`], [`size`], [`iter`], [`keys`], [`values`], [`to_list`]).

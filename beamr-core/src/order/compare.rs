@@ -34,6 +34,7 @@
 
 use std::cmp::Ordering;
 
+use super::equal::exact_eq;
 use super::number::{cmp_numbers, Num};
 use crate::atom::Atom;
 use crate::term::{BinaryView, Kind, Term};
@@ -53,20 +54,21 @@ pub fn compare_exact(a: Term, b: Term) -> Ordering {
     cmp_terms(a, b, Mode::Exact)
 }
 
-/// The order of a flat map's keys (and of the keys a `put_map` lists):
-/// map-key order ([`compare_exact`]) on every release.
+/// The order of a flat map's keys (and of the keys a `put_map` lists).
 ///
-/// OTP 26 and later order two atoms by atom index (`erts_cmp_flatmap_keys`),
-/// that is by erl's atom creation order. beamr cannot reproduce that order
-/// for atoms that exist at erl's boot: erts's built-in atoms (`cause`,
-/// `module`, `function`, `size`, `type`, ...) are created in alphabetical
-/// order, the boot's modules' atoms in erl's load order. Ordering by beamr's
-/// own atom index reproduces the order of atoms the program creates, but
-/// breaks the built-in ones (every `error_info` map printed); names keep
-/// those right, so atoms keep OTP 25's order here. This is the one place to
-/// change that.
+/// OTP 25: map-key order ([`compare_exact`]). OTP 26 and later
+/// (`erts_cmp_flatmap_keys`): two atoms by atom index, that is by erl's
+/// creation order, which beamr follows through
+/// [`Atom::map_key_rank`](crate::atom::Atom::map_key_rank) (erl's boot
+/// atoms in erl's order, then creation order); any other pair by map-key
+/// order. `maps:keys/1`, `~p` and `term_to_binary/1` show this order.
 #[inline]
 pub fn compare_map_keys(a: Term, b: Term) -> Ordering {
+    if crate::release::atom_keys_by_index() {
+        if let (Some(x), Some(y)) = (a.as_atom(), b.as_atom()) {
+            return x.map_key_rank().cmp(&y.map_key_rank());
+        }
+    }
     compare_exact(a, b)
 }
 
@@ -260,13 +262,19 @@ fn cmp_maps(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
     if na == 0 {
         return Ordering::Equal;
     }
-    // Flat maps keep their keys in term order ([`compare_map_keys`]).
+    // Flat maps keep their keys in [`compare_map_keys`]'s order: term order
+    // on OTP 25, and on any release when both hold the same keys (their
+    // values then pair up in place).
     if let (Some(fa), Some(fb)) = (a.flat_map_parts(), b.flat_map_parts()) {
-        stack.push(Frame::Elems(fa.values, fb.values, exact));
-        stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));
-        return Ordering::Equal;
+        let same_keys = || fa.keys.iter().zip(fb.keys).all(|(&x, &y)| exact_eq(x, y));
+        if !crate::release::atom_keys_by_index() || same_keys() {
+            stack.push(Frame::Elems(fa.values, fb.values, exact));
+            stack.push(Frame::Elems(fa.keys, fb.keys, Mode::Exact));
+            return Ordering::Equal;
+        }
     }
-    // Hash tries keep their keys in hash order: sort them first.
+    // Hash tries keep their keys in hash order (and flat maps on OTP 26+
+    // may hold atoms by index): sort them first.
     let (ea, eb) = (sorted_entries(a), sorted_entries(b));
     for (&(_, va), &(_, vb)) in ea.iter().zip(&eb).rev() {
         stack.push(Frame::Pair(va, vb, exact));

@@ -243,6 +243,8 @@ fn counters_info(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
         .heap
         .int(32 + (super::erlang_system::cores() + 1) * per_copy);
     let size = p.heap.int(n);
-    Ok(p.heap
-        .flat_map(&[atom("memory"), atom("size")], &[memory, size]))
+    Ok(beamr_core::map::from_pairs(
+        &mut p.heap,
+        &[(atom("memory"), memory), (atom("size"), size)],
+    ))
 }

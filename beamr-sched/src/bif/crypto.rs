@@ -98,7 +98,8 @@ fn nif_exception(
         p.heap.string(file),
         Term::small_unchecked(arg),
     ];
-    let info = p.heap.flat_map(&keys, &values);
+    let pairs: Vec<(Term, Term)> = keys.into_iter().zip(values).collect();
+    let info = beamr_core::map::from_pairs(&mut p.heap, &pairs);
     let msg = p.heap.string(msg);
     Exception::error(p.heap.tuple(&[Term::atom(tag), info, msg]))
 }
@@ -288,7 +289,8 @@ fn hash_info_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
         small(hasher.output_size() as i64),
         small(alg.nid),
     ];
-    Ok(p.heap.flat_map(&keys, &values))
+    let pairs: Vec<(Term, Term)> = keys.into_iter().zip(values).collect();
+    Ok(beamr_core::map::from_pairs(&mut p.heap, &pairs))
 }
 
 fn hash_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

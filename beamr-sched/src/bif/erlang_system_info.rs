@@ -196,9 +196,8 @@ fn max_heap_size(p: &mut Process) -> Term {
     if crate::code::otp_release() >= 27 {
         pairs.insert(1, ("include_shared_binaries", Term::FALSE));
     }
-    let keys: Vec<Term> = pairs.iter().map(|&(k, _)| atom(k)).collect();
-    let values: Vec<Term> = pairs.iter().map(|&(_, v)| v).collect();
-    p.heap.flat_map(&keys, &values)
+    let pairs: Vec<(Term, Term)> = pairs.iter().map(|&(k, v)| (atom(k), v)).collect();
+    beamr_core::map::from_pairs(&mut p.heap, &pairs)
 }
 
 /// The kernel's release as `{Major, Minor, Release}`, from the release
