@@ -453,6 +453,22 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 put(p, *dst, v);
                 next!()
             }
+            Instr::Element {
+                tuple,
+                index,
+                dst,
+                fail,
+            } => {
+                let t = get(p, *tuple);
+                if let Some(&v) = t.as_tuple().and_then(|e| e.get(*index as usize)) {
+                    put(p, *dst, v);
+                    next!()
+                }
+                if fail.is_some() {
+                    jump!(*fail)
+                }
+                raise!(element_badarg(p, *index, t))
+            }
             Instr::SetTupleElement {
                 value,
                 tuple,
@@ -819,6 +835,15 @@ fn trace_fun(rt: &Runtime, p: &mut Process, f: Term, entry: *const Instr) {
         Some(export) => trace_call(rt, p, export, true),
         None => trace_local(rt, p, entry),
     }
+}
+
+/// The `badarg` of `erlang:element(index + 1, tuple)` (`Instr::Element`).
+#[cold]
+#[inline(never)]
+fn element_badarg(p: &mut Process, index: u32, tuple: Term) -> Exception {
+    let element = Atom::new("element").expect("a valid atom name");
+    let args = [Term::small_unchecked(i64::from(index) + 1), tuple];
+    unwind::bif_error(p, Exception::badarg(), Atom::ERLANG, element, &args)
 }
 
 /// Arithmetic past the small-integer fast path (bignums, floats, errors),

@@ -462,6 +462,20 @@ pub enum Instr {
         /// Destination.
         dst: Dst,
     },
+    /// `erlang:element/2` with a constant index (a `bif2` with a literal
+    /// first argument, how erlc compiles `element(N, T)` and how Gleam
+    /// reads a record's field): the element at 0-based `index` of `tuple`,
+    /// else a jump to `fail` or, without one, `badarg` from element/2.
+    Element {
+        /// The tuple (any term: it is checked).
+        tuple: Src,
+        /// 0-based index (the literal minus one).
+        index: u32,
+        /// Destination.
+        dst: Dst,
+        /// Where to jump when it is not a tuple that long; NONE raises.
+        fail: Target,
+    },
     /// Destructively sets element `index` of a tuple just built.
     SetTupleElement {
         /// The new element.

@@ -17,7 +17,7 @@ use super::error::LoadError;
 use super::instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
 use super::module::{FunctionInfo, Module};
 use super::natives::Natives;
-use super::operand::{Dst, Src, Target};
+use super::operand::{Dst, Src, SrcKind, Target};
 
 /// Loads a parsed `.beam` file into an executable module, binding imports
 /// that are BIFs in `natives` to their native implementations.
@@ -495,13 +495,22 @@ impl<'f> Lowering<'f> {
             .map(|&i| self.src(ins, i))
             .collect::<Result<Vec<_>, _>>()?
             .into_boxed_slice();
+        let fail = match fail {
+            Some(i) => self.target(ins, i, here)?,
+            None => Target::NONE,
+        };
+        if let Some(index) = constant_element_index(export, &args) {
+            return Ok(Instr::Element {
+                tuple: args[1],
+                index,
+                dst: self.dst(ins, dst)?,
+                fail,
+            });
+        }
         Ok(Instr::Bif(Box::new(BifCall {
             bif,
             mfa: (export.module, export.function, export.arity as u8),
-            fail: match fail {
-                Some(i) => self.target(ins, i, here)?,
-                None => Target::NONE,
-            },
+            fail,
             args,
             dst: self.dst(ins, dst)?,
         })))
@@ -910,4 +919,16 @@ fn emits(op: Opcode) -> bool {
             | Opcode::NifStart
             | Opcode::OnLoad
     )
+}
+
+/// The 0-based index of an `erlang:element/2` call whose index is a
+/// constant from 1 to 2^32 (`Instr::Element`'s case), else `None`.
+fn constant_element_index(export: &Export, args: &[Src]) -> Option<u32> {
+    if export.arity != 2 || export.module != Atom::ERLANG || export.function.name() != "element" {
+        return None;
+    }
+    let n = args[0].kind();
+    let SrcKind::Const(n) = n else { return None };
+    let n = n.as_small()?;
+    u32::try_from(n.checked_sub(1)?).ok()
 }
