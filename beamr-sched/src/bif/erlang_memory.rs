@@ -136,19 +136,7 @@ impl Memory {
 
 /// Bytes a process takes: (allocated, used).
 fn process_bytes(p: &Process) -> (usize, usize) {
-    let word = size_of::<u64>();
-    let monitor = size_of::<([u32; 3], Term, Option<Atom>)>();
-    let heap = &p.heap;
-    let fixed = size_of::<Process>() + p.mailbox.len() * word;
-    let allocated = fixed
-        + (heap.young_capacity() + heap.old_capacity() + heap.fragment_words()) * word
-        + (p.stack.capacity() + p.dictionary.capacity() + p.links.capacity()) * word
-        + (p.monitors.capacity() + p.monitored_by.capacity()) * monitor;
-    let used = fixed
-        + heap.used_words() * word
-        + (p.stack.len() + p.dictionary.len() + p.links.len()) * word
-        + (p.monitors.len() + p.monitored_by.len()) * monitor;
-    (allocated, used)
+    p.memory_bytes()
 }
 
 /// [`process_bytes`] of a process other than the caller: its fixed part

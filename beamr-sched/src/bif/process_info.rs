@@ -19,6 +19,8 @@ pub(super) struct Snapshot {
     registered_name: Option<Atom>,
     heap_size: usize,
     total_heap_size: usize,
+    /// Bytes allocated for the process ([`Process::memory_bytes`]).
+    memory: usize,
     stack_size: usize,
     reductions: u64,
     group_leader: Term,
@@ -52,6 +54,7 @@ impl Snapshot {
             heap_size: p.heap.young_capacity(),
             total_heap_size: p.heap.young_capacity() + p.heap.old_capacity(),
             stack_size: p.stack.len(),
+            memory: p.memory_bytes().0,
             reductions: p.reductions,
             group_leader: p.group_leader,
             initial_call: p.initial_call,
@@ -160,9 +163,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         "total_heap_size" => Term::small_unchecked(s.total_heap_size as i64),
         "stack_size" => Term::small_unchecked(s.stack_size as i64),
         "reductions" => p.heap.int(s.reductions as i64),
-        "memory" => p
-            .heap
-            .int(((s.total_heap_size + s.stack_size) * 8 + 2800) as i64),
+        "memory" => p.heap.int(s.memory as i64),
         "group_leader" => s.group_leader,
         "status" => atom(if s.running { "running" } else { "waiting" }),
         "priority" => Term::atom(s.priority),

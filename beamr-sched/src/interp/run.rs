@@ -614,6 +614,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 let (trace, value) = (get(p, *trace), get(p, *value));
                 let class = p
                     .last_exception
+                    .as_ref()
                     .map_or(crate::process::Class::Error, |e| e.class);
                 raise!(Exception {
                     class,

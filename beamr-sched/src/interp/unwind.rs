@@ -43,10 +43,16 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
         e.trace
     };
     // The error_info term is in the trace now; drop it (it is no GC root).
-    p.last_exception = Some(Exception {
+    let last = Exception {
         error_info: Term::NON_VALUE,
         ..e
-    });
+    };
+    // Boxed to keep rarely used state out of every process's body; the box
+    // is reused from one exception to the next.
+    match p.last_exception.as_deref_mut() {
+        Some(slot) => *slot = last,
+        None => p.last_exception = Some(Box::new(last)),
+    }
     p.last_trace = trace;
     for i in (0..p.stack.len()).rev() {
         if let Some(payload) = p.stack[i].as_catch() {

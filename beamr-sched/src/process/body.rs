@@ -47,7 +47,7 @@ pub struct Process {
     /// Reductions done in all.
     pub reductions: u64,
     /// The exception most recently caught, for `build_stacktrace` and `raw_raise`.
-    pub last_exception: Option<Exception>,
+    pub last_exception: Option<Box<Exception>>,
     /// Stack trace of `last_exception`, as a list term on the heap.
     pub last_trace: Term,
     /// Received messages.
@@ -75,7 +75,7 @@ pub struct Process {
     /// `{M, F, A}` of the initial call, for `process_info`.
     pub initial_call: (Atom, Atom, u32),
     /// An error to raise instead of running (spawning an undefined function).
-    pub startup_error: Option<Exception>,
+    pub startup_error: Option<Box<Exception>>,
     /// Someone waits for this process's exit reason ([`Runtime::wait_exit`]).
     pub watched: bool,
     /// `process_flag(priority, P)`: `low`, `normal`, `high` or `max`
@@ -194,9 +194,9 @@ impl Process {
     fn collect_roots(&mut self, need: usize, live: usize) {
         let mut extra = [
             self.last_trace,
-            self.last_exception.map_or(Term::NIL, |e| e.reason),
-            self.last_exception.map_or(Term::NIL, |e| e.args),
-            self.last_exception.map_or(Term::NIL, |e| e.trace),
+            self.last_exception.as_ref().map_or(Term::NIL, |e| e.reason),
+            self.last_exception.as_ref().map_or(Term::NIL, |e| e.args),
+            self.last_exception.as_ref().map_or(Term::NIL, |e| e.trace),
         ];
         let mut misc = [self.group_leader, self.seq_token];
         let (x, stack) = (&mut self.x[..live], &mut self.stack[..]);
@@ -216,6 +216,31 @@ impl Process {
             e.args = extra[2];
             e.trace = extra[3];
         }
+    }
+}
+
+impl Process {
+    /// Bytes the process takes, `(allocated, used)`: its body, heap
+    /// generations and fragments, stack, saved X registers, mailbox queue,
+    /// dictionary, links and monitors (`erlang:memory(processes)` and
+    /// `process_info(P, memory)` count it).
+    pub fn memory_bytes(&self) -> (usize, usize) {
+        use std::mem::size_of;
+        let word = size_of::<u64>();
+        let monitor = size_of::<([u32; 3], Term, Option<Atom>)>();
+        let heap = &self.heap;
+        let fixed = size_of::<Process>() + self.mailbox.len() * word;
+        let allocated = fixed
+            + (heap.young_capacity() + heap.old_capacity() + heap.fragment_words()) * word
+            + (self.stack.capacity() + self.saved_x.capacity()) * word
+            + (self.dictionary.capacity() + self.links.capacity()) * word
+            + (self.monitors.capacity() + self.monitored_by.capacity()) * monitor;
+        let used = fixed
+            + heap.used_words() * word
+            + (self.stack.len() + self.saved_x.len()) * word
+            + (self.dictionary.len() + self.links.len()) * word
+            + (self.monitors.len() + self.monitored_by.len()) * monitor;
+        (allocated, used)
     }
 }
 

@@ -142,7 +142,7 @@ impl Runtime {
                         let mut e = Exception::error(Term::atom(Atom::UNDEF));
                         e.args = arg_list;
                         e.mfa = Some((m, f));
-                        child.startup_error = Some(e);
+                        child.startup_error = Some(Box::new(e));
                     }
                 }
             }

@@ -101,7 +101,7 @@ pub fn run_slice(
         if let Some(e) = p.startup_error.take() {
             let trace = crate::interp::build_stacktrace(p, std::ptr::null(), &e);
             let class = e.class;
-            let reason = rt.exit_reason(p, e, trace);
+            let reason = rt.exit_reason(p, *e, trace);
             rt.log_uncaught(p, class, reason);
             let process = body.take().expect("present");
             drop(body);
