@@ -120,7 +120,9 @@ impl Runtime {
     /// as the runtime traces new processes. Probes: the parent's `spawn` and
     /// the child's `spawned` (then `link` and `getting_linked` when linked),
     /// with `{M, F, Args}` (`{erlang, apply, [Fun,
-    /// Args]}` for a fun, as on the BEAM).
+    /// Args]}` for a fun, as on the BEAM); then the child's `call` of its
+    /// function when that has a trace pattern (`M:F` or an export fun),
+    /// as the BEAM's new process meets the pattern entering it.
     pub fn spawn(
         &self,
         mut parent: Option<&mut Process>,
@@ -131,11 +133,17 @@ impl Runtime {
         let pid = self.processes.new_pid();
         let mut child = Box::new(Process::new(pid));
         let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
+        // The export the child enters through, whose trace patterns its
+        // first call meets (a closure enters its code directly).
+        let mut entered: Option<&'static Export> = None;
         match target {
             SpawnTarget::Mfa(m, f) => {
                 child.initial_call = (m, f, args.len() as u32);
                 match self.entry(m, f, args.len() as u32) {
-                    Ok(code) => child.prepare_call(code, &args),
+                    Ok(code) => {
+                        entered = Some(Export::intern(m, f, args.len() as u32));
+                        child.prepare_call(code, &args);
+                    }
                     Err(_) => {
                         // The BEAM spawns the process, which then fails with undef.
                         let arg_list = child.heap.list(&args);
@@ -167,6 +175,7 @@ impl Runtime {
                     let code = self
                         .entry(e.module, e.function, e.arity)
                         .map_err(|_| Exception::badarg())?;
+                    entered = Some(e);
                     child.prepare_call(code, &args);
                 } else {
                     return Err(Exception::badarg());
@@ -205,6 +214,11 @@ impl Runtime {
                 parent.monitors.push((ids, pid, None));
                 child.monitored_by.push((ids, parent.pid, None));
                 monitor = Some(ids);
+            }
+        }
+        if let Some(export) = entered {
+            if crate::trace::PROBES && export.trace.load(Ordering::Relaxed) != 0 {
+                crate::interp::first_call(self, &mut child, export, &args);
             }
         }
         let handle = Arc::new(ProcessHandle::new(child));
