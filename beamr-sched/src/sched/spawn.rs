@@ -38,6 +38,9 @@ pub struct SpawnOptions {
     pub trap_exit: bool,
     /// The priority level (`spawn_opt`'s `{priority, P}`).
     pub priority: Option<Atom>,
+    /// The program's main process (`run_main`'s): traced as
+    /// `TraceControl::take_main` says, when it says.
+    pub program: bool,
 }
 
 /// The parent's `spawn` and the child's `spawned` events (only when either
@@ -185,6 +188,7 @@ impl Runtime {
         child.trace = parent
             .as_deref_mut()
             .and_then(|p| p.trace.inherit_on_spawn())
+            .or_else(|| options.program.then(|| self.trace.take_main()).flatten())
             .unwrap_or_else(|| self.trace.for_new_process());
         if let Some(parent) = parent.as_deref_mut() {
             fire_spawn_probes(parent, &mut child, target, &args);

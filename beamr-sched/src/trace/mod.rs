@@ -52,7 +52,7 @@ mod session;
 
 pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
-pub use control::TraceControl;
+pub use control::{ProgramScope, TraceControl};
 pub use control_word::{control_word, set_control_word};
 pub use frame::{FrameKind, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
