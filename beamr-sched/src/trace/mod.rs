@@ -21,6 +21,8 @@
 //! (monitor: Tracer::monitor)   procs      bif (monitor/2)          the watcher
 //! call                         call       interp (call_ext*, BIFs), when the
 //!                                         export's flag word is set  the caller
+//!                              call       sched::spawn (the first   the new
+//!                                         call, entering M:F)       process
 //! return_from                  call       interp (the return-trace
 //!                                         stub, `{return_trace}`)    the callee
 //! exception_from               call       interp::unwind, through a
