@@ -43,10 +43,17 @@ enum Command {
         /// repeatable; implies the call flag.
         #[arg(long = "trace-call", value_name = "MFA[:x]")]
         trace_call: Vec<String>,
-        /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`)
-        /// or otel (OTLP, configured by the OTEL_* variables).
+        /// Where trace events go: ring:FILE (a ring-buffer file for `beamr trace`),
+        /// text (a line per event on standard error, as dbg prints it), text:FILE
+        /// (those lines in FILE) or otel (OTLP, configured by the OTEL_* variables).
         #[arg(long = "trace-to", value_name = "DEST")]
         trace_to: Option<String>,
+        /// Which processes --trace traces: all (the default: every process, the
+        /// runtime's own too), main (the process running MOD:FUN; add set_on_spawn
+        /// to the flags to follow what it spawns) or new (every process spawned
+        /// once MOD:FUN starts).
+        #[arg(long = "trace-pids", value_name = "WHO")]
+        trace_pids: Option<String>,
         /// Record at most N trace events in all; the rest are dropped and counted.
         #[arg(long = "trace-limit", value_name = "N")]
         trace_limit: Option<u64>,
@@ -98,6 +105,7 @@ fn main() -> ExitCode {
             trace,
             trace_call,
             trace_to,
+            trace_pids,
             trace_limit,
             trace_rate,
             paths,
@@ -109,9 +117,15 @@ fn main() -> ExitCode {
                 trace_to.as_deref(),
             )
             .and_then(|setup| match setup {
-                Some(setup) => setup.with_limits(trace_limit, trace_rate).map(Some),
+                Some(setup) => setup
+                    .with_limits(trace_limit, trace_rate)
+                    .and_then(|s| s.with_pids(trace_pids.as_deref()))
+                    .map(Some),
                 None if trace_limit.is_some() || trace_rate.is_some() => {
                     Err("--trace-limit and --trace-rate need --trace FLAGS or --trace-call".into())
+                }
+                None if trace_pids.is_some() => {
+                    Err("--trace-pids needs --trace FLAGS or --trace-call".into())
                 }
                 None => Ok(None),
             });

@@ -195,8 +195,8 @@ fn bad_trace_options_exit_2_with_one_line() {
         ),
         (vec!["--trace", "send"], "--trace needs --trace-to"),
         (
-            vec!["--trace", "send", "--trace-to", "text"],
-            "not implemented yet",
+            vec!["--trace", "send", "--trace-to", "file:x"],
+            "expected ring:FILE, text, text:FILE or otel",
         ),
     ] {
         let out = beamr()

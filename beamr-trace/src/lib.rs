@@ -24,6 +24,8 @@
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
 //! - [`seq_token`]: [`SeqToken`], a `seq_trace` token's tuple and flags.
+//! - [`text`]: [`TextTracer`], events as lines of text, as `dbg`'s default
+//!   handler prints them.
 //! - [`recording`]: [`RecordingTracer`], a backend that keeps copies of what it
 //!   is given, for tests.
 #![forbid(unsafe_code)]
@@ -37,6 +39,7 @@ pub mod message;
 pub mod recording;
 pub mod seq_token;
 pub mod tag;
+pub mod text;
 pub mod tracee;
 pub mod tracer;
 
@@ -47,5 +50,6 @@ pub use limit::{LimitedTracer, Limits};
 pub use recording::RecordingTracer;
 pub use seq_token::SeqToken;
 pub use tag::TraceTag;
+pub use text::TextTracer;
 pub use tracee::{Tracee, TraceeId};
 pub use tracer::{fire, fire_with, Decision, Tracer};

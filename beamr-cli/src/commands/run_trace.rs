@@ -9,7 +9,18 @@
 //! (`dbg:tpl`) would: every call fires it, the recursive and other local
 //! calls too (`:x` traces returns and exceptions too); the module is loaded
 //! first, and the `call` flag is implied.
-//! DEST is where the events go: `ring:FILE`, a ring-buffer trace file (one
+//! `--trace-pids WHO` narrows the processes traced: `all` (the default:
+//! every process, the runtime's own included, from its start), `main` (the
+//! process that runs MOD:FUN, from its first instruction; add
+//! `set_on_spawn` to FLAGS to follow the processes it spawns, and theirs),
+//! or `new` (every process spawned once MOD:FUN starts, the main one
+//! first, but not the runtime's own, which start before it).
+//! DEST is where the events go: `text`, a line per event on standard
+//! error as OTP's `dbg` prints it with its default handler
+//! (`(<0.81.0>) << hello`, `(<0.81.0>) call m:f(1)`; beamr-trace's
+//! `text` module has every shape), standard output staying the program's;
+//! `text:FILE`, the same lines in FILE;
+//! `ring:FILE`, a ring-buffer trace file (one
 //! ring per scheduler and one for other threads) that `beamr trace` reads;
 //! `otel`, OpenTelemetry log records, spans and metrics exported over OTLP
 //! as the standard `OTEL_*` variables say (beamr-otel's `Config::from_env`);
@@ -38,9 +49,9 @@ use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::code::trace_patterns::{self, Change, Spec};
 use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
-use beamr_sched::trace::{pattern, ProcessTrace, Session};
+use beamr_sched::trace::{pattern, ProcessTrace, ProgramScope, Session};
 use beamr_trace::clock::now_ns;
-use beamr_trace::{LimitedTracer, Limits, TraceFlags, Tracer};
+use beamr_trace::{LimitedTracer, Limits, TextTracer, TraceFlags, Tracer};
 
 /// Parsed `--trace`, `--trace-call` and `--trace-to` options.
 #[derive(Debug, PartialEq, Eq)]
@@ -53,6 +64,32 @@ pub struct TraceSetup {
     pub destination: Destination,
     /// Limits on the events recorded (`--trace-limit`, `--trace-rate`).
     pub limits: Limits,
+    /// The processes traced (`--trace-pids`).
+    pub pids: Pids,
+}
+
+/// `--trace-pids`: which processes of the run are traced.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Pids {
+    /// Every process, from the start of the runtime.
+    #[default]
+    All,
+    /// The program's, as [`ProgramScope`] says.
+    Program(ProgramScope),
+}
+
+impl Pids {
+    /// Parses `all`, `main` or `new`.
+    pub fn parse(text: &str) -> Result<Pids, String> {
+        match text {
+            "all" => Ok(Pids::All),
+            "main" => Ok(Pids::Program(ProgramScope::Main)),
+            "new" => Ok(Pids::Program(ProgramScope::New)),
+            _ => Err(format!(
+                "--trace-pids `{text}`: expected all, main (the process running MOD:FUN) or new (every process spawned once it starts)"
+            )),
+        }
+    }
 }
 
 /// One `--trace-call MOD:FUN[/ARITY][:x]`.
@@ -143,6 +180,9 @@ pub enum Destination {
     Ring(PathBuf),
     /// OpenTelemetry over OTLP.
     Otel,
+    /// Lines of text as `dbg` prints them: to a file, or to standard
+    /// error (`None`).
+    Text(Option<PathBuf>),
 }
 
 /// The run's tracer behind its limits, when it has any.
@@ -156,6 +196,8 @@ pub enum ActiveTrace {
     /// The OTLP pipeline, shut down (flushing what is queued) at the end,
     /// and the sampler that feeds it runtime snapshots.
     Otel(Pipeline, Option<Sampler>, Limited),
+    /// The text writer, flushed at the end.
+    Text(Arc<TextTracer>, Limited),
 }
 
 /// `tracer`, behind `limits` when there are any: the tracer to install and
@@ -200,6 +242,10 @@ impl ActiveTrace {
                 tracer.recorder().count_dropped(report_dropped(&limited));
                 drop(tracer);
                 Ok(())
+            }
+            ActiveTrace::Text(tracer, limited) => {
+                report_dropped(&limited);
+                tracer.flush().map_err(|e| format!("--trace-to text: {e}"))
             }
             ActiveTrace::Otel(pipeline, sampler, limited) => {
                 report_dropped(&limited);
@@ -253,20 +299,45 @@ impl TraceSetup {
             Some(("ring", _)) => {
                 return Err("--trace-to ring: needs a file name (ring:FILE)".into())
             }
+            Some(("text", file)) if !file.is_empty() => {
+                Destination::Text(Some(PathBuf::from(file)))
+            }
+            Some(("text", _)) => {
+                return Err("--trace-to text: needs a file name (text:FILE), or none (text)".into())
+            }
             _ if to == "otel" => Destination::Otel,
-            _ if to == "text" => {
+            _ if to == "text" => Destination::Text(None),
+            _ => {
                 return Err(format!(
-                    "--trace-to {to}: not implemented yet (ring:FILE and otel are)"
+                    "--trace-to `{to}`: expected ring:FILE, text, text:FILE or otel"
                 ))
             }
-            _ => return Err(format!("--trace-to `{to}`: expected ring:FILE or otel")),
         };
         Ok(Some(TraceSetup {
             flags: set,
             calls,
             destination,
             limits: Limits::default(),
+            pids: Pids::All,
         }))
+    }
+
+    /// The setup with `--trace-pids` (`None`: all).
+    pub fn with_pids(mut self, pids: Option<&str>) -> Result<TraceSetup, String> {
+        if let Some(text) = pids {
+            self.pids = Pids::parse(text)?;
+        }
+        Ok(self)
+    }
+
+    /// Makes `rt` trace the processes `--trace-pids` names with the flags,
+    /// reporting to `tracer`.
+    fn trace_processes(&self, rt: &Runtime, tracer: Arc<dyn Tracer>) {
+        let trace = ProcessTrace::new(self.flags, tracer);
+        match self.pids {
+            Pids::All => rt.trace.set_new_processes(trace),
+            Pids::Program(scope) => rt.trace.set_program(trace, scope),
+        }
     }
 
     /// The setup with `--trace-limit` (`total`) and `--trace-rate`
@@ -307,10 +378,23 @@ impl TraceSetup {
                     .map_err(|e| format!("--trace-to ring:{}: {e}", path.display()))?;
                 let ring = Arc::new(RingTracer::new(recorder));
                 let (tracer, limited) = limit(ring.clone(), self.limits);
-                rt.trace
-                    .set_new_processes(ProcessTrace::new(self.flags, tracer.clone()));
+                self.trace_processes(rt, tracer.clone());
                 rt.trace.seq.set_observer(tracer);
                 Ok(ActiveTrace::Ring(ring, limited))
+            }
+            Destination::Text(path) => {
+                let out: Box<dyn std::io::Write + Send> = match path {
+                    Some(path) => Box::new(std::io::BufWriter::new(
+                        std::fs::File::create(path)
+                            .map_err(|e| format!("--trace-to text:{}: {e}", path.display()))?,
+                    )),
+                    None => Box::new(std::io::stderr()),
+                };
+                let text = Arc::new(TextTracer::new(out));
+                let (tracer, limited) = limit(text.clone(), self.limits);
+                self.trace_processes(rt, tracer.clone());
+                rt.trace.seq.set_observer(tracer);
+                Ok(ActiveTrace::Text(text, limited))
             }
             Destination::Otel => {
                 let config = Config::from_env();
@@ -320,8 +404,7 @@ impl TraceSetup {
                 let tracer = pipeline.tracer();
                 tracer.anchor_clock(now_ns());
                 let (tracer, limited) = limit(Arc::new(tracer), self.limits);
-                rt.trace
-                    .set_new_processes(ProcessTrace::new(self.flags, tracer));
+                self.trace_processes(rt, tracer);
                 // Runtime metrics: a snapshot at each metric interval. The
                 // sampler holds the runtime weakly, so it never keeps it up.
                 let weak = Arc::downgrade(rt);
@@ -373,12 +456,45 @@ mod tests {
         assert!(err(Some("send"), None).contains("--trace-to"));
         assert!(err(None, Some("ring:x")).contains("--trace FLAGS or --trace-call"));
         assert!(err(Some("send"), Some("ring:")).contains("file name"));
-        assert!(err(Some("send"), Some("text")).contains("not implemented"));
-        assert!(err(Some("send"), Some("file:x")).contains("expected ring:FILE or otel"));
+        assert!(err(Some("send"), Some("text:")).contains("file name"));
+        assert!(err(Some("send"), Some("file:x")).contains("expected ring:FILE, text"));
+        let text = |t| {
+            TraceSetup::parse(Some("send"), &[], Some(t))
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(text("text").destination, Destination::Text(None));
+        assert_eq!(
+            text("text:out.txt").destination,
+            Destination::Text(Some("out.txt".into()))
+        );
         let otel = TraceSetup::parse(Some("procs"), &[], Some("otel"))
             .unwrap()
             .unwrap();
         assert_eq!(otel.destination, Destination::Otel);
+    }
+
+    #[test]
+    fn trace_pids_take_all_main_or_new() {
+        let setup = || {
+            TraceSetup::parse(Some("send"), &[], Some("text"))
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(setup().with_pids(None).unwrap().pids, Pids::All);
+        assert_eq!(setup().with_pids(Some("all")).unwrap().pids, Pids::All);
+        assert_eq!(
+            setup().with_pids(Some("main")).unwrap().pids,
+            Pids::Program(ProgramScope::Main)
+        );
+        assert_eq!(
+            setup().with_pids(Some("new")).unwrap().pids,
+            Pids::Program(ProgramScope::New)
+        );
+        for bad in ["", "Main", "<0.80.0>", "main,new", "user"] {
+            let err = setup().with_pids(Some(bad)).unwrap_err();
+            assert!(err.contains("expected all, main"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -40,14 +40,20 @@ fn trace_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     trace_info_in(rt, p, Session::legacy(), a[0], a[1])
 }
 
-/// How `subject` is traced in a process's body, if it is alive.
+/// How `subject` is traced in a process's body, if it is alive, once the
+/// signals already sent to it have taken effect: an `erlang:trace/3` the
+/// caller just made shows at once, as on the BEAM.
 pub(super) fn process_trace_of(rt: &Runtime, p: &Process, subject: Term) -> Option<ProcessTrace> {
     if subject == p.pid {
         return Some(p.trace.clone());
     }
     let handle = rt.processes.get(subject)?;
-    let body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
-    body.as_ref().map(|other| other.trace.clone())
+    let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
+    let other = body.as_mut()?;
+    if handle.has_signals() {
+        crate::signals::deliver_signals(rt, &handle, other);
+    }
+    Some(other.trace.clone())
 }
 
 /// `erlang:trace_info/2` for `session` (`trace:info/3`).

@@ -199,8 +199,10 @@ impl Runtime {
             watched: true,
             // As erl's boot process, which runs the -s functions, does.
             trap_exit: true,
+            program: true,
             ..SpawnOptions::default()
         };
+        self.trace.start_program();
         let (pid, _) = self
             .spawn(None, SpawnTarget::Mfa(module, function), args, options)
             .map_err(cannot_spawn)?;

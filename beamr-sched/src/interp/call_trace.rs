@@ -53,6 +53,18 @@ pub(super) fn external(rt: &Runtime, p: &mut Process, export: &'static Export, f
     }
 }
 
+/// The first call of a process spawned to run `export` with `args`, its
+/// registers not yet lent: traced as the external call it is on the BEAM,
+/// where a new process enters its function through the export (so a
+/// `return_trace` frame returns from it, at the end of the process).
+#[cold]
+#[inline(never)]
+pub fn first_call(rt: &Runtime, p: &mut Process, export: &'static Export, args: &[Term]) {
+    let parked = std::mem::replace(&mut p.x, args.into());
+    external(rt, p, export, true);
+    p.x = parked;
+}
+
 /// A local call (or a local fun's) to the code at `entry`, while some
 /// function's pattern fires on local calls.
 #[cold]

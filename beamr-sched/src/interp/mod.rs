@@ -21,7 +21,7 @@ mod slice;
 pub(crate) mod stacktrace;
 mod unwind;
 
-pub use call_trace::{run_message_spec, TestHost, TEST_HOST};
+pub use call_trace::{first_call, run_message_spec, TestHost, TEST_HOST};
 pub use run::Outcome;
 pub use slice::run;
 pub use stacktrace::{build_stacktrace, suspended_at};

@@ -38,6 +38,9 @@ pub struct SpawnOptions {
     pub trap_exit: bool,
     /// The priority level (`spawn_opt`'s `{priority, P}`).
     pub priority: Option<Atom>,
+    /// The program's main process (`run_main`'s): traced as
+    /// `TraceControl::take_main` says, when it says.
+    pub program: bool,
 }
 
 /// The parent's `spawn` and the child's `spawned` events (only when either
@@ -120,7 +123,9 @@ impl Runtime {
     /// as the runtime traces new processes. Probes: the parent's `spawn` and
     /// the child's `spawned` (then `link` and `getting_linked` when linked),
     /// with `{M, F, Args}` (`{erlang, apply, [Fun,
-    /// Args]}` for a fun, as on the BEAM).
+    /// Args]}` for a fun, as on the BEAM); then the child's `call` of its
+    /// function when that has a trace pattern (`M:F` or an export fun),
+    /// as the BEAM's new process meets the pattern entering it.
     pub fn spawn(
         &self,
         mut parent: Option<&mut Process>,
@@ -131,11 +136,17 @@ impl Runtime {
         let pid = self.processes.new_pid();
         let mut child = Box::new(Process::new(pid));
         let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
+        // The export the child enters through, whose trace patterns its
+        // first call meets (a closure enters its code directly).
+        let mut entered: Option<&'static Export> = None;
         match target {
             SpawnTarget::Mfa(m, f) => {
                 child.initial_call = (m, f, args.len() as u32);
                 match self.entry(m, f, args.len() as u32) {
-                    Ok(code) => child.prepare_call(code, &args),
+                    Ok(code) => {
+                        entered = Some(Export::intern(m, f, args.len() as u32));
+                        child.prepare_call(code, &args);
+                    }
                     Err(_) => {
                         // The BEAM spawns the process, which then fails with undef.
                         let arg_list = child.heap.list(&args);
@@ -167,6 +178,7 @@ impl Runtime {
                     let code = self
                         .entry(e.module, e.function, e.arity)
                         .map_err(|_| Exception::badarg())?;
+                    entered = Some(e);
                     child.prepare_call(code, &args);
                 } else {
                     return Err(Exception::badarg());
@@ -176,6 +188,7 @@ impl Runtime {
         child.trace = parent
             .as_deref_mut()
             .and_then(|p| p.trace.inherit_on_spawn())
+            .or_else(|| options.program.then(|| self.trace.take_main()).flatten())
             .unwrap_or_else(|| self.trace.for_new_process());
         if let Some(parent) = parent.as_deref_mut() {
             fire_spawn_probes(parent, &mut child, target, &args);
@@ -205,6 +218,11 @@ impl Runtime {
                 parent.monitors.push((ids, pid, None));
                 child.monitored_by.push((ids, parent.pid, None));
                 monitor = Some(ids);
+            }
+        }
+        if let Some(export) = entered {
+            if crate::trace::PROBES && export.trace.load(Ordering::Relaxed) != 0 {
+                crate::interp::first_call(self, &mut child, export, &args);
             }
         }
         let handle = Arc::new(ProcessHandle::new(child));

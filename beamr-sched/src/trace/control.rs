@@ -1,9 +1,10 @@
 //! [`TraceControl`]: the runtime-wide trace settings: what a new process
-//! starts with (`erlang:trace(new, ...)`, and `beamr run --trace`), and
+//! starts with (`erlang:trace(new, ...)`, and `beamr run --trace`), how
+//! the program's processes are traced (`beamr run --trace-pids`), and
 //! where `seq_trace` events go.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use super::process_trace::ProcessTrace;
 
@@ -16,6 +17,20 @@ pub struct TraceControl {
     new_processes: RwLock<ProcessTrace>,
     /// Where `seq_trace` events go.
     pub seq: super::SeqTracers,
+    /// How the program (`run_main`'s process) is to be traced, until it
+    /// starts.
+    program: Mutex<Option<(ProcessTrace, ProgramScope)>>,
+}
+
+/// Which of a run's processes [`TraceControl::set_program`] traces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ProgramScope {
+    /// The process that runs the program's function, from its first
+    /// instruction (and those it spawns, if the flags have `set_on_spawn`).
+    Main,
+    /// Every process spawned from the moment the program starts, the main
+    /// one first; not the runtime's own, started before it.
+    New,
 }
 
 impl TraceControl {
@@ -40,6 +55,37 @@ impl TraceControl {
         new.apply(change);
         self.new_traced
             .store(!new.flags().is_empty(), Ordering::Release);
+    }
+
+    /// Traces the program's processes (`scope`) with `trace` once it
+    /// starts (see [`TraceControl::start_program`]).
+    pub fn set_program(&self, trace: ProcessTrace, scope: ProgramScope) {
+        *self.program.lock().unwrap_or_else(|e| e.into_inner()) = Some((trace, scope));
+    }
+
+    /// The program is about to start: with [`ProgramScope::New`], new
+    /// processes are traced from now on.
+    pub fn start_program(&self) {
+        let mut program = self.program.lock().unwrap_or_else(|e| e.into_inner());
+        // Main's stays for the spawn of the main process to take.
+        if matches!(*program, Some((_, ProgramScope::New))) {
+            if let Some((trace, _)) = program.take() {
+                self.set_new_processes(trace);
+            }
+        }
+    }
+
+    /// The trace of the program's main process with [`ProgramScope::Main`]
+    /// (taken: only the one spawn that asks gets it).
+    pub fn take_main(&self) -> Option<ProcessTrace> {
+        let mut program = self.program.lock().unwrap_or_else(|e| e.into_inner());
+        match program.take() {
+            Some((trace, ProgramScope::Main)) => Some(trace),
+            other => {
+                *program = other;
+                None
+            }
+        }
     }
 
     /// How a new process is traced.

@@ -21,6 +21,8 @@
 //! (monitor: Tracer::monitor)   procs      bif (monitor/2)          the watcher
 //! call                         call       interp (call_ext*, BIFs), when the
 //!                                         export's flag word is set  the caller
+//!                              call       sched::spawn (the first   the new
+//!                                         call, entering M:F)       process
 //! return_from                  call       interp (the return-trace
 //!                                         stub, `{return_trace}`)    the callee
 //! exception_from               call       interp::unwind, through a
@@ -52,7 +54,7 @@ mod session;
 
 pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
-pub use control::TraceControl;
+pub use control::{ProgramScope, TraceControl};
 pub use control_word::{control_word, set_control_word};
 pub use frame::{FrameKind, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};

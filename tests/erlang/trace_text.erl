@@ -1,0 +1,43 @@
+%% Traced by `beamr run --trace-to text` and, for comparison, by OTP's
+%% dbg with its default handler on erl (dbg_main/0): the two must print the
+%% same lines per process (beamr-cli/tests/trace_text.rs).
+-module(trace_text).
+-export([main/0, dbg_main/0, f/1, g/1, echo/0]).
+
+f(X) -> {X, lists:seq(1, 30)}.
+
+g(X) -> X + 1.
+
+echo() ->
+    receive
+        {From, M} -> From ! {echo, M}, echo();
+        stop -> ok
+    end.
+
+main() ->
+    E = spawn_link(?MODULE, echo, []),
+    register(echo_srv, E),
+    echo_srv ! {self(), hello},
+    receive {echo, _} -> ok end,
+    E ! {self(), [a_long_list, with, many, atoms, to, see, how, the, pretty,
+                  printer, breaks, lines, here]},
+    receive {echo, _} -> ok end,
+    _ = ?MODULE:f(1),
+    _ = (catch ?MODULE:g(two)),
+    unregister(echo_srv),
+    unlink(E),
+    E ! stop,
+    ok.
+
+%% main/0 in a new process traced by dbg as `beamr run --trace
+%% send,receive,procs,set_on_spawn --trace-call trace_text:f/1:x
+%% --trace-call trace_text:g/1:x --trace-pids main` traces it.
+dbg_main() ->
+    {ok, _} = dbg:tracer(),
+    {ok, _} = dbg:tpl(?MODULE, f, 1, x),
+    {ok, _} = dbg:tpl(?MODULE, g, 1, x),
+    {ok, _} = dbg:p(new, [m, c, procs, sos]),
+    {_, Ref} = spawn_monitor(?MODULE, main, []),
+    receive {'DOWN', Ref, _, _, _} -> ok end,
+    timer:sleep(200),
+    dbg:stop().
