@@ -28,8 +28,9 @@ wait({Pid, Ref}) ->
     receive
         {'DOWN', Ref, process, Pid, Reason} ->
             %% erts hands its report to the system logger on its own time,
-            %% after the process is gone.
-            timer:sleep(50),
+            %% after the process is gone (50 ms was not always enough for
+            %% erl itself on a loaded machine).
+            timer:sleep(250),
             logger_sync:wait(),
             io:format("down: ~p~n", [element(1, reason(Reason))])
     end.
