@@ -326,9 +326,10 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 continue;
             }
             Instr::Allocate { slots, heap, live } => {
-                p.stack.push(cp_word(p.cp.cast()));
-                let len = p.stack.len();
-                p.stack.resize(len + *slots as usize, Term::NIL);
+                // One capacity check: the frame's length is exact.
+                let frame = std::iter::once(cp_word(p.cp.cast()))
+                    .chain(std::iter::repeat_n(Term::NIL, *slots as usize));
+                p.stack.extend(frame);
                 if *heap > 0 && !p.heap.fits_without_gc(*heap as usize) {
                     p.collect(*heap as usize, *live as usize);
                 }
@@ -801,11 +802,11 @@ fn do_return(p: &mut Process, ip: &mut *const Instr) -> Option<Outcome> {
 /// Drops a frame of `slots` Y slots and returns the saved CP.
 #[inline(always)]
 fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
-    let len = p.stack.len() - slots as usize;
-    p.stack.truncate(len);
-    p.stack
-        .pop()
-        .and_then(Term::as_code_pointer)
+    // The saved CP sits just below the frame's slots.
+    let at = p.stack.len() - slots as usize - 1;
+    let cp = p.stack[at];
+    p.stack.truncate(at);
+    cp.as_code_pointer()
         .map_or(std::ptr::null(), <*const ()>::cast)
 }
 
