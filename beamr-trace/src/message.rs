@@ -73,11 +73,19 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
     };
     let arity = |mfa: Mfa| Term::small_unchecked(mfa.arity as i64);
     match event.payload {
-        Payload::Message { message, peer } => {
+        Payload::Message {
+            message,
+            peer,
+            match_spec_result,
+        } => {
             elems.push(heap.copy_term(message));
             if event.tag != TraceTag::Receive {
                 let peer = peer.unwrap_or(Term::atom(Atom::UNDEFINED));
                 elems.push(heap.copy_term(peer));
+            }
+            // A message pattern's message(Extra): one more element.
+            if let Some(extra) = match_spec_result {
+                elems.push(heap.copy_term(extra));
             }
         }
         Payload::Call {
@@ -298,6 +306,7 @@ mod tests {
             Payload::Message {
                 message: msg,
                 peer: Some(Term::pid(6)),
+                match_spec_result: None,
             },
         );
         let t = trace_message(&mut heap, &send, Timestamp::None).unwrap();
@@ -310,10 +319,27 @@ mod tests {
             Payload::Message {
                 message: msg,
                 peer: None,
+                match_spec_result: None,
             },
         );
         let t = trace_message(&mut heap, &recv, Timestamp::Monotonic(42)).unwrap();
         assert_eq!(text(t), "{trace_ts,<0.5.0>,'receive',ok,42}");
+        // A message pattern's message(Extra) comes after the peer.
+        let hello = Term::atom(Atom::new("hello").unwrap());
+        let with_extra = |tag, peer| {
+            let payload = Payload::Message {
+                message: msg,
+                peer,
+                match_spec_result: Some(hello),
+            };
+            TraceEvent::new(tag, me, 1, 1, payload)
+        };
+        let send = with_extra(TraceTag::Send, Some(Term::pid(6)));
+        let t = trace_message(&mut heap, &send, Timestamp::None).unwrap();
+        assert_eq!(text(t), "{trace,<0.5.0>,send,ok,<0.6.0>,hello}");
+        let recv = with_extra(TraceTag::Receive, None);
+        let t = trace_message(&mut heap, &recv, Timestamp::Monotonic(7)).unwrap();
+        assert_eq!(text(t), "{trace_ts,<0.5.0>,'receive',ok,hello,7}");
         let args = [Term::small_unchecked(1)];
         let mfa = Mfa {
             module: Atom::ERLANG,
