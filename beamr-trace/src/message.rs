@@ -268,6 +268,16 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         }
     }
 
+    /// As `erl_tracer`'s: a tracer process or port that is gone takes no
+    /// tracee.
+    fn trace_status(&self, _tracee: Tracee) -> Decision {
+        if self.deliver.is_alive(self.tracer) {
+            Decision::Trace
+        } else {
+            Decision::Remove
+        }
+    }
+
     fn trace(&self, event: &TraceEvent<'_>) {
         let mut heap = Heap::new();
         let ts = match self.timestamp {
@@ -406,5 +416,8 @@ mod tests {
             dead.enabled(TraceTag::Send, Tracee::pid(3)),
             Decision::Remove
         );
+        // trace_status: set on a tracee only while the tracer lives.
+        assert_eq!(live.trace_status(Tracee::pid(9)), Decision::Trace);
+        assert_eq!(dead.trace_status(Tracee::pid(3)), Decision::Remove);
     }
 }

@@ -125,7 +125,10 @@ pub(super) fn trace_info_in(
 /// `flags` or `tracer` of a process traced as `trace`, in `session`.
 fn process_item(p: &mut Process, session: &Session, trace: &ProcessTrace, item: &str) -> Term {
     if item == "tracer" {
-        return trace.tracer_term_in(session).unwrap_or(Term::NIL);
+        // A pid, a port, or a tracer module's {Module, State}.
+        return trace
+            .tracer_term_in(session)
+            .map_or(Term::NIL, |t| p.heap.copy_term(t));
     }
     // In the order erts lists them.
     const ORDER: &[TraceFlags] = &[
@@ -204,7 +207,13 @@ fn function_item(
             Some(c) => spec_term(p, &c.spec),
             None => Term::FALSE,
         },
-        "meta" => trace.meta.as_ref().map_or(Term::FALSE, |m| m.tracer_term),
+        "meta" => match trace.meta.as_ref() {
+            Some(m) => m
+                .tracer
+                .tracer_term()
+                .map_or(Term::NIL, |t| p.heap.copy_term(t)),
+            None => Term::FALSE,
+        },
         "meta_match_spec" => match &trace.meta {
             Some(m) => spec_term(p, &m.spec),
             None => Term::FALSE,

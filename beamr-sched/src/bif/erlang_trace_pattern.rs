@@ -14,9 +14,9 @@
 //! the message probes (`signals::message_trace`). Every pattern belongs to
 //! a trace session: `erlang:trace_pattern/3` sets the legacy session's,
 //! `trace:function/4` (`erts_internal:trace_pattern/4`) a session's own,
-//! whose `meta` tracer is the session's tracer. Not here yet: tracer
-//! modules (`{meta, Module, State}`) and `call_memory` (OTP 26+), which
-//! raise `{notsup, What}`.
+//! whose `meta` tracer is the session's tracer. `{meta, Module, State}`
+//! names a tracer module (`tracer_terms`). Not here yet: `call_memory`
+//! (OTP 26+), which raises `{notsup, What}`.
 
 use std::sync::Arc;
 
@@ -25,13 +25,14 @@ use beamr_core::term::Term;
 use beamr_trace::message::TimestampKind;
 
 use super::erlang_trace::{message_tracer, not_implemented};
+use super::tracer_terms::{bad_option, module_tracer, not_a_tracer, NamedTracer};
 use crate::code::otp_release;
 use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
 use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::{EventPattern, MessageEvent, Session};
+use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -64,7 +65,7 @@ enum Setting {
 struct Flags {
     global: bool,
     local: bool,
-    meta: Option<Term>,
+    meta: Option<NamedTracer>,
     count: bool,
     time: bool,
 }
@@ -119,7 +120,7 @@ pub(super) fn trace_pattern_in(
         },
     };
     let setting = setting(a[1])?;
-    let flags = flags(p, session, a[2])?;
+    let flags = flags(rt, p, session, a[2])?;
     let changes = changes(rt, p, session, setting, &flags)?;
     match target {
         Some((m, f, arity)) => {
@@ -176,8 +177,8 @@ fn setting(t: Term) -> Result<Setting, Exception> {
 
 /// Reads the flag list; `global` may not be given with any other flag.
 /// `meta` names the session's tracer (the caller in the legacy session,
-/// which alone takes `{meta, Pid}`).
-fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
+/// which alone takes `{meta, Pid}` and `{meta, Module, State}`).
+fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
     let items = t.list_to_vec().ok_or_else(Exception::badarg)?;
     let mut flags = Flags::default();
     for item in items {
@@ -185,7 +186,13 @@ fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception
             match name {
                 "global" => flags.global = true,
                 "local" => flags.local = true,
-                "meta" => flags.meta = Some(session.tracer().unwrap_or(p.pid)),
+                "meta" => {
+                    flags.meta = Some(match session.tracer() {
+                        Some(SessionTracer::Process(t)) => NamedTracer::Process(*t),
+                        Some(SessionTracer::Module(m)) => NamedTracer::Module(m.clone()),
+                        None => NamedTracer::Process(p.pid),
+                    })
+                }
                 "call_count" => flags.count = true,
                 "call_time" => flags.time = true,
                 "call_memory" if otp_release() >= 26 => {
@@ -200,10 +207,14 @@ fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception
                 return Err(Exception::badarg_cause(Term::atom(atom("badopt"))));
             }
             Some(&[tag, pid]) if tag == Term::atom(atom("meta")) && pid.is_local_pid() => {
-                flags.meta = Some(pid);
+                flags.meta = Some(NamedTracer::Process(pid));
             }
-            Some(&[tag, _, _]) if tag == Term::atom(atom("meta")) => {
-                return Err(not_implemented(p, "tracer modules ({meta, Module, State})"));
+            Some(&[tag, module, state]) if tag == Term::atom(atom("meta")) => {
+                let module = module.as_atom().ok_or_else(bad_option)?;
+                match module_tracer(rt, module, state)? {
+                    Some(t) => flags.meta = Some(t),
+                    None => return Err(not_a_tracer(p, module, state)),
+                }
             }
             _ => return Err(Exception::badarg()),
         }
@@ -243,13 +254,15 @@ fn changes(
             Setting::Pause | Setting::Restart => {}
         }
     }
-    if let Some(pid) = flags.meta {
+    if let Some(named) = &flags.meta {
         match &setting {
             Setting::On(spec) => {
-                let tracer = message_tracer(rt, p, pid, TimestampKind::Now)?;
+                let tracer = match named {
+                    NamedTracer::Process(pid) => message_tracer(rt, p, *pid, TimestampKind::Now)?,
+                    NamedTracer::Module(t) => t.clone(),
+                };
                 changes.push(Change::Meta(Some(MetaPattern {
                     tracer,
-                    tracer_term: pid,
                     spec: spec.clone(),
                 })));
             }

@@ -21,11 +21,12 @@ use beamr_trace::TraceFlags;
 use super::erlang_trace::trace_in;
 use super::erlang_trace_info::{process_trace_of, trace_info_in};
 use super::erlang_trace_pattern::trace_pattern_in;
+use super::tracer_terms::{module_tracer, NamedTracer};
 use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::{EventPattern, MessageEvent, Session};
+use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -80,17 +81,19 @@ pub(super) fn session_create(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
     let tracer = if tracer == Term::atom(Atom::UNDEFINED) {
         None
     } else if tracer.is_local_pid() || tracer.is_local_port() {
-        Some(tracer)
-    } else if matches!(tracer.as_tuple(), Some(&[m, _]) if m.is_atom()) {
-        return Err(super::erlang_trace::not_implemented(
-            p,
-            "tracer modules ({Module, State})",
-        ));
+        Some(SessionTracer::Process(tracer))
+    } else if let Some(&[m, state]) = tracer.as_tuple() {
+        // A tracer module; a module that is none is a bad argument.
+        let module = m.as_atom().ok_or_else(Exception::badarg)?;
+        match module_tracer(rt, module, state)? {
+            Some(NamedTracer::Process(to)) => Some(SessionTracer::Process(to)),
+            Some(NamedTracer::Module(t)) => Some(SessionTracer::Module(t)),
+            None => return Err(Exception::badarg()),
+        }
     } else {
         return Err(Exception::badarg());
     };
     let session = Session::create(name, tracer, p.pid);
-    let _ = rt;
     let strong = p.heap.local_ref(rt.new_ref_ids());
     let weak = weak_ref(p, &session);
     Ok(p.heap.tuple(&[strong, weak]))

@@ -31,7 +31,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock, RwLock};
 
 use beamr_core::atom::Atom;
-use beamr_core::term::{Export, Term};
+use beamr_core::term::Export;
 use beamr_trace::{Mfa, Tracer};
 
 use super::CodeServer;
@@ -65,10 +65,8 @@ pub struct CallPattern {
 /// process's flags.
 #[derive(Clone)]
 pub struct MetaPattern {
-    /// The meta tracer.
+    /// The meta tracer (`trace_info/2` names it by its `tracer_term`).
     pub tracer: Arc<dyn Tracer>,
-    /// The meta tracer as `trace_info/2` names it (a pid).
-    pub tracer_term: Term,
     /// What it does.
     pub spec: Spec,
 }

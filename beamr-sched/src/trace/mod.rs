@@ -49,6 +49,7 @@ pub mod probes;
 mod process_trace;
 mod seq_tracers;
 mod session;
+pub mod tracer_module;
 
 pub use call_stats::{CallCount, CallTime};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
@@ -57,7 +58,7 @@ pub use control_word::{control_word, set_control_word};
 pub use frame::{FrameKind, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
 pub use seq_tracers::SeqTracers;
-pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session};
+pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session, SessionTracer};
 
 /// False in a build with the `probes-off` feature: every probe gate
 /// (`ProcessTrace::wants`, the export word and [`pattern::local_calls`]

@@ -52,12 +52,22 @@ pub enum MessageEvent {
     Receive,
 }
 
+/// A session's own tracer (`trace:session_create/3`'s second argument).
+#[derive(Clone)]
+pub enum SessionTracer {
+    /// A process or port: each `trace:process/4` makes a message backend
+    /// for it (with that call's timestamp flags).
+    Process(Term),
+    /// A tracer module's tracer (`{Module, State}`), one for the session.
+    Module(Arc<dyn beamr_trace::Tracer>),
+}
+
 /// One trace session.
 pub struct Session {
     id: u64,
     name: Atom,
     weak_id: Option<u64>,
-    tracer: Option<Term>,
+    tracer: Option<SessionTracer>,
     owner: Option<Term>,
     alive: AtomicBool,
     events: RwLock<[EventPattern; 2]>,
@@ -107,7 +117,7 @@ impl Session {
         id: u64,
         name: Atom,
         weak_id: Option<u64>,
-        tracer: Option<Term>,
+        tracer: Option<SessionTracer>,
         owner: Option<Term>,
     ) -> Session {
         Session {
@@ -127,10 +137,10 @@ impl Session {
         &LEGACY
     }
 
-    /// Creates a session named `name` whose events go to `tracer` (a pid
-    /// or a port; `None`: each call names its own, as `undefined` has it),
-    /// held by the process `owner`.
-    pub fn create(name: Atom, tracer: Option<Term>, owner: Term) -> Arc<Session> {
+    /// Creates a session named `name` whose events go to `tracer` (`None`:
+    /// each call names its own, as `undefined` has it), held by the
+    /// process `owner`.
+    pub fn create(name: Atom, tracer: Option<SessionTracer>, owner: Term) -> Arc<Session> {
         let r = &*REGISTRY;
         let id = r.next_id.fetch_add(1, Ordering::Relaxed);
         let weak = r.next_weak.fetch_add(1, Ordering::Relaxed);
@@ -217,10 +227,10 @@ impl Session {
         self.weak_id
     }
 
-    /// The session's own tracer, a pid or a port (`None` for the legacy
-    /// session, and for one created with `undefined`).
-    pub fn tracer(&self) -> Option<Term> {
-        self.tracer
+    /// The session's own tracer (`None` for the legacy session, and for
+    /// one created with `undefined`).
+    pub fn tracer(&self) -> Option<&SessionTracer> {
+        self.tracer.as_ref()
     }
 
     /// The pattern for `event`.
