@@ -105,9 +105,12 @@ pub(super) fn session_destroy(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let well_formed = matches!(a[0].as_tuple(), Some(&[_, _]));
+    // A strong handle keeps its session's record: once destroyed, it is
+    // false. A weak one names nothing then (erts frees a session with
+    // its last strong handle; beamr forgets it when it ends).
+    let strong = matches!(a[0].as_tuple(), Some(&[r, _]) if r.is_reference());
     let Some(session) = session_of(a[0]) else {
-        if well_formed {
+        if strong {
             return Ok(Term::FALSE);
         }
         return Err(Exception::badarg_cause(atom("badopt")));
