@@ -1,5 +1,6 @@
 //! `erlang:trace_pattern/2,3` for functions: call patterns (`global`,
-//! `local`), `meta`, `call_count` and `call_time`, with match
+//! `local`), `meta`, `call_count`, `call_time` and `call_memory` (OTP
+//! 26+), with match
 //! specifications compiled once here (`MatchSpec::compile_trace`), and the
 //! `on_load` pattern. The table they go into, and what a traced call does,
 //! are `code::trace_patterns` and `interp::call_trace`.
@@ -7,7 +8,8 @@
 //! As the BEAM checks them: `MFA` is `{M, F, A}` with `'_'` wildcards (a
 //! wildcard only followed by wildcards) or `on_load`; the flags are
 //! `global` (alone), or any of `local`, `meta`, `{meta, Pid}`,
-//! `call_count`, `call_time`; `pause` and `restart` are for the counters.
+//! `call_count`, `call_time`, `call_memory`; `pause` and `restart` are
+//! for the counters.
 //! `send` and `'receive'` take a message pattern (`true`, `false` or a
 //! match specification over `[Receiver, Msg]` or `[Node, Sender, Msg]`),
 //! kept by the session (`trace::Session::set_event_pattern`) and run by
@@ -15,8 +17,7 @@
 //! a trace session: `erlang:trace_pattern/3` sets the legacy session's,
 //! `trace:function/4` (`erts_internal:trace_pattern/4`) a session's own,
 //! whose `meta` tracer is the session's tracer. `{meta, Module, State}`
-//! names a tracer module (`tracer_terms`). Not here yet: `call_memory`
-//! (OTP 26+), which raises `{notsup, What}`.
+//! names a tracer module (`tracer_terms`).
 
 use std::sync::Arc;
 
@@ -24,7 +25,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::message::TimestampKind;
 
-use super::erlang_trace::{message_tracer, not_implemented};
+use super::erlang_trace::message_tracer;
 use super::tracer_terms::{bad_option, module_tracer, not_a_tracer, NamedTracer};
 use crate::code::otp_release;
 use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
@@ -68,6 +69,7 @@ struct Flags {
     meta: Option<NamedTracer>,
     count: bool,
     time: bool,
+    memory: bool,
 }
 
 /// `erlang:trace_pattern(MFA, MatchSpec, FlagList)`: how many functions
@@ -121,6 +123,15 @@ pub(super) fn trace_pattern_in(
     };
     let setting = setting(a[1])?;
     let flags = flags(rt, p, session, a[2])?;
+    // A match specification needs a call or meta pattern to run for: the
+    // counters alone take none (erts's cause: call_count).
+    let counters_only = !flags.global
+        && !flags.local
+        && flags.meta.is_none()
+        && (flags.count || flags.time || flags.memory);
+    if counters_only && matches!(&setting, Setting::On(Spec { ms: Some(_), .. })) {
+        return Err(Exception::badarg_cause(Term::atom(atom("call_count"))));
+    }
     let changes = changes(rt, p, session, setting, &flags)?;
     match target {
         Some((m, f, arity)) => {
@@ -195,9 +206,7 @@ fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Fl
                 }
                 "call_count" => flags.count = true,
                 "call_time" => flags.time = true,
-                "call_memory" if otp_release() >= 26 => {
-                    return Err(not_implemented(p, "call_memory trace patterns"));
-                }
+                "call_memory" if otp_release() >= 26 => flags.memory = true,
                 _ => return Err(Exception::badarg()),
             }
             continue;
@@ -219,9 +228,9 @@ fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Fl
             _ => return Err(Exception::badarg()),
         }
     }
-    let others = flags.local || flags.meta.is_some() || flags.count || flags.time;
+    let others = flags.local || flags.meta.is_some() || flags.count || flags.time || flags.memory;
     if flags.global && others {
-        return Err(Exception::badarg());
+        return Err(bad_option());
     }
     if !others {
         flags.global = true;
@@ -275,6 +284,9 @@ fn changes(
     }
     if flags.time {
         changes.push(Change::Time(counter));
+    }
+    if flags.memory {
+        changes.push(Change::Memory(counter));
     }
     Ok(changes)
 }

@@ -51,11 +51,11 @@ mod seq_tracers;
 mod session;
 pub mod tracer_module;
 
-pub use call_stats::{CallCount, CallTime};
+pub use call_stats::{CallCount, CallMemory, CallTime, CallTotals};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::TraceControl;
 pub use control_word::{control_word, set_control_word};
-pub use frame::{FrameKind, ReturnTraceFrame};
+pub use frame::{FrameKind, Meter, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
 pub use seq_tracers::SeqTracers;
 pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session, SessionTracer};
