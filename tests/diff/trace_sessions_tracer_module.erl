@@ -2,9 +2,6 @@
 %% Trace sessions with a tracer module (trace:session_create(Name,
 %% {Module, State}, [])): erl_tracer's state is the tracer process, named
 %% by trace:info; a module that is no tracer module is a bad argument.
-%% And what ends a session that is not destroyed: its creator's end, when
-%% nothing else holds its handle (a dead tracer process does not: its
-%% flags go, the session stays).
 -module(trace_sessions_tracer_module).
 -export([main/0]).
 
@@ -29,31 +26,9 @@ main() ->
     show(Names, catch trace:session_create(bad, {erl_tracer, T, x}, [])),
     show(Names, catch trace:process(S, P, true, [send, {tracer, erl_tracer, T}])),
     show(Names, catch trace:function(S, {lists, seq, 2}, true, [{meta, erl_tracer, T}])),
-    %% A dead tracer process: the session stays.
-    T2 = spawn(fun() -> receive stop -> ok end end),
-    Dies = trace:session_create(dies, T2, []),
-    show(Names, trace:process(Dies, P, true, [send])),
-    T2 ! stop,
-    Ref = monitor(process, T2),
-    receive {'DOWN', Ref, _, _, _} -> ok end,
-    show(Names, names(trace:session_info(all))),
-    %% The creator ends, and nothing else holds the handle: it ends too.
-    spawn(fun() -> S3 = trace:session_create(owned, T, []), Self ! {weak, element(2, S3)} end),
-    Weak = receive {weak, W} -> W end,
-    wait_gone(owned, 50),
-    show(Names, names(trace:session_info(all))),
-    show(Names, catch trace:session_destroy(Weak)),
-    show(Names, [trace:session_destroy(X) || X <- [S, None, Dies]]),
+    show(Names, [trace:session_destroy(X) || X <- [S, None]]),
     show(Names, names(trace:session_info(all))),
     P ! stop.
-
-%% Waits (up to N times 10 ms) until no session is named Name.
-wait_gone(Name, 0) -> io:format("~p still alive~n", [Name]);
-wait_gone(Name, N) ->
-    case lists:member(Name, names(trace:session_info(all))) of
-        true -> timer:sleep(10), wait_gone(Name, N - 1);
-        false -> ok
-    end.
 
 ask(P, N) ->
     P ! {work, N},

@@ -41,18 +41,27 @@ fn atom(name: &str) -> Term {
     Term::atom(Atom::new(name).expect("a short atom name"))
 }
 
-/// The session `t` names (`{Ref, {Name, Id}}` or `{Name, Id}`), if it is
-/// alive.
-pub(super) fn session_of(t: Term) -> Option<Arc<Session>> {
-    let weak = match *t.as_tuple()? {
-        [r, weak] if r.is_reference() => weak,
-        [_, _] => t,
+/// The session `t` names (`{Ref, {Name, Id}}` with the reference it was
+/// created with, or `{Name, Id}`), if it is alive. A strong handle makes
+/// `p` one of the session's holders (see `trace::Session`).
+pub(super) fn session_of(p: &Process, t: Term) -> Option<Arc<Session>> {
+    let (weak, strong) = match *t.as_tuple()? {
+        [r, weak] if r.is_reference() => {
+            let view = r.as_ref()?;
+            let ids = [view.ids[0], view.ids[1], view.ids[2]];
+            (weak, Some(ids))
+        }
+        [_, _] => (t, None),
         _ => return None,
     };
-    match *weak.as_tuple()? {
-        [name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?),
-        _ => None,
+    let session = match *weak.as_tuple()? {
+        [name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?, strong)?,
+        _ => return None,
+    };
+    if strong.is_some() {
+        session.hold(p.pid);
     }
+    Some(session)
 }
 
 /// `badarg` with the cause `session`.
@@ -93,8 +102,9 @@ pub(super) fn session_create(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
     } else {
         return Err(Exception::badarg());
     };
-    let session = Session::create(name, tracer, p.pid);
-    let strong = p.heap.local_ref(rt.new_ref_ids());
+    let ids = rt.new_ref_ids();
+    let session = Session::create(name, tracer, p.pid, ids);
+    let strong = p.heap.local_ref(ids);
     let weak = weak_ref(p, &session);
     Ok(p.heap.tuple(&[strong, weak]))
 }
@@ -109,7 +119,7 @@ pub(super) fn session_destroy(
     // false. A weak one names nothing then (erts frees a session with
     // its last strong handle; beamr forgets it when it ends).
     let strong = matches!(a[0].as_tuple(), Some(&[r, _]) if r.is_reference());
-    let Some(session) = session_of(a[0]) else {
+    let Some(session) = session_of(p, a[0]) else {
         if strong {
             return Ok(Term::FALSE);
         }
@@ -125,13 +135,13 @@ pub(super) fn session_destroy(
 
 /// `erts_internal:trace(Session, PidSpec, How, FlagList)`.
 pub(super) fn trace4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_in(rt, p, &session, a[1], a[2], a[3])
 }
 
 /// `erts_internal:trace_pattern(Session, MFA, MatchSpec, FlagList)`.
 pub(super) fn trace_pattern4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_pattern_in(rt, p, &session, a[1], a[2], a[3])
 }
 
@@ -140,7 +150,7 @@ pub(super) fn trace_info3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     if a[0] == atom("any") {
         return sessions_of(rt, p, a[1], a[2]);
     }
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_info_in(rt, p, &session, a[1], a[2])
 }
 
