@@ -37,6 +37,10 @@
 //! token word (`[]` when it has none; see `signals::seq_trace`), and go to
 //! [`SeqTracers`] rather than to the process's tracer.
 //!
+//! Tracers that Erlang code names by module (`{tracer, Module, State}`)
+//! are registered in [`tracer_module`]: beamr's own backends, which the
+//! program embedding beamr-sched (beamr-cli) registers at boot.
+//!
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
 
