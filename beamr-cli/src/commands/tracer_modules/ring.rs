@@ -66,6 +66,9 @@ impl TracerModule for RingModule {
             }
         }
         let path = PathBuf::from(file.ok_or("no file given (#{file => Path})")?);
+        // One key per file however it is named ("x", "./x"): two
+        // recorders on one file would overwrite each other.
+        let path = std::path::absolute(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(tracer) = open.get(&path) {
             return Ok(tracer.clone());
