@@ -202,7 +202,7 @@ impl Tracer for OtelTracer {
     /// PRODUCER span is sampled (see `context`).
     fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
         let b = self.backend.as_ref()?;
-        let Payload::Message { message, peer } = event.payload else {
+        let Payload::Message { message, peer, .. } = event.payload else {
             return None;
         };
         let delivered = event.tag == TraceTag::Send;

@@ -102,6 +102,7 @@ fn an_absent_collector_never_blocks_and_drops_are_counted() {
                 Payload::Message {
                     message: beamr_core::term::Term::NIL,
                     peer: Some(beamr_core::term::Term::pid(1)),
+                    match_spec_result: None,
                 },
             ));
         }

@@ -44,6 +44,7 @@ fn send(from: u64, to: u64) -> TraceEvent<'static> {
         Payload::Message {
             message: Term::NIL,
             peer: Some(Term::pid(to)),
+            match_spec_result: None,
         },
     )
 }
@@ -57,6 +58,7 @@ fn receive(at: u64) -> TraceEvent<'static> {
         Payload::Message {
             message: Term::NIL,
             peer: None,
+            match_spec_result: None,
         },
     )
 }

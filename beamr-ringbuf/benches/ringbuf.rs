@@ -81,6 +81,7 @@ fn tracer(c: &mut Criterion) {
         Payload::Message {
             message: msg,
             peer: Some(Term::pid(2)),
+            match_spec_result: None,
         },
     );
     g.bench_function("send_event", |b| {

@@ -253,7 +253,7 @@ pub fn encode(
         n += words.len();
     };
     match event.payload {
-        Payload::Message { message, peer } => {
+        Payload::Message { message, peer, .. } => {
             put(&[peer.map_or(PROC_NONE, |p| proc_word(p, k))]);
             put(&summary::encode(message, &mut *k));
         }

@@ -400,6 +400,7 @@ impl<'w> Sim<'w> {
             let send = Payload::Message {
                 message,
                 peer: Some(Term::pid(to)),
+                match_spec_result: None,
             };
             let sent = self.now;
             if self.open(TraceTag::Send, pid, send, 0) {
@@ -447,6 +448,7 @@ impl<'w> Sim<'w> {
             let receive = Payload::Message {
                 message,
                 peer: Some(Term::pid(msg.from)),
+                match_spec_result: None,
             };
             self.open(TraceTag::Receive, pid, receive, 0);
         }

@@ -65,6 +65,7 @@ fn every_tag_round_trips() {
             Payload::Message {
                 message: msg,
                 peer: Some(Term::pid(9)),
+                match_spec_result: None,
             },
         ),
         p(
@@ -72,6 +73,7 @@ fn every_tag_round_trips() {
             Payload::Message {
                 message: msg,
                 peer: Some(Term::pid(99)),
+                match_spec_result: None,
             },
         ),
         p(
@@ -79,6 +81,7 @@ fn every_tag_round_trips() {
             Payload::Message {
                 message: msg,
                 peer: None,
+                match_spec_result: None,
             },
         ),
         p(

@@ -11,8 +11,8 @@
 //!
 //! | tag | payload | BEAM trace message |
 //! |---|---|---|
-//! | `send`, `send_to_non_existing_process` | `Message { peer: Some(To) }` | `{trace, Pid, send, Msg, To}` |
-//! | `'receive'` | `Message { peer: sender if known }` | `{trace, Pid, 'receive', Msg}` |
+//! | `send`, `send_to_non_existing_process` | `Message { peer: Some(To) }` | `{trace, Pid, send, Msg, To[, Extra]}` |
+//! | `'receive'` | `Message { peer: sender if known }` | `{trace, Pid, 'receive', Msg[, Extra]}` |
 //! | `call` | `Call` | `{trace, Pid, call, {M, F, Args}}` |
 //! | `return_to` | `ReturnTo` | `{trace, Pid, return_to, {M, F, A}}` |
 //! | `return_from` | `Return` | `{trace, Pid, return_from, {M, F, A}, Value}` |
@@ -157,6 +157,10 @@ pub enum Payload<'a> {
         message: Term,
         /// The receiver of a send; the sender of a receive when known.
         peer: Option<Term>,
+        /// The term a message pattern's `message/1` action gave (`trace:send/3`,
+        /// `erlang:trace_pattern(send | 'receive', MS, [])`), if any: the
+        /// message backend adds it to the trace message.
+        match_spec_result: Option<Term>,
     },
     /// A traced call.
     Call {
@@ -343,6 +347,7 @@ mod tests {
         let msg = Payload::Message {
             message: Term::NIL,
             peer: Some(Term::pid(2)),
+            match_spec_result: None,
         };
         assert!(msg.fits(TraceTag::Send));
         assert!(msg.fits(TraceTag::Receive));
@@ -350,6 +355,7 @@ mod tests {
         let no_peer = Payload::Message {
             message: Term::NIL,
             peer: None,
+            match_spec_result: None,
         };
         assert!(!no_peer.fits(TraceTag::Send));
         assert!(Payload::Gc(GcInfo::default()).fits(TraceTag::GcMajorEnd));

@@ -157,6 +157,7 @@ mod tests {
             let payload = Payload::Message {
                 message: Term::NIL,
                 peer: Some(Term::pid(2)),
+                match_spec_result: None,
             };
             TraceEvent::new(TraceTag::Send, me, now_ns(), 0, payload)
         })

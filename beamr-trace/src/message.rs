@@ -73,11 +73,19 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
     };
     let arity = |mfa: Mfa| Term::small_unchecked(mfa.arity as i64);
     match event.payload {
-        Payload::Message { message, peer } => {
+        Payload::Message {
+            message,
+            peer,
+            match_spec_result,
+        } => {
             elems.push(heap.copy_term(message));
             if event.tag != TraceTag::Receive {
                 let peer = peer.unwrap_or(Term::atom(Atom::UNDEFINED));
                 elems.push(heap.copy_term(peer));
+            }
+            // A message pattern's message(Extra): one more element.
+            if let Some(extra) = match_spec_result {
+                elems.push(heap.copy_term(extra));
             }
         }
         Payload::Call {
@@ -260,6 +268,16 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         }
     }
 
+    /// As `erl_tracer`'s: a tracer process or port that is gone takes no
+    /// tracee.
+    fn trace_status(&self, _tracee: Tracee) -> Decision {
+        if self.deliver.is_alive(self.tracer) {
+            Decision::Trace
+        } else {
+            Decision::Remove
+        }
+    }
+
     fn trace(&self, event: &TraceEvent<'_>) {
         let mut heap = Heap::new();
         let ts = match self.timestamp {
@@ -298,6 +316,7 @@ mod tests {
             Payload::Message {
                 message: msg,
                 peer: Some(Term::pid(6)),
+                match_spec_result: None,
             },
         );
         let t = trace_message(&mut heap, &send, Timestamp::None).unwrap();
@@ -310,10 +329,27 @@ mod tests {
             Payload::Message {
                 message: msg,
                 peer: None,
+                match_spec_result: None,
             },
         );
         let t = trace_message(&mut heap, &recv, Timestamp::Monotonic(42)).unwrap();
         assert_eq!(text(t), "{trace_ts,<0.5.0>,'receive',ok,42}");
+        // A message pattern's message(Extra) comes after the peer.
+        let hello = Term::atom(Atom::new("hello").unwrap());
+        let with_extra = |tag, peer| {
+            let payload = Payload::Message {
+                message: msg,
+                peer,
+                match_spec_result: Some(hello),
+            };
+            TraceEvent::new(tag, me, 1, 1, payload)
+        };
+        let send = with_extra(TraceTag::Send, Some(Term::pid(6)));
+        let t = trace_message(&mut heap, &send, Timestamp::None).unwrap();
+        assert_eq!(text(t), "{trace,<0.5.0>,send,ok,<0.6.0>,hello}");
+        let recv = with_extra(TraceTag::Receive, None);
+        let t = trace_message(&mut heap, &recv, Timestamp::Monotonic(7)).unwrap();
+        assert_eq!(text(t), "{trace_ts,<0.5.0>,'receive',ok,hello,7}");
         let args = [Term::small_unchecked(1)];
         let mfa = Mfa {
             module: Atom::ERLANG,
@@ -380,5 +416,8 @@ mod tests {
             dead.enabled(TraceTag::Send, Tracee::pid(3)),
             Decision::Remove
         );
+        // trace_status: set on a tracee only while the tracer lives.
+        assert_eq!(live.trace_status(Tracee::pid(9)), Decision::Trace);
+        assert_eq!(dead.trace_status(Tracee::pid(3)), Decision::Remove);
     }
 }

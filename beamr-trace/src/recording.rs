@@ -149,9 +149,14 @@ fn copy_payload(heap: &mut Heap, payload: &Payload<'_>) -> (Payload<'static>, Te
 fn copy_terms(heap: &mut Heap, payload: &Payload<'_>, args_tuple: &mut Term) -> Payload<'static> {
     let mut copy = |t: Term| heap.copy_term(t);
     match *payload {
-        Payload::Message { message, peer } => Payload::Message {
+        Payload::Message {
+            message,
+            peer,
+            match_spec_result,
+        } => Payload::Message {
             message: copy(message),
             peer: peer.map(&mut copy),
+            match_spec_result: match_spec_result.map(&mut copy),
         },
         Payload::Call {
             mfa,

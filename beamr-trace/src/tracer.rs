@@ -19,6 +19,11 @@
 //! 3. It builds a [`TraceEvent`] that borrows the tracee's terms and calls
 //!    [`Tracer::trace`] with it, then drops the event.
 //!
+//! Before any of that, when a tracer is set on a tracee (`erlang:trace/3`
+//! setting flags with it), the runtime asks [`Tracer::trace_status`]
+//! (`erl_tracer`'s `enabled(trace_status, State, Tracee)`): on
+//! [`Decision::Remove`] the flags are not set.
+//!
 //! # Contract for implementors
 //!
 //! - Both methods are called on the tracee's scheduler thread, in the middle
@@ -63,6 +68,15 @@ pub trait Tracer: Send + Sync {
     fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision;
     /// Called in the context of the traced process, on its scheduler thread.
     fn trace(&self, event: &TraceEvent<'_>);
+    /// Asked when this tracer is set on `tracee` (`erlang:trace/3` with
+    /// flags to set), as `erl_tracer`'s `enabled/3` is asked with the tag
+    /// `trace_status`: [`Decision::Remove`] (a tracer that can take no
+    /// events, such as one whose process is gone) leaves the tracee
+    /// untraced by it. The default says [`Decision::Trace`].
+    fn trace_status(&self, tracee: Tracee) -> Decision {
+        let _ = tracee;
+        Decision::Trace
+    }
     /// A monitor was set: `watcher` (traced with `procs`) monitors `target`
     /// with `reference`, at `timestamp_ns`. The BEAM has no trace tag for
     /// this, so `enabled` is not asked; backends that report monitors
@@ -87,9 +101,11 @@ pub trait Tracer: Send + Sync {
         let _ = carried;
         self.trace(event);
     }
-    /// The pid or port the events go to, as `erlang:trace_info(Pid,
-    /// tracer)` names it: the message backend's tracer process or port;
-    /// `None` (the default) for a backend that is no process or port.
+    /// The tracer as `erlang:trace_info(Pid, tracer)` names it: the
+    /// message backend's tracer process or port, a tracer module's
+    /// `{Module, State}` (a term the tracer keeps on a heap of its own,
+    /// valid while it lives: the caller copies it); `None` (the default)
+    /// for a backend that Erlang code cannot name.
     fn tracer_term(&self) -> Option<Term> {
         None
     }
@@ -147,6 +163,9 @@ macro_rules! forward_tracer {
             }
             fn trace(&self, event: &TraceEvent<'_>) {
                 (**self).trace(event)
+            }
+            fn trace_status(&self, tracee: Tracee) -> Decision {
+                (**self).trace_status(tracee)
             }
             fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
                 (**self).monitor(watcher, target, reference, timestamp_ns)

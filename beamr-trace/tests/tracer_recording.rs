@@ -21,6 +21,7 @@ fn send_event(heap: &mut Heap, from: u64, to: u64, n: i64) -> TraceEvent<'static
         Payload::Message {
             message: msg,
             peer: Some(Term::pid(to)),
+            match_spec_result: None,
         },
     )
 }
@@ -123,7 +124,7 @@ fn recorded_terms_outlive_the_tracee_heap() {
         let _ = heap.tuple(&[Term::NIL; 64]);
     }
     rec.with_events(|evs| {
-        let Payload::Message { message, peer } = evs[0].payload else {
+        let Payload::Message { message, peer, .. } = evs[0].payload else {
             panic!("{:?}", evs[0])
         };
         assert_eq!(peer, Some(Term::pid(2)));

@@ -7,6 +7,7 @@
 
 use super::gleam_build::GleamBuild;
 use super::run_trace::TraceSetup;
+use super::tracer_modules::TracerModules;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -110,6 +111,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         Some(setup) => Some(setup.install(&rt, schedulers)?),
         None => None,
     };
+    let tracer_modules = TracerModules::install(schedulers);
     let module_atom = Atom::new(&module).map_err(|e| e.to_string())?;
     let function_atom = Atom::new(&function).map_err(|e| e.to_string())?;
     // The arguments are erl's plain arguments (init:get_plain_arguments/0);
@@ -137,6 +139,9 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         if let Err(e) = trace.finish() {
             eprintln!("beamr: {e}");
         }
+    }
+    if let Err(e) = tracer_modules.finish() {
+        eprintln!("beamr: {e}");
     }
     if reason.term == Term::atom(Atom::NORMAL) {
         return Ok(RunEnd::Returned);

@@ -102,6 +102,7 @@ pub fn run(t: &OtelTracer) {
         Payload::Message {
             message: go,
             peer: Some(Term::pid(MIDDLE)),
+            match_spec_result: None,
         },
     ));
     assert!(ctx1.is_some(), "a sampled send carries a context");
@@ -114,6 +115,7 @@ pub fn run(t: &OtelTracer) {
             Payload::Message {
                 message: go,
                 peer: Some(Term::pid(BOSS)),
+                match_spec_result: None,
             },
         ),
         ctx1,
@@ -127,6 +129,7 @@ pub fn run(t: &OtelTracer) {
         Payload::Message {
             message: work,
             peer: Some(atom("worker")),
+            match_spec_result: None,
         },
     ));
     assert!(ctx2.is_some());
@@ -139,6 +142,7 @@ pub fn run(t: &OtelTracer) {
             Payload::Message {
                 message: work,
                 peer: Some(Term::pid(MIDDLE)),
+                match_spec_result: None,
             },
         ),
         ctx2,

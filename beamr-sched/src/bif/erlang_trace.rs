@@ -6,8 +6,10 @@
 //! [`Signal::Trace`], so they take effect in order with the caller's other
 //! signals to it: a message sent after `erlang:trace/3` returns is traced.
 //! Trace patterns are `erlang_trace_pattern`'s, `erlang:trace_info/2`
-//! `erlang_trace_info`'s. Not here yet: `{tracer, Module, State}` (tracer
-//! modules) and tracing ports as tracees: each raises `{notsup, What}`,
+//! `erlang_trace_info`'s. `{tracer, Module, State}` names a tracer module
+//! (`tracer_terms`: `erl_tracer`, or one of beamr's own backends); each
+//! tracer is asked `trace_status` before its flags are set on a process.
+//! Not here yet: tracing ports as tracees, which raises `{notsup, What}`
 //! but for what `dbg:p/2` names besides processes (see [`Target::Ports`]).
 //! `{tracer, Port}` sends each trace message to the port in the external
 //! format (`ports::trace_file` and `ports::trace_ip`, erts's trace port
@@ -19,14 +21,15 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
-use beamr_trace::TraceFlags;
+use beamr_trace::{Decision, TraceFlags, Tracee};
 
+use super::tracer_terms::{bad_option, module_tracer, not_a_tracer, NamedTracer};
 use super::{erlang_system, erlang_time};
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::{Port, Runtime};
 use crate::signals;
-use crate::trace::{Session, TraceChange};
+use crate::trace::{Session, SessionTracer, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -144,12 +147,14 @@ pub(super) fn target(t: Term) -> Result<Target, Exception> {
 }
 
 /// Parses the flag list: the flags, the tracer given with `{tracer, Pid}`
-/// (if any; only the legacy session takes one) and the timestamp kind.
+/// or `{tracer, Module, State}` (if any; only the legacy session takes
+/// one) and the timestamp kind.
 fn parse_flags(
+    rt: &Runtime,
     p: &mut Process,
     session: &Session,
     list: Term,
-) -> Result<(TraceFlags, Option<Term>, TimestampKind), Exception> {
+) -> Result<(TraceFlags, Option<NamedTracer>, TimestampKind), Exception> {
     let items = list.list_to_vec().ok_or_else(Exception::badarg)?;
     let mut flags = TraceFlags::empty();
     let mut tracer = None;
@@ -164,13 +169,14 @@ fn parse_flags(
                 if !pid.is_local_pid() && pid.as_local_port().is_none() {
                     return Err(bad_option());
                 }
-                tracer = Some(pid);
+                tracer = Some(NamedTracer::Process(pid));
             }
-            Some(&[tag, _, _]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
-                return Err(not_implemented(
-                    p,
-                    "tracer modules ({tracer, Module, State})",
-                ));
+            Some(&[tag, module, state]) if tag.as_atom().is_some_and(|a| a.name() == "tracer") => {
+                let module = module.as_atom().ok_or_else(bad_option)?;
+                match module_tracer(rt, module, state)? {
+                    Some(t) => tracer = Some(t),
+                    None => return Err(not_a_tracer(p, module, state)),
+                }
             }
             _ => return Err(bad_option()),
         }
@@ -185,11 +191,6 @@ fn parse_flags(
         TimestampKind::None
     };
     Ok((flags, tracer, timestamp))
-}
-
-/// `badarg` with the `badopt` cause, as the BEAM raises for an unknown flag.
-fn bad_option() -> Exception {
-    Exception::badarg_cause(Term::atom(Atom::new("badopt").expect("atom")))
 }
 
 /// `error:{notsup, What}`: a part of the tracing API beamr does not have yet.
@@ -235,30 +236,45 @@ pub(super) fn trace_in(
     how: Term,
     flag_list: Term,
 ) -> Result<Term, Exception> {
-    let (flags, tracer, timestamp) = parse_flags(p, session, flag_list)?;
+    let (flags, named, timestamp) = parse_flags(rt, p, session, flag_list)?;
     let set = match how {
         Term::TRUE => true,
         Term::FALSE => false,
         _ => return Err(Exception::badarg()),
     };
     let target = target(pid_spec)?;
-    let tracer_pid = tracer.or(session.tracer()).unwrap_or(p.pid);
-    if set
-        && tracer_pid.is_local_pid()
-        && rt.processes.get(tracer_pid).is_none()
-        && tracer_pid != p.pid
-    {
-        return Err(Exception::badarg());
-    }
-    let tracer = message_tracer(rt, p, tracer_pid, timestamp)?;
+    let named = named.unwrap_or_else(|| match session.tracer() {
+        Some(SessionTracer::Process(t)) => NamedTracer::Process(*t),
+        Some(SessionTracer::Module(m)) => NamedTracer::Module(m.clone()),
+        None => NamedTracer::Process(p.pid),
+    });
+    // `all` and `existing` leave a tracer process out.
+    let (tracer, tracer_pid) = match named {
+        NamedTracer::Process(to) => {
+            if set && to.is_local_pid() && rt.processes.get(to).is_none() && to != p.pid {
+                return Err(Exception::badarg());
+            }
+            (message_tracer(rt, p, to, timestamp)?, Some(to))
+        }
+        NamedTracer::Module(t) => (t, None),
+    };
     let change = TraceChange {
         session: Arc::clone(session),
         set,
         flags,
         tracer,
     };
+    // erl_tracer's trace_status: a tracer set on a tracee is asked first,
+    // and one that answers remove leaves it untraced (still counted).
+    let takes = |pid: Term| {
+        !set || Tracee::from_term(pid)
+            .is_none_or(|t| change.tracer.trace_status(t) != Decision::Remove)
+    };
     let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
+        if !takes(pid) {
+            return pid == p.pid || rt.processes.get(pid).is_some();
+        }
         if pid == p.pid {
             p.trace.apply(&change);
             true
@@ -275,15 +291,16 @@ pub(super) fn trace_in(
         }
         Target::Existing | Target::All => {
             for pid in rt.processes.pids() {
-                if pid != tracer_pid && change_one(pid, p) {
+                if Some(pid) != tracer_pid && change_one(pid, p) {
                     count += 1;
                 }
             }
-            if matches!(target, Target::All) {
+            if matches!(target, Target::All) && takes(p.pid) {
                 rt.trace.change_new_processes(&change);
             }
         }
-        Target::New => rt.trace.change_new_processes(&change),
+        Target::New if takes(p.pid) => rt.trace.change_new_processes(&change),
+        Target::New => {}
         Target::Ports { existing: false } => {}
         Target::Ports { existing: true } => {
             if set {

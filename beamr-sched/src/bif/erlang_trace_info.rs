@@ -8,7 +8,8 @@
 //! {M, F, A}            traced, match_spec, meta,           {Item, Value}; Value undefined for
 //!                      meta_match_spec, call_count,        no such function (or a wildcard)
 //!                      call_time, (call_memory,) all
-//! on_load              as {M, F, A} (no call_time)         the on_load pattern
+//! on_load              as {M, F, A}                        the on_load pattern (call_time
+//!                                                          and call_memory: false)
 //! send | 'receive'     match_spec                          true, false or the specification
 //! ```
 //!
@@ -98,11 +99,15 @@ pub(super) fn trace_info_in(
             Ok(p.heap.tuple(&[item, value]))
         }
         Some("on_load") => {
-            if item_name == "call_time" || item_name == "call_memory" {
-                return Err(Exception::badarg());
-            }
+            // No clocks or memory counts for functions not loaded yet (OTP
+            // 25, which has no call_memory, answers for it only while no
+            // on_load pattern is set).
             let trace = trace_patterns::on_load(session);
-            let value = function_item(p, &trace, item_name, false)?;
+            let value = match item_name {
+                "call_time" => Term::FALSE,
+                "call_memory" if otp_release() >= 26 || trace.is_empty() => Term::FALSE,
+                _ => function_item(p, &trace, item_name, false)?,
+            };
             Ok(p.heap.tuple(&[item, value]))
         }
         Some(event @ ("send" | "receive")) => {
@@ -131,7 +136,10 @@ pub(super) fn trace_info_in(
 /// `flags` or `tracer` of a process traced as `trace`, in `session`.
 fn process_item(p: &mut Process, session: &Session, trace: &ProcessTrace, item: &str) -> Term {
     if item == "tracer" {
-        return trace.tracer_term_in(session).unwrap_or(Term::NIL);
+        // A pid, a port, or a tracer module's {Module, State}.
+        return trace
+            .tracer_term_in(session)
+            .map_or(Term::NIL, |t| p.heap.copy_term(t));
     }
     // In the order erts lists them.
     const ORDER: &[TraceFlags] = &[
@@ -210,7 +218,13 @@ fn function_item(
             Some(c) => spec_term(p, &c.spec),
             None => Term::FALSE,
         },
-        "meta" => trace.meta.as_ref().map_or(Term::FALSE, |m| m.tracer_term),
+        "meta" => match trace.meta.as_ref() {
+            Some(m) => m
+                .tracer
+                .tracer_term()
+                .map_or(Term::NIL, |t| p.heap.copy_term(t)),
+            None => Term::FALSE,
+        },
         "meta_match_spec" => match &trace.meta {
             Some(m) => spec_term(p, &m.spec),
             None => Term::FALSE,
@@ -236,7 +250,22 @@ fn function_item(
             }
             None => Term::FALSE,
         },
-        "call_memory" if counts && otp_release() >= 26 => Term::FALSE,
+        // Per process: {Pid, Calls, Words}.
+        "call_memory" if counts && otp_release() >= 26 => match &trace.memory {
+            Some(m) => {
+                let rows: Vec<Term> = m
+                    .snapshot()
+                    .into_iter()
+                    .map(|(pid, calls, words)| {
+                        let calls = p.heap.int(calls as i64);
+                        let words = p.heap.int(words as i64);
+                        p.heap.tuple(&[pid, calls, words])
+                    })
+                    .collect();
+                p.heap.list(&rows)
+            }
+            None => Term::FALSE,
+        },
         "all" => {
             if trace.is_empty() {
                 return Ok(Term::FALSE);

@@ -1,5 +1,6 @@
 //! `erlang:trace_pattern/2,3` for functions: call patterns (`global`,
-//! `local`), `meta`, `call_count` and `call_time`, with match
+//! `local`), `meta`, `call_count`, `call_time` and `call_memory` (OTP
+//! 26+), with match
 //! specifications compiled once here (`MatchSpec::compile_trace`), and the
 //! `on_load` pattern. The table they go into, and what a traced call does,
 //! are `code::trace_patterns` and `interp::call_trace`.
@@ -7,16 +8,16 @@
 //! As the BEAM checks them: `MFA` is `{M, F, A}` with `'_'` wildcards (a
 //! wildcard only followed by wildcards) or `on_load`; the flags are
 //! `global` (alone), or any of `local`, `meta`, `{meta, Pid}`,
-//! `call_count`, `call_time`; `pause` and `restart` are for the counters.
+//! `call_count`, `call_time`, `call_memory`; `pause` and `restart` are
+//! for the counters.
 //! `send` and `'receive'` take a message pattern (`true`, `false` or a
 //! match specification over `[Receiver, Msg]` or `[Node, Sender, Msg]`),
 //! kept by the session (`trace::Session::set_event_pattern`) and run by
 //! the message probes (`signals::message_trace`). Every pattern belongs to
 //! a trace session: `erlang:trace_pattern/3` sets the legacy session's,
 //! `trace:function/4` (`erts_internal:trace_pattern/4`) a session's own,
-//! whose `meta` tracer is the session's tracer. Not here yet: tracer
-//! modules (`{meta, Module, State}`) and `call_memory` (OTP 26+), which
-//! raise `{notsup, What}`.
+//! whose `meta` tracer is the session's tracer. `{meta, Module, State}`
+//! names a tracer module (`tracer_terms`).
 
 use std::sync::Arc;
 
@@ -24,14 +25,15 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::message::TimestampKind;
 
-use super::erlang_trace::{message_tracer, not_implemented};
+use super::erlang_trace::message_tracer;
+use super::tracer_terms::{bad_option, module_tracer, not_a_tracer, NamedTracer};
 use crate::code::otp_release;
 use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
 use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::{EventPattern, MessageEvent, Session};
+use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -64,9 +66,10 @@ enum Setting {
 struct Flags {
     global: bool,
     local: bool,
-    meta: Option<Term>,
+    meta: Option<NamedTracer>,
     count: bool,
     time: bool,
+    memory: bool,
 }
 
 /// `erlang:trace_pattern(MFA, MatchSpec, FlagList)`: how many functions
@@ -119,7 +122,16 @@ pub(super) fn trace_pattern_in(
         },
     };
     let setting = setting(a[1])?;
-    let flags = flags(p, session, a[2])?;
+    let flags = flags(rt, p, session, a[2])?;
+    // A match specification needs a call or meta pattern to run for: the
+    // counters alone take none (erts's cause: call_count).
+    let counters_only = !flags.global
+        && !flags.local
+        && flags.meta.is_none()
+        && (flags.count || flags.time || flags.memory);
+    if counters_only && matches!(&setting, Setting::On(Spec { ms: Some(_), .. })) {
+        return Err(Exception::badarg_cause(Term::atom(atom("call_count"))));
+    }
     let changes = changes(rt, p, session, setting, &flags)?;
     match target {
         Some((m, f, arity)) => {
@@ -176,8 +188,8 @@ fn setting(t: Term) -> Result<Setting, Exception> {
 
 /// Reads the flag list; `global` may not be given with any other flag.
 /// `meta` names the session's tracer (the caller in the legacy session,
-/// which alone takes `{meta, Pid}`).
-fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
+/// which alone takes `{meta, Pid}` and `{meta, Module, State}`).
+fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
     let items = t.list_to_vec().ok_or_else(Exception::badarg)?;
     let mut flags = Flags::default();
     for item in items {
@@ -185,12 +197,16 @@ fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception
             match name {
                 "global" => flags.global = true,
                 "local" => flags.local = true,
-                "meta" => flags.meta = Some(session.tracer().unwrap_or(p.pid)),
+                "meta" => {
+                    flags.meta = Some(match session.tracer() {
+                        Some(SessionTracer::Process(t)) => NamedTracer::Process(*t),
+                        Some(SessionTracer::Module(m)) => NamedTracer::Module(m.clone()),
+                        None => NamedTracer::Process(p.pid),
+                    })
+                }
                 "call_count" => flags.count = true,
                 "call_time" => flags.time = true,
-                "call_memory" if otp_release() >= 26 => {
-                    return Err(not_implemented(p, "call_memory trace patterns"));
-                }
+                "call_memory" if otp_release() >= 26 => flags.memory = true,
                 _ => return Err(Exception::badarg()),
             }
             continue;
@@ -200,17 +216,21 @@ fn flags(p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception
                 return Err(Exception::badarg_cause(Term::atom(atom("badopt"))));
             }
             Some(&[tag, pid]) if tag == Term::atom(atom("meta")) && pid.is_local_pid() => {
-                flags.meta = Some(pid);
+                flags.meta = Some(NamedTracer::Process(pid));
             }
-            Some(&[tag, _, _]) if tag == Term::atom(atom("meta")) => {
-                return Err(not_implemented(p, "tracer modules ({meta, Module, State})"));
+            Some(&[tag, module, state]) if tag == Term::atom(atom("meta")) => {
+                let module = module.as_atom().ok_or_else(bad_option)?;
+                match module_tracer(rt, module, state)? {
+                    Some(t) => flags.meta = Some(t),
+                    None => return Err(not_a_tracer(p, module, state)),
+                }
             }
             _ => return Err(Exception::badarg()),
         }
     }
-    let others = flags.local || flags.meta.is_some() || flags.count || flags.time;
+    let others = flags.local || flags.meta.is_some() || flags.count || flags.time || flags.memory;
     if flags.global && others {
-        return Err(Exception::badarg());
+        return Err(bad_option());
     }
     if !others {
         flags.global = true;
@@ -243,13 +263,15 @@ fn changes(
             Setting::Pause | Setting::Restart => {}
         }
     }
-    if let Some(pid) = flags.meta {
+    if let Some(named) = &flags.meta {
         match &setting {
             Setting::On(spec) => {
-                let tracer = message_tracer(rt, p, pid, TimestampKind::Now)?;
+                let tracer = match named {
+                    NamedTracer::Process(pid) => message_tracer(rt, p, *pid, TimestampKind::Now)?,
+                    NamedTracer::Module(t) => t.clone(),
+                };
                 changes.push(Change::Meta(Some(MetaPattern {
                     tracer,
-                    tracer_term: pid,
                     spec: spec.clone(),
                 })));
             }
@@ -262,6 +284,9 @@ fn changes(
     }
     if flags.time {
         changes.push(Change::Time(counter));
+    }
+    if flags.memory {
+        changes.push(Change::Memory(counter));
     }
     Ok(changes)
 }

@@ -36,6 +36,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::erlang_process::BIFS,
     super::erlang_identity::BIFS,
     super::erlang_trace::BIFS,
+    super::erl_tracer::BIFS,
     super::erlang_trace_info::BIFS,
     super::erlang_trace_pattern::BIFS,
     super::trace_sessions::BIFS,

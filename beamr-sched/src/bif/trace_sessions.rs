@@ -21,11 +21,12 @@ use beamr_trace::TraceFlags;
 use super::erlang_trace::trace_in;
 use super::erlang_trace_info::{process_trace_of, trace_info_in};
 use super::erlang_trace_pattern::trace_pattern_in;
+use super::tracer_terms::{module_tracer, NamedTracer};
 use crate::code::trace_patterns;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::{EventPattern, MessageEvent, Session};
+use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -40,18 +41,27 @@ fn atom(name: &str) -> Term {
     Term::atom(Atom::new(name).expect("a short atom name"))
 }
 
-/// The session `t` names (`{Ref, {Name, Id}}` or `{Name, Id}`), if it is
-/// alive.
-pub(super) fn session_of(t: Term) -> Option<Arc<Session>> {
-    let weak = match *t.as_tuple()? {
-        [r, weak] if r.is_reference() => weak,
-        [_, _] => t,
+/// The session `t` names (`{Ref, {Name, Id}}` with the reference it was
+/// created with, or `{Name, Id}`), if it is alive. A strong handle makes
+/// `p` one of the session's holders (see `trace::Session`).
+pub(super) fn session_of(p: &Process, t: Term) -> Option<Arc<Session>> {
+    let (weak, strong) = match *t.as_tuple()? {
+        [r, weak] if r.is_reference() => {
+            let view = r.as_ref()?;
+            let ids = [view.ids[0], view.ids[1], view.ids[2]];
+            (weak, Some(ids))
+        }
+        [_, _] => (t, None),
         _ => return None,
     };
-    match *weak.as_tuple()? {
-        [name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?),
-        _ => None,
+    let session = match *weak.as_tuple()? {
+        [name, id] => Session::find(name.as_atom()?, u64::try_from(id.as_small()?).ok()?, strong)?,
+        _ => return None,
+    };
+    if strong.is_some() {
+        session.hold(p.pid);
     }
+    Some(session)
 }
 
 /// `badarg` with the cause `session`.
@@ -80,18 +90,21 @@ pub(super) fn session_create(rt: &Runtime, p: &mut Process, a: &[Term]) -> Resul
     let tracer = if tracer == Term::atom(Atom::UNDEFINED) {
         None
     } else if tracer.is_local_pid() || tracer.is_local_port() {
-        Some(tracer)
-    } else if matches!(tracer.as_tuple(), Some(&[m, _]) if m.is_atom()) {
-        return Err(super::erlang_trace::not_implemented(
-            p,
-            "tracer modules ({Module, State})",
-        ));
+        Some(SessionTracer::Process(tracer))
+    } else if let Some(&[m, state]) = tracer.as_tuple() {
+        // A tracer module; a module that is none is a bad argument.
+        let module = m.as_atom().ok_or_else(Exception::badarg)?;
+        match module_tracer(rt, module, state)? {
+            Some(NamedTracer::Process(to)) => Some(SessionTracer::Process(to)),
+            Some(NamedTracer::Module(t)) => Some(SessionTracer::Module(t)),
+            None => return Err(Exception::badarg()),
+        }
     } else {
         return Err(Exception::badarg());
     };
-    let session = Session::create(name, tracer, p.pid);
-    let _ = rt;
-    let strong = p.heap.local_ref(rt.new_ref_ids());
+    let ids = rt.new_ref_ids();
+    let session = Session::create(name, tracer, p.pid, ids);
+    let strong = p.heap.local_ref(ids);
     let weak = weak_ref(p, &session);
     Ok(p.heap.tuple(&[strong, weak]))
 }
@@ -102,9 +115,12 @@ pub(super) fn session_destroy(
     p: &mut Process,
     a: &[Term],
 ) -> Result<Term, Exception> {
-    let well_formed = matches!(a[0].as_tuple(), Some(&[_, _]));
-    let Some(session) = session_of(a[0]) else {
-        if well_formed {
+    // A strong handle keeps its session's record: once destroyed, it is
+    // false. A weak one names nothing then (erts frees a session with
+    // its last strong handle; beamr forgets it when it ends).
+    let strong = matches!(a[0].as_tuple(), Some(&[r, _]) if r.is_reference());
+    let Some(session) = session_of(p, a[0]) else {
+        if strong {
             return Ok(Term::FALSE);
         }
         return Err(Exception::badarg_cause(atom("badopt")));
@@ -119,13 +135,13 @@ pub(super) fn session_destroy(
 
 /// `erts_internal:trace(Session, PidSpec, How, FlagList)`.
 pub(super) fn trace4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_in(rt, p, &session, a[1], a[2], a[3])
 }
 
 /// `erts_internal:trace_pattern(Session, MFA, MatchSpec, FlagList)`.
 pub(super) fn trace_pattern4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_pattern_in(rt, p, &session, a[1], a[2], a[3])
 }
 
@@ -134,7 +150,7 @@ pub(super) fn trace_info3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     if a[0] == atom("any") {
         return sessions_of(rt, p, a[1], a[2]);
     }
-    let session = session_of(a[0]).ok_or_else(no_session)?;
+    let session = session_of(p, a[0]).ok_or_else(no_session)?;
     trace_info_in(rt, p, &session, a[1], a[2])
 }
 

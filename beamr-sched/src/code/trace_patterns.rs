@@ -7,10 +7,10 @@
 //!
 //! A function's [`FunctionTrace`] holds its call pattern (`global`: only
 //! external calls fire it; `local`: every call), its `meta` pattern, its
-//! `call_count` counter and its `call_time` clocks. The table maps
-//! `{M, F, A}` to an `Arc` of it, replaced whole on every change, so the
-//! interpreter's cold path clones the `Arc` under a read lock and runs
-//! without it.
+//! `call_count` counter, its `call_time` clocks and its `call_memory`
+//! counters. The table maps `{M, F, A}` to an `Arc` of it, replaced whole
+//! on every change, so the interpreter's cold path clones the `Arc` under
+//! a read lock and runs without it.
 //!
 //! The gates the interpreter tests, one load and one branch each:
 //!
@@ -31,12 +31,12 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock, RwLock};
 
 use beamr_core::atom::Atom;
-use beamr_core::term::{Export, Term};
+use beamr_core::term::Export;
 use beamr_trace::{Mfa, Tracer};
 
 use super::CodeServer;
 use crate::loader::{Instr, Module};
-use crate::trace::{pattern, CallCount, CallTime, Session};
+use crate::trace::{pattern, CallCount, CallMemory, CallTime, CallTotals, Session};
 
 pub use crate::trace::CompiledSpec;
 
@@ -65,10 +65,8 @@ pub struct CallPattern {
 /// process's flags.
 #[derive(Clone)]
 pub struct MetaPattern {
-    /// The meta tracer.
+    /// The meta tracer (`trace_info/2` names it by its `tracer_term`).
     pub tracer: Arc<dyn Tracer>,
-    /// The meta tracer as `trace_info/2` names it (a pid).
-    pub tracer_term: Term,
     /// What it does.
     pub spec: Spec,
 }
@@ -84,12 +82,18 @@ pub struct FunctionTrace {
     pub count: Option<Arc<CallCount>>,
     /// The `call_time` clocks.
     pub time: Option<Arc<CallTime>>,
+    /// The `call_memory` counters.
+    pub memory: Option<Arc<CallMemory>>,
 }
 
 impl FunctionTrace {
     /// True if nothing traces the function.
     pub fn is_empty(&self) -> bool {
-        self.call.is_none() && self.meta.is_none() && self.count.is_none() && self.time.is_none()
+        self.call.is_none()
+            && self.meta.is_none()
+            && self.count.is_none()
+            && self.time.is_none()
+            && self.memory.is_none()
     }
 
     /// True if local calls fire something (all but a global call pattern).
@@ -98,6 +102,7 @@ impl FunctionTrace {
             || self.meta.is_some()
             || self.count.is_some()
             || self.time.is_some()
+            || self.memory.is_some()
     }
 }
 
@@ -113,7 +118,7 @@ pub struct SessionPatterns {
 /// Every session's patterns of one function.
 pub type Patterns = Arc<Vec<SessionPatterns>>;
 
-/// What `call_count` and `call_time` are told.
+/// What `call_count`, `call_time` and `call_memory` are told.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CounterOp {
     /// `true`: start (from zero).
@@ -142,6 +147,8 @@ pub enum Change {
     Count(CounterOp),
     /// Changes the `call_time` clocks.
     Time(CounterOp),
+    /// Changes the `call_memory` counters.
+    Memory(CounterOp),
 }
 
 impl Change {
@@ -464,11 +471,13 @@ fn change_one(trace: &mut FunctionTrace, change: &Change) {
             trace.meta = None;
             trace.count = None;
             trace.time = None;
+            trace.memory = None;
         }
         Change::Call(Some(_))
         | Change::Meta(Some(_))
         | Change::Count(CounterOp::Start)
         | Change::Time(CounterOp::Start)
+        | Change::Memory(CounterOp::Start)
             if global =>
         {
             trace.call = None;
@@ -491,14 +500,20 @@ fn change_one(trace: &mut FunctionTrace, change: &Change) {
             (CounterOp::Restart, Some(c)) => c.restart(),
             (_, None) => {}
         },
-        Change::Time(op) => match (op, &trace.time) {
-            (CounterOp::Start, Some(t)) => t.restart(),
-            (CounterOp::Start, None) => trace.time = Some(Arc::default()),
-            (CounterOp::Stop, _) => trace.time = None,
-            (CounterOp::Pause, Some(t)) => t.pause(),
-            (CounterOp::Restart, Some(t)) => t.restart(),
-            (_, None) => {}
-        },
+        Change::Time(op) => totals(&mut trace.time, *op),
+        Change::Memory(op) => totals(&mut trace.memory, *op),
+    }
+}
+
+/// Applies `op` to a `call_time` or `call_memory` pattern's counters.
+fn totals(slot: &mut Option<Arc<CallTotals>>, op: CounterOp) {
+    match (op, &*slot) {
+        (CounterOp::Start, Some(t)) => t.restart(),
+        (CounterOp::Start, None) => *slot = Some(Arc::default()),
+        (CounterOp::Stop, _) => *slot = None,
+        (CounterOp::Pause, Some(t)) => t.pause(),
+        (CounterOp::Restart, Some(t)) => t.restart(),
+        (_, None) => {}
     }
 }
 
@@ -516,6 +531,9 @@ fn changes_of(trace: &FunctionTrace) -> Vec<Change> {
     }
     if trace.time.is_some() {
         changes.push(Change::Time(CounterOp::Start));
+    }
+    if trace.memory.is_some() {
+        changes.push(Change::Memory(CounterOp::Start));
     }
     changes
 }

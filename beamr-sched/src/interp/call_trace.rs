@@ -15,10 +15,11 @@
 //!    frame instead, unless the call is a tail call of such a chain.
 //! 3. The meta pattern: as 2 for the meta tracer, whatever the process's
 //!    flags.
-//! 4. `call_time`, if the process is traced with `call` (as on the BEAM):
-//!    one more call for this process, and a clock frame
-//!    (not for a tail call inside a traced chain, which would grow the
-//!    stack of a tail-recursive loop).
+//! 4. `call_time` and `call_memory`, if the process is traced with `call`
+//!    (as on the BEAM): one more call for this process, and a metering
+//!    frame for each (not for a tail call inside a traced chain, which
+//!    would grow the stack of a tail-recursive loop): a clock, and a count
+//!    of the words the process allocates.
 //!
 //! Frames are pushed only for calls that return to their caller
 //! (`frames`): a BIF called through `call_bif` returns at once.
@@ -37,7 +38,7 @@ use crate::matchspec::trace::{TraceHost, TraceRun};
 use crate::matchspec::MatchSpec;
 use crate::process::Process;
 use crate::runtime::Runtime;
-use crate::trace::{now_ns, pattern, probes, FrameKind, Session};
+use crate::trace::{pattern, probes, FrameKind, Meter, Session};
 
 /// An external call of `export`, whose word says it has patterns.
 #[cold]
@@ -93,6 +94,10 @@ fn on_call(
 ) {
     let pid = p.pid;
     let flags = p.trace.flags_in(session);
+    // A tail call out of a function that pushed a frame: its frames would
+    // pile up in a tail-recursive loop. (Read before this call pushes any:
+    // then CP is the stub whatever the caller.)
+    let in_chain = is_stub(p.cp.cast());
     // The arguments, copied out of the registers (the specification runs
     // on the process) only for a pattern that may build a message.
     let mut copied: Option<Vec<Term>> = None;
@@ -155,17 +160,24 @@ fn on_call(
             }
         }
     }
-    // As on the BEAM, call_time counts only processes traced with `call`.
-    let timed = trace.time.as_ref().filter(|t| t.running());
-    if let Some(time) = timed.filter(|_| flags.contains(TraceFlags::CALL)) {
-        time.add(pid, 1, 0);
-        if frames && !is_stub(p.cp.cast()) {
-            let now = now_ns();
-            return_trace::pause_call_time(p, now);
-            let kind = FrameKind::CallTime {
-                table: Arc::clone(time),
+    // As on the BEAM, call_time and call_memory count only processes
+    // traced with `call`.
+    if !flags.contains(TraceFlags::CALL) {
+        return;
+    }
+    for (meter, totals) in [(Meter::Time, &trace.time), (Meter::Memory, &trace.memory)] {
+        let Some(table) = totals.as_ref().filter(|t| t.running()) else {
+            continue;
+        };
+        table.add(pid, 1, 0);
+        if frames && !in_chain {
+            let now = return_trace::reading(p, meter);
+            return_trace::pause_meter(p, meter, now);
+            let kind = FrameKind::Metered {
+                meter,
+                table: Arc::clone(table),
                 spent: 0,
-                since: now,
+                since: Some(now),
             };
             push_frame(p, mfa, kind);
         }

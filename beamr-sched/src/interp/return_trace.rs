@@ -11,8 +11,16 @@
 //! reports by the frame's kind, and gives the real address to return on
 //! to. An exception that unwinds below a frame's depth drops it
 //! ([`unwound`]): `exception_trace` frames fire `exception_from`,
-//! `call_time` clocks stop, and if a `return_to` frame went and the
-//! exception is caught, `return_to` names the function that caught it.
+//! `call_time` clocks and `call_memory` counts stop, and if a `return_to`
+//! frame went and the exception is caught, `return_to` names the function
+//! that caught it.
+//!
+//! A metering frame counts what its function spends itself: calling a
+//! function metered the same way pauses it ([`pause_meter`]) until that
+//! one returns. Time is read on the trace clock; memory as the words the
+//! process has allocated since it started (the heap's words in use plus
+//! every word its collections reclaimed), so a collection in between
+//! changes nothing.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -21,7 +29,7 @@ use beamr_trace::{Mfa, Payload, TraceTag};
 use crate::code::CodeServer;
 use crate::loader::Instr;
 use crate::process::{Exception, Process};
-use crate::trace::{now_ns, probes, FrameKind, ReturnTraceFrame};
+use crate::trace::{now_ns, probes, FrameKind, Meter, ReturnTraceFrame};
 
 /// The return-trace instruction, at a fixed address for the whole run.
 static STUB: Instr = Instr::ReturnTrace;
@@ -46,54 +54,63 @@ pub fn push_frame(p: &mut Process, mfa: Mfa, kind: FrameKind) {
     p.return_traces.push(ReturnTraceFrame { depth, mfa, kind });
 }
 
-/// The clock of the innermost `call_time` frame: the time it has spent
-/// and when it last started (0 while paused).
-fn innermost_call_time(p: &mut Process) -> Option<(&mut u64, &mut u64)> {
+/// What `meter` reads now in `p`: the trace clock, or the words `p` has
+/// allocated since it started.
+pub fn reading(p: &Process, meter: Meter) -> u64 {
+    match meter {
+        Meter::Time => now_ns(),
+        Meter::Memory => p.heap.used_words() as u64 + p.heap.stats().words_reclaimed,
+    }
+}
+
+/// The innermost frame metering with `meter`: what it has counted and
+/// its reading when it last resumed (`None` while paused).
+fn innermost(p: &mut Process, meter: Meter) -> Option<(&mut u64, &mut Option<u64>)> {
     p.return_traces
         .iter_mut()
         .rev()
         .find_map(|f| match &mut f.kind {
-            FrameKind::CallTime { spent, since, .. } => Some((spent, since)),
+            FrameKind::Metered {
+                meter: m,
+                spent,
+                since,
+                ..
+            } if *m == meter => Some((spent, since)),
             _ => None,
         })
 }
 
-/// Stops the clock of the innermost `call_time` frame (a call_time
-/// function is called from inside it), at `now`.
-pub fn pause_call_time(p: &mut Process, now: u64) {
-    if let Some((spent, since)) = innermost_call_time(p) {
-        if *since != 0 {
-            *spent += now.saturating_sub(*since);
-            *since = 0;
+/// Pauses the innermost frame metering with `meter` (a function metered
+/// the same way is called from inside it), at the reading `now`.
+pub fn pause_meter(p: &mut Process, meter: Meter, now: u64) {
+    if let Some((spent, since)) = innermost(p, meter) {
+        if let Some(start) = since.take() {
+            *spent += now.saturating_sub(start);
         }
     }
 }
 
-/// Restarts the clock of the innermost `call_time` frame at `now` (the
-/// call_time function it called returned).
-fn resume_call_time(p: &mut Process, now: u64) {
-    if let Some((_, since)) = innermost_call_time(p) {
-        *since = now;
+/// Resumes the innermost frame metering with `meter` at the reading `now`
+/// (the function it called returned).
+fn resume_meter(p: &mut Process, meter: Meter, now: u64) {
+    if let Some((_, since)) = innermost(p, meter) {
+        *since = Some(now);
     }
 }
 
-/// Books the time of a `call_time` frame that is gone (returned or
-/// unwound) at `now`.
-fn close_call_time(p: &mut Process, kind: &FrameKind, now: u64) {
-    if let FrameKind::CallTime {
+/// Books what a metering frame that is gone (returned or unwound) counted.
+fn close_meter(p: &mut Process, kind: &FrameKind) {
+    if let FrameKind::Metered {
+        meter,
         table,
         spent,
         since,
     } = kind
     {
-        let spent = spent
-            + if *since == 0 {
-                0
-            } else {
-                now.saturating_sub(*since)
-            };
+        let now = reading(p, *meter);
+        let spent = spent + since.map_or(0, |start| now.saturating_sub(start));
         table.add(p.pid, 0, spent);
-        resume_call_time(p, now);
+        resume_meter(p, *meter, now);
     }
 }
 
@@ -161,7 +178,7 @@ pub fn unwound(
                 }
             }
             FrameKind::ReturnTo(session) => return_to = Some(session.clone()),
-            FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
+            FrameKind::Metered { .. } => close_meter(p, &frame.kind),
         }
     }
     if let (Some(session), Some(handler)) = (return_to, caught) {
@@ -207,7 +224,7 @@ pub fn returned(p: &mut Process) -> Option<*const Instr> {
         FrameKind::ReturnTo(session) => {
             probes::return_to(&mut p.trace, session, pid, function_at(back))
         }
-        FrameKind::CallTime { .. } => close_call_time(p, &frame.kind, now_ns()),
+        FrameKind::Metered { .. } => close_meter(p, &frame.kind),
     }
     Some(back)
 }

@@ -38,8 +38,8 @@ impl Runtime {
     pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
-        // The trace sessions it created end with it (see `trace::Session`).
-        for session in crate::trace::Session::owned_by(pid) {
+        // The trace sessions only it held end with it (see `trace::Session`).
+        for session in crate::trace::Session::released_by(pid) {
             self.end_trace_session(&session);
         }
         // Links and monitors whose signals it never saw hear of its death

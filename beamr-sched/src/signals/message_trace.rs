@@ -120,7 +120,8 @@ fn traced(
         match s.session.event_pattern(event) {
             EventPattern::Off => {}
             EventPattern::All => {
-                let (decision, made) = probes::message(&*s.tracer, tag, pid, msg, shown, carried);
+                let event = (msg, shown, None);
+                let (decision, made) = probes::message(&*s.tracer, tag, pid, event, carried);
                 context = context.or(made);
                 if decision == Decision::Remove {
                     removed.push(Arc::clone(&s.session));
@@ -139,10 +140,13 @@ fn traced(
             continue;
         };
         let args = spec_args(tag, msg, peer);
-        if runner(rt, p, &session, tracer.clone(), &spec, &args).is_none() || silent {
+        let Some(extra) = runner(rt, p, &session, tracer.clone(), &spec, &args) else {
+            continue;
+        };
+        if silent {
             continue;
         }
-        let (decision, made) = probes::message(&*tracer, tag, pid, msg, shown, carried);
+        let (decision, made) = probes::message(&*tracer, tag, pid, (msg, shown, extra), carried);
         context = context.or(made);
         if decision == Decision::Remove {
             removed.push(session);

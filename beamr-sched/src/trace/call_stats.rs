@@ -1,5 +1,6 @@
-//! The counters of `call_count` and `call_time` trace patterns: how often
-//! a function was called, and (per process) how long it ran.
+//! The counters of `call_count`, `call_time` and `call_memory` trace
+//! patterns: how often a function was called, and (per process) how long
+//! it ran and how many heap words it allocated.
 //!
 //! Both may be paused (`erlang:trace_pattern(MFA, pause, [call_count])`),
 //! keeping their values, and restarted from zero. They are updated by the
@@ -48,31 +49,41 @@ impl CallCount {
 /// A `call_time` pattern's counters: per process, the calls and the
 /// nanoseconds spent in the function itself (not in the call_time-traced
 /// functions it called).
+pub type CallTime = CallTotals;
+
+/// A `call_memory` pattern's counters: per process, the calls and the
+/// heap words allocated in the function itself (not in the
+/// call_memory-traced functions it called).
+pub type CallMemory = CallTotals;
+
+/// Per process: calls, and a total measured over them (nanoseconds for
+/// `call_time`, words for `call_memory`).
 #[derive(Debug, Default)]
-pub struct CallTime {
+pub struct CallTotals {
     per_process: Mutex<HashMap<Term, (u64, u64)>>,
     paused: AtomicBool,
 }
 
-impl CallTime {
+impl CallTotals {
     /// True while counting.
     #[inline]
     pub fn running(&self) -> bool {
         !self.paused.load(Ordering::Relaxed)
     }
 
-    /// Adds `calls` calls and `ns` nanoseconds for the process `pid`.
-    pub fn add(&self, pid: Term, calls: u64, ns: u64) {
+    /// Adds `calls` calls and `amount` (nanoseconds or words) for the
+    /// process `pid`.
+    pub fn add(&self, pid: Term, calls: u64, amount: u64) {
         if !self.running() {
             return;
         }
         let mut table = self.per_process.lock().unwrap_or_else(|e| e.into_inner());
         let entry = table.entry(pid).or_default();
         entry.0 += calls;
-        entry.1 += ns;
+        entry.1 += amount;
     }
 
-    /// Per process: the calls and the nanoseconds, ordered by pid.
+    /// Per process: the calls and the total, ordered by pid.
     pub fn snapshot(&self) -> Vec<(Term, u64, u64)> {
         let table = self.per_process.lock().unwrap_or_else(|e| e.into_inner());
         let mut all: Vec<_> = table.iter().map(|(&p, &(c, ns))| (p, c, ns)).collect();

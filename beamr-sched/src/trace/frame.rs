@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use beamr_trace::{Mfa, Tracer};
 
-use super::{CallTime, Session};
+use super::{CallTotals, Session};
 
 /// A return-trace frame on a process's stack: what its return or its
 /// exception reports.
@@ -42,17 +42,29 @@ pub enum FrameKind {
     /// `return_to` alone: the end of a chain of tail calls of locally
     /// traced functions reports the function it returns to.
     ReturnTo(Arc<Session>),
-    /// A `call_time` pattern's clock: `spent` nanoseconds counted so far,
-    /// and the clock runs from `since` (0 while a call_time function it
-    /// called runs).
-    CallTime {
-        /// Where the time goes.
-        table: Arc<CallTime>,
-        /// Nanoseconds spent in the function so far.
+    /// A `call_time` or `call_memory` pattern's meter: `spent` (nanoseconds
+    /// or words) counted so far, and it runs from the reading `since`
+    /// (`None` while a function it called, metered the same way, runs).
+    Metered {
+        /// What is measured.
+        meter: Meter,
+        /// Where the total goes.
+        table: Arc<CallTotals>,
+        /// Counted in the function so far.
         spent: u64,
-        /// When the function last resumed (trace clock), or 0 while paused.
-        since: u64,
+        /// The meter's reading when the function last resumed, or `None`
+        /// while paused.
+        since: Option<u64>,
     },
+}
+
+/// What a [`FrameKind::Metered`] frame measures.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Meter {
+    /// `call_time`: nanoseconds on the trace clock.
+    Time,
+    /// `call_memory`: words allocated on the process's heap.
+    Memory,
 }
 
 impl std::fmt::Debug for ReturnTraceFrame {
@@ -60,7 +72,13 @@ impl std::fmt::Debug for ReturnTraceFrame {
         let kind = match self.kind {
             FrameKind::Return { .. } => "return",
             FrameKind::ReturnTo(_) => "return_to",
-            FrameKind::CallTime { .. } => "call_time",
+            FrameKind::Metered {
+                meter: Meter::Time, ..
+            } => "call_time",
+            FrameKind::Metered {
+                meter: Meter::Memory,
+                ..
+            } => "call_memory",
         };
         f.debug_struct("ReturnTraceFrame")
             .field("depth", &self.depth)

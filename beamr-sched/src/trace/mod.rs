@@ -39,6 +39,10 @@
 //! token word (`[]` when it has none; see `signals::seq_trace`), and go to
 //! [`SeqTracers`] rather than to the process's tracer.
 //!
+//! Tracers that Erlang code names by module (`{tracer, Module, State}`)
+//! are registered in [`tracer_module`]: beamr's own backends, which the
+//! program embedding beamr-sched (beamr-cli) registers at boot.
+//!
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
 
@@ -51,15 +55,16 @@ pub mod probes;
 mod process_trace;
 mod seq_tracers;
 mod session;
+pub mod tracer_module;
 
-pub use call_stats::{CallCount, CallTime};
+pub use call_stats::{CallCount, CallMemory, CallTime, CallTotals};
 pub use clock::{now_ns, scheduler_id, set_scheduler_id};
 pub use control::{ProgramScope, TraceControl};
 pub use control_word::{control_word, set_control_word};
-pub use frame::{FrameKind, ReturnTraceFrame};
+pub use frame::{FrameKind, Meter, ReturnTraceFrame};
 pub use process_trace::{ProcessTrace, SessionTrace, TraceChange};
 pub use seq_tracers::SeqTracers;
-pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session};
+pub use session::{CompiledSpec, Detached, EventPattern, MessageEvent, Session, SessionTracer};
 
 /// False in a build with the `probes-off` feature: every probe gate
 /// (`ProcessTrace::wants`, the export word and [`pattern::local_calls`]

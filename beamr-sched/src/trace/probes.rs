@@ -31,7 +31,8 @@ pub fn wants_receive(t: &ProcessTrace) -> bool {
 
 /// `send`, `send_to_non_existing_process` or `'receive'` (`tag`) of
 /// `message` for `pid`, to one session's `tracer` (its message pattern
-/// passed): the tracer's answer, and for a send the trace context the
+/// passed, with the pattern's `message(Extra)` term `extra` if it gave
+/// one): the tracer's answer, and for a send the trace context the
 /// message is to carry (see `Tracer::trace_send`).
 #[cold]
 #[inline(never)]
@@ -39,11 +40,14 @@ pub fn message(
     tracer: &(dyn Tracer + 'static),
     tag: TraceTag,
     pid: Term,
-    message: Term,
-    peer: Option<Term>,
+    (message, peer, extra): (Term, Option<Term>, Option<Term>),
     carried: Option<TraceContext>,
 ) -> (Decision, Option<TraceContext>) {
-    let payload = Payload::Message { message, peer };
+    let payload = Payload::Message {
+        message,
+        peer,
+        match_spec_result: extra,
+    };
     if tag == TraceTag::Receive {
         let (d, _) = report_one(tracer, tag, pid, payload, |t, e| {
             t.trace_receive(e, carried)

@@ -8,18 +8,35 @@
 //!
 //! A process's flags ([`ProcessTrace`](super::ProcessTrace)) and a
 //! function's patterns (`code::trace_patterns`) are kept per session; the
-//! session itself holds what is neither: its message patterns. A session
-//! is alive until `trace:session_destroy/1`, or until the process that
-//! created it exits: the BEAM destroys a session when the last term
-//! referring to it is collected, which beamr's heaps do not report, so
-//! the creating process stands for the holder (as `dbg`'s server process
-//! is: it keeps its session until it ends).
+//! session itself holds what is neither: its message patterns.
+//!
+//! # Lifetime
+//!
+//! On the BEAM (27 and 29 alike) a session ends on
+//! `trace:session_destroy/1`, or when the last copy of its strong handle
+//! (`{Ref, {Name, Id}}`, a magic reference) is garbage-collected: when
+//! every process holding one has dropped it and collected, or has exited.
+//! Its tracer's end does not end it (the flags of the processes it traced
+//! go; the session stays). beamr's heaps do not report the references
+//! they drop, so beamr counts the processes that hold the handle instead:
+//! the creator, and each process that passes the strong handle to a
+//! session BIF ([`Session::hold`]). A session is alive until
+//! `trace:session_destroy/1` or until the last of those processes exits
+//! ([`Session::released_by`]). The differences: a handle dropped by a
+//! live process keeps its session (erts would end it at the next
+//! collection), and a process that only stores a copy of the handle, never
+//! using it, does not keep it (erts would). `dbg`'s server, which creates
+//! its session and keeps it until it ends, sees no difference.
+//!
+//! A strong handle names its session only with the reference it was
+//! created with; the weak handle `{Name, Id}` names it while it is
+//! alive.
 //!
 //! Sessions are runtime-wide, as the pattern table is: [`all`] lists the
 //! live ones, newest first, the legacy session last, as erts lists them.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, RwLock};
+use std::sync::{Arc, LazyLock, Mutex, RwLock};
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -52,13 +69,26 @@ pub enum MessageEvent {
     Receive,
 }
 
+/// A session's own tracer (`trace:session_create/3`'s second argument).
+#[derive(Clone)]
+pub enum SessionTracer {
+    /// A process or port: each `trace:process/4` makes a message backend
+    /// for it (with that call's timestamp flags).
+    Process(Term),
+    /// A tracer module's tracer (`{Module, State}`), one for the session.
+    Module(Arc<dyn beamr_trace::Tracer>),
+}
+
 /// One trace session.
 pub struct Session {
     id: u64,
     name: Atom,
     weak_id: Option<u64>,
-    tracer: Option<Term>,
-    owner: Option<Term>,
+    /// The id words of the strong handle's reference (none for legacy).
+    strong: Option<[u32; 3]>,
+    tracer: Option<SessionTracer>,
+    /// The processes that hold the strong handle (see the module docs).
+    holders: Mutex<Vec<Term>>,
     alive: AtomicBool,
     events: RwLock<[EventPattern; 2]>,
     /// True while a message pattern is other than `true`: the probes take
@@ -80,8 +110,8 @@ struct Registry {
     live: RwLock<Vec<Arc<Session>>>,
     next_id: AtomicU64,
     next_weak: AtomicU64,
-    /// How many sessions have an owner: a process's end looks for its
-    /// sessions only while this is nonzero.
+    /// How many sessions are alive besides the legacy one: a process's end
+    /// looks for the sessions it held only while this is nonzero.
     owned: AtomicUsize,
 }
 
@@ -96,9 +126,9 @@ static LEGACY: LazyLock<Arc<Session>> = LazyLock::new(|| {
     Arc::new(Session::new(
         0,
         Atom::new("legacy").expect("atom"),
+        (None, None),
         None,
-        None,
-        None,
+        Vec::new(),
     ))
 });
 
@@ -106,16 +136,17 @@ impl Session {
     fn new(
         id: u64,
         name: Atom,
-        weak_id: Option<u64>,
-        tracer: Option<Term>,
-        owner: Option<Term>,
+        (weak_id, strong): (Option<u64>, Option<[u32; 3]>),
+        tracer: Option<SessionTracer>,
+        holders: Vec<Term>,
     ) -> Session {
         Session {
             id,
             name,
             weak_id,
+            strong,
             tracer,
-            owner,
+            holders: Mutex::new(holders),
             alive: AtomicBool::new(true),
             events: RwLock::new([EventPattern::All, EventPattern::All]),
             events_set: AtomicBool::new(false),
@@ -127,14 +158,21 @@ impl Session {
         &LEGACY
     }
 
-    /// Creates a session named `name` whose events go to `tracer` (a pid
-    /// or a port; `None`: each call names its own, as `undefined` has it),
-    /// held by the process `owner`.
-    pub fn create(name: Atom, tracer: Option<Term>, owner: Term) -> Arc<Session> {
+    /// Creates a session named `name` whose events go to `tracer` (`None`:
+    /// each call names its own, as `undefined` has it), held by the
+    /// process `owner`, its strong handle's reference having the id words
+    /// `strong`.
+    pub fn create(
+        name: Atom,
+        tracer: Option<SessionTracer>,
+        owner: Term,
+        strong: [u32; 3],
+    ) -> Arc<Session> {
         let r = &*REGISTRY;
         let id = r.next_id.fetch_add(1, Ordering::Relaxed);
         let weak = r.next_weak.fetch_add(1, Ordering::Relaxed);
-        let session = Arc::new(Session::new(id, name, Some(weak), tracer, Some(owner)));
+        let handle = (Some(weak), Some(strong));
+        let session = Arc::new(Session::new(id, name, handle, tracer, vec![owner]));
         r.live
             .write()
             .unwrap_or_else(|e| e.into_inner())
@@ -143,12 +181,29 @@ impl Session {
         session
     }
 
-    /// The live session whose weak reference is `{name, weak_id}`.
-    pub fn find(name: Atom, weak_id: u64) -> Option<Arc<Session>> {
+    /// The live session whose weak reference is `{name, weak_id}` and, for
+    /// a strong handle, whose reference has the id words `strong`.
+    pub fn find(name: Atom, weak_id: u64, strong: Option<[u32; 3]>) -> Option<Arc<Session>> {
         let live = REGISTRY.live.read().unwrap_or_else(|e| e.into_inner());
         live.iter()
-            .find(|s| s.name == name && s.weak_id == Some(weak_id))
+            .find(|s| {
+                s.name == name
+                    && s.weak_id == Some(weak_id)
+                    && strong.is_none_or(|ids| s.strong == Some(ids))
+            })
             .cloned()
+    }
+
+    /// `pid` holds the strong handle (it passed it to a session BIF): the
+    /// session lives at least as long as it does.
+    pub fn hold(&self, pid: Term) {
+        if self.is_legacy() || !self.is_alive() {
+            return;
+        }
+        let mut holders = self.holders.lock().unwrap_or_else(|e| e.into_inner());
+        if !holders.contains(&pid) {
+            holders.push(pid);
+        }
     }
 
     /// Ends the session: true if it was alive. Its flags and patterns are
@@ -166,16 +221,22 @@ impl Session {
         true
     }
 
-    /// The live sessions that `pid` created (none, at the cost of one
-    /// load, while no session has an owner).
-    pub fn owned_by(pid: Term) -> Vec<Arc<Session>> {
+    /// The process `pid` has ended: it holds no session any more. Returns
+    /// the live sessions nothing holds now, which are to end (none, at the
+    /// cost of one load, while only the legacy session lives).
+    pub fn released_by(pid: Term) -> Vec<Arc<Session>> {
         let r = &*REGISTRY;
         if r.owned.load(Ordering::Relaxed) == 0 {
             return Vec::new();
         }
         let live = r.live.read().unwrap_or_else(|e| e.into_inner());
         live.iter()
-            .filter(|s| s.owner == Some(pid))
+            .filter(|s| {
+                let mut holders = s.holders.lock().unwrap_or_else(|e| e.into_inner());
+                let before = holders.len();
+                holders.retain(|&h| h != pid);
+                holders.len() < before && holders.is_empty()
+            })
             .cloned()
             .collect()
     }
@@ -217,10 +278,10 @@ impl Session {
         self.weak_id
     }
 
-    /// The session's own tracer, a pid or a port (`None` for the legacy
-    /// session, and for one created with `undefined`).
-    pub fn tracer(&self) -> Option<Term> {
-        self.tracer
+    /// The session's own tracer (`None` for the legacy session, and for
+    /// one created with `undefined`).
+    pub fn tracer(&self) -> Option<&SessionTracer> {
+        self.tracer.as_ref()
     }
 
     /// The pattern for `event`.
