@@ -1,4 +1,5 @@
-//! Kernel's servers that `kernel:init([])` starts under `kernel_sup` and
+//! Kernel's servers that `kernel:init([])` starts under `kernel_sup` (in its
+//! order: `inet_db` first) and
 //! that beamr's boot starts the same way, once the application controller
 //! runs (they read the kernel application's environment), through a
 //! process that asks `kernel_sup` with `supervisor:start_child/2`, so that
@@ -42,9 +43,27 @@ struct Child<'a> {
 }
 
 impl Runtime {
-    /// Starts `kernel_safe_sup` and `inet_db` under `kernel_sup` when
-    /// OTP's modules are on the code path, and returns once they run.
+    /// Starts `inet_db` and then `kernel_safe_sup` under `kernel_sup`
+    /// (kernel's order: the host name lookup `inet_db` makes as it starts
+    /// finds no `kernel_safe_sup` yet and runs its resolver once, outside
+    /// any supervisor) when OTP's modules are on the code path, and
+    /// returns once they run.
     pub(super) fn start_kernel_children(&self, options: SpawnOptions) -> Result<(), LoadError> {
+        // {inet_db, {inet_db, start_link, []}, permanent, 2000, worker,
+        //  [inet_db]}
+        self.start_kernel_child(
+            &Child {
+                id: "inet_db",
+                module: "inet_db",
+                function: "start_link",
+                local: None,
+                args: &[],
+                shutdown: Term::small_unchecked(2000),
+                kind: "worker",
+                callback: "inet_db",
+            },
+            options,
+        )?;
         // {kernel_safe_sup, {supervisor, start_link,
         //   [{local, kernel_safe_sup}, kernel, safe]},
         //  permanent, infinity, supervisor, [kernel]}
@@ -58,21 +77,6 @@ impl Runtime {
                 shutdown: atom("infinity"),
                 kind: "supervisor",
                 callback: "kernel",
-            },
-            options,
-        )?;
-        // {inet_db, {inet_db, start_link, []}, permanent, 2000, worker,
-        //  [inet_db]}
-        self.start_kernel_child(
-            &Child {
-                id: "inet_db",
-                module: "inet_db",
-                function: "start_link",
-                local: None,
-                args: &[],
-                shutdown: Term::small_unchecked(2000),
-                kind: "worker",
-                callback: "inet_db",
             },
             options,
         )

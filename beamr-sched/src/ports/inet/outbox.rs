@@ -30,12 +30,14 @@ pub struct Data {
 
 impl Data {
     /// The data term: a list of bytes, a binary, or with `header` the
-    /// first bytes in front of the binary (`[B1, B2 | Binary]`).
+    /// first bytes in front of the binary (`[B1, B2 | Binary]`, the
+    /// binary empty when nothing follows; data shorter than the header
+    /// is a plain list, as inet_drv delivers it).
     pub fn term(&self, h: &mut Heap) -> Term {
-        if !self.binary {
+        if !self.binary || self.bytes.len() < self.header {
             return h.byte_list(&self.bytes, Term::NIL);
         }
-        let k = self.header.min(self.bytes.len());
+        let k = self.header;
         let tail = h.binary(&self.bytes[k..]);
         if k == 0 {
             return tail;

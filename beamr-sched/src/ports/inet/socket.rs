@@ -549,26 +549,25 @@ fn deregister(poller: &Poller, sock: Sock, token: mio::Token) {
     }
 }
 
-/// The `INET_F_*` flags of the socket.
+/// The `INET_F_*` flags of the socket, as inet_drv's states combine
+/// them: a listening, connecting or connected socket is not also
+/// `bound`.
 fn status(st: &State) -> u32 {
-    let mut flags = 0;
-    if !matches!(st.sock, Sock::None) {
-        flags |= flag::OPEN;
+    if matches!(st.sock, Sock::None) {
+        return 0;
     }
-    if st.bound {
-        flags |= flag::BOUND;
-    }
+    let mut flags = flag::OPEN;
     if matches!(st.sock, Sock::Listener(_)) {
         flags |= flag::LISTEN;
-    }
-    if st.connected {
+        if !st.acceptors.is_empty() {
+            flags |= flag::ACC;
+        }
+    } else if st.connected {
         flags |= flag::ACTIVE;
-    }
-    if st.connect.is_some() {
+    } else if st.connect.is_some() {
         flags |= flag::CON;
-    }
-    if !st.acceptors.is_empty() {
-        flags |= flag::ACC;
+    } else if st.bound {
+        flags |= flag::BOUND;
     }
     flags
 }
