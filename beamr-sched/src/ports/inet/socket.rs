@@ -183,21 +183,17 @@ impl InetPort {
     }
 
     /// A port for a connection a listener accepted, with the listener's
-    /// options (as inet_drv copies them), registered with the poller.
+    /// options (as inet_drv copies them). It waits for nothing until
+    /// [`InetPort::register`]: its port must be in the table first, or
+    /// data an active socket read at once would have no owner to go to.
     pub(super) fn accepted(
         id: Term,
         rt: Weak<Runtime>,
-        mut stream: mio::net::TcpStream,
+        stream: mio::net::TcpStream,
         opts: Options,
         inet6: bool,
-    ) -> std::io::Result<Arc<InetPort>> {
+    ) -> Arc<InetPort> {
         let port = InetPort::new(id, rt, false);
-        let poller = poller().ok_or_else(|| std::io::Error::other("no poller"))?;
-        let token = poller.register(
-            &mut stream,
-            Interest::READABLE | Interest::WRITABLE,
-            Arc::downgrade(&port),
-        )?;
         {
             let mut st = port.lock();
             st.inet6 = inet6;
@@ -206,11 +202,23 @@ impl InetPort {
                 ..opts
             };
             st.sock = Sock::Stream(stream);
-            st.token = Some(token);
             st.bound = true;
             st.connected = true;
         }
-        Ok(port)
+        port
+    }
+
+    /// Registers an accepted connection's stream with the poller.
+    pub(super) fn register(&self) -> std::io::Result<()> {
+        let poller = poller().ok_or_else(|| std::io::Error::other("no poller"))?;
+        let mut st = self.lock();
+        let Sock::Stream(stream) = &mut st.sock else {
+            return Ok(());
+        };
+        let interest = Interest::READABLE | Interest::WRITABLE;
+        let token = poller.register(stream, interest, self.this.clone())?;
+        st.token = Some(token);
+        Ok(())
     }
 
     pub(super) fn lock(&self) -> MutexGuard<'_, State> {

@@ -177,13 +177,15 @@ impl InetPort {
             .upgrade()
             .ok_or_else(|| std::io::Error::other("no runtime"))?;
         let id = rt.ports.new_id();
-        let inet = InetPort::accepted(id, self.rt.clone(), stream, st.opts.clone(), st.inet6)?;
+        let inet = InetPort::accepted(id, self.rt.clone(), stream, st.opts.clone(), st.inet6);
         let mut port = Port::new(id, "tcp_inet".into(), owner, None);
         port.driver = Some(inet.clone() as std::sync::Arc<dyn PortDriver>);
         rt.ports.insert(std::sync::Arc::new(port));
         rt.send_signal(owner, Signal::Link { from: id });
-        // Data that came with the connection waits for its first reader.
-        let _ = inet;
+        if let Err(e) = inet.register() {
+            rt.port_exit(id, Term::atom(beamr_core::atom::Atom::NORMAL), None);
+            return Err(e);
+        }
         Ok(id)
     }
 
