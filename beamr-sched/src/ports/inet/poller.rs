@@ -45,10 +45,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The I/O thread, started on first use; `None` when the OS refuses a
-/// poller.
+static POLLER: OnceLock<Option<Poller>> = OnceLock::new();
+
+/// The I/O thread, started on first use (a socket that listens or
+/// connects: a runtime that never does starts no thread and opens no
+/// descriptor of its own); `None` when the OS refuses a poller.
 pub fn poller() -> Option<&'static Poller> {
-    static POLLER: OnceLock<Option<Poller>> = OnceLock::new();
     POLLER
         .get_or_init(|| {
             let poll = Poll::new().ok()?;
@@ -68,6 +70,12 @@ pub fn poller() -> Option<&'static Poller> {
             })
         })
         .as_ref()
+}
+
+/// The I/O thread if it runs already (for a socket that registered,
+/// it does).
+pub fn started() -> Option<&'static Poller> {
+    POLLER.get().and_then(Option::as_ref)
 }
 
 impl Poller {

@@ -30,7 +30,7 @@ use socket2::{Domain, SockRef, Socket, Type};
 
 use super::options::{self, Options};
 use super::outbox::{self, Out, Reply};
-use super::poller::{poller, Poller};
+use super::poller::{poller, started, Poller};
 use super::wire::{self, flag, req, Reader};
 use crate::ports::errno_name;
 use crate::process::{Payload, Signal};
@@ -411,7 +411,7 @@ impl InetPort {
     /// Closes the OS socket (the port stays).
     pub(super) fn close_socket(&self, st: &mut State) {
         let sock = std::mem::replace(&mut st.sock, Sock::None);
-        if let (Some(token), Some(poller)) = (st.token.take(), poller()) {
+        if let (Some(token), Some(poller)) = (st.token.take(), started()) {
             deregister(poller, sock, token);
         }
         st.connected = false;
@@ -528,7 +528,7 @@ impl InetPort {
 
     /// Deadline `at` for a request of this socket.
     pub(super) fn add_deadline(&self, st: &State, at: Option<Instant>) {
-        if let (Some(at), Some(token), Some(poller)) = (at, st.token, poller()) {
+        if let (Some(at), Some(token), Some(poller)) = (at, st.token, started()) {
             poller.deadline(at, token);
         }
     }

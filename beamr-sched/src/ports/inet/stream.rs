@@ -25,7 +25,7 @@ use beamr_core::term::Term;
 use super::options::Active;
 use super::outbox::{Data, Out, Reply};
 use super::packet::{cut, Cut, Packet};
-use super::poller::poller;
+use super::poller::{poller, started};
 use super::socket::{io_error, InetPort, Sock, State, Waiter};
 use super::wire::{self, Reader};
 use crate::process::{Payload, Signal};
@@ -356,7 +356,7 @@ impl InetPort {
             let mut st = self.lock();
             let status = self.write(&mut st, data);
             if !st.outbox.is_empty() {
-                if let (Some(token), Some(poller)) = (st.token, poller()) {
+                if let (Some(token), Some(poller)) = (st.token, started()) {
                     poller.flush_later(token);
                 }
             }
