@@ -30,6 +30,9 @@ loop(PlainArgs) ->
     end.
 
 reply(get_arguments) -> [];
+%% erl's `-bindir', where kernel finds erts's programs (inet_gethost,
+%% which beamr runs natively).
+reply({get_argument, bindir}) -> {ok, [[bindir()]]};
 reply({get_argument, _Flag}) -> error;
 reply(get_status) -> {started, started};
 reply(script_id) -> {"beamr", "0.1.0"};
@@ -40,6 +43,10 @@ reply(reboot) -> stop(0);
 reply(fetch_loaded) -> [];
 reply({ensure_loaded, Module}) -> code:ensure_loaded(Module);
 reply(_) -> {error, not_supported}.
+
+bindir() ->
+    Erts = "erts-" ++ erlang:system_info(version),
+    filename:join([code:root_dir(), Erts, "bin"]).
 
 %% As erl's init shuts the system down: what was logged is written first.
 stop(Status) ->

@@ -412,6 +412,12 @@ fn encode_options(list: Term) -> Result<etf::EncodeOptions, Exception> {
                 _ => return Err(Exception::badarg()),
             }
         } else if opt.as_atom().map(Atom::name) == Some("deterministic") {
+        } else if opt.as_atom().map(Atom::name) == Some("local") && crate::code::otp_release() >= 26
+        {
+            // OTP 26's `local`: an encoding only this runtime instance
+            // need decode (erts's LOCAL_EXT). beamr has one node and
+            // writes its ordinary encoding, which decodes here as the
+            // option promises (prim_inet:send/3 sends its monitor so).
         } else {
             return Err(Exception::badarg());
         }

@@ -1,6 +1,6 @@
 //! `erlang` BIFs on ports: `open_port/2`, `port_command/2,3`,
 //! `port_close/1`, `port_connect/2`, `port_info/1,2`, `ports/0`,
-//! `port_control/3`, `port_call/2,3`.
+//! `port_control/3`, `port_call/2,3`, `port_set_data/2`, `port_get_data/1`.
 //!
 //! In OTP these are Erlang functions in `erlang.erl` over
 //! `erts_internal` calls; here they are native, and raise what those
@@ -30,7 +30,28 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "port_control", 3, port_control),
     ("erlang", "port_call", 2, port_call),
     ("erlang", "port_call", 3, port_call),
+    ("erlang", "port_set_data", 2, port_set_data),
+    ("erlang", "port_get_data", 1, port_get_data),
 ];
+
+/// `port_set_data(Port, Data)`: keeps a copy of Data with the port
+/// (`inet_db:register_socket/2` stores a socket's module so).
+fn port_set_data(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    port.state().data = Some(crate::process::Payload::copy(a[1]));
+    Ok(Term::TRUE)
+}
+
+/// `port_get_data(Port)`: what `port_set_data/2` stored, `undefined`
+/// before; `badarg` for a port that has exited.
+fn port_get_data(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    let state = port.state();
+    Ok(match &state.data {
+        Some(data) => p.heap.copy_term(data.term),
+        None => Term::atom(Atom::UNDEFINED),
+    })
+}
 
 /// `port_call(Port, Operation[, Data])`: `badarg`. erts answers so for
 /// every port beamr opens: the spawn, spawn_executable and fd drivers and
@@ -101,7 +122,7 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         rt.port_exit(port.id, atom("ebadf"), None);
         return Ok(Term::TRUE);
     }
-    match port.command(data) {
+    match port.command_by(p.pid, data) {
         Sent::Sent => {}
         // Too large for the packet header: the port ends, as in erts.
         Sent::TooLarge => {
@@ -112,11 +133,17 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     Ok(Term::TRUE)
 }
 
-/// `port_close(Port)`: the port exits with reason `normal`.
-fn port_close(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+/// `port_close(Port)`: the port exits with reason `normal`. As in erts,
+/// where the close is synchronous, the caller's own exit signal from the
+/// port (an `'EXIT'` message when it traps exits) is in its mailbox when
+/// the call returns (`prim_inet:close/1` flushes it with `after 0`).
+fn port_close(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
     if !rt.port_exit(port.id, Term::atom(Atom::NORMAL), None) {
         return Err(Exception::badarg());
+    }
+    if p.links.contains(&port.id) {
+        crate::signals::deliver_pending(rt, p);
     }
     Ok(Term::TRUE)
 }
@@ -270,7 +297,9 @@ fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
         .ok_or_else(Exception::badarg)?;
     let data = iodata_bytes(a[2])?;
     let driver = port.driver.as_ref().ok_or_else(Exception::badarg)?;
-    let (reply, binary) = driver.control(op, &data).ok_or_else(Exception::badarg)?;
+    let (reply, binary) = driver
+        .control_by(p.pid, op, &data)
+        .ok_or_else(Exception::badarg)?;
     if binary {
         Ok(p.heap.binary(&reply))
     } else {

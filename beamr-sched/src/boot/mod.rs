@@ -16,8 +16,8 @@ use crate::process::{Payload, Process, RegisterFile};
 use crate::runtime::Runtime;
 use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
 
+mod kernel_children;
 mod logger;
-mod safe_sup;
 
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
@@ -188,7 +188,7 @@ impl Runtime {
         }
         if otp_applications {
             self.names.unregister(apps_started);
-            self.start_kernel_safe_sup(options)?;
+            self.start_kernel_children(options)?;
         }
         if otp_logger {
             self.start_otp_logger(gl)?;

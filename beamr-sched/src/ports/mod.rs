@@ -16,6 +16,7 @@
 pub mod builtin;
 pub mod errno;
 pub mod framing;
+pub mod inet;
 pub mod open;
 pub mod options;
 pub mod reader;

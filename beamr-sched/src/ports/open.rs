@@ -8,6 +8,8 @@
 //! itself; a file that cannot be run is `enoent` or `eacces`. A `{cd, Dir}`
 //! that is not a directory gives a port whose program says so and exits
 //! with status 2, as erts's does.
+//! erts's resolver program (`inet_gethost`) and its inet drivers
+//! (`{spawn_driver, "tcp_inet"}`) are native (`ports::inet`).
 //! `stderr_to_stdout` sends standard error down the pipe the port reads;
 //! otherwise the program writes to the runtime's standard error.
 
@@ -39,6 +41,14 @@ pub fn open(
     if let PortName::Spawn(command) = &name {
         if let Some(opened) = super::builtin::open(rt, owner, command) {
             return opened;
+        }
+    }
+    if let PortName::Driver(driver) = &name {
+        return super::inet::open(rt, owner, driver);
+    }
+    if let PortName::Executable(file) = &name {
+        if super::inet::gethost::is_gethost(file) {
+            return super::inet::gethost::open(rt, owner, file).ok_or_else(|| error("enotsup"));
         }
     }
     let Some(rt_arc) = rt.weak_self.get().and_then(std::sync::Weak::upgrade) else {
@@ -82,7 +92,7 @@ pub fn open(
         PortName::Spawn(_) | PortName::Executable(_) => {
             let label = match &name {
                 PortName::Spawn(c) | PortName::Executable(c) => c.clone(),
-                PortName::Fd(..) => unreachable!("handled above"),
+                PortName::Fd(..) | PortName::Driver(_) => unreachable!("handled above"),
             };
             let (child, source) = spawn(&name, &o, environment)?;
             let mut port = Port::new(id, label, owner, sink);
@@ -106,6 +116,7 @@ pub fn open(
             );
             Ok(id)
         }
+        PortName::Driver(_) => Err(Exception::badarg()),
     }
 }
 
@@ -162,7 +173,7 @@ fn spawn(
             cmd.args(&o.args);
             cmd
         }
-        PortName::Fd(..) => return Err(Exception::badarg()),
+        PortName::Fd(..) | PortName::Driver(_) => return Err(Exception::badarg()),
     };
     cmd.env_clear().envs(environment);
     for (k, v) in &o.env {

@@ -1,5 +1,5 @@
 //! `open_port/2`'s arguments: the port name (`{spawn, Command}`,
-//! `{spawn_executable, File}`, `{fd, In, Out}`, or an atom, the old form
+//! `{spawn_executable, File}`, `{spawn_driver, Name}`, `{fd, In, Out}`, or an atom, the old form
 //! of `{spawn, Atom}`) and the settings list, read
 //! as erts reads them (a later option wins over an earlier one; anything
 //! it does not know, or `{line, N}` with `{packet, N}`, is `badarg` with
@@ -21,6 +21,8 @@ pub enum PortName {
     Executable(String),
     /// Open file descriptors of the runtime itself (input, output).
     Fd(u32, u32),
+    /// A driver built into the runtime, by name (`"tcp_inet"`).
+    Driver(String),
 }
 
 /// The settings of a port.
@@ -151,6 +153,7 @@ fn port_name(name: Term) -> Result<PortName, Exception> {
             Ok(PortName::Spawn(command))
         }
         (Some("spawn_executable"), &[file]) => Ok(PortName::Executable(string(file)?)),
+        (Some("spawn_driver"), &[driver]) => Ok(PortName::Driver(string(driver)?)),
         (Some("fd"), &[input, output]) => {
             let fd = |t: Term| t.as_small().and_then(|n| u32::try_from(n).ok());
             match (fd(input), fd(output)) {

@@ -94,6 +94,21 @@ pub trait PortDriver: Send + Sync {
     fn control(&self, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)>;
     /// The port exited: write out what is buffered and close.
     fn stop(&self);
+    /// Data that process `caller` gave the port (`port_command`,
+    /// `Port ! {Pid, {command, Data}}`); by default [`PortDriver::output`].
+    /// A driver that answers the caller (the inet drivers'
+    /// `{inet_reply, ...}`) reads it here. It runs with the port's state
+    /// locked, so it must not lock it again (`Runtime::port_deliver`).
+    fn command(&self, caller: Term, bytes: &[u8]) {
+        let _ = caller;
+        self.output(bytes);
+    }
+    /// `port_control(Port, Command, Data)` from process `caller`; by
+    /// default [`PortDriver::control`].
+    fn control_by(&self, caller: Term, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)> {
+        let _ = caller;
+        self.control(command, data)
+    }
     /// True once [`PortDriver::stop`] was called.
     fn stopped(&self) -> bool;
 }
@@ -134,6 +149,8 @@ pub struct PortState {
     pub registered_name: Option<beamr_core::atom::Atom>,
     /// Where its output goes; `None` once closed.
     pub sink: Option<PortSink>,
+    /// The term `erlang:port_set_data/2` stored (`None`: `undefined`).
+    pub data: Option<crate::process::Payload>,
 }
 
 impl Port {
@@ -155,6 +172,7 @@ impl Port {
                 closed: false,
                 registered_name: None,
                 sink,
+                data: None,
             }),
         }
     }
@@ -192,6 +210,12 @@ impl Port {
 
     /// Sends `data` to the OS side, its `{packet, N}` header filled in.
     pub fn command(&self, data: PortData) -> Sent {
+        self.command_by(Term::NIL, data)
+    }
+
+    /// [`Port::command`] on behalf of process `caller`, whom a built-in
+    /// driver may answer.
+    pub fn command_by(&self, caller: Term, data: PortData) -> Sent {
         let PortData {
             bytes: mut framed,
             header,
@@ -206,7 +230,7 @@ impl Port {
         let mut state = self.state();
         let len = framed.len() as u64;
         if let Some(driver) = self.driver.as_ref().filter(|_| !state.closed) {
-            driver.output(&framed);
+            driver.command(caller, &framed);
             state.output += len;
             return Sent::Sent;
         }

@@ -202,7 +202,7 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return badsig();
     }
     if let Some(data) = command {
-        if port.command(data) == Sent::TooLarge {
+        if port.command_by(from, data) == Sent::TooLarge {
             let einval = Term::atom(Atom::new("einval").expect("atom"));
             rt.port_exit(id, einval, None);
         }

@@ -1,0 +1,137 @@
+//! Kernel's servers that `kernel:init([])` starts under `kernel_sup` (in its
+//! order: `inet_db` first) and
+//! that beamr's boot starts the same way, once the application controller
+//! runs (they read the kernel application's environment), through a
+//! process that asks `kernel_sup` with `supervisor:start_child/2`, so that
+//! each is linked to `kernel_sup` as on the BEAM:
+//!
+//! - `kernel_safe_sup`, OTP's own `supervisor` running `kernel:init(safe)`:
+//!   servers OTP's library starts on demand go under it (`disk_log_server`
+//!   and `disk_log_sup` for `disk_log` and `ets:tab2file/2`, `dets_server`
+//!   and `dets_sup` for `dets`, `inet_gethost_native_sup` for host names);
+//! - `inet_db`, the table of host names and resolver settings that `inet`
+//!   and `gen_tcp` read (its start reads the resolver configuration and
+//!   the host's name, through the `udp_inet` driver).
+
+use beamr_core::atom::Atom;
+use beamr_core::format::PrettyOptions;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+use crate::code::CodeServer;
+use crate::loader::LoadError;
+use crate::runtime::Runtime;
+use crate::sched::{SpawnOptions, SpawnTarget};
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// A child of `kernel_sup`: `{Id, {Module, Function, Args}, permanent,
+/// Shutdown, Type, [Module]}` where Args are atoms (a `{local, Name}`
+/// first when `local` is given).
+struct Child<'a> {
+    id: &'a str,
+    module: &'a str,
+    function: &'a str,
+    local: Option<&'a str>,
+    args: &'a [&'a str],
+    shutdown: Term,
+    kind: &'a str,
+    /// The module the spec names in its module list.
+    callback: &'a str,
+}
+
+impl Runtime {
+    /// Starts `inet_db` and then `kernel_safe_sup` under `kernel_sup`
+    /// (kernel's order: the host name lookup `inet_db` makes as it starts
+    /// finds no `kernel_safe_sup` yet and runs its resolver once, outside
+    /// any supervisor) when OTP's modules are on the code path, and
+    /// returns once they run.
+    pub(super) fn start_kernel_children(&self, options: SpawnOptions) -> Result<(), LoadError> {
+        // {inet_db, {inet_db, start_link, []}, permanent, 2000, worker,
+        //  [inet_db]}
+        self.start_kernel_child(
+            &Child {
+                id: "inet_db",
+                module: "inet_db",
+                function: "start_link",
+                local: None,
+                args: &[],
+                shutdown: Term::small_unchecked(2000),
+                kind: "worker",
+                callback: "inet_db",
+            },
+            options,
+        )?;
+        // {kernel_safe_sup, {supervisor, start_link,
+        //   [{local, kernel_safe_sup}, kernel, safe]},
+        //  permanent, infinity, supervisor, [kernel]}
+        self.start_kernel_child(
+            &Child {
+                id: "kernel_safe_sup",
+                module: "supervisor",
+                function: "start_link",
+                local: Some("kernel_safe_sup"),
+                args: &["kernel", "safe"],
+                shutdown: atom("infinity"),
+                kind: "supervisor",
+                callback: "kernel",
+            },
+            options,
+        )
+    }
+
+    fn start_kernel_child(
+        &self,
+        child: &Child<'_>,
+        options: SpawnOptions,
+    ) -> Result<(), LoadError> {
+        let callback = Atom::new(child.callback).expect("atom");
+        if CodeServer::global().find(callback).is_none() {
+            return Ok(());
+        }
+        let mut heap = Heap::new();
+        let mut args: Vec<Term> = child.args.iter().map(|a| atom(a)).collect();
+        if let Some(name) = child.local {
+            args.insert(0, heap.tuple(&[atom("local"), atom(name)]));
+        }
+        let args = heap.list(&args);
+        let start = heap.tuple(&[atom(child.module), atom(child.function), args]);
+        let modules = heap.list(&[Term::atom(callback)]);
+        let spec = heap.tuple(&[
+            atom(child.id),
+            start,
+            atom("permanent"),
+            child.shutdown,
+            atom(child.kind),
+            modules,
+        ]);
+        let options = SpawnOptions {
+            watched: true,
+            ..options
+        };
+        let failed = |reason: String| LoadError::Atom {
+            module: child.callback.to_string(),
+            reason: format!("starting {} failed: {reason}", child.id),
+        };
+        let (pid, _) = self
+            .spawn(
+                None,
+                SpawnTarget::Mfa(
+                    Atom::new("supervisor").expect("atom"),
+                    Atom::new("start_child").expect("atom"),
+                ),
+                &[atom("kernel_sup"), spec],
+                options,
+            )
+            .map_err(|_| failed("cannot spawn".into()))?;
+        let reason = self.wait_exit(pid);
+        if reason.term == Term::atom(Atom::NORMAL) {
+            Ok(())
+        } else {
+            let text = beamr_core::format::format_p(reason.term, &PrettyOptions::default());
+            Err(failed(text))
+        }
+    }
+}

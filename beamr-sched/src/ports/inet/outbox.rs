@@ -1,0 +1,166 @@
+//! The messages an inet socket sends, as inet_drv sends them:
+//!
+//! ```text
+//! to the caller of a request:   {inet_async, S, Ref, ok | {ok, X} | {error, Reason}}
+//!                               {inet_reply, S, Status}          (OTP 25)
+//!                               {inet_reply, S, Status, Mref}    (OTP 26 on)
+//! to the owner (active modes):  {tcp, S, Data}   ({S, {data, Data}} with {deliver, port})
+//!                               {tcp_closed, S}  {tcp_error, S, Reason}  {tcp_passive, S}
+//! to a subscriber:              {empty_out_q, S}
+//! ```
+//!
+//! A socket queues them while it holds its state's lock and sends them
+//! after (`InetPort::flush`): sending to the owner takes the port's lock,
+//! which a scheduler may hold while it waits for the socket's.
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+
+/// Received bytes, with the settings that shape them into a term.
+#[derive(Debug)]
+pub struct Data {
+    /// The bytes.
+    pub bytes: Vec<u8>,
+    /// `mode`: a binary (else a list).
+    pub binary: bool,
+    /// `header`: the first bytes as list elements before the binary.
+    pub header: usize,
+}
+
+impl Data {
+    /// The data term: a list of bytes, a binary, or with `header` the
+    /// first bytes in front of the binary (`[B1, B2 | Binary]`, the
+    /// binary empty when nothing follows; data shorter than the header
+    /// is a plain list, as inet_drv delivers it).
+    pub fn term(&self, h: &mut Heap) -> Term {
+        if !self.binary || self.bytes.len() < self.header {
+            return h.byte_list(&self.bytes, Term::NIL);
+        }
+        let k = self.header;
+        let tail = h.binary(&self.bytes[k..]);
+        if k == 0 {
+            return tail;
+        }
+        h.byte_list(&self.bytes[..k], tail)
+    }
+}
+
+/// The result an `inet_async` message carries.
+#[derive(Debug)]
+pub enum Reply {
+    /// `ok` (a connect).
+    Ok,
+    /// `{ok, Port}` (an accept).
+    Socket(Term),
+    /// `{ok, Data}` (a recv).
+    Data(Data),
+    /// `{error, Reason}`.
+    Error(&'static str),
+}
+
+/// One message waiting to be sent.
+#[derive(Debug)]
+pub enum Out {
+    /// `{inet_async, S, Ref, Reply}` to `to`.
+    Async {
+        /// The requesting process.
+        to: Term,
+        /// The request's reference.
+        reference: u16,
+        /// What became of it.
+        reply: Reply,
+    },
+    /// `{tcp, S, Data}` to the owner.
+    Data(Data),
+    /// `{tcp_closed, S}` to the owner.
+    Closed,
+    /// `{tcp_error, S, Reason}` to the owner.
+    Error(&'static str),
+    /// `{tcp_passive, S}` to the owner.
+    Passive,
+    /// `{empty_out_q, S}` to a subscriber.
+    EmptyOutQ(Term),
+    /// The port exits with reason `normal` (`exit_on_close` after
+    /// `tcp_closed`).
+    Exit,
+}
+
+fn atom(name: &str) -> Term {
+    Term::atom(Atom::new(name).expect("atom"))
+}
+
+/// `{error, Reason}`.
+pub fn error_tuple(h: &mut Heap, reason: &str) -> Term {
+    let reason = atom(reason);
+    h.tuple(&[atom("error"), reason])
+}
+
+/// The term of `reply`.
+pub fn reply_term(h: &mut Heap, reply: &Reply) -> Term {
+    match reply {
+        Reply::Ok => atom("ok"),
+        Reply::Socket(port) => h.tuple(&[atom("ok"), *port]),
+        Reply::Data(data) => {
+            let data = data.term(h);
+            h.tuple(&[atom("ok"), data])
+        }
+        Reply::Error(reason) => error_tuple(h, reason),
+    }
+}
+
+/// `{inet_async, S, Ref, Reply}`.
+pub fn async_message(h: &mut Heap, socket: Term, reference: u16, reply: &Reply) -> Term {
+    let reply = reply_term(h, reply);
+    h.tuple(&[
+        atom("inet_async"),
+        socket,
+        Term::small_unchecked(i64::from(reference)),
+        reply,
+    ])
+}
+
+/// A message to the owner (`None` for [`Out::Async`], [`Out::EmptyOutQ`]
+/// and [`Out::Exit`]). `deliver_term` is the `deliver` option: `port`
+/// makes data `{S, {data, Data}}`.
+pub fn owner_message(h: &mut Heap, socket: Term, out: &Out, deliver_term: bool) -> Option<Term> {
+    Some(match out {
+        Out::Data(data) if !deliver_term => {
+            let data = data.term(h);
+            let inner = h.tuple(&[atom("data"), data]);
+            h.tuple(&[socket, inner])
+        }
+        Out::Data(data) => {
+            let data = data.term(h);
+            h.tuple(&[atom("tcp"), socket, data])
+        }
+        Out::Closed => h.tuple(&[atom("tcp_closed"), socket]),
+        Out::Error(reason) => h.tuple(&[atom("tcp_error"), socket, atom(reason)]),
+        Out::Passive => h.tuple(&[atom("tcp_passive"), socket]),
+        Out::Async { .. } | Out::EmptyOutQ(_) | Out::Exit => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_data_by_mode_and_header() {
+        let mut h = Heap::new();
+        let d = |binary, header| Data {
+            bytes: b"abc".to_vec(),
+            binary,
+            header,
+        };
+        let list = d(false, 1).term(&mut h);
+        assert_eq!(list.list_to_vec().unwrap().len(), 3);
+        let bin = d(true, 0).term(&mut h);
+        assert_eq!(
+            bin.as_binary().and_then(|b| b.as_bytes()),
+            Some(&b"abc"[..])
+        );
+        let headed = d(true, 2).term(&mut h);
+        assert!(headed.list_to_vec().is_none(), "an improper list");
+    }
+}

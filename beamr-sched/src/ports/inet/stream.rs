@@ -1,0 +1,491 @@
+//! Moving a TCP socket's bytes: connecting, accepting, reading into the
+//! receive buffer and cutting packets out of it for a waiting `recv` or
+//! an active owner, writing what `port_command` gives, and the end of the
+//! connection, as inet_drv does each:
+//!
+//! 1. A request that can finish at once does; else it waits in the
+//!    socket (one recv, one connect, a queue of acceptors) until the I/O
+//!    thread sees the socket ready or its deadline passes
+//!    (`{error, timeout}`).
+//! 2. The socket reads only while someone wants data (a waiting recv, or
+//!    an active mode), so a passive socket leaves data in the OS.
+//! 3. When the peer closes: a waiting recv gets `{error, closed}`, an
+//!    active owner `{tcp_closed, S}`; with `exit_on_close` (the default)
+//!    the socket is then closed (later sends: `{error, closed}`, recvs:
+//!    `{error, enotconn}`), and an active socket's port exits.
+//! 4. Writes go out at once when the OS takes them, else wait in
+//!    `outbuf` for the socket to become writable; the caller's reply
+//!    (`{inet_reply, S, ok}`) does not wait.
+
+use std::io::{Read, Write};
+use std::time::Instant;
+
+use beamr_core::term::Term;
+
+use super::options::Active;
+use super::outbox::{Data, Out, Reply};
+use super::packet::{cut, Cut, Packet};
+use super::poller::{poller, started};
+use super::socket::{io_error, InetPort, Sock, State, Waiter};
+use super::wire::{self, Reader};
+use crate::process::{Payload, Signal};
+use crate::runtime::{Port, PortDriver};
+
+/// Bytes asked of the OS per read.
+const READ_SIZE: usize = 64 * 1024;
+
+impl InetPort {
+    /// `CONNECT`: a time, an address; answers a reference, and
+    /// `{inet_async, S, Ref, ok | {error, Reason}}` follows.
+    pub(super) fn connect(&self, st: &mut State, caller: Term, r: &mut Reader<'_>) -> Vec<u8> {
+        let Some(time) = wire::time(r) else {
+            return wire::error("einval");
+        };
+        let Some(addr) = wire::address(r, st.inet6) else {
+            return wire::error("einval");
+        };
+        if self.udp {
+            return wire::error("enotsup");
+        }
+        if st.connect.is_some() {
+            return wire::error("ealready");
+        }
+        let Sock::Fresh(socket) = std::mem::replace(&mut st.sock, Sock::None) else {
+            return wire::error(if st.connected { "eisconn" } else { "einval" });
+        };
+        let immediate = match socket.connect(&addr.into()) {
+            Ok(()) => true,
+            Err(e) if e.raw_os_error() == Some(libc::EINPROGRESS) => false,
+            Err(e) => {
+                st.sock = Sock::Fresh(socket);
+                return wire::error(io_error(&e));
+            }
+        };
+        let mut stream = mio::net::TcpStream::from_std(socket.into());
+        let Some(poller) = poller() else {
+            return wire::error("enotsup");
+        };
+        let interest = mio::Interest::READABLE | mio::Interest::WRITABLE;
+        match poller.register(&mut stream, interest, self.this.clone()) {
+            Ok(token) => st.token = Some(token),
+            Err(e) => return wire::error(io_error(&e)),
+        }
+        st.sock = Sock::Stream(stream);
+        st.bound = true;
+        let reference = st.reference();
+        let waiter = Waiter {
+            caller,
+            reference,
+            deadline: time.map(|t| Instant::now() + t),
+        };
+        if immediate {
+            st.connected = true;
+            st.outbox.push(Out::Async {
+                to: caller,
+                reference,
+                reply: Reply::Ok,
+            });
+        } else {
+            st.connect = Some(waiter);
+            self.add_deadline(st, waiter.deadline);
+            // The connection may be complete already.
+            self.finish_connect(st);
+        }
+        wire::ok(&reference.to_be_bytes())
+    }
+
+    /// Finishes a waiting connect once the stream says how it went.
+    fn finish_connect(&self, st: &mut State) {
+        let (Some(waiter), Sock::Stream(stream)) = (st.connect, &st.sock) else {
+            return;
+        };
+        let reply = match stream.take_error() {
+            Ok(Some(e)) | Err(e) => Reply::Error(io_error(&e)),
+            Ok(None) => match stream.peer_addr() {
+                Ok(_) => Reply::Ok,
+                Err(e) if e.raw_os_error() == Some(libc::ENOTCONN) => return,
+                Err(e) => Reply::Error(io_error(&e)),
+            },
+        };
+        st.connect = None;
+        if matches!(reply, Reply::Ok) {
+            st.connected = true;
+        }
+        st.outbox.push(Out::Async {
+            to: waiter.caller,
+            reference: waiter.reference,
+            reply,
+        });
+        self.pump(st);
+    }
+
+    /// `ACCEPT`: a time; answers a reference, and
+    /// `{inet_async, L, Ref, {ok, S} | {error, Reason}}` follows, `S` a
+    /// new port owned by (and linked to) the caller.
+    pub(super) fn accept(&self, st: &mut State, caller: Term, r: &mut Reader<'_>) -> Vec<u8> {
+        let Some(time) = wire::time(r) else {
+            return wire::error("einval");
+        };
+        if !matches!(st.sock, Sock::Listener(_)) {
+            return wire::error(if st.closed { "closed" } else { "einval" });
+        }
+        let reference = st.reference();
+        let waiter = Waiter {
+            caller,
+            reference,
+            deadline: time.map(|t| Instant::now() + t),
+        };
+        st.acceptors.push_back(waiter);
+        self.add_deadline(st, waiter.deadline);
+        self.accept_waiting(st);
+        wire::ok(&reference.to_be_bytes())
+    }
+
+    /// Accepts connections for the waiting acceptors, in order.
+    fn accept_waiting(&self, st: &mut State) {
+        while let Some(&waiter) = st.acceptors.front() {
+            let Sock::Listener(listener) = &st.sock else {
+                return;
+            };
+            let reply = match listener.accept() {
+                Ok((stream, _)) => match self.new_connection(stream, st, waiter.caller) {
+                    Ok(port) => Reply::Socket(port),
+                    Err(e) => Reply::Error(io_error(&e)),
+                },
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Reply::Error(io_error(&e)),
+            };
+            st.acceptors.pop_front();
+            st.outbox.push(Out::Async {
+                to: waiter.caller,
+                reference: waiter.reference,
+                reply,
+            });
+        }
+    }
+
+    /// The port of an accepted connection, owned by and linked to `owner`.
+    fn new_connection(
+        &self,
+        stream: mio::net::TcpStream,
+        st: &State,
+        owner: Term,
+    ) -> std::io::Result<Term> {
+        let rt = self
+            .rt
+            .upgrade()
+            .ok_or_else(|| std::io::Error::other("no runtime"))?;
+        let id = rt.ports.new_id();
+        let inet = InetPort::accepted(id, self.rt.clone(), stream, st.opts.clone(), st.inet6);
+        let mut port = Port::new(id, "tcp_inet".into(), owner, None);
+        port.driver = Some(inet.clone() as std::sync::Arc<dyn PortDriver>);
+        rt.ports.insert(std::sync::Arc::new(port));
+        rt.send_signal(owner, Signal::Link { from: id });
+        if let Err(e) = inet.register() {
+            rt.port_exit(id, Term::atom(beamr_core::atom::Atom::NORMAL), None);
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// `RECV`: a time, a length; answers a reference, and
+    /// `{inet_async, S, Ref, {ok, Data} | {error, Reason}}` follows.
+    pub(super) fn recv(&self, st: &mut State, caller: Term, r: &mut Reader<'_>) -> Vec<u8> {
+        let (Some(time), Some(length)) = (wire::time(r), r.u32()) else {
+            return wire::error("einval");
+        };
+        if self.udp || st.opts.active != Active::Passive {
+            return wire::error("einval");
+        }
+        if !st.connected {
+            return wire::error("enotconn");
+        }
+        if st.recv.is_some() {
+            return wire::error("ealready");
+        }
+        if length != 0 && st.opts.packet != Packet::Raw {
+            return wire::error("einval");
+        }
+        let reference = st.reference();
+        let waiter = Waiter {
+            caller,
+            reference,
+            deadline: time.map(|t| Instant::now() + t),
+        };
+        st.recv = Some((waiter, length as usize));
+        self.add_deadline(st, waiter.deadline);
+        self.pump(st);
+        wire::ok(&reference.to_be_bytes())
+    }
+
+    /// Gives the buffer's packets to whoever wants them, reading more
+    /// while someone does (step 2 of the module doc).
+    pub(super) fn pump(&self, st: &mut State) {
+        loop {
+            self.deliver_buffered(st);
+            let wanted = st.recv.is_some() || st.opts.active != Active::Passive;
+            if !wanted || !st.connected || st.eof {
+                return;
+            }
+            let Sock::Stream(stream) = &mut st.sock else {
+                return;
+            };
+            let mut chunk = vec![0u8; READ_SIZE];
+            match stream.read(&mut chunk) {
+                Ok(0) => {
+                    st.eof = true;
+                    self.peer_closed(st, None);
+                    return;
+                }
+                Ok(n) => {
+                    st.stats.recv_cnt += 1;
+                    st.stats.recv_oct += n as u64;
+                    st.stats.recv_max = st.stats.recv_max.max(n as u64);
+                    st.inbuf.extend_from_slice(&chunk[..n]);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    st.eof = true;
+                    self.peer_closed(st, Some(io_error(&e)));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Cuts packets out of the buffer for a waiting recv, or for the
+    /// owner while active.
+    fn deliver_buffered(&self, st: &mut State) {
+        loop {
+            let o = &st.opts;
+            let data = |bytes: &[u8]| Data {
+                bytes: bytes.to_vec(),
+                binary: o.binary,
+                header: o.header,
+            };
+            if let Some((waiter, length)) = st.recv {
+                let out = match cut(o.packet, &st.inbuf, length, o.packet_size, o.delimiter) {
+                    Cut::Incomplete => return,
+                    Cut::TooLarge => Reply::Error("emsgsize"),
+                    Cut::Packet { consumed, start } => {
+                        let d = data(&st.inbuf[start..consumed]);
+                        st.inbuf.drain(..consumed);
+                        Reply::Data(d)
+                    }
+                };
+                st.recv = None;
+                st.outbox.push(Out::Async {
+                    to: waiter.caller,
+                    reference: waiter.reference,
+                    reply: out,
+                });
+                return;
+            }
+            if o.active == Active::Passive {
+                return;
+            }
+            match cut(o.packet, &st.inbuf, 0, o.packet_size, o.delimiter) {
+                Cut::Incomplete => return,
+                Cut::TooLarge => {
+                    st.outbox.push(Out::Error("emsgsize"));
+                    st.inbuf.clear();
+                    return;
+                }
+                Cut::Packet { consumed, start } => {
+                    let d = data(&st.inbuf[start..consumed]);
+                    st.inbuf.drain(..consumed);
+                    st.outbox.push(Out::Data(d));
+                    match st.opts.active {
+                        Active::Once => st.opts.active = Active::Passive,
+                        Active::Count(1) => {
+                            st.opts.active = Active::Passive;
+                            st.outbox.push(Out::Passive);
+                        }
+                        Active::Count(n) => st.opts.active = Active::Count(n - 1),
+                        Active::Always | Active::Passive => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// The peer closed the connection (`error`: a read failed instead).
+    fn peer_closed(&self, st: &mut State, error: Option<&'static str>) {
+        let reason = match error {
+            Some(e) if st.opts.show_econnreset => e,
+            _ => "closed",
+        };
+        let active = st.opts.active != Active::Passive;
+        if let Some((waiter, _)) = st.recv.take() {
+            st.outbox.push(Out::Async {
+                to: waiter.caller,
+                reference: waiter.reference,
+                reply: Reply::Error(reason),
+            });
+        } else if active {
+            if reason != "closed" {
+                st.outbox.push(Out::Error(reason));
+            }
+            st.outbox.push(Out::Closed);
+        }
+        if st.opts.exit_on_close {
+            self.close_socket(st);
+            if active {
+                st.outbox.push(Out::Exit);
+            }
+        }
+    }
+
+    /// Data from `port_command` by `caller`: framed and written, and the
+    /// caller answered `{inet_reply, S, Status}` (with OTP 26's monitor
+    /// reference after the status, which the data's header carries).
+    pub(super) fn send(&self, caller: Term, bytes: &[u8]) {
+        let (mref, data) = if beamr_core::release::otp_release() >= 26 {
+            let mut r = Reader::new(bytes);
+            let size = r.u16().unwrap_or(0) as usize;
+            match r.take(size) {
+                Some(mref) => (Some(mref.to_vec()), r.rest()),
+                None => (None, &[][..]),
+            }
+        } else {
+            (None, bytes)
+        };
+        let status = {
+            let mut st = self.lock();
+            let status = self.write(&mut st, data);
+            if !st.outbox.is_empty() {
+                if let (Some(token), Some(poller)) = (st.token, started()) {
+                    poller.flush_later(token);
+                }
+            }
+            status
+        };
+        let Some(rt) = self.rt.upgrade() else {
+            return;
+        };
+        if !caller.is_local_pid() {
+            return;
+        }
+        let message = Payload::build(|h| {
+            let status = match status {
+                Ok(()) => Term::atom(beamr_core::atom::Atom::new("ok").expect("atom")),
+                Err(reason) => super::outbox::error_tuple(h, reason),
+            };
+            let tag = Term::atom(beamr_core::atom::Atom::new("inet_reply").expect("atom"));
+            match &mref {
+                Some(mref) => {
+                    let mref = beamr_core::etf::decode(mref, h).unwrap_or(Term::NIL);
+                    h.tuple(&[tag, self.id, status, mref])
+                }
+                None => h.tuple(&[tag, self.id, status]),
+            }
+        });
+        rt.send_signal(caller, Signal::Message(message, None));
+    }
+
+    /// Writes `data`, framed, or queues it behind what waits.
+    fn write(&self, st: &mut State, data: &[u8]) -> Result<(), &'static str> {
+        if self.udp {
+            return Err("enotsup");
+        }
+        if st.closed && !st.connected {
+            return Err("closed");
+        }
+        if !st.connected {
+            return Err("enotconn");
+        }
+        let framed = st.opts.packet.frame(data);
+        st.stats.send_cnt += 1;
+        st.stats.send_oct += framed.len() as u64;
+        st.stats.send_max = st.stats.send_max.max(framed.len() as u64);
+        st.outbuf.extend_from_slice(&framed);
+        self.write_out(st)
+    }
+
+    /// Writes what waits in `outbuf` until the OS takes no more.
+    pub(super) fn write_out(&self, st: &mut State) -> Result<(), &'static str> {
+        let Sock::Stream(stream) = &mut st.sock else {
+            return Err("closed");
+        };
+        while !st.outbuf.is_empty() {
+            match stream.write(&st.outbuf) {
+                Ok(n) => {
+                    st.outbuf.drain(..n);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let reason =
+                        if st.opts.show_econnreset && e.raw_os_error() == Some(libc::ECONNRESET) {
+                            "econnreset"
+                        } else {
+                            "closed"
+                        };
+                    st.outbuf.clear();
+                    return Err(reason);
+                }
+            }
+        }
+        if st.shutdown_write {
+            st.shutdown_write = false;
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+        }
+        for to in std::mem::take(&mut st.subscribers) {
+            st.outbox.push(Out::EmptyOutQ(to));
+        }
+        Ok(())
+    }
+
+    /// The I/O thread saw the socket ready.
+    pub fn ready(&self, readable: bool, writable: bool) {
+        {
+            let mut st = self.lock();
+            if st.connect.is_some() {
+                self.finish_connect(&mut st);
+            }
+            match st.sock {
+                Sock::Listener(_) if readable => self.accept_waiting(&mut st),
+                Sock::Stream(_) if st.connected => {
+                    if writable && !st.outbuf.is_empty() && self.write_out(&mut st).is_err() {
+                        st.eof = true;
+                        self.peer_closed(&mut st, None);
+                    }
+                    if readable {
+                        self.pump(&mut st);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.flush();
+    }
+
+    /// Deadlines up to `now` passed: the requests they bound time out.
+    pub fn expire(&self, now: Instant) {
+        {
+            let mut st = self.lock();
+            let due = |w: &Waiter| w.deadline.is_some_and(|d| d <= now);
+            let mut timed_out = Vec::new();
+            if st.recv.is_some_and(|(w, _)| due(&w)) {
+                timed_out.extend(st.recv.take().map(|(w, _)| w));
+            }
+            if st.connect.is_some_and(|w| due(&w)) {
+                timed_out.extend(st.connect.take());
+            }
+            let (gone, kept): (Vec<Waiter>, Vec<Waiter>) =
+                st.acceptors.drain(..).partition(|w| due(w));
+            st.acceptors = kept.into();
+            timed_out.extend(gone);
+            for w in timed_out {
+                st.outbox.push(Out::Async {
+                    to: w.caller,
+                    reference: w.reference,
+                    reply: Reply::Error("timeout"),
+                });
+            }
+        }
+        self.flush();
+    }
+}

@@ -1,0 +1,62 @@
+-module(tcp_active_modes).
+-export([main/0]).
+
+%% The active modes: true delivers every packet as {tcp, S, Data}; once
+%% one packet, then passive; N that many, then {tcp_passive, S}; and the
+%% end of the connection as {tcp_closed, S}, after which the socket is
+%% gone.
+
+p(X) -> io:format("~p~n", [X]).
+
+pair(Opts) ->
+    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false} | Opts]),
+    {ok, Port} = inet:port(L),
+    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}, {packet, 2}]),
+    {ok, S} = gen_tcp:accept(L),
+    ok = gen_tcp:close(L),
+    {C, S}.
+
+%% What S delivered, in order, once the sender is done.
+drain(S) ->
+    receive
+        {tcp, S, D} -> [{tcp, D} | drain(S)];
+        {tcp_passive, S} -> [tcp_passive | drain(S)];
+        {tcp_closed, S} -> [tcp_closed | drain(S)]
+    after 300 -> []
+    end.
+
+main() ->
+    {C, S} = pair([binary, {packet, 2}]),
+    [ok = gen_tcp:send(C, [I]) || I <- "abcde"],
+    p(inet:setopts(S, [{active, true}])),
+    p(drain(S)),
+    p(inet:setopts(S, [{active, once}])),
+    ok = gen_tcp:send(C, "1"), ok = gen_tcp:send(C, "2"),
+    p(drain(S)),
+    p(inet:getopts(S, [active])),
+    p(gen_tcp:recv(S, 0)),
+    p(inet:setopts(S, [{active, 2}])),
+    p(inet:getopts(S, [active])),
+    [ok = gen_tcp:send(C, [I]) || I <- "xyz"],
+    p(drain(S)),
+    p(inet:getopts(S, [active])),
+    p(gen_tcp:recv(S, 0)),
+    p(inet:setopts(S, [{active, 3}])),
+    p(inet:setopts(S, [{active, -1}])),
+    p(inet:getopts(S, [active])),
+    p(inet:setopts(S, [{active, -5}])),
+    p(drain(S)),
+    p(inet:getopts(S, [active])),
+    p(inet:setopts(S, [{active, 40000}])),
+    p(inet:setopts(S, [{active, 30000}])),
+    p(inet:setopts(S, [{active, 3000}])),
+    p(inet:getopts(S, [active])),
+    p(inet:setopts(S, [{active, false}])),
+    p(inet:setopts(S, [{active, often}])),
+    ok = gen_tcp:send(C, "last"),
+    p(inet:setopts(S, [{active, true}])),
+    ok = gen_tcp:close(C),
+    p(drain(S)),
+    p(erlang:port_info(S, name)),
+    p(gen_tcp:send(S, "x")),
+    p(gen_tcp:recv(S, 0)).
