@@ -22,7 +22,7 @@ use crate::layout::{
     VERSION,
 };
 use crate::region::Region;
-use crate::ring::Ring;
+use crate::ring::{Ring, RingPlace};
 use crate::strings::StringWriter;
 
 /// Environment variable naming the directory for trace files when
@@ -123,6 +123,8 @@ impl Options {
 pub struct Recorder {
     region: Region,
     geometry: Geometry,
+    /// Where each ring lies (`geometry.ring_count` of them).
+    rings: Box<[RingPlace]>,
     path: PathBuf,
     preserve: bool,
     strings: StringWriter,
@@ -175,6 +177,7 @@ impl Recorder {
         w[file_header::MAGIC].store(MAGIC, Ordering::Release);
         Ok(Recorder {
             region,
+            rings: (0..g.ring_count).map(|i| RingPlace::new(&g, i)).collect(),
             geometry: g,
             path,
             preserve: options.resolved_preserve(),
@@ -211,8 +214,9 @@ impl Recorder {
         self.region.words()
     }
 
+    #[inline(always)]
     pub(crate) fn ring(&self, i: usize) -> Ring<'_> {
-        Ring::new(self.region.words(), &self.geometry, i)
+        Ring::at(self.region.words(), &self.rings[i])
     }
 
     /// The exclusive writer of ring `i`, or `None` if `i` is out of range or

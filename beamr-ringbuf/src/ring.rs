@@ -67,19 +67,50 @@ pub(crate) struct Ring<'a> {
     pub(crate) mask: u64,
 }
 
+/// Where ring `i` of a file lies: the word indices of its header fields
+/// and its data, worked out once per file so that a writer finds its ring
+/// with a few bounds-checked loads rather than the geometry's arithmetic.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct RingPlace {
+    head: usize,
+    tail: usize,
+    tail_seq: usize,
+    claimed: usize,
+    data: usize,
+    words: usize,
+}
+
+impl RingPlace {
+    /// Ring `i` of a file laid out as `g`.
+    pub(crate) fn new(g: &Geometry, i: usize) -> RingPlace {
+        RingPlace {
+            head: g.ring_header_word(i, ring_header::HEAD),
+            tail: g.ring_header_word(i, ring_header::TAIL),
+            tail_seq: g.ring_header_word(i, ring_header::TAIL_SEQ),
+            claimed: g.ring_header_word(i, ring_header::CLAIMED),
+            data: g.ring_data_word(i),
+            words: g.ring_words,
+        }
+    }
+}
+
 impl<'a> Ring<'a> {
     /// Ring `i` of a file laid out as `g`, over `words` (the whole file).
     /// The caller has checked that `words` covers `g.file_size`.
     pub(crate) fn new(words: &'a [AtomicU64], g: &Geometry, i: usize) -> Ring<'a> {
-        let hw = |f| &words[g.ring_header_word(i, f)];
-        let start = g.ring_data_word(i);
+        Ring::at(words, &RingPlace::new(g, i))
+    }
+
+    /// The ring at `place` over `words` (the whole file).
+    #[inline(always)]
+    pub(crate) fn at(words: &'a [AtomicU64], place: &RingPlace) -> Ring<'a> {
         Ring {
-            head: hw(ring_header::HEAD),
-            tail: hw(ring_header::TAIL),
-            tail_seq: hw(ring_header::TAIL_SEQ),
-            claimed: hw(ring_header::CLAIMED),
-            data: &words[start..start + g.ring_words],
-            mask: g.ring_words as u64 - 1,
+            head: &words[place.head],
+            tail: &words[place.tail],
+            tail_seq: &words[place.tail_seq],
+            claimed: &words[place.claimed],
+            data: &words[place.data..place.data + place.words],
+            mask: place.words as u64 - 1,
         }
     }
 

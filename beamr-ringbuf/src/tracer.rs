@@ -62,6 +62,12 @@ impl RingTracer {
         if self.recorder.is_paused() {
             return false;
         }
+        self.write(event)
+    }
+
+    /// Writes `event`, paused or not (the caller has just asked).
+    #[inline]
+    fn write(&self, event: &TraceEvent<'_>) -> bool {
         let mut words = [0u64; MAX_TRACE_PAYLOAD];
         let n = codec::encode(event, &mut words, |a| self.recorder.intern_atom(a));
         let s = event.scheduler_id as usize;
@@ -101,7 +107,8 @@ impl Tracer for RingTracer {
         }
     }
 
+    /// `enabled` has just said yes (which checked the pause).
     fn trace(&self, event: &TraceEvent<'_>) {
-        self.record(event);
+        self.write(event);
     }
 }

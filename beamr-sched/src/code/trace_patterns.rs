@@ -19,15 +19,16 @@
 //!    with the table by [`apply`] under the table's write lock.
 //! 2. A local call tests `trace::pattern::local_calls()`: true while some
 //!    entry fires on local calls ([`FunctionTrace::fires_locally`]). Past
-//!    it, [`at_address`] finds the callee among the few modules with such
-//!    entries (kept in `local_modules`) and its entry.
+//!    it, [`with_local`] finds the callee among the few modules with such
+//!    entries (kept in `LOCAL_INDEX`) and its entry.
 //!
 //! Loading a module drops the entries of its functions (the new code is
 //! not traced, as on the BEAM) and applies the `on_load` pattern, if one
 //! is set, to the new functions.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
 use beamr_core::atom::Atom;
@@ -87,6 +88,20 @@ pub struct FunctionTrace {
 }
 
 impl FunctionTrace {
+    /// True if all it has is a local call pattern with no match
+    /// specification and no return trace (`dbg:tpl(M, F, A, [])`,
+    /// `beamr run --trace-call`): each call is one `call` event and at most
+    /// a `return_to` frame, the path [`LocalEntry::plain`] takes.
+    pub fn is_plain_local_call(&self) -> bool {
+        self.call
+            .as_ref()
+            .is_some_and(|c| c.local && c.spec.ms.is_none() && c.spec.flags == 0)
+            && self.meta.is_none()
+            && self.count.is_none()
+            && self.time.is_none()
+            && self.memory.is_none()
+    }
+
     /// True if nothing traces the function.
     pub fn is_empty(&self) -> bool {
         self.call.is_none()
@@ -176,13 +191,78 @@ struct OnLoad {
 #[derive(Default)]
 struct Table {
     functions: HashMap<Key, Patterns>,
-    /// The module versions with an entry that fires on local calls.
-    local_modules: Vec<Arc<Module>>,
     /// The `on_load` patterns, per session id.
     on_load: HashMap<u64, OnLoad>,
 }
 
+/// A module version with functions whose patterns fire on local calls:
+/// per function (in `module.functions`' order), its name and patterns if
+/// they do. A local call finds its function by address with a binary
+/// search, and its patterns by index, with no hashing.
+struct LocalModule {
+    module: Arc<Module>,
+    functions: Vec<Option<LocalEntry>>,
+}
+
+/// A function whose patterns fire on local calls, as a local call finds it.
+pub struct LocalEntry {
+    /// The function.
+    pub mfa: Mfa,
+    /// Every session's patterns of it.
+    pub all: Patterns,
+    /// The session, when one session has a plain local call pattern on it
+    /// and nothing else ([`FunctionTrace::is_plain_local_call`]).
+    pub plain: Option<Arc<Session>>,
+}
+
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
+
+/// The module versions with a function whose patterns fire on local
+/// calls: what every local call looks in while the local-call gate is
+/// open. Rebuilt whole on every change (rare), read on every local call
+/// (through each thread's [`LOCAL_CACHE`]).
+#[derive(Default)]
+struct LocalIndex {
+    modules: Vec<LocalModule>,
+}
+
+impl LocalIndex {
+    /// Where the function whose code holds `entry` is: its module's and
+    /// its own index, if its patterns fire on local calls.
+    fn find(&self, entry: *const Instr) -> Option<(usize, usize)> {
+        let m = self.modules.iter().position(|m| m.module.contains(entry))?;
+        let module = &self.modules[m].module;
+        let index = module.index_of(entry);
+        let f = module
+            .functions
+            .partition_point(|f| f.start <= index)
+            .checked_sub(1)?;
+        self.modules[m].functions.get(f)?.as_ref()?;
+        Some((m, f))
+    }
+
+    /// The function at `(module, function)` (from [`LocalIndex::find`]).
+    fn at(&self, (m, f): (usize, usize)) -> Option<&LocalEntry> {
+        self.modules.get(m)?.functions.get(f)?.as_ref()
+    }
+}
+
+static LOCAL_INDEX: LazyLock<RwLock<Arc<LocalIndex>>> = LazyLock::new(Default::default);
+
+/// Bumped after each new [`LOCAL_INDEX`]: a thread's cached index is
+/// current while its generation is this one.
+static LOCAL_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+thread_local! {
+    /// This thread's copy of [`LOCAL_INDEX`] and its generation: a local
+    /// call checks the generation (one load) and reads the index with no
+    /// lock and no reference count.
+    static LOCAL_CACHE: RefCell<(u64, Arc<LocalIndex>)> = RefCell::new((0, Arc::default()));
+
+    /// The last entry this thread found in its cached index, and where:
+    /// a recursive function calls the same entry again and again.
+    static LAST_LOCAL: Cell<(usize, (usize, usize))> = const { Cell::new((0, (0, 0))) };
+}
 
 /// Applies `changes` of `session` to every function of a loaded module
 /// that `module:function/arity` names (`None` is the wildcard `'_'`):
@@ -306,21 +386,32 @@ pub fn of_export(export: &Export) -> Option<Patterns> {
         .cloned()
 }
 
-/// The function whose code starts at `entry` and its patterns, if some
-/// fire on local calls.
-pub fn at_address(entry: *const Instr) -> Option<(Mfa, Patterns)> {
-    let table = TABLE.read().unwrap_or_else(|e| e.into_inner());
-    let module = table.local_modules.iter().find(|m| m.contains(entry))?;
-    let function = module.function_at(module.index_of(entry))?;
-    let key = (module.name, function.name, function.arity);
-    let all = table.functions.get(&key)?;
-    all.iter().any(|s| s.trace.fires_locally()).then(|| {
-        let mfa = Mfa {
-            module: key.0,
-            function: key.1,
-            arity: key.2,
+/// Calls `f` with the function whose code holds `entry` and its patterns,
+/// if they fire on local calls; `None` (and `f` not called) if not.
+pub fn with_local<R>(entry: *const Instr, f: impl FnOnce(&LocalEntry) -> R) -> Option<R> {
+    LOCAL_CACHE.with(|cache| {
+        let generation = LOCAL_GENERATION.load(Ordering::Acquire);
+        if cache.borrow().0 != generation {
+            let index = Arc::clone(&LOCAL_INDEX.read().unwrap_or_else(|e| e.into_inner()));
+            LAST_LOCAL.set((0, (0, 0)));
+            match cache.try_borrow_mut() {
+                Ok(mut c) => *c = (generation, index),
+                // A call inside `f` (not expected): use the index as read.
+                Err(_) => {
+                    return Some(f(index.at(index.find(entry)?)?));
+                }
+            }
+        }
+        let c = cache.borrow();
+        let (last, place) = LAST_LOCAL.get();
+        let place = if last == entry as usize {
+            place
+        } else {
+            let place = c.1.find(entry)?;
+            LAST_LOCAL.set((entry as usize, place));
+            place
         };
-        (mfa, all.clone())
+        Some(f(c.1.at(place)?))
     })
 }
 
@@ -549,6 +640,41 @@ fn rebuild_local_modules(table: &mut Table) {
     names.sort_unstable_by_key(|a| a.index());
     names.dedup();
     let code = CodeServer::global();
-    table.local_modules = names.into_iter().filter_map(|m| code.current(m)).collect();
-    pattern::set_local_calls(!table.local_modules.is_empty());
+    let modules: Vec<LocalModule> = names
+        .into_iter()
+        .filter_map(|m| code.current(m))
+        .map(|module| {
+            let functions = module
+                .functions
+                .iter()
+                .map(|f| {
+                    let key = (module.name, f.name, f.arity);
+                    let all = table.functions.get(&key)?;
+                    all.iter().any(|s| s.trace.fires_locally()).then(|| {
+                        let mfa = Mfa {
+                            module: key.0,
+                            function: key.1,
+                            arity: key.2,
+                        };
+                        let plain = match all.as_slice() {
+                            [one] if one.trace.is_plain_local_call() => {
+                                Some(Arc::clone(&one.session))
+                            }
+                            _ => None,
+                        };
+                        LocalEntry {
+                            mfa,
+                            all: Arc::clone(all),
+                            plain,
+                        }
+                    })
+                })
+                .collect();
+            LocalModule { module, functions }
+        })
+        .collect();
+    let any = !modules.is_empty();
+    *LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(LocalIndex { modules });
+    LOCAL_GENERATION.fetch_add(1, Ordering::AcqRel);
+    pattern::set_local_calls(any);
 }

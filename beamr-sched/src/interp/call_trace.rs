@@ -71,8 +71,25 @@ pub fn first_call(rt: &Runtime, p: &mut Process, export: &'static Export, args: 
 #[cold]
 #[inline(never)]
 pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
-    if let Some((mfa, all)) = trace_patterns::at_address(entry) {
-        on_calls(rt, p, mfa, &all, true, true);
+    trace_patterns::with_local(entry, |e| match &e.plain {
+        Some(session) => plain_local_call(p, session, e.mfa),
+        None => on_calls(rt, p, e.mfa, &e.all, true, true),
+    });
+}
+
+/// A local call of a function whose one pattern is a plain local call
+/// pattern of `session` (`LocalEntry::plain`): what [`on_call`] does for
+/// it, with one search of the process's sessions.
+#[inline]
+fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
+    if !p.trace.wants(TraceFlags::CALL) {
+        return;
+    }
+    let pid = p.pid;
+    let arity = mfa.arity as usize;
+    let flags = p.trace.report_call(session, pid, mfa, &p.x[..arity], None);
+    if flags.contains(TraceFlags::RETURN_TO) && !is_stub(p.cp.cast()) {
+        push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
     }
 }
 
@@ -106,7 +123,9 @@ fn on_call(
         count.hit();
     }
     if let Some(call) = trace.call.as_ref().filter(|c| c.local || !local) {
-        if flags.contains(TraceFlags::CALL) {
+        if flags.contains(TraceFlags::CALL) && call.spec.ms.is_none() {
+            plain_call(p, session, mfa, call, frames, flags);
+        } else if flags.contains(TraceFlags::CALL) {
             let args = &*copied.get_or_insert_with(|| p.x[..arity].to_vec());
             // The message goes as the process was traced when called, even
             // if the body changed its flags (but `silent/1` counts).
@@ -181,6 +200,36 @@ fn on_call(
             };
             push_frame(p, mfa, kind);
         }
+    }
+}
+
+/// A call pattern with no match specification (`dbg:tp(M, F, A, [])`,
+/// `beamr run --trace-call`): every call is traced as it is, and nothing
+/// runs that could change the process's flags, so the `call` message goes
+/// straight from the registers, with no copy of the arguments or of the
+/// process's trace state. `flags` are the process's in `session`.
+fn plain_call(
+    p: &mut Process,
+    session: &Arc<Session>,
+    mfa: Mfa,
+    call: &trace_patterns::CallPattern,
+    frames: bool,
+    flags: TraceFlags,
+) {
+    let pid = p.pid;
+    let arity = mfa.arity as usize;
+    probes::call(&mut p.trace, session, pid, mfa, &p.x[..arity], None);
+    let return_to = call.local && flags.contains(TraceFlags::RETURN_TO);
+    if frames && call.spec.flags & pattern::RETURN_TRACE != 0 {
+        let kind = FrameKind::Return {
+            exceptions: call.spec.flags & pattern::EXCEPTION_TRACE != 0,
+            meta: None,
+            return_to,
+            session: Arc::clone(session),
+        };
+        push_frame(p, mfa, kind);
+    } else if frames && return_to && !is_stub(p.cp.cast()) {
+        push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
     }
 }
 

@@ -6,8 +6,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{
-    CallArgs, Decision, GcInfo, Mfa, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag,
-    Tracee, Tracer,
+    Decision, GcInfo, Mfa, Payload, TraceContext, TraceEvent, TraceFlags, TraceTag, Tracee, Tracer,
 };
 
 use super::clock::{now_ns, scheduler_id};
@@ -116,24 +115,7 @@ pub fn call(
     extra: Option<Term>,
 ) {
     if t.wants(TraceFlags::CALL) {
-        let args = if t.flags_in(session).contains(TraceFlags::ARITY) {
-            CallArgs::Arity(mfa.arity)
-        } else {
-            CallArgs::Args(args)
-        };
-        let payload = Payload::Call {
-            mfa,
-            args,
-            match_spec_result: extra,
-        };
-        t.report_in(
-            session,
-            TraceFlags::CALL,
-            true,
-            TraceTag::Call,
-            pid,
-            payload,
-        );
+        let _ = t.report_call(session, pid, mfa, args, extra);
     }
 }
 

@@ -271,11 +271,61 @@ impl ProcessTrace {
         }) else {
             return;
         };
-        let tracer = self.sessions[i].tracer.clone();
-        if report_one(&tracer, tag, pid, payload, |t, e| t.trace(e)).0 == Decision::Remove {
+        let tracer = &*self.sessions[i].tracer;
+        if report_one(tracer, tag, pid, payload, |t, e| t.trace(e)).0 == Decision::Remove {
             self.sessions.remove(i);
             self.refresh();
         }
+    }
+
+    /// The `call` event of `pid` calling `mfa` with `args` (and the match
+    /// specification's `extra`), to `session`'s tracer if it traces the
+    /// process with `call` and without `silent`; with `arity`, only the
+    /// arity goes. Returns the session's flags if it traces the process
+    /// with `call` (before the tracer could ask to be removed), else none.
+    /// One search of the process's sessions: this runs for every traced
+    /// call.
+    #[inline]
+    pub fn report_call(
+        &mut self,
+        session: &Session,
+        pid: Term,
+        mfa: beamr_trace::Mfa,
+        args: &[Term],
+        extra: Option<Term>,
+    ) -> TraceFlags {
+        let Some(i) = self
+            .sessions
+            .iter()
+            .position(|s| s.session.id() == session.id() && s.session.is_alive())
+        else {
+            return TraceFlags::empty();
+        };
+        let s = &self.sessions[i];
+        let flags = s.flags;
+        if !flags.contains(TraceFlags::CALL) {
+            return TraceFlags::empty();
+        }
+        if flags.contains(TraceFlags::SILENT) {
+            return flags;
+        }
+        let args = if flags.contains(TraceFlags::ARITY) {
+            beamr_trace::CallArgs::Arity(mfa.arity)
+        } else {
+            beamr_trace::CallArgs::Args(args)
+        };
+        let payload = Payload::Call {
+            mfa,
+            args,
+            match_spec_result: extra,
+        };
+        if report_one(&*s.tracer, TraceTag::Call, pid, payload, |t, e| t.trace(e)).0
+            == Decision::Remove
+        {
+            self.sessions.remove(i);
+            self.refresh();
+        }
+        flags
     }
 
     /// Calls `each` with every live session traced with `flag` and its
