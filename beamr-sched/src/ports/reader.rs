@@ -20,6 +20,7 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+use beamr_trace::TraceTag;
 
 use super::framing::{Chunk, Decoder};
 use super::options::PortOptions;
@@ -57,9 +58,11 @@ fn run(rt: &Runtime, mut r: Reader) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
+            rt.port_input(&r.port, TraceTag::In);
             for chunk in decoder.push(&buf[..n]) {
                 open = deliver(rt, &r.port, &r.options, chunk);
             }
+            rt.port_input(&r.port, TraceTag::Out);
             if !open {
                 break;
             }
@@ -71,27 +74,34 @@ fn run(rt: &Runtime, mut r: Reader) {
         // An output-only descriptor port ends only when closed.
         return;
     }
-    if open {
-        for chunk in decoder.finish() {
+    let last = decoder.finish();
+    if open && !last.is_empty() {
+        rt.port_input(&r.port, TraceTag::In);
+        for chunk in last {
             open = deliver(rt, &r.port, &r.options, chunk);
         }
+        rt.port_input(&r.port, TraceTag::Out);
     }
     if open && r.options.exit_status {
         if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
             let code = super::open::exit_code(status);
+            rt.port_input(&r.port, TraceTag::In);
             open = rt.port_deliver(&r.port, 0, |h| {
                 let tag = Term::atom(Atom::new("exit_status").expect("atom"));
                 let inner = h.tuple(&[tag, Term::small_unchecked(code)]);
                 h.tuple(&[r.port.id, inner])
             });
+            rt.port_input(&r.port, TraceTag::Out);
         }
     }
     if open {
         if r.options.eof {
+            rt.port_input(&r.port, TraceTag::In);
             rt.port_deliver(&r.port, 0, |h| {
                 let eof = Term::atom(Atom::new("eof").expect("atom"));
                 h.tuple(&[r.port.id, eof])
             });
+            rt.port_input(&r.port, TraceTag::Out);
         } else {
             rt.port_exit(r.port.id, Term::atom(Atom::NORMAL), None);
         }
