@@ -1,9 +1,10 @@
-%% erlang:trace/3 with running_ports: a port is scheduled in and out
-%% around each thing it is asked to do, and its end comes scheduled in.
-%% Which task erts names in an in/out pair (command, or 0 when the command
-%% runs in a task scheduled for input from the program) and how many empty
-%% pairs its poll adds vary from run to run, so the printed sequence has
-%% in/out without their task and without the pairs around nothing.
+%% erlang:trace/3 with running_ports: a port is scheduled in for each
+%% thing it is asked to do, and its end comes scheduled in. Which task
+%% erts names in an in/out pair (command, or 0 when the command runs in a
+%% task scheduled for input from the program), how many pairs its poll
+%% adds, and on a loaded machine even their nesting, vary from run to run:
+%% printed are what the port was asked, that each came while the port was
+%% scheduled in, and that it ended scheduled in.
 -module(trace_ports_running).
 -export([main/0]).
 
@@ -25,21 +26,25 @@ main() ->
     Events = receive {events, Es} -> Es end,
     Named = tl(trace_names:ordered([Self | Events])),
     Ports = lists:usort([element(2, E) || E <- Named]),
-    [io:format("~p: ~p~n", [Port, squeeze([short(E) || E <- Named, element(2, E) =:= Port])])
-     || Port <- Ports],
+    [begin
+         Mine = [E || E <- Named, element(2, E) =:= Port],
+         Asked = [Op || {trace, _, 'receive', {_, Op}} <- Mine],
+         io:format("~p: ~p in: ~p ends in: ~p~n",
+                   [Port, Asked, each_in(Mine, out), last_marker(Mine, none) =:= in])
+     end || Port <- Ports],
     ok.
 
-short({trace, _, in, _}) -> in;
-short({trace, _, out, _}) -> out;
-short({trace, _, 'receive', {_, Op}}) -> Op.
+%% True if every 'receive' comes after an in with no out between.
+each_in([{trace, _, in, _} | Es], _) -> each_in(Es, in);
+each_in([{trace, _, out, _} | Es], _) -> each_in(Es, out);
+each_in([{trace, _, 'receive', _} | _], out) -> false;
+each_in([_ | Es], Last) -> each_in(Es, Last);
+each_in([], _) -> true.
 
-squeeze([in, out | Rest]) -> squeeze(Rest);
-squeeze([E | Rest]) ->
-    case squeeze(Rest) of
-        [out | _] = Squeezed when E =:= in -> squeeze([in | Squeezed]);
-        Squeezed -> [E | Squeezed]
-    end;
-squeeze([]) -> [].
+last_marker([{trace, _, InOut, _} | Es], _) when InOut =:= in; InOut =:= out ->
+    last_marker(Es, InOut);
+last_marker([_ | Es], Last) -> last_marker(Es, Last);
+last_marker([], Last) -> Last.
 
 tracer(Acc) ->
     receive

@@ -20,10 +20,10 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
-use beamr_trace::TraceTag;
 
 use super::framing::{Chunk, Decoder};
 use super::options::PortOptions;
+use crate::process::Payload;
 use crate::runtime::{Port, Runtime};
 
 /// Bytes asked for per read.
@@ -58,11 +58,7 @@ fn run(rt: &Runtime, mut r: Reader) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
-            rt.port_input(&r.port, TraceTag::In);
-            for chunk in decoder.push(&buf[..n]) {
-                open = deliver(rt, &r.port, &r.options, chunk);
-            }
-            rt.port_input(&r.port, TraceTag::Out);
+            open = deliver(rt, &r.port, &r.options, decoder.push(&buf[..n]));
             if !open {
                 break;
             }
@@ -76,32 +72,24 @@ fn run(rt: &Runtime, mut r: Reader) {
     }
     let last = decoder.finish();
     if open && !last.is_empty() {
-        rt.port_input(&r.port, TraceTag::In);
-        for chunk in last {
-            open = deliver(rt, &r.port, &r.options, chunk);
-        }
-        rt.port_input(&r.port, TraceTag::Out);
+        open = deliver(rt, &r.port, &r.options, last);
     }
     if open && r.options.exit_status {
         if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
             let code = super::open::exit_code(status);
-            rt.port_input(&r.port, TraceTag::In);
             open = rt.port_deliver(&r.port, 0, |h| {
                 let tag = Term::atom(Atom::new("exit_status").expect("atom"));
                 let inner = h.tuple(&[tag, Term::small_unchecked(code)]);
                 h.tuple(&[r.port.id, inner])
             });
-            rt.port_input(&r.port, TraceTag::Out);
         }
     }
     if open {
         if r.options.eof {
-            rt.port_input(&r.port, TraceTag::In);
             rt.port_deliver(&r.port, 0, |h| {
                 let eof = Term::atom(Atom::new("eof").expect("atom"));
                 h.tuple(&[r.port.id, eof])
             });
-            rt.port_input(&r.port, TraceTag::Out);
         } else {
             rt.port_exit(r.port.id, Term::atom(Atom::NORMAL), None);
         }
@@ -111,21 +99,29 @@ fn run(rt: &Runtime, mut r: Reader) {
     }
 }
 
-/// Sends one chunk to the port's owner; false when the port has exited.
-fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunk: Chunk) -> bool {
-    let (tag, bytes) = match chunk {
-        Chunk::Data(b) => (None, b),
-        Chunk::Eol(b) => (Some(Atom::EOL), b),
-        Chunk::Noeol(b) => (Some(Atom::NOEOL), b),
-    };
-    rt.port_deliver(port, bytes.len(), |h| {
-        let mut data = bytes_term(h, &bytes, o.binary);
-        if let Some(tag) = tag {
-            data = h.tuple(&[Term::atom(tag), data]);
-        }
-        let inner = h.tuple(&[Term::atom(Atom::DATA), data]);
-        h.tuple(&[port.id, inner])
-    })
+/// Sends `chunks` (what one read gave) to the port's owner, as one task
+/// of the port; false when the port has exited.
+fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunks: Vec<Chunk>) -> bool {
+    let messages = chunks
+        .into_iter()
+        .map(|chunk| {
+            let (tag, bytes) = match chunk {
+                Chunk::Data(b) => (None, b),
+                Chunk::Eol(b) => (Some(Atom::EOL), b),
+                Chunk::Noeol(b) => (Some(Atom::NOEOL), b),
+            };
+            let message = Payload::build(|h| {
+                let mut data = bytes_term(h, &bytes, o.binary);
+                if let Some(tag) = tag {
+                    data = h.tuple(&[Term::atom(tag), data]);
+                }
+                let inner = h.tuple(&[Term::atom(Atom::DATA), data]);
+                h.tuple(&[port.id, inner])
+            });
+            (bytes.len(), message)
+        })
+        .collect();
+    rt.port_deliver_all(port, messages)
 }
 
 /// `bytes` as a binary or a list of bytes.

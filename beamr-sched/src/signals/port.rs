@@ -72,15 +72,6 @@ impl Runtime {
         }
     }
 
-    /// `port` is scheduled in (`TraceTag::In`) or out for input from its
-    /// OS side (`running_ports`' `in 0`/`out 0`), unless it has exited.
-    pub fn port_input(&self, port: &Port, tag: TraceTag) {
-        let mut state = port.state();
-        if !state.closed {
-            port_probes::running(&mut state.trace, tag, port.id, None);
-        }
-    }
-
     /// Sends the message `build` makes (on a heap of its own) from `port`
     /// to its owner, counting `bytes` as input. False when the port has
     /// exited.
@@ -90,18 +81,30 @@ impl Runtime {
         bytes: usize,
         build: impl FnOnce(&mut Heap) -> Term,
     ) -> bool {
+        self.port_deliver_all(port, vec![(bytes, Payload::build(build))])
+    }
+
+    /// Sends `messages` (each with the bytes of input it counts) from
+    /// `port` to its owner, in order, as one task of the port: under one
+    /// hold of its lock, which its trace shows scheduled in and out
+    /// around them (`running_ports`' `in 0`/`out 0`). False when the port
+    /// has exited.
+    pub fn port_deliver_all(&self, port: &Port, messages: Vec<(usize, Payload)>) -> bool {
         let mut state = port.state();
         if state.closed {
             return false;
         }
-        state.input += bytes as u64;
-        let message = Payload::build(build);
+        port_probes::running(&mut state.trace, TraceTag::In, port.id, None);
         let owner = state.owner;
-        if port_probes::wants_send(&state.trace) {
-            let alive = self.processes.get(owner).is_some();
-            port_probes::send(&mut state.trace, port.id, message.term, owner, alive);
+        for (bytes, message) in messages {
+            state.input += bytes as u64;
+            if port_probes::wants_send(&state.trace) {
+                let alive = self.processes.get(owner).is_some();
+                port_probes::send(&mut state.trace, port.id, message.term, owner, alive);
+            }
+            self.send_signal(owner, Signal::Message(message, None));
         }
-        self.send_signal(owner, Signal::Message(message, None));
+        port_probes::running(&mut state.trace, TraceTag::Out, port.id, None);
         true
     }
 
