@@ -20,15 +20,18 @@ main() ->
                    || _ <- lists:seq(1, N)],
          wait_linked(P, Others, Name),
          1 = erlang:trace(P, true, [exiting, {tracer, Self}]),
+         Ref = monitor(process, P),
          End(P),
-         timer:sleep(100),
+         receive {'DOWN', Ref, process, P, _} -> ok end,
          io:format("~p: ~p~n", [Name, [element(3, T) || T <- trace_names:collect()]]),
          [O ! stop || O <- Others]
      end || {Name, N, Watch, End} <- Cases],
-    Big = spawn(fun() -> L = lists:seq(1, 200000), receive go -> length(L) end end),
+    Big = spawn(fun() -> L = lists:seq(1, 200000), Self ! ready, receive go -> length(L) end end),
+    receive ready -> ok end,
     1 = erlang:trace(Big, true, [exiting, procs, {tracer, Self}]),
+    BigRef = monitor(process, Big),
     Big ! go,
-    timer:sleep(100),
+    receive {'DOWN', BigRef, process, Big, normal} -> ok end,
     io:format("big: ~p~n", [[element(3, T) || T <- trace_names:collect()]]),
     ok.
 

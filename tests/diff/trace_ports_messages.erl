@@ -34,7 +34,7 @@ main() ->
     exit(P4, kill),
     receive {'EXIT', P4, killed} -> ok end,
     New ! stop,
-    timer:sleep(50),
+    timer:sleep(100),
     Tracer ! {dump, self()},
     Events = receive {events, Es} -> Es end,
     Named = tl(trace_names:ordered([Self | Events])),

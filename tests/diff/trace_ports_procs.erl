@@ -21,10 +21,11 @@ main() ->
     true = unlink(P2),
     true = link(P2),
     true = link(P2),
-    Other = spawn(fun() -> link(P2), receive stop -> ok end end),
-    sync(Other),
+    Other = spawn(fun() -> link(P2), Self ! linked, receive stop -> ok end end),
+    receive linked -> ok end,
+    OtherRef = monitor(process, Other),
     Other ! stop,
-    timer:sleep(20),
+    receive {'DOWN', OtherRef, process, Other, normal} -> ok end,
     true = port_close(P2),
     undefined = whereis(trace_ports_procs_port),
     %% Exit signals.
@@ -42,15 +43,17 @@ main() ->
                           receive stop -> exit(gone) end
                   end),
     P5 = receive {port, P} -> P end,
+    Ref5 = monitor(port, P5),
     Owner ! stop,
-    timer:sleep(50),
-    undefined = erlang:port_info(P5),
+    receive {'DOWN', Ref5, port, P5, gone} -> ok end,
     %% port_connect/2: the new owner gets linked.
     P6 = open_port({spawn, "cat"}, []),
     New = spawn(fun() -> receive stop -> ok end end),
     true = erlang:port_connect(P6, New),
     true = unlink(P6),
+    Ref6 = monitor(port, P6),
     New ! stop,
+    receive {'DOWN', Ref6, port, P6, normal} -> ok end,
     timer:sleep(50),
     Tracer ! {dump, self()},
     Events = receive {events, Es} -> Es end,
@@ -59,10 +62,6 @@ main() ->
     Ports = lists:usort([element(2, E) || E <- Named]),
     [io:format("~p~n", [E]) || Port <- Ports, E <- Named, element(2, E) =:= Port],
     ok.
-
-sync(Pid) ->
-    timer:sleep(20),
-    {links, _} = process_info(Pid, links).
 
 tracer(Acc) ->
     receive
