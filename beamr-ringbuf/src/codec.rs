@@ -259,6 +259,8 @@ pub fn encode(
         }
         Payload::Call { mfa, .. } => put(&mfa_words(Some(mfa), 0, k)),
         Payload::ReturnTo { mfa } | Payload::Running { mfa } => put(&mfa_words(mfa, 0, k)),
+        // A port's task is not a function: recorded as in/out at none.
+        Payload::PortTask { .. } => put(&mfa_words(None, 0, k)),
         Payload::Return { mfa, value } => {
             put(&mfa_words(Some(mfa), 0, k));
             put(&summary::encode(value, &mut *k));

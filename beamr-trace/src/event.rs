@@ -24,6 +24,7 @@
 //! | `open` | `PortOpen` | `{trace, Port, open, Pid, Driver}` |
 //! | `closed` | `PortClosed` | `{trace, Port, closed, Reason}` |
 //! | `in`, `out`, `*_exiting`, `out_exited` | `Running` | `{trace, Pid, in, {M, F, A} \| 0}` |
+//! | `in`, `out` of a port (`running_ports`) | `PortTask` | `{trace, Port, in, Task \| 0}` |
 //! | `gc_*` | `Gc` | `{trace, Pid, gc_minor_start, Info}` |
 //! | `seq_trace` tags | `SeqTrace` | `{seq_trace, Label, {send, Serial, From, To, Msg}}` |
 
@@ -235,6 +236,14 @@ pub enum Payload<'a> {
         /// The function the tracee is in.
         mfa: Option<Mfa>,
     },
+    /// A port was scheduled in or out (`running_ports`) to run `task`:
+    /// the atom erts names its work by (`open`, `command`, `close`,
+    /// `link`, `unlink`, `connect`), `None` (erts's `0`) for input from
+    /// its OS side.
+    PortTask {
+        /// What the port was scheduled for.
+        task: Option<Atom>,
+    },
     /// A garbage collection.
     Gc(GcInfo),
     /// A `seq_trace` event.
@@ -278,6 +287,7 @@ impl Payload<'_> {
             Payload::PortOpen { .. } => tag == T::Open,
             Payload::PortClosed { .. } => tag == T::Closed,
             Payload::Running { .. } => tag.is_running(),
+            Payload::PortTask { .. } => matches!(tag, T::In | T::Out),
             Payload::Gc(_) => tag.is_gc(),
             Payload::SeqTrace { to, .. } => match tag {
                 T::SeqTraceSend | T::SeqTraceReceive => to.is_some(),
@@ -361,6 +371,8 @@ mod tests {
         assert!(Payload::Gc(GcInfo::default()).fits(TraceTag::GcMajorEnd));
         assert!(!Payload::Gc(GcInfo::default()).fits(TraceTag::In));
         assert!(Payload::Running { mfa: None }.fits(TraceTag::OutExited));
+        assert!(Payload::PortTask { task: None }.fits(TraceTag::In));
+        assert!(!Payload::PortTask { task: None }.fits(TraceTag::OutExited));
         let print = Payload::SeqTrace {
             label: Term::small_unchecked(1),
             serial: SeqSerial::default(),

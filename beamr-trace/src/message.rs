@@ -133,6 +133,9 @@ pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> 
             Some(mfa) => mfa_tuple(heap, mfa, arity(mfa)),
             None => Term::small_unchecked(0),
         }),
+        Payload::PortTask { task } => {
+            elems.push(task.map_or(Term::small_unchecked(0), Term::atom));
+        }
         Payload::Gc(info) => elems.push(gc_info(heap, &info)),
         Payload::SeqTrace { .. } => return None,
     }

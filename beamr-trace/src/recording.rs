@@ -210,6 +210,7 @@ fn copy_terms(heap: &mut Heap, payload: &Payload<'_>, args_tuple: &mut Term) -> 
             reason: copy(reason),
         },
         Payload::Running { mfa } => Payload::Running { mfa },
+        Payload::PortTask { task } => Payload::PortTask { task },
         Payload::Gc(info) => Payload::Gc(info),
         Payload::SeqTrace {
             label,

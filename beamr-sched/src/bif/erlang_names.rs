@@ -59,6 +59,8 @@ fn register_port(rt: &Runtime, name: Atom, port: Term) -> Result<Term, Exception
         return Err(Exception::badarg());
     }
     state.registered_name = Some(name);
+    let id = port.id;
+    crate::trace::port_probes::register(&mut state.trace, TraceTag::Register, id, name);
     Ok(Term::TRUE)
 }
 
@@ -68,7 +70,10 @@ fn unregister(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     rt.names.unregister(name);
     if pid.is_local_port() {
         if let Some(port) = rt.ports.get(pid) {
-            port.state().registered_name = None;
+            let mut state = port.state();
+            state.registered_name = None;
+            let t = &mut state.trace;
+            crate::trace::port_probes::register(t, TraceTag::Unregister, pid, name);
         }
     } else if pid == p.pid {
         p.registered_name = None;

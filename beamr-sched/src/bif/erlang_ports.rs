@@ -139,7 +139,8 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 /// the call returns (`prim_inet:close/1` flushes it with `after 0`).
 fn port_close(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
-    if !rt.port_exit(port.id, Term::atom(Atom::NORMAL), None) {
+    let end = crate::signals::PortEnd::Close(p.pid);
+    if !rt.port_exit_by(port.id, Term::atom(Atom::NORMAL), None, end) {
         return Err(Exception::badarg());
     }
     if p.links.contains(&port.id) {
@@ -156,7 +157,7 @@ fn port_connect(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
     if !pid.is_local_pid() || (pid != p.pid && rt.processes.get(pid).is_none()) {
         return Err(Exception::badarg());
     }
-    if !rt.port_connect(port.id, pid) {
+    if !rt.port_connect(port.id, pid, p.pid) {
         return Err(Exception::badarg());
     }
     if pid == p.pid {

@@ -312,7 +312,7 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let target = if a[0].is_local_pid() {
         a[0]
     } else if a[0].is_local_port() {
-        port_exit_signal(rt, a[0], a[1]);
+        port_exit_signal(rt, p.pid, a[0], a[1]);
         return Ok(Term::TRUE);
     } else if a[0].is_pid() {
         return Ok(Term::TRUE);
@@ -335,14 +335,15 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `exit(Port, Reason)`: the port exits with Reason, `normal` included,
-/// as in erts (`kill` makes it `killed`).
-fn port_exit_signal(rt: &Runtime, port: Term, reason: Term) {
-    let reason = if reason == Term::atom(Atom::KILL) {
+/// as in erts (`kill` makes it `killed`), sent by `from`.
+fn port_exit_signal(rt: &Runtime, from: Term, port: Term, sent: Term) {
+    let reason = if sent == Term::atom(Atom::KILL) {
         Term::atom(Atom::KILLED)
     } else {
-        reason
+        sent
     };
-    rt.port_exit(port, reason, None);
+    let end = crate::signals::PortEnd::Signal { from, sent };
+    rt.port_exit_by(port, reason, None, end);
 }
 
 /// `exit(self(), Reason)`: takes effect before the BIF returns. A trapping

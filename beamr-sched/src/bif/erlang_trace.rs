@@ -9,8 +9,11 @@
 //! `erlang_trace_info`'s. `{tracer, Module, State}` names a tracer module
 //! (`tracer_terms`: `erl_tracer`, or one of beamr's own backends); each
 //! tracer is asked `trace_status` before its flags are set on a process.
-//! Not here yet: tracing ports as tracees, which raises `{notsup, What}`
-//! but for what `dbg:p/2` names besides processes (see [`Target::Ports`]).
+//! Ports are tracees as processes are: one port, `ports`,
+//! `existing_ports`, `new_ports`, and the ports among `all`, `existing`
+//! and `new`, each group visiting the kinds its flags are for
+//! (`trace::port_probes` has the two sets). A port's flags change at
+//! once, under its lock.
 //! `{tracer, Port}` sends each trace message to the port in the external
 //! format (`ports::trace_file` and `ports::trace_ip`, erts's trace port
 //! drivers, write them as erts does).
@@ -29,7 +32,7 @@ use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
 use crate::runtime::{Port, Runtime};
 use crate::signals;
-use crate::trace::{Session, SessionTracer, TraceChange};
+use crate::trace::{port_probes, Session, SessionTracer, TraceChange};
 
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
@@ -115,35 +118,73 @@ impl Deliver for PortDelivery {
     }
 }
 
-/// Which processes an `erlang:trace/3` call names.
+/// Which processes and ports an `erlang:trace/3` call names.
 pub(super) enum Target {
+    /// One process.
     One(Term),
-    Existing,
-    New,
-    All,
-    /// `ports`, `existing_ports` (`existing`) or `new_ports`: ports are
-    /// not tracees in beamr yet. Clearing flags is accepted (no port has
-    /// any; each existing port counts, as erts counts them), and so is
-    /// naming the ports to come (none is ever traced); setting flags on
-    /// existing ports raises `{notsup, _}`.
-    Ports {
-        existing: bool,
+    /// One port.
+    Port(Term),
+    /// A group: which of the existing processes and ports, and whether
+    /// the settings of new ones change.
+    Group {
+        /// The existing processes, ports, or both.
+        existing: Option<Kinds>,
+        /// The settings of new processes, ports, or both.
+        new: Option<Kinds>,
     },
+}
+
+/// Which kinds of tracee a group names.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Kinds {
+    Processes,
+    Ports,
+    Both,
+}
+
+impl Kinds {
+    fn processes(self) -> bool {
+        self != Kinds::Ports
+    }
+
+    fn ports(self) -> bool {
+        self != Kinds::Processes
+    }
 }
 
 pub(super) fn target(t: Term) -> Result<Target, Exception> {
     if t.is_local_pid() {
         return Ok(Target::One(t));
     }
-    match t.as_atom().map(Atom::name) {
-        Some("all" | "processes") => Ok(Target::All),
-        Some("existing" | "existing_processes") => Ok(Target::Existing),
-        Some("new" | "new_processes") => Ok(Target::New),
-        Some("ports") => Ok(Target::Ports { existing: true }),
-        Some("existing_ports") => Ok(Target::Ports { existing: true }),
-        Some("new_ports") => Ok(Target::Ports { existing: false }),
-        _ => Err(Exception::badarg()),
+    if t.is_local_port() {
+        return Ok(Target::Port(t));
     }
+    let (existing, new) = match t.as_atom().map(Atom::name) {
+        Some("all") => (Some(Kinds::Both), Some(Kinds::Both)),
+        Some("processes") => (Some(Kinds::Processes), Some(Kinds::Processes)),
+        Some("ports") => (Some(Kinds::Ports), Some(Kinds::Ports)),
+        Some("existing") => (Some(Kinds::Both), None),
+        Some("existing_processes") => (Some(Kinds::Processes), None),
+        Some("existing_ports") => (Some(Kinds::Ports), None),
+        Some("new") => (None, Some(Kinds::Both)),
+        Some("new_processes") => (None, Some(Kinds::Processes)),
+        Some("new_ports") => (None, Some(Kinds::Ports)),
+        _ => return Err(Exception::badarg()),
+    };
+    Ok(Target::Group { existing, new })
+}
+
+/// Which existing tracees a group with `flags` visits, as erts decides:
+/// processes for a process event flag, ports for a port event flag, both
+/// (of those the group names) for a flag both have (`send`, a timestamp).
+fn visits(kinds: Kinds, flags: TraceFlags) -> (bool, bool) {
+    let modifiers = flags.intersects(port_probes::MODIFIERS);
+    let processes = flags.intersects(port_probes::PROCESS_FLAGS - port_probes::MODIFIERS);
+    let ports = flags.intersects(port_probes::PORT_EVENTS);
+    (
+        kinds.processes() && (processes || modifiers),
+        kinds.ports() && (ports || modifiers),
+    )
 }
 
 /// Parses the flag list: the flags, the tracer given with `{tracer, Pid}`
@@ -248,15 +289,14 @@ pub(super) fn trace_in(
         Some(SessionTracer::Module(m)) => NamedTracer::Module(m.clone()),
         None => NamedTracer::Process(p.pid),
     });
-    // `all` and `existing` leave a tracer process out.
-    let (tracer, tracer_pid) = match named {
+    let tracer = match named {
         NamedTracer::Process(to) => {
             if set && to.is_local_pid() && rt.processes.get(to).is_none() && to != p.pid {
                 return Err(Exception::badarg());
             }
-            (message_tracer(rt, p, to, timestamp)?, Some(to))
+            message_tracer(rt, p, to, timestamp)?
         }
-        NamedTracer::Module(t) => (t, None),
+        NamedTracer::Module(t) => t,
     };
     let change = TraceChange {
         session: Arc::clone(session),
@@ -266,11 +306,10 @@ pub(super) fn trace_in(
     };
     // erl_tracer's trace_status: a tracer set on a tracee is asked first,
     // and one that answers remove leaves it untraced (still counted).
-    let takes = |pid: Term| {
-        !set || Tracee::from_term(pid)
+    let takes = |tracee: Term| {
+        !set || Tracee::from_term(tracee)
             .is_none_or(|t| change.tracer.trace_status(t) != Decision::Remove)
     };
-    let mut count = 0;
     let change_one = |pid: Term, p: &mut Process| -> bool {
         if !takes(pid) {
             return pid == p.pid || rt.processes.get(pid).is_some();
@@ -282,33 +321,72 @@ pub(super) fn trace_in(
             rt.send_signal(pid, Signal::Trace(change.clone()))
         }
     };
-    match target {
+    let change_port = |id: Term| -> bool {
+        let Some(port) = rt.ports.get(id) else {
+            return false;
+        };
+        let mut state = port.state();
+        if state.closed {
+            return false;
+        }
+        if takes(id) {
+            state.trace.apply(&change);
+        }
+        true
+    };
+    let count = match target {
         Target::One(pid) => {
             if !change_one(pid, p) {
                 return Err(Exception::badarg());
             }
-            count = 1;
+            1
         }
-        Target::Existing | Target::All => {
-            for pid in rt.processes.pids() {
-                if Some(pid) != tracer_pid && change_one(pid, p) {
-                    count += 1;
+        Target::Port(id) => {
+            if !change_port(id) {
+                return Err(Exception::badarg());
+            }
+            1
+        }
+        Target::Group { existing, new } => {
+            let mut count = 0;
+            if let Some(kinds) = existing {
+                // The tracer too, as erts counts (its own events are
+                // never sent to it).
+                let (processes, ports) = visits(kinds, flags);
+                if processes {
+                    count += rt
+                        .processes
+                        .pids()
+                        .into_iter()
+                        .filter(|&pid| change_one(pid, p))
+                        .count();
+                }
+                if ports {
+                    count += rt
+                        .ports
+                        .ids()
+                        .into_iter()
+                        .filter(|&id| change_port(id))
+                        .count();
                 }
             }
-            if matches!(target, Target::All) && takes(p.pid) {
-                rt.trace.change_new_processes(&change);
+            if let Some(kinds) = new.filter(|_| takes(p.pid)) {
+                let for_kind = |mask: TraceFlags| TraceChange {
+                    flags: flags & mask,
+                    ..change.clone()
+                };
+                if kinds.processes() && flags.intersects(port_probes::PROCESS_FLAGS) {
+                    rt.trace
+                        .change_new_processes(&for_kind(port_probes::PROCESS_FLAGS));
+                }
+                if kinds.ports() && flags.intersects(port_probes::PORT_FLAGS) {
+                    rt.trace
+                        .change_new_ports(&for_kind(port_probes::PORT_FLAGS));
+                }
             }
+            count as i64
         }
-        Target::New if takes(p.pid) => rt.trace.change_new_processes(&change),
-        Target::New => {}
-        Target::Ports { existing: false } => {}
-        Target::Ports { existing: true } => {
-            if set {
-                return Err(not_implemented(p, "tracing ports"));
-            }
-            count = rt.ports.ids().len() as i64;
-        }
-    }
+    };
     Ok(Term::small_unchecked(count))
 }
 

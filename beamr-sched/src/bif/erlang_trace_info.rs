@@ -5,6 +5,8 @@
 //! subject              items                               answer
 //! Pid                  flags, tracer                       {Item, Value}; undefined if dead
 //! new | new_processes  flags, tracer                       what new processes start with
+//! Port                 flags, tracer                       {Item, Value}; undefined if closed
+//! new_ports            flags, tracer                       what new ports start with
 //! {M, F, A}            traced, match_spec, meta,           {Item, Value}; Value undefined for
 //!                      meta_match_spec, call_count,        no such function (or a wildcard)
 //!                      call_time, (call_memory,) all
@@ -79,6 +81,16 @@ pub(super) fn trace_info_in(
         let value = process_item(p, session, &trace, item_name);
         return Ok(p.heap.tuple(&[item, value]));
     }
+    if subject.is_local_port() {
+        if !matches!(item_name, "flags" | "tracer") {
+            return Err(Exception::badarg());
+        }
+        let Some(trace) = rt.ports.get(subject).map(|port| port.state().trace.clone()) else {
+            return Ok(Term::atom(Atom::UNDEFINED));
+        };
+        let value = process_item(p, session, &trace, item_name);
+        return Ok(p.heap.tuple(&[item, value]));
+    }
     if let Some(&[m, f, arity]) = subject.as_tuple() {
         let value = match function(session, m, f, arity) {
             Some(trace) => function_item(p, &trace, item_name, true)?,
@@ -90,11 +102,17 @@ pub(super) fn trace_info_in(
         return Ok(p.heap.tuple(&[item, value]));
     }
     match subject.as_atom().map(Atom::name) {
-        Some("new" | "new_processes") => {
+        Some(new @ ("new" | "new_processes" | "new_ports")) => {
             if !matches!(item_name, "flags" | "tracer") {
                 return Err(Exception::badarg());
             }
-            let trace = rt.trace.for_new_process();
+            // What erts keeps: nothing once the tracer has died.
+            let trace = if new == "new_ports" {
+                rt.trace.new_ports()
+            } else {
+                rt.trace.for_new_process()
+            };
+            let trace = trace.without_dead_tracers();
             let value = process_item(p, session, &trace, item_name);
             Ok(p.heap.tuple(&[item, value]))
         }

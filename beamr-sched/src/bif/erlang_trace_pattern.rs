@@ -153,8 +153,9 @@ fn event_pattern(
     ms: Term,
     flag_list: Term,
 ) -> Result<Term, Exception> {
+    // erts takes no flags here, and names no cause for any.
     if flag_list != Term::NIL {
-        return Err(Exception::badarg_cause(Term::atom(atom("badopt"))));
+        return Err(Exception::badarg_cause(Term::atom(atom("none"))));
     }
     let pattern = match setting(ms)? {
         Setting::On(Spec { ms: Some(ms), .. }) => EventPattern::Spec(ms),
@@ -188,9 +189,10 @@ fn setting(t: Term) -> Result<Setting, Exception> {
 
 /// Reads the flag list; `global` may not be given with any other flag.
 /// `meta` names the session's tracer (the caller in the legacy session,
-/// which alone takes `{meta, Pid}` and `{meta, Module, State}`).
+/// which alone takes `{meta, Pid}` and `{meta, Module, State}`). Anything
+/// else is erts's `badopt`.
 fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Flags, Exception> {
-    let items = t.list_to_vec().ok_or_else(Exception::badarg)?;
+    let items = t.list_to_vec().ok_or_else(bad_option)?;
     let mut flags = Flags::default();
     for item in items {
         if let Some(name) = item.as_atom().map(Atom::name) {
@@ -207,7 +209,7 @@ fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Fl
                 "call_count" => flags.count = true,
                 "call_time" => flags.time = true,
                 "call_memory" if otp_release() >= 26 => flags.memory = true,
-                _ => return Err(Exception::badarg()),
+                _ => return Err(bad_option()),
             }
             continue;
         }
@@ -225,7 +227,7 @@ fn flags(rt: &Runtime, p: &mut Process, session: &Session, t: Term) -> Result<Fl
                     None => return Err(not_a_tracer(p, module, state)),
                 }
             }
-            _ => return Err(Exception::badarg()),
+            _ => return Err(bad_option()),
         }
     }
     let others = flags.local || flags.meta.is_some() || flags.count || flags.time || flags.memory;

@@ -40,7 +40,7 @@ pub fn open(rt: &Runtime, owner: Term, command: &str) -> Option<Result<Term, Exc
         let id = rt.ports.new_id();
         let mut port = Port::new(id, command.to_string(), owner, None);
         port.driver = Some(driver);
-        rt.ports.insert(Arc::new(port));
+        rt.insert_port(Arc::new(port));
         id
     }))
 }

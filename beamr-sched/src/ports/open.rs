@@ -74,7 +74,7 @@ pub fn open(
             port.packet = packet_header(&o);
             port.writable = o.output;
             let port = Arc::new(port);
-            rt.ports.insert(port.clone());
+            rt.insert_port(port.clone());
             if o.output {
                 start_writer(target, rx);
             }
@@ -100,7 +100,7 @@ pub fn open(
             port.packet = packet_header(&o);
             port.writable = o.output;
             let port = Arc::new(port);
-            rt.ports.insert(port.clone());
+            rt.insert_port(port.clone());
             let mut child = child;
             if let Some(stdin) = child.stdin.take() {
                 start_writer(Box::new(stdin), rx);

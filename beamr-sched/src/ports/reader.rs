@@ -23,6 +23,7 @@ use beamr_core::term::Term;
 
 use super::framing::{Chunk, Decoder};
 use super::options::PortOptions;
+use crate::process::Payload;
 use crate::runtime::{Port, Runtime};
 
 /// Bytes asked for per read.
@@ -57,9 +58,7 @@ fn run(rt: &Runtime, mut r: Reader) {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             };
-            for chunk in decoder.push(&buf[..n]) {
-                open = deliver(rt, &r.port, &r.options, chunk);
-            }
+            open = deliver(rt, &r.port, &r.options, decoder.push(&buf[..n]));
             if !open {
                 break;
             }
@@ -71,10 +70,9 @@ fn run(rt: &Runtime, mut r: Reader) {
         // An output-only descriptor port ends only when closed.
         return;
     }
-    if open {
-        for chunk in decoder.finish() {
-            open = deliver(rt, &r.port, &r.options, chunk);
-        }
+    let last = decoder.finish();
+    if open && !last.is_empty() {
+        open = deliver(rt, &r.port, &r.options, last);
     }
     if open && r.options.exit_status {
         if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
@@ -101,21 +99,29 @@ fn run(rt: &Runtime, mut r: Reader) {
     }
 }
 
-/// Sends one chunk to the port's owner; false when the port has exited.
-fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunk: Chunk) -> bool {
-    let (tag, bytes) = match chunk {
-        Chunk::Data(b) => (None, b),
-        Chunk::Eol(b) => (Some(Atom::EOL), b),
-        Chunk::Noeol(b) => (Some(Atom::NOEOL), b),
-    };
-    rt.port_deliver(port, bytes.len(), |h| {
-        let mut data = bytes_term(h, &bytes, o.binary);
-        if let Some(tag) = tag {
-            data = h.tuple(&[Term::atom(tag), data]);
-        }
-        let inner = h.tuple(&[Term::atom(Atom::DATA), data]);
-        h.tuple(&[port.id, inner])
-    })
+/// Sends `chunks` (what one read gave) to the port's owner, as one task
+/// of the port; false when the port has exited.
+fn deliver(rt: &Runtime, port: &Port, o: &PortOptions, chunks: Vec<Chunk>) -> bool {
+    let messages = chunks
+        .into_iter()
+        .map(|chunk| {
+            let (tag, bytes) = match chunk {
+                Chunk::Data(b) => (None, b),
+                Chunk::Eol(b) => (Some(Atom::EOL), b),
+                Chunk::Noeol(b) => (Some(Atom::NOEOL), b),
+            };
+            let message = Payload::build(|h| {
+                let mut data = bytes_term(h, &bytes, o.binary);
+                if let Some(tag) = tag {
+                    data = h.tuple(&[Term::atom(tag), data]);
+                }
+                let inner = h.tuple(&[Term::atom(Atom::DATA), data]);
+                h.tuple(&[port.id, inner])
+            });
+            (bytes.len(), message)
+        })
+        .collect();
+    rt.port_deliver_all(port, messages)
 }
 
 /// `bytes` as a binary or a list of bytes.

@@ -23,7 +23,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use beamr_core::heap::Heap;
 use beamr_core::term::{iodata_into, Term};
+use beamr_trace::TraceTag;
+
+use crate::trace::{port_probes, ProcessTrace};
 
 /// The live ports by number.
 pub struct PortTable {
@@ -151,6 +155,8 @@ pub struct PortState {
     pub sink: Option<PortSink>,
     /// The term `erlang:port_set_data/2` stored (`None`: `undefined`).
     pub data: Option<crate::process::Payload>,
+    /// How the port is traced (`trace::port_probes`).
+    pub trace: ProcessTrace,
 }
 
 impl Port {
@@ -173,6 +179,7 @@ impl Port {
                 registered_name: None,
                 sink,
                 data: None,
+                trace: ProcessTrace::off(),
             }),
         }
     }
@@ -228,6 +235,22 @@ impl Port {
             framed[..header].copy_from_slice(&len.to_be_bytes()[8 - header..]);
         }
         let mut state = self.state();
+        let traced = caller.is_local_pid();
+        if traced {
+            port_probes::running(&mut state.trace, TraceTag::In, self.id, Some("command"));
+            if port_probes::wants_receive(&state.trace) {
+                trace_command(&mut state.trace, self.id, caller, &framed[header..]);
+            }
+        }
+        let sent = self.write_locked(&mut state, caller, framed);
+        if traced && !state.closed {
+            port_probes::running(&mut state.trace, TraceTag::Out, self.id, Some("command"));
+        }
+        sent
+    }
+
+    /// Writes `framed` (the port's lock held as `state`).
+    fn write_locked(&self, state: &mut PortState, caller: Term, framed: Vec<u8>) -> Sent {
         let len = framed.len() as u64;
         if let Some(driver) = self.driver.as_ref().filter(|_| !state.closed) {
             driver.command(caller, &framed);
@@ -246,6 +269,19 @@ impl Port {
             None => Sent::Sent,
         }
     }
+}
+
+/// `'receive'` of `{Caller, {command, Data}}` (Data as a binary, as erts
+/// writes it whatever iodata was given), past the flag test.
+#[cold]
+#[inline(never)]
+fn trace_command(trace: &mut ProcessTrace, port: Term, caller: Term, data: &[u8]) {
+    let mut heap = Heap::new();
+    let data = heap.binary(data);
+    let command = Term::atom(beamr_core::atom::Atom::COMMAND);
+    let op = heap.tuple(&[command, data]);
+    let message = heap.tuple(&[caller, op]);
+    port_probes::receive(trace, port, message);
 }
 
 /// Data for a port's OS side, made by [`Port::iodata`] or [`Port::data`]:

@@ -67,4 +67,5 @@ pub mod system_logger;
 pub mod timers;
 
 pub use deliver::{absorb, deliver_pending, deliver_signals, deliver_to_self};
+pub use port::PortEnd;
 pub use send::send;

@@ -12,15 +12,66 @@
 //!    process's (`Signal::Message`), so the owner's order holds and its
 //!    `'receive'` probe fires; they are sent under the port's lock and
 //!    never after its exit (`runtime::port_table`'s protocol).
+//! 4. A traced port's probes (`trace::port_probes`) fire here, under the
+//!    port's lock: its opening ([`Runtime::insert_port`]), its messages,
+//!    links, connections and end; the commands it is given fire in
+//!    `Port::command_by`.
+
+use std::sync::Arc;
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+use beamr_trace::TraceTag;
 
 use crate::process::{Payload, Process, Signal};
-use crate::runtime::{Port, Runtime, Sent};
+use crate::runtime::{Port, PortState, Runtime, Sent};
+use crate::trace::port_probes;
+
+/// Why a port ends, as its trace shows it.
+#[derive(Copy, Clone, Debug)]
+pub enum PortEnd {
+    /// Its own doing: its program's output ended, bad data, a failed
+    /// write (`in 0`, then `closed`).
+    Own,
+    /// `port_close/1` or `{Pid, close}` from the process `by` (`in close`,
+    /// `'receive' {By, close}`, `closed`).
+    Close(Term),
+    /// An exit signal from `from` (a linked process's end, `exit/2`) with
+    /// the reason as sent (`kill`, where the port exits `killed`): erts
+    /// hands the port a close (`in 0`, `'receive' {From, close}`,
+    /// `closed Sent`).
+    Signal {
+        /// The sender.
+        from: Term,
+        /// The reason it sent.
+        sent: Term,
+    },
+}
 
 impl Runtime {
+    /// Puts a port just opened in the table, traced as new ports are
+    /// (`erlang:trace(new_ports, ...)`), and fires its `open` and its
+    /// owner's `getting_linked`: the one site every kind of port passes.
+    pub fn insert_port(&self, port: Arc<Port>) {
+        let trace = self.trace.for_new_port();
+        let traced = !trace.flags().is_empty();
+        if traced {
+            port.state().trace = trace;
+        }
+        self.ports.insert(port.clone());
+        if traced {
+            let mut state = port.state();
+            let owner = state.owner;
+            let driver = Atom::new(&port.name).unwrap_or(Atom::UNDEFINED);
+            let t = &mut state.trace;
+            port_probes::open(t, port.id, owner, driver);
+            port_probes::running(t, TraceTag::In, port.id, Some("open"));
+            port_probes::running(t, TraceTag::Out, port.id, Some("open"));
+            port_probes::link(t, TraceTag::GettingLinked, port.id, owner);
+        }
+    }
+
     /// Sends the message `build` makes (on a heap of its own) from `port`
     /// to its owner, counting `bytes` as input. False when the port has
     /// exited.
@@ -30,12 +81,30 @@ impl Runtime {
         bytes: usize,
         build: impl FnOnce(&mut Heap) -> Term,
     ) -> bool {
+        self.port_deliver_all(port, vec![(bytes, Payload::build(build))])
+    }
+
+    /// Sends `messages` (each with the bytes of input it counts) from
+    /// `port` to its owner, in order, as one task of the port: under one
+    /// hold of its lock, which its trace shows scheduled in and out
+    /// around them (`running_ports`' `in 0`/`out 0`). False when the port
+    /// has exited.
+    pub fn port_deliver_all(&self, port: &Port, messages: Vec<(usize, Payload)>) -> bool {
         let mut state = port.state();
         if state.closed {
             return false;
         }
-        state.input += bytes as u64;
-        self.send_signal(state.owner, Signal::Message(Payload::build(build), None));
+        port_probes::running(&mut state.trace, TraceTag::In, port.id, None);
+        let owner = state.owner;
+        for (bytes, message) in messages {
+            state.input += bytes as u64;
+            if port_probes::wants_send(&state.trace) {
+                let alive = self.processes.get(owner).is_some();
+                port_probes::send(&mut state.trace, port.id, message.term, owner, alive);
+            }
+            self.send_signal(owner, Signal::Message(message, None));
+        }
+        port_probes::running(&mut state.trace, TraceTag::Out, port.id, None);
         true
     }
 
@@ -44,6 +113,18 @@ impl Runtime {
     /// `'DOWN'` messages; then `closed_to`, if given, gets
     /// `{Port, closed}`. False when the port had exited already.
     pub fn port_exit(&self, id: Term, reason: Term, closed_to: Option<Term>) -> bool {
+        self.port_exit_by(id, reason, closed_to, PortEnd::Own)
+    }
+
+    /// [`Runtime::port_exit`] for the cause `end`, which the port's trace
+    /// shows.
+    pub fn port_exit_by(
+        &self,
+        id: Term,
+        reason: Term,
+        closed_to: Option<Term>,
+        end: PortEnd,
+    ) -> bool {
         let Some(port) = self.ports.remove(id) else {
             return false;
         };
@@ -57,8 +138,18 @@ impl Runtime {
             if let Some(driver) = &port.driver {
                 driver.stop();
             }
+            if !state.trace.flags().is_empty() {
+                trace_end(&mut state, id, reason, end);
+            }
             if let Some(name) = state.registered_name.take() {
                 self.names.unregister(name);
+                port_probes::register(&mut state.trace, TraceTag::Unregister, id, name);
+            }
+            if let Some(pid) = closed_to.filter(|_| port_probes::wants_send(&state.trace)) {
+                // erts's trace names the reply by its second element.
+                let closed = Term::atom(Atom::new("closed").expect("atom"));
+                let alive = self.processes.get(pid).is_some();
+                port_probes::send(&mut state.trace, id, closed, pid, alive);
             }
             (
                 std::mem::take(&mut state.links),
@@ -100,7 +191,17 @@ impl Runtime {
             state.owner == from
         };
         if owner || reason != Term::atom(Atom::NORMAL) {
-            self.port_exit(id, reason, None);
+            let end = PortEnd::Signal { from, sent: reason };
+            self.port_exit_by(id, reason, None, end);
+        } else {
+            // erts hands the port the close all the same; it stays.
+            let mut state = port.state();
+            if !state.trace.flags().is_empty() {
+                let t = &mut state.trace;
+                port_probes::running(t, TraceTag::In, id, None);
+                trace_close(t, id, from);
+                port_probes::running(t, TraceTag::Out, id, None);
+            }
         }
     }
 
@@ -115,6 +216,10 @@ impl Runtime {
         }
         if !state.links.contains(&pid) {
             state.links.push(pid);
+            let t = &mut state.trace;
+            port_probes::running(t, TraceTag::In, id, Some("link"));
+            port_probes::link(t, TraceTag::GettingLinked, id, pid);
+            port_probes::running(t, TraceTag::Out, id, Some("link"));
         }
         true
     }
@@ -122,7 +227,15 @@ impl Runtime {
     /// Removes the link between port `id` and `pid`.
     pub fn port_unlink(&self, id: Term, pid: Term) {
         if let Some(port) = self.ports.get(id) {
-            port.state().links.retain(|&l| l != pid);
+            let mut state = port.state();
+            let before = state.links.len();
+            state.links.retain(|&l| l != pid);
+            if state.links.len() < before {
+                let t = &mut state.trace;
+                port_probes::running(t, TraceTag::In, id, Some("unlink"));
+                port_probes::link(t, TraceTag::GettingUnlinked, id, pid);
+                port_probes::running(t, TraceTag::Out, id, Some("unlink"));
+            }
         }
     }
 
@@ -148,8 +261,10 @@ impl Runtime {
     }
 
     /// Makes `new_owner` the connected process of port `id` (and links
-    /// them); false when the port has exited.
-    pub fn port_connect(&self, id: Term, new_owner: Term) -> bool {
+    /// them), as process `by` asked; false when the port has exited.
+    /// The port's trace shows the request and its `{Port, connected}`
+    /// answer to `by` (which `port_connect/2`'s caller does not get).
+    pub fn port_connect(&self, id: Term, new_owner: Term, by: Term) -> bool {
         let Some(port) = self.ports.get(id) else {
             return false;
         };
@@ -158,10 +273,66 @@ impl Runtime {
             return false;
         }
         state.owner = new_owner;
+        let t = &mut state.trace;
+        port_probes::running(t, TraceTag::In, id, Some("connect"));
         if !state.links.contains(&new_owner) {
             state.links.push(new_owner);
+            port_probes::link(&mut state.trace, TraceTag::GettingLinked, id, new_owner);
+        }
+        if !state.trace.flags().is_empty() {
+            trace_connect(&mut state.trace, id, by, new_owner);
+            let alive = self.processes.get(by).is_some();
+            let t = &mut state.trace;
+            if port_probes::wants_send(t) {
+                let mut heap = Heap::new();
+                let connected = Term::atom(Atom::new("connected").expect("atom"));
+                let message = heap.tuple(&[id, connected]);
+                port_probes::send(t, id, message, by, alive);
+            }
+            port_probes::running(t, TraceTag::Out, id, Some("connect"));
         }
         true
+    }
+}
+
+/// The trace of a port's end: scheduled in for it, the close it was
+/// handed, `closed`.
+#[cold]
+#[inline(never)]
+fn trace_end(state: &mut PortState, id: Term, reason: Term, end: PortEnd) {
+    let t = &mut state.trace;
+    let (task, from, reason) = match end {
+        PortEnd::Own => (None, None, reason),
+        PortEnd::Close(by) => (Some("close"), Some(by), reason),
+        PortEnd::Signal { from, sent } => (None, Some(from), sent),
+    };
+    port_probes::running(t, TraceTag::In, id, task);
+    if let Some(from) = from {
+        trace_close(t, id, from);
+    }
+    port_probes::closed(t, id, reason);
+}
+
+/// `'receive'` of `{From, close}`.
+fn trace_close(t: &mut crate::trace::ProcessTrace, id: Term, from: Term) {
+    if port_probes::wants_receive(t) {
+        let mut heap = Heap::new();
+        let close = Term::atom(Atom::new("close").expect("atom"));
+        let message = heap.tuple(&[from, close]);
+        port_probes::receive(t, id, message);
+    }
+}
+
+/// `'receive'` of `{By, {connect, NewOwner}}`.
+#[cold]
+#[inline(never)]
+fn trace_connect(t: &mut crate::trace::ProcessTrace, id: Term, by: Term, new_owner: Term) {
+    if port_probes::wants_receive(t) {
+        let mut heap = Heap::new();
+        let connect = Term::atom(Atom::new("connect").expect("atom"));
+        let op = heap.tuple(&[connect, new_owner]);
+        let message = heap.tuple(&[by, op]);
+        port_probes::receive(t, id, message);
     }
 }
 
@@ -209,12 +380,19 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return;
     }
     if is(what, "close") {
-        rt.port_exit(id, Term::atom(Atom::NORMAL), Some(from));
+        rt.port_exit_by(
+            id,
+            Term::atom(Atom::NORMAL),
+            Some(from),
+            PortEnd::Close(from),
+        );
         return;
     }
     match what.as_tuple() {
         Some(&[tag, new_owner])
-            if is(tag, "connect") && new_owner.is_local_pid() && rt.port_connect(id, new_owner) =>
+            if is(tag, "connect")
+                && new_owner.is_local_pid()
+                && rt.port_connect(id, new_owner, from) =>
         {
             let connected = Term::atom(Atom::new("connected").expect("atom"));
             let reply = p.heap.tuple(&[id, connected]);

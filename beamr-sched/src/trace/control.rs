@@ -1,5 +1,6 @@
 //! [`TraceControl`]: the runtime-wide trace settings: what a new process
-//! starts with (`erlang:trace(new, ...)`, and `beamr run --trace`), how
+//! or port starts with (`erlang:trace(new, ...)`, `new_processes`,
+//! `new_ports`, and `beamr run --trace`), how
 //! the program's processes are traced (`beamr run --trace-pids`), and
 //! where `seq_trace` events go.
 
@@ -15,11 +16,28 @@ pub struct TraceControl {
     /// and takes the lock only when it is set.
     new_traced: AtomicBool,
     new_processes: RwLock<ProcessTrace>,
+    /// As `new_traced`, for ports.
+    new_ports_traced: AtomicBool,
+    new_ports: RwLock<ProcessTrace>,
     /// Where `seq_trace` events go.
     pub seq: super::SeqTracers,
     /// How the program (`run_main`'s process) is to be traced, until it
     /// starts.
     program: Mutex<Option<(ProcessTrace, ProgramScope)>>,
+}
+
+/// Applies `change` to a default (`new`'s or `new_ports`'s) and sets its
+/// word. As in erts, clearing flags clears the default's tracer, so
+/// whatever else it had no longer traces anything: any `false` request
+/// leaves it off in that session.
+fn change_default(default: &RwLock<ProcessTrace>, word: &AtomicBool, change: &super::TraceChange) {
+    let mut new = default.write().unwrap_or_else(|e| e.into_inner());
+    if change.set {
+        new.apply(change);
+    } else {
+        new.clear_session(&change.session);
+    }
+    word.store(!new.flags().is_empty(), Ordering::Release);
 }
 
 /// Which of a run's processes [`TraceControl::set_program`] traces.
@@ -48,13 +66,34 @@ impl TraceControl {
     /// Applies an `erlang:trace(new, ...)` request to the settings of new
     /// processes.
     pub fn change_new_processes(&self, change: &super::TraceChange) {
-        let mut new = self
-            .new_processes
-            .write()
-            .unwrap_or_else(|e| e.into_inner());
-        new.apply(change);
-        self.new_traced
-            .store(!new.flags().is_empty(), Ordering::Release);
+        change_default(&self.new_processes, &self.new_traced, change);
+    }
+
+    /// Applies an `erlang:trace(new_ports, ...)` request to the settings
+    /// of new ports.
+    pub fn change_new_ports(&self, change: &super::TraceChange) {
+        change_default(&self.new_ports, &self.new_ports_traced, change);
+    }
+
+    /// How a new port is traced.
+    #[inline]
+    pub fn for_new_port(&self) -> ProcessTrace {
+        if !super::PROBES || !self.new_ports_traced.load(Ordering::Acquire) {
+            return ProcessTrace::off();
+        }
+        self.new_ports
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// How new ports are traced, as `erlang:trace_info(new_ports, _)` sees
+    /// it.
+    pub fn new_ports(&self) -> ProcessTrace {
+        self.new_ports
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Traces the program's processes (`scope`) with `trace` once it

@@ -35,6 +35,11 @@
 //! seq_trace print              (token)    bif (seq_trace_print)  the printer
 //! ```
 //!
+//! Ports are tracees too (`ports`, `running_ports`, and `send` and
+//! `'receive'` of the messages a port sends and the operations it is
+//! asked for): their probes are [`port_probes`]'s, fired from
+//! `signals::port`.
+//!
 //! The `seq_trace` events are not gated by a flag word but by the process's
 //! token word (`[]` when it has none; see `signals::seq_trace`), and go to
 //! [`SeqTracers`] rather than to the process's tracer.
@@ -51,6 +56,7 @@ mod clock;
 mod control;
 mod control_word;
 mod frame;
+pub mod port_probes;
 pub mod probes;
 mod process_trace;
 mod seq_tracers;

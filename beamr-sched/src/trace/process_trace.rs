@@ -161,6 +161,20 @@ impl ProcessTrace {
         self.refresh();
     }
 
+    /// This trace without the sessions whose tracer is gone (a tracer
+    /// process that exited): what `erlang:trace_info/2` shows of the
+    /// settings of new processes and ports, which erts clears when their
+    /// tracer dies.
+    pub fn without_dead_tracers(&self) -> ProcessTrace {
+        let mut live = self.clone();
+        // A message tracer answers for its process, whoever asks.
+        let anyone = Tracee::pid(0);
+        live.sessions
+            .retain(|s| s.tracer.trace_status(anyone) != Decision::Remove);
+        live.refresh();
+        live
+    }
+
     /// Drops everything `session` set (it was destroyed).
     pub fn clear_session(&mut self, session: &Session) {
         self.sessions.retain(|s| s.session.id() != session.id());

@@ -2,7 +2,7 @@
 %% pids replaced by names (so both runtimes print the same), funs and
 %% references by placeholders, printed or collected from the mailbox.
 -module(trace_names).
--export([name/2, print/1, collect/0]).
+-export([name/2, print/1, collect/0, ordered/1]).
 
 %% Term with every pid replaced by its name in Names (other_pid if absent),
 %% every fun by a_fun and every reference by a_ref.
@@ -27,3 +27,27 @@ print(Names) ->
 %% for 100 ms.
 collect() ->
     receive T when element(1, T) =:= trace -> [T | collect()] after 100 -> [] end.
+
+%% Terms with every pid and port replaced by {pid, N} or {port, N}, N
+%% counting each kind in order of first appearance across all of them.
+ordered(Terms) ->
+    {Named, _} = lists:mapfoldl(fun ordered/2, #{}, Terms),
+    Named.
+
+ordered(T, Seen) when is_tuple(T) ->
+    {L, Seen1} = ordered(tuple_to_list(T), Seen),
+    {list_to_tuple(L), Seen1};
+ordered([H | T], Seen) ->
+    {H1, Seen1} = ordered(H, Seen),
+    {T1, Seen2} = ordered(T, Seen1),
+    {[H1 | T1], Seen2};
+ordered(X, Seen) when is_pid(X); is_port(X) ->
+    case Seen of
+        #{X := Name} -> {Name, Seen};
+        _ ->
+            Kind = if is_pid(X) -> pid; true -> port end,
+            N = length([K || {K, _} <- maps:values(Seen), K =:= Kind]) + 1,
+            {{Kind, N}, Seen#{X => {Kind, N}}}
+    end;
+ordered(X, Seen) ->
+    {X, Seen}.

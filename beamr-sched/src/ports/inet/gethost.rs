@@ -57,7 +57,7 @@ pub fn open(rt: &Runtime, owner: Term, file: &str) -> Option<Term> {
     };
     let mut port = Port::new(id, file.to_string(), owner, None);
     port.driver = Some(Arc::new(driver));
-    rt.ports.insert(Arc::new(port));
+    rt.insert_port(Arc::new(port));
     Some(id)
 }
 

@@ -52,6 +52,6 @@ pub fn open(rt: &Runtime, owner: Term, name: &str) -> Result<Term, Exception> {
     let driver = InetPort::new(id, weak, udp);
     let mut port = Port::new(id, name.to_string(), owner, None);
     port.driver = Some(driver as Arc<dyn PortDriver>);
-    rt.ports.insert(Arc::new(port));
+    rt.insert_port(Arc::new(port));
     Ok(id)
 }

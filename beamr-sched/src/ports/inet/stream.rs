@@ -180,7 +180,7 @@ impl InetPort {
         let inet = InetPort::accepted(id, self.rt.clone(), stream, st.opts.clone(), st.inet6);
         let mut port = Port::new(id, "tcp_inet".into(), owner, None);
         port.driver = Some(inet.clone() as std::sync::Arc<dyn PortDriver>);
-        rt.ports.insert(std::sync::Arc::new(port));
+        rt.insert_port(std::sync::Arc::new(port));
         rt.send_signal(owner, Signal::Link { from: id });
         if let Err(e) = inet.register() {
             rt.port_exit(id, Term::atom(beamr_core::atom::Atom::NORMAL), None);
