@@ -148,6 +148,10 @@ fn cmp_terms(a: Term, b: Term, exact: Mode) -> Ordering {
     if let (Some(x), Some(y)) = (a.as_small(), b.as_small()) {
         return x.cmp(&y);
     }
+    // Two floats (a sort by float keys compares little else).
+    if let (Some(x), Some(y)) = (a.as_float(), b.as_float()) {
+        return cmp_numbers(Num::Float(x), Num::Float(y), exact == Mode::Exact);
+    }
     let mut stack: Vec<Frame> = Vec::new();
     let mut current = (a, b, exact);
     loop {

@@ -21,6 +21,9 @@ pub fn exact_eq(a: Term, b: Term) -> bool {
     if a.raw() == b.raw() {
         return true;
     }
+    if let (Some(x), Some(y)) = (a.as_float(), b.as_float()) {
+        return exact_float_eq(x, y);
+    }
     let mut stack: Vec<Pending> = Vec::new();
     let (mut x, mut y) = (a, b);
     loop {

@@ -376,6 +376,7 @@ impl Term {
     }
 
     /// The kind of term, for matching.
+    #[inline]
     pub fn kind(self) -> Kind {
         match self.0 & PRIMARY_MASK {
             PRIMARY_LIST => Kind::Cons,
