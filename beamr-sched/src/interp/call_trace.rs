@@ -88,9 +88,8 @@ fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
     let pid = p.pid;
     let arity = mfa.arity as usize;
     let flags = p.trace.report_call(session, pid, mfa, &p.x[..arity], None);
-    if flags.contains(TraceFlags::RETURN_TO) && !is_stub(p.cp.cast()) {
-        push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
-    }
+    let return_to = flags.contains(TraceFlags::RETURN_TO);
+    push_call_frame(p, session, mfa, (false, false), return_to);
 }
 
 /// Every live session's patterns of the called function, in turn.
@@ -139,18 +138,11 @@ fn on_call(
                 }
                 let return_to =
                     call.local && p.trace.flags_in(session).contains(TraceFlags::RETURN_TO);
-                if frames && (run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0) {
+                if frames {
+                    let returns = run.returns() || call.spec.flags & pattern::RETURN_TRACE != 0;
                     let exceptions =
                         run.exception_trace || call.spec.flags & pattern::EXCEPTION_TRACE != 0;
-                    let kind = FrameKind::Return {
-                        exceptions,
-                        meta: None,
-                        return_to,
-                        session: Arc::clone(session),
-                    };
-                    push_frame(p, mfa, kind);
-                } else if frames && return_to && !is_stub(p.cp.cast()) {
-                    push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
+                    push_call_frame(p, session, mfa, (returns, exceptions), return_to);
                 }
             }
         }
@@ -220,15 +212,34 @@ fn plain_call(
     let arity = mfa.arity as usize;
     probes::call(&mut p.trace, session, pid, mfa, &p.x[..arity], None);
     let return_to = call.local && flags.contains(TraceFlags::RETURN_TO);
-    if frames && call.spec.flags & pattern::RETURN_TRACE != 0 {
+    if frames {
+        let returns = call.spec.flags & pattern::RETURN_TRACE != 0;
+        let exceptions = call.spec.flags & pattern::EXCEPTION_TRACE != 0;
+        push_call_frame(p, session, mfa, (returns, exceptions), return_to);
+    }
+}
+
+/// The frame a traced call of `mfa` pushes in `session`: a return-trace
+/// frame when the pattern traces returns (`returns`, and exceptions with
+/// `exceptions`), else a `return_to` frame when the process is traced with
+/// `return_to` (`return_to`) and the call is not a tail call of such a
+/// chain, else none.
+fn push_call_frame(
+    p: &mut Process,
+    session: &Arc<Session>,
+    mfa: Mfa,
+    (returns, exceptions): (bool, bool),
+    return_to: bool,
+) {
+    if returns {
         let kind = FrameKind::Return {
-            exceptions: call.spec.flags & pattern::EXCEPTION_TRACE != 0,
+            exceptions,
             meta: None,
             return_to,
             session: Arc::clone(session),
         };
         push_frame(p, mfa, kind);
-    } else if frames && return_to && !is_stub(p.cp.cast()) {
+    } else if return_to && !is_stub(p.cp.cast()) {
         push_frame(p, mfa, FrameKind::ReturnTo(Arc::clone(session)));
     }
 }
