@@ -317,7 +317,9 @@ impl Heap {
         self.minors_since_major = 0;
         self.stats.major_collections += 1;
         self.stats.words_copied += copied;
-        self.stats.words_reclaimed += (before as u64).saturating_sub(copied);
+        let reclaimed = (before as u64).saturating_sub(copied);
+        self.stats.words_reclaimed += reclaimed;
+        super::gc_totals::record(reclaimed);
     }
 
     fn collect_minor(&mut self, need: usize, roots: &mut [&mut [Term]]) {
@@ -368,7 +370,9 @@ impl Heap {
         self.minors_since_major += 1;
         self.stats.minor_collections += 1;
         self.stats.words_copied += copied;
-        self.stats.words_reclaimed += (before as u64).saturating_sub(self.used_words() as u64);
+        let reclaimed = (before as u64).saturating_sub(self.used_words() as u64);
+        self.stats.words_reclaimed += reclaimed;
+        super::gc_totals::record(reclaimed);
     }
 
     fn push_young_ranges(&self, from: &mut FromSpace) {

@@ -12,6 +12,7 @@ mod block;
 mod build;
 mod copy;
 mod gc;
+pub mod gc_totals;
 mod process_heap;
 
 pub use copy::size_of_term;

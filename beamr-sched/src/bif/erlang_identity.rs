@@ -145,7 +145,7 @@ fn total_and_delta(p: &mut Process, total: u64, last: &std::sync::atomic::Atomic
 }
 
 /// `statistics(Item)` for the items OTP's library asks for; counters beamr
-/// does not keep (garbage collection, I/O bytes, context switches) read 0.
+/// does not keep (I/O bytes, context switches) read 0.
 fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let zero = Term::small_unchecked(0);
@@ -161,7 +161,12 @@ fn statistics(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         }
         "run_queue" | "total_run_queue_lengths" | "total_active_tasks" => zero,
         "context_switches" => p.heap.tuple(&[zero, zero]),
-        "garbage_collection" => p.heap.tuple(&[zero, zero, zero]),
+        "garbage_collection" => {
+            let (collections, reclaimed) = beamr_core::heap::gc_totals::totals();
+            let collections = p.heap.int(collections as i64);
+            let reclaimed = p.heap.int(reclaimed as i64);
+            p.heap.tuple(&[collections, reclaimed, zero])
+        }
         "io" => {
             let input = p
                 .heap
