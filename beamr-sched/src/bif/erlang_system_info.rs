@@ -5,8 +5,10 @@
 //! erts version from the OTP installation beamr runs (`code::otp_release`,
 //! `code::erts_version`); settings beamr does not have (allocators, time
 //! warp, distribution) answer as an erts with that setting at its default
-//! answers. An item erts does not know, and one beamr cannot answer
-//! honestly, raises badarg.
+//! answers. Items describing the machine itself are in
+//! `erlang_system_info_vm`, the text reports (`info`, `loaded`, `procs`,
+//! `dist`) in `erlang_system_info_dumps`. An item erts does not know, and
+//! one beamr cannot answer honestly, raises badarg.
 
 use super::atoms::atom;
 use super::erlang_system::cores;
@@ -37,11 +39,21 @@ pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     if let Some(t) = settings(rt, p, item.name()) {
         return Ok(t);
     }
+    if let Some(t) = super::erlang_system_info_vm::item(rt, p, item.name()) {
+        return Ok(t);
+    }
+    if let Some(t) = super::erlang_system_info_dumps::item(rt, p, item.name()) {
+        return Ok(t);
+    }
     Err(Exception::badarg())
 }
 
-/// `{wordsize, _}` and `{cpu_topology, _}`.
+/// `{wordsize, _}`, `{cpu_topology, _}`, `{allocator, _}` and
+/// `{allocator_sizes, _}`.
 fn tuple_item(k: Term, v: Term) -> Result<Term, Exception> {
+    if let Some("allocator" | "allocator_sizes") = k.as_atom().map(Atom::name) {
+        return super::erlang_system_info_vm::allocator(v);
+    }
     match (k.as_atom().map(Atom::name), v.as_atom().map(Atom::name)) {
         (Some("wordsize"), Some("internal" | "external")) => Ok(Term::small_unchecked(8)),
         (Some("cpu_topology"), Some("defined" | "detected" | "used")) => Ok(atom("undefined")),
