@@ -344,7 +344,7 @@ struct Body<'a> {
     caseless: bool,
     /// Read `{` as PCRE 8 does (before OTP 28): a quantifier only as
     /// `{n}`, `{n,}` or `{n,m}`, else a literal `{` (PCRE2 also reads
-    /// `{,m}` and allows spaces inside).
+    /// `{,m}` and allows spaces inside); and refuse PCRE2's `(?^`.
     pcre8_braces: bool,
 }
 
@@ -476,6 +476,13 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
                     push_pair(c, fold(c, caseless).unwrap_or(c), in_class, out);
                     i += len;
                 }
+            }
+            b'(' if !in_class && opts.pcre8_braces && body[i..].starts_with(b"(?^") => {
+                // PCRE2's option reset, which PCRE 8 does not know: a
+                // character PCRE2 rejects in its place gives PCRE 8's error
+                // ("unrecognized character after (? or (?-") at its offset.
+                out.push_str("(?\"");
+                i += 3;
             }
             b'(' if !in_class => {
                 match option_setting(&body[i..]) {
