@@ -1,8 +1,8 @@
 %% erlang:system_info/1's items about the machine itself and its text
 %% reports (info, loaded, procs, dist, allocator, c_compiler_used,
-%% check_io, the clocks, scheduler_id, taints, compat_rel, emu_args): the
-%% shapes erl gives, printed as facts, since the contents describe each
-%% runtime's own machinery.
+%% check_io, the clocks, scheduler_id, taints, compat_rel, emu_args,
+%% cpu_topology): the shapes erl gives, printed as facts, since the
+%% contents describe each runtime's own machinery.
 -module(sysinfo_vm_items).
 -export([main/0]).
 
@@ -11,6 +11,18 @@ p(Label, Value) -> io:format("~s: ~p~n", [Label, Value]).
 has(Bin, Text) -> binary:match(Bin, list_to_binary(Text)) =/= nomatch.
 
 is_proplist(L) -> is_list(L) andalso lists:all(fun({K, _}) -> is_atom(K); (_) -> false end, L).
+
+topology_ok(undefined) ->
+    ok;
+topology_ok(Levels) when is_list(Levels) ->
+    Ids = lists:sort(logical_ids(Levels)),
+    Ids =:= lists:usort(Ids) andalso length(Ids) =:= erlang:system_info(logical_processors)
+        andalso ok.
+
+logical_ids({logical, Id}) -> [Id];
+logical_ids({_Level, Sub}) -> logical_ids(Sub);
+logical_ids({_Level, _Info, Sub}) -> logical_ids(Sub);
+logical_ids(List) when is_list(List) -> lists:append([logical_ids(X) || X <- List]).
 
 error_of(F) ->
     try F() of V -> {returned, V} catch Class:Reason -> {Class, Reason} end.
@@ -60,5 +72,10 @@ main() ->
                     =:= list_to_integer(erlang:system_info(otp_release))),
     Args = erlang:system_info(emu_args),
     p("emu_args", {is_list(Args), Args =/= [], lists:all(fun io_lib:char_list/1, Args)}),
+    %% erl run through chroot (OTP 27, 29 here) sees no /sys and answers
+    %% undefined; where there is a topology its logical ids are the machine's.
+    p("cpu_topology", [topology_ok(erlang:system_info(T))
+                       || T <- [cpu_topology, {cpu_topology, detected}, {cpu_topology, used}]]),
+    p("cpu_topology defined", erlang:system_info({cpu_topology, defined})),
     p("bad items", [error_of(fun() -> erlang:system_info(I) end)
                     || I <- [no_such_item, "info", {info}, {allocator, sys_alloc, x}]]).

@@ -27,7 +27,7 @@ const FULLSWEEP_AFTER: i64 = 65_535;
 /// `system_info(Item)`.
 pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let Some(&[k, v]) = a[0].as_tuple() {
-        return tuple_item(k, v);
+        return tuple_item(p, k, v);
     }
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     if let Some(t) = about_the_build(p, item.name()) {
@@ -50,13 +50,16 @@ pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
 
 /// `{wordsize, _}`, `{cpu_topology, _}`, `{allocator, _}` and
 /// `{allocator_sizes, _}`.
-fn tuple_item(k: Term, v: Term) -> Result<Term, Exception> {
+fn tuple_item(p: &mut Process, k: Term, v: Term) -> Result<Term, Exception> {
     if let Some("allocator" | "allocator_sizes") = k.as_atom().map(Atom::name) {
         return super::erlang_system_info_vm::allocator(v);
     }
     match (k.as_atom().map(Atom::name), v.as_atom().map(Atom::name)) {
         (Some("wordsize"), Some("internal" | "external")) => Ok(Term::small_unchecked(8)),
-        (Some("cpu_topology"), Some("defined" | "detected" | "used")) => Ok(atom("undefined")),
+        (Some("cpu_topology"), Some("defined")) => Ok(atom("undefined")),
+        (Some("cpu_topology"), Some("detected" | "used")) => {
+            Ok(super::erlang_system_info_vm::cpu_topology(p))
+        }
         _ => Err(Exception::badarg()),
     }
 }
@@ -178,7 +181,7 @@ fn settings(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
         "multi_scheduling" => atom("enabled"),
         "multi_scheduling_blockers" | "normal_multi_scheduling_blockers" | "dist_ctrl" => Term::NIL,
         "scheduler_bind_type" => atom("unbound"),
-        "cpu_topology" | "modified_timing_level" => atom("undefined"),
+        "modified_timing_level" => atom("undefined"),
         "cpu_quota" => atom("unknown"),
         "update_cpu_info" => atom("unchanged"),
         "break_ignored" => Term::FALSE,

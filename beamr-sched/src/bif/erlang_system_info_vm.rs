@@ -15,6 +15,8 @@
 //! scheduler_id         the scheduler running the caller (1 and up)
 //! taints, compat_rel   [] and the release beamr runs
 //! emu_args             beamr's own command line
+//! cpu_topology         the processors, cores and threads Linux lists
+//!                      under /sys/devices/system/cpu (undefined if none)
 //! ```
 
 use super::atoms::atom;
@@ -60,6 +62,7 @@ pub(super) fn item(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
             p.heap.tuple(&[atom("rustc"), undefined])
         }
         "check_io" => check_io(rt, p),
+        "cpu_topology" => cpu_topology(p),
         "start_time" => small(0),
         "end_time" => p.heap.int(i64::MAX),
         "os_monotonic_time_source" => time_source(p, Clock::Monotonic),
@@ -145,4 +148,70 @@ fn time_source(p: &mut Process, clock: Clock) -> Term {
         .map(|&(k, v)| p.heap.tuple(&[atom(k), v]))
         .collect();
     p.heap.list(&items)
+}
+
+/// `cpu_topology` (and `{cpu_topology, detected | used}`): one
+/// `{processor, Cores}` per physical package, a core
+/// `{core, {logical, Id}}` or, with several hardware threads,
+/// `{core, [{thread, {logical, Id}}]}`; `undefined` when the system does
+/// not say.
+pub(super) fn cpu_topology(p: &mut Process) -> Term {
+    use std::collections::BTreeMap;
+    let Ok(entries) = std::fs::read_dir("/sys/devices/system/cpu") else {
+        return Term::atom(Atom::UNDEFINED);
+    };
+    // package -> core -> logical ids
+    let mut packages: BTreeMap<i64, BTreeMap<i64, Vec<i64>>> = BTreeMap::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(id) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("cpu"))
+            .and_then(|n| n.parse::<i64>().ok())
+        else {
+            continue;
+        };
+        let read = |file: &str| {
+            std::fs::read_to_string(entry.path().join("topology").join(file))
+                .ok()
+                .and_then(|t| t.trim().parse::<i64>().ok())
+        };
+        let (Some(package), Some(core)) = (read("physical_package_id"), read("core_id")) else {
+            continue;
+        };
+        packages
+            .entry(package)
+            .or_default()
+            .entry(core)
+            .or_default()
+            .push(id);
+    }
+    if packages.is_empty() {
+        return Term::atom(Atom::UNDEFINED);
+    }
+    let logical =
+        |p: &mut Process, id: i64| p.heap.tuple(&[atom("logical"), Term::small_unchecked(id)]);
+    let mut processors = Vec::new();
+    for cores in packages.into_values() {
+        let mut core_terms = Vec::new();
+        for mut threads in cores.into_values() {
+            threads.sort_unstable();
+            let sub = if let [only] = threads[..] {
+                logical(p, only)
+            } else {
+                let ts: Vec<Term> = threads
+                    .iter()
+                    .map(|&t| {
+                        let l = logical(p, t);
+                        p.heap.tuple(&[atom("thread"), l])
+                    })
+                    .collect();
+                p.heap.list(&ts)
+            };
+            core_terms.push(p.heap.tuple(&[atom("core"), sub]));
+        }
+        let list = p.heap.list(&core_terms);
+        processors.push(p.heap.tuple(&[atom("processor"), list]));
+    }
+    p.heap.list(&processors)
 }
