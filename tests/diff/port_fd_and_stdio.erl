@@ -16,7 +16,7 @@ drain(P) ->
 
 setting(Opt) ->
     try open_port({spawn, "true"}, [Opt]) of
-        P when is_port(P) -> port_close(P), ok
+        P when is_port(P) -> catch port_close(P), ok
     catch
         error:Reason:Stack ->
             [{erlang, open_port, _, Info} | _] = Stack,
