@@ -57,33 +57,58 @@ requests(_, Error, In) ->
     {Error, In}.
 
 %% One read request: the prompt, then the continuation M:F fed with the
-%% input kept, and with more input as it arrives, until it stops.
+%% input kept, and with more input as it arrives, until it stops. From
+%% OTP 26 on, erl's `group' feeds the continuation one line at a time and
+%% writes the prompt again before each further line a request needs
+%% (io:fread/2 reading past an empty line, say); OTP 25's `user' feeds
+%% what it has and prompts once.
 read(Encoding, Prompt, M, F, Xa, In) ->
-    request({put_chars, unicode, io_lib:format_prompt(Prompt, Encoding)}),
+    Bytes = io_lib:format_prompt(Prompt, Encoding),
+    request({put_chars, unicode, Bytes}),
+    Again = case erlang:system_info(otp_release) >= "26" of
+                true -> Bytes;
+                false -> false
+            end,
     case In of
         #{buffer := [], eof := true} ->
             {eof, In};
         _ ->
-            collect(start, Encoding, M, F, Xa, In)
+            collect(start, Encoding, M, F, Xa, In, Again)
     end.
 
-collect(State, Encoding, M, F, Xa, #{buffer := [], eof := false} = In) ->
-    collect(State, Encoding, M, F, Xa, more(In));
-collect(State, Encoding, M, F, Xa, #{buffer := Buffer, eof := Eof} = In) ->
-    Data = case {Buffer, Eof} of
-               {[], true} -> eof;
-               _ -> Buffer
-           end,
-    case catch M:F(State, Data, Encoding, Xa) of
-        {stop, Result, Rest} ->
-            {Result, In#{buffer := rest(Rest)}};
-        {'EXIT', _} ->
-            {{error, {error, {M, F, Xa}}}, In#{buffer := []}};
-        _State1 when Data =:= eof ->
-            %% A continuation that wants more after end of input.
-            {eof, In#{buffer := []}};
-        State1 ->
-            collect(State1, Encoding, M, F, Xa, In#{buffer := []})
+collect(State, Encoding, M, F, Xa, In, Again) ->
+    case next_data(In, Again =/= false) of
+        wait ->
+            collect(State, Encoding, M, F, Xa, more(In), Again);
+        {Data, Left} ->
+            case catch M:F(State, Data, Encoding, Xa) of
+                {stop, Result, Rest} ->
+                    {Result, In#{buffer := rest(Rest) ++ Left}};
+                {'EXIT', _} ->
+                    {{error, {error, {M, F, Xa}}}, In#{buffer := []}};
+                _State1 when Data =:= eof ->
+                    %% A continuation that wants more after end of input.
+                    {eof, In#{buffer := []}};
+                State1 ->
+                    Again =:= false orelse request({put_chars, unicode, Again}),
+                    collect(State1, Encoding, M, F, Xa, In#{buffer := Left}, Again)
+            end
+    end.
+
+%% The input the continuation gets next, and what is kept after it: all
+%% of it, or (ByLine) its first line; `wait' until more has arrived.
+next_data(#{buffer := [], eof := Eof}, _ByLine) ->
+    case Eof of
+        true -> {eof, []};
+        false -> wait
+    end;
+next_data(#{buffer := Buffer}, false) ->
+    {Buffer, []};
+next_data(#{buffer := Buffer, eof := Eof}, true) ->
+    case lists:splitwith(fun(C) -> C =/= $\n end, Buffer) of
+        {Line, [$\n | Left]} -> {Line ++ "\n", Left};
+        {_, []} when Eof -> {Buffer, []};
+        {_, []} -> wait
     end.
 
 rest(eof) -> [];
@@ -143,11 +168,16 @@ other_request(getopts) ->
     [{binary, false}, {encoding, beamr_io:encoding()}];
 other_request({setopts, _Opts}) ->
     ok;
+%% As erl's group answers: the number itself on a terminal (io:columns/0
+%% turns it into {ok, N}), {error, enotsup} on anything else.
 other_request({get_geometry, columns}) ->
-    beamr_io:columns();
+    geometry(beamr_io:columns());
 other_request({get_geometry, rows}) ->
-    beamr_io:rows();
+    geometry(beamr_io:rows());
 other_request({get_geometry, _}) ->
     {error, enotsup};
 other_request(_) ->
     {error, request}.
+
+geometry({ok, N}) -> N;
+geometry(Error) -> Error.

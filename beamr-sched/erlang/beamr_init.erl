@@ -29,11 +29,12 @@ loop(PlainArgs) ->
             loop(PlainArgs)
     end.
 
-reply(get_arguments) -> [];
-%% erl's `-bindir', where kernel finds erts's programs (inet_gethost,
-%% which beamr runs natively).
-reply({get_argument, bindir}) -> {ok, [[bindir()]]};
-reply({get_argument, _Flag}) -> error;
+reply(get_arguments) -> arguments();
+reply({get_argument, Flag}) ->
+    case [Values || {F, Values} <- arguments(), F =:= Flag] of
+        [] -> error;
+        Found -> {ok, Found}
+    end;
 reply(get_status) -> {started, started};
 reply(script_id) -> {"beamr", "0.1.0"};
 reply({stop, Status}) -> stop(stop_status(Status));
@@ -43,6 +44,18 @@ reply(reboot) -> stop(0);
 reply(fetch_loaded) -> [];
 reply({ensure_loaded, Module}) -> code:ensure_loaded(Module);
 reply(_) -> {error, not_supported}.
+
+%% The flags erl's start script gives every node (`erl -noshell'): the
+%% root, `-bindir' (where kernel finds erts's programs, such as
+%% inet_gethost, which beamr runs natively), the program's name, the
+%% user's home directory (when HOME is set) and -noshell.
+arguments() ->
+    Home = case os:getenv("HOME") of
+               false -> [];
+               Dir -> [{home, [Dir]}]
+           end,
+    [{root, [code:root_dir()]}, {bindir, [bindir()]}, {progname, ["erl"]}]
+        ++ Home ++ [{noshell, []}].
 
 bindir() ->
     Erts = "erts-" ++ erlang:system_info(version),

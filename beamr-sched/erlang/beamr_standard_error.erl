@@ -41,6 +41,10 @@ request({setopts, Opts}, Device) ->
         _ ->
             {{error, enotsup}, Device}
     end;
+request({get_geometry, columns}, Device) ->
+    {geometry(beamr_io:error_columns()), Device};
+request({get_geometry, rows}, Device) ->
+    {geometry(beamr_io:error_rows()), Device};
 request({requests, Requests}, Device) ->
     {requests(Requests, Device, ok), Device};
 request(Request, Device) ->
@@ -51,6 +55,10 @@ request(Request, Device) ->
 encoding_opt([{encoding, E} | Rest], _) -> encoding_opt(Rest, E);
 encoding_opt([_ | Rest], E) -> encoding_opt(Rest, E);
 encoding_opt([], E) -> E.
+
+%% The size itself on a terminal (io:columns/1 makes it {ok, N}).
+geometry({ok, N}) -> N;
+geometry(Error) -> Error.
 
 encoding(utf8) -> unicode;
 encoding(E) -> E.

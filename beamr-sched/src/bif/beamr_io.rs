@@ -25,21 +25,34 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("beamr_io", "encoding", 0, encoding),
     ("beamr_io", "columns", 0, columns),
     ("beamr_io", "rows", 0, rows),
+    ("beamr_io", "error_columns", 0, error_columns),
+    ("beamr_io", "error_rows", 0, error_rows),
 ];
 
 /// `beamr_io:columns()`: `{ok, N}` when standard output is a terminal
 /// (its width), else `{error, enotsup}`, as `io:columns/0` answers.
 fn columns(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(geometry(p, |w, _| w))
+    Ok(geometry(p, std::io::stdout(), |w, _| w))
 }
 
 /// `beamr_io:rows()`: as [`columns`], the terminal's height.
 fn rows(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(geometry(p, |_, h| h))
+    Ok(geometry(p, std::io::stdout(), |_, h| h))
 }
 
-fn geometry(p: &mut Process, pick: fn(u16, u16) -> u16) -> Term {
-    match terminal_size::terminal_size_of(std::io::stdout()) {
+/// `beamr_io:error_columns()`: as [`columns`], for standard error (the
+/// `standard_error` device answers `io:columns/1` on its own terminal).
+fn error_columns(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(geometry(p, std::io::stderr(), |w, _| w))
+}
+
+/// `beamr_io:error_rows()`: as [`error_columns`], the terminal's height.
+fn error_rows(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    Ok(geometry(p, std::io::stderr(), |_, h| h))
+}
+
+fn geometry(p: &mut Process, stream: impl std::os::fd::AsFd, pick: fn(u16, u16) -> u16) -> Term {
+    match terminal_size::terminal_size_of(stream) {
         Some((terminal_size::Width(w), terminal_size::Height(h))) if w > 0 => {
             let n = Term::small_unchecked(i64::from(pick(w, h)));
             p.heap.tuple(&[Term::OK, n])

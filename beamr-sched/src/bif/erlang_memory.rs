@@ -154,6 +154,13 @@ fn other_process_bytes(handle: &ProcessHandle) -> (usize, usize) {
     (size_of::<Process>(), size_of::<Process>())
 }
 
+/// Every memory type and its value, in erts's order (for
+/// `system_info(info)`'s `=memory` section).
+pub(super) fn report(rt: &Runtime, p: &Process) -> Vec<(&'static str, usize)> {
+    let m = Memory::read(rt, p);
+    KEYS.iter().map(|&k| (k, m.get(k).unwrap_or(0))).collect()
+}
+
 /// `memory()`: every type, in erts's order.
 fn memory0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let m = Memory::read(rt, p);

@@ -192,9 +192,6 @@ fn port_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         items.push(p.heap.tuple(&[atom("registered_name"), Term::atom(name)]));
     }
     for &item in INFO_ITEMS {
-        if item == "os_pid" && port.os_pid.is_none() {
-            continue;
-        }
         let Some(value) = info_item(p, &port, item) else {
             continue;
         };

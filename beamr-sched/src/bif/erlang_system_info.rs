@@ -5,8 +5,10 @@
 //! erts version from the OTP installation beamr runs (`code::otp_release`,
 //! `code::erts_version`); settings beamr does not have (allocators, time
 //! warp, distribution) answer as an erts with that setting at its default
-//! answers. An item erts does not know, and one beamr cannot answer
-//! honestly, raises badarg.
+//! answers. Items describing the machine itself are in
+//! `erlang_system_info_vm`, the text reports (`info`, `loaded`, `procs`,
+//! `dist`) in `erlang_system_info_dumps`. An item erts does not know, and
+//! one beamr cannot answer honestly, raises badarg.
 
 use super::atoms::atom;
 use super::erlang_system::cores;
@@ -25,7 +27,7 @@ const FULLSWEEP_AFTER: i64 = 65_535;
 /// `system_info(Item)`.
 pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     if let Some(&[k, v]) = a[0].as_tuple() {
-        return tuple_item(k, v);
+        return tuple_item(p, k, v);
     }
     let item = a[0].as_atom().ok_or_else(Exception::badarg)?;
     if let Some(t) = about_the_build(p, item.name()) {
@@ -37,14 +39,27 @@ pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<T
     if let Some(t) = settings(rt, p, item.name()) {
         return Ok(t);
     }
+    if let Some(t) = super::erlang_system_info_vm::item(rt, p, item.name()) {
+        return Ok(t);
+    }
+    if let Some(t) = super::erlang_system_info_dumps::item(rt, p, item.name()) {
+        return Ok(t);
+    }
     Err(Exception::badarg())
 }
 
-/// `{wordsize, _}` and `{cpu_topology, _}`.
-fn tuple_item(k: Term, v: Term) -> Result<Term, Exception> {
+/// `{wordsize, _}`, `{cpu_topology, _}`, `{allocator, _}` and
+/// `{allocator_sizes, _}`.
+fn tuple_item(p: &mut Process, k: Term, v: Term) -> Result<Term, Exception> {
+    if let Some("allocator" | "allocator_sizes") = k.as_atom().map(Atom::name) {
+        return super::erlang_system_info_vm::allocator(v);
+    }
     match (k.as_atom().map(Atom::name), v.as_atom().map(Atom::name)) {
         (Some("wordsize"), Some("internal" | "external")) => Ok(Term::small_unchecked(8)),
-        (Some("cpu_topology"), Some("defined" | "detected" | "used")) => Ok(atom("undefined")),
+        (Some("cpu_topology"), Some("defined")) => Ok(atom("undefined")),
+        (Some("cpu_topology"), Some("detected" | "used")) => {
+            Ok(super::erlang_system_info_vm::cpu_topology(p))
+        }
         _ => Err(Exception::badarg()),
     }
 }
@@ -166,7 +181,7 @@ fn settings(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
         "multi_scheduling" => atom("enabled"),
         "multi_scheduling_blockers" | "normal_multi_scheduling_blockers" | "dist_ctrl" => Term::NIL,
         "scheduler_bind_type" => atom("unbound"),
-        "cpu_topology" | "modified_timing_level" => atom("undefined"),
+        "modified_timing_level" => atom("undefined"),
         "cpu_quota" => atom("unknown"),
         "update_cpu_info" => atom("unchanged"),
         "break_ignored" => Term::FALSE,

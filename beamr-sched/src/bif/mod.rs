@@ -33,6 +33,8 @@ mod erlang_spawn;
 mod erlang_system;
 mod erlang_system_flag;
 mod erlang_system_info;
+mod erlang_system_info_dumps;
+mod erlang_system_info_vm;
 mod erlang_terms;
 mod erlang_time;
 mod erlang_timers;

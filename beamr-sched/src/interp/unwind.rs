@@ -59,6 +59,10 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
             let (handler, y) = decode_catch(payload);
             p.stack.truncate(i + 1 + y);
             super::return_trace::unwound(p, i + 1 + y, Some(handler), e.class.atom(), e.reason);
+            // The handler's function keeps its return address in its frame:
+            // the one in `cp` belongs to the call that failed, and is no
+            // frame of a stack trace the handler's own errors show.
+            p.cp = std::ptr::null();
             p.x[0] = Term::NON_VALUE;
             p.x[1] = Term::atom(e.class.atom());
             p.x[2] = e.reason;

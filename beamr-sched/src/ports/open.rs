@@ -70,7 +70,8 @@ pub fn open(
                 _ if !o.output => Box::new(std::io::sink()),
                 _ => return Err(Exception::badarg()),
             };
-            let mut port = Port::new(id, "0/1".into(), owner, sink);
+            // erts names an fd port after its descriptors: "In/Out".
+            let mut port = Port::new(id, format!("{input}/{output}"), owner, sink);
             port.packet = packet_header(&o);
             port.writable = o.output;
             let port = Arc::new(port);
@@ -94,16 +95,15 @@ pub fn open(
                 PortName::Spawn(c) | PortName::Executable(c) => c.clone(),
                 PortName::Fd(..) | PortName::Driver(_) => unreachable!("handled above"),
             };
-            let (child, source) = spawn(&name, &o, environment)?;
+            let (child, source, target) = spawn(&name, &o, environment)?;
             let mut port = Port::new(id, label, owner, sink);
             port.os_pid = Some(child.id());
             port.packet = packet_header(&o);
             port.writable = o.output;
             let port = Arc::new(port);
             rt.insert_port(port.clone());
-            let mut child = child;
-            if let Some(stdin) = child.stdin.take() {
-                start_writer(Box::new(stdin), rx);
+            if let Some(target) = target {
+                start_writer(target, rx);
             }
             reader::start(
                 rt_arc,
@@ -138,7 +138,7 @@ fn spawn(
     name: &PortName,
     o: &PortOptions,
     environment: Vec<(String, String)>,
-) -> Result<(Child, Option<Box<dyn Read + Send>>), Exception> {
+) -> Result<Spawned, Exception> {
     let cd_fails =
         o.cd.as_ref()
             .is_some_and(|d| !std::path::Path::new(d).is_dir());
@@ -185,6 +185,9 @@ fn spawn(
     if let Some(dir) = o.cd.as_ref().filter(|_| !cd_fails) {
         cmd.current_dir(dir);
     }
+    if !o.use_stdio {
+        return spawn_nouse_stdio(cmd, o);
+    }
     cmd.stdin(if o.output {
         Stdio::piped()
     } else {
@@ -201,14 +204,60 @@ fn spawn(
         cmd.stdout(write);
         Some(Box::new(read))
     } else {
-        cmd.stdout(Stdio::null());
+        // A port that reads nothing leaves the program erts's standard
+        // output, as erts does.
+        cmd.stdout(Stdio::inherit());
         None
     };
-    let child = cmd.spawn().map_err(|e| os_error(&e))?;
+    let mut child = cmd.spawn().map_err(|e| os_error(&e))?;
     // `cmd` holds the pipe's write ends: dropping it leaves them to the
     // child alone, so the reader sees end of file when the child is done.
     drop(cmd);
-    Ok((child, source))
+    let target = child
+        .stdin
+        .take()
+        .map(|stdin| Box::new(stdin) as Box<dyn Write + Send>);
+    Ok((child, source, target))
+}
+
+/// A started program: the child, what the port reads from it, and what
+/// the port writes to.
+type Spawned = (
+    Child,
+    Option<Box<dyn Read + Send>>,
+    Option<Box<dyn Write + Send>>,
+);
+
+/// Starts `cmd` for a `nouse_stdio` port: the program reads the port's
+/// output on descriptor 3 and writes the port's input on descriptor 4
+/// (command-fds places the pipes there in the child), and its standard
+/// input, output and error are the runtime's own, as with erts.
+fn spawn_nouse_stdio(mut cmd: Command, o: &PortOptions) -> Result<Spawned, Exception> {
+    use command_fds::{CommandFdExt, FdMapping};
+    let mut mappings = Vec::new();
+    let mut target: Option<Box<dyn Write + Send>> = None;
+    if o.output {
+        let (read, write) = os_pipe::pipe().map_err(|e| os_error(&e))?;
+        mappings.push(FdMapping {
+            parent_fd: read.into(),
+            child_fd: 3,
+        });
+        target = Some(Box::new(write));
+    }
+    let mut source: Option<Box<dyn Read + Send>> = None;
+    if o.input {
+        let (read, write) = os_pipe::pipe().map_err(|e| os_error(&e))?;
+        mappings.push(FdMapping {
+            parent_fd: write.into(),
+            child_fd: 4,
+        });
+        source = Some(Box::new(read));
+    }
+    cmd.fd_mappings(mappings).map_err(|_| Exception::badarg())?;
+    let child = cmd.spawn().map_err(|e| os_error(&e))?;
+    // Only the child keeps the descriptors it was given.
+    drop(cmd);
+    Ok((child, source, target))
 }
 
 /// Writes what the port's channel carries to `target`, until the channel

@@ -50,6 +50,10 @@ pub struct PortOptions {
     pub args: Vec<String>,
     /// The executable's `argv[0]`.
     pub arg0: Option<String>,
+    /// The program talks with the port on its standard input and output
+    /// (`use_stdio`, the default); with `nouse_stdio` on descriptors 3
+    /// (from the port) and 4 (to the port), its own being the runtime's.
+    pub use_stdio: bool,
 }
 
 /// Reads `open_port/2`'s arguments.
@@ -67,6 +71,7 @@ pub fn parse(name: Term, settings: Term) -> Result<(PortName, PortOptions), Exce
         env: Vec::new(),
         args: Vec::new(),
         arg0: None,
+        use_stdio: true,
     };
     let (mut only_in, mut only_out) = (false, false);
     let executable = matches!(name, PortName::Executable(_));
@@ -80,7 +85,9 @@ pub fn parse(name: Term, settings: Term) -> Result<(PortName, PortOptions), Exce
                 "stderr_to_stdout" => o.stderr_to_stdout = true,
                 "in" => only_in = true,
                 "out" => only_out = true,
-                "use_stdio" | "nouse_stdio" | "hide" | "overlapped_io" => {}
+                "use_stdio" => o.use_stdio = true,
+                "nouse_stdio" => o.use_stdio = false,
+                "hide" | "overlapped_io" => {}
                 _ => return Err(badopt()),
             }
             continue;
@@ -113,8 +120,8 @@ pub fn parse(name: Term, settings: Term) -> Result<(PortName, PortOptions), Exce
             }
             Some("arg0") if executable => o.arg0 = Some(string(value).map_err(|_| badopt())?),
             Some("args" | "arg0") => return Err(Exception::badarg()),
-            Some("parallelism") if value.as_atom().is_some() => {}
-            Some("busy_limits_port" | "busy_limits_msgq") => {}
+            Some("parallelism") if value == Term::TRUE || value == Term::FALSE => {}
+            Some("busy_limits_port" | "busy_limits_msgq") if busy_limits(value) => {}
             _ => return Err(badopt()),
         }
     }
@@ -125,6 +132,21 @@ pub fn parse(name: Term, settings: Term) -> Result<(PortName, PortOptions), Exce
         o.input = false;
     }
     Ok((name, o))
+}
+
+/// A `busy_limits_port` / `busy_limits_msgq` value erts takes: `disabled`
+/// or `{Low, High}` with `0 < Low =< High` (beamr keeps no such limits).
+fn busy_limits(value: Term) -> bool {
+    if value.as_atom().is_some_and(|a| a.name() == "disabled") {
+        return true;
+    }
+    match value.as_tuple() {
+        Some(&[low, high]) => match (low.as_small(), high.as_small()) {
+            (Some(low), Some(high)) => 0 < low && low <= high,
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// `badarg` with the cause erts gives a bad setting.

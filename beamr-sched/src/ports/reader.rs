@@ -64,8 +64,11 @@ fn run(rt: &Runtime, mut r: Reader) {
             }
         }
     } else if let Some(child) = r.child.as_mut() {
-        // An output-only port ends with its program.
+        // An output-only port reads nothing, so, as with erts, its
+        // program's end goes unnoticed: no exit_status, no eof, and the
+        // port stays open until it is closed.
         let _ = child.wait();
+        return;
     } else {
         // An output-only descriptor port ends only when closed.
         return;

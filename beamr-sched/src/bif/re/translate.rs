@@ -290,7 +290,8 @@ pub(super) fn translate(
         caret,
         dollar,
         latin1_tables: pcre8,
-        latin1_fold: pcre8 && opts.caseless && !opts.unicode,
+        latin1_fold: pcre8 && !opts.unicode,
+        caseless: opts.caseless,
         pcre8_braces: crate::code::otp_release() < 28,
     };
     rewrite_body(body, &body_opts, &mut text);
@@ -335,12 +336,15 @@ struct Body<'a> {
     /// `ucp`): `\w`, `\W`, `\b`, `\B` and the POSIX classes written out
     /// (see `latin1`).
     latin1_tables: bool,
-    /// Fold the Latin-1 letters of a byte pattern for `caseless`, as PCRE
-    /// 8 does (only the `caseless` option; an inline `(?i)` folds ASCII).
+    /// Fold the Latin-1 letters of a byte pattern where it is caseless
+    /// (the `caseless` option, or an inline `(?i)` in its scope), as PCRE
+    /// 8 does: literal letters, `\xHH` / `\x{HH}` escapes and quoted ones.
     latin1_fold: bool,
+    /// The `caseless` option: the pattern starts caseless.
+    caseless: bool,
     /// Read `{` as PCRE 8 does (before OTP 28): a quantifier only as
     /// `{n}`, `{n,}` or `{n,m}`, else a literal `{` (PCRE2 also reads
-    /// `{,m}` and allows spaces inside).
+    /// `{,m}` and allows spaces inside); and refuse PCRE2's `(?^`.
     pcre8_braces: bool,
 }
 
@@ -393,9 +397,14 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
             1
         }
     };
-    // A Latin-1 letter of a caseless byte pattern, with its other case.
-    let fold = |b: u8| {
-        opts.latin1_fold
+    // Whether the pattern is caseless here, and what it was outside each
+    // group that is open.
+    let mut caseless = opts.caseless;
+    let mut outer: Vec<bool> = Vec::new();
+    // A Latin-1 letter of a byte pattern where it is caseless, with its
+    // other case.
+    let fold = |b: u8, caseless: bool| {
+        (opts.latin1_fold && caseless)
             .then(|| super::latin1::other_case(b))
             .flatten()
     };
@@ -408,7 +417,10 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
                 i += 2;
             } else if b >= 0x80 && !unicode {
                 out.push_str("\\E");
-                push_high_byte(b, out);
+                match fold(b, caseless) {
+                    Some(other) => push_pair(b, other, false, out),
+                    None => push_high_byte(b, out),
+                }
                 out.push_str("\\Q");
                 i += 1;
             } else {
@@ -436,6 +448,65 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
                     (_, false) => out.push_str(&latin1::word_boundary(next == b'B', unicode)),
                 }
                 i += 2;
+            }
+            _ if in_class && opts.latin1_fold && caseless && class_range(&body[i..]).is_some() => {
+                // A range reaching into Latin-1: it, and the other case of
+                // each of its letters.
+                if let Some((lo, hi, len)) = class_range(&body[i..]) {
+                    push_high_byte(lo, out);
+                    out.push('-');
+                    push_high_byte(hi, out);
+                    for c in lo.max(0x80)..=hi {
+                        if let Some(o) = super::latin1::other_case(c) {
+                            push_high_byte(o, out);
+                        }
+                    }
+                    i += len;
+                }
+            }
+            b'\\'
+                if hex_escape(&body[i..])
+                    .and_then(|(c, len)| Some((fold(c, caseless)?, c, len)))
+                    .filter(|&(_, _, len)| !(in_class && body.get(i + len) == Some(&b'-')))
+                    .is_some() =>
+            {
+                // `\xHH` or `\x{HH}` naming a Latin-1 letter (not a range's
+                // start): it and its other case.
+                if let Some((c, len)) = hex_escape(&body[i..]) {
+                    push_pair(c, fold(c, caseless).unwrap_or(c), in_class, out);
+                    i += len;
+                }
+            }
+            b'(' if !in_class && opts.pcre8_braces && body[i..].starts_with(b"(?^") => {
+                // PCRE2's option reset, which PCRE 8 does not know: a
+                // character PCRE2 rejects in its place gives PCRE 8's error
+                // ("unrecognized character after (? or (?-") at its offset.
+                out.push_str("(?\"");
+                i += 3;
+            }
+            b'(' if !in_class => {
+                match option_setting(&body[i..]) {
+                    // `(?i)`: from here to the end of the enclosing group;
+                    // copied whole (its `)` closes no group).
+                    Some((set, len, b')')) => {
+                        caseless = set.unwrap_or(caseless);
+                        body[i..i + len].iter().for_each(|&c| out.push(c as char));
+                        i += len;
+                        continue;
+                    }
+                    Some((set, _, _)) => {
+                        outer.push(caseless);
+                        caseless = set.unwrap_or(caseless);
+                    }
+                    None => outer.push(caseless),
+                }
+                out.push('(');
+                i += 1;
+            }
+            b')' if !in_class => {
+                caseless = outer.pop().unwrap_or(caseless);
+                out.push(')');
+                i += 1;
             }
             b'\\' if i + 1 < body.len() => {
                 let next = body[i + 1];
@@ -492,8 +563,8 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
                 }
                 i = end;
             }
-            b if b >= 0x80 && !unicode && fold(b).is_some() => {
-                let other = fold(b).unwrap_or(b);
+            b if b >= 0x80 && !unicode && fold(b, caseless).is_some() => {
+                let other = fold(b, caseless).unwrap_or(b);
                 let range_end = (in_class && body.get(i + 1) == Some(&b'-'))
                     .then(|| body.get(i + 2).copied())
                     .flatten()
@@ -541,6 +612,84 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
             _ => i += copy(i, out),
         }
     }
+}
+
+/// A Latin-1 letter and its other case, as a class (or inside one).
+fn push_pair(b: u8, other: u8, in_class: bool, out: &mut String) {
+    if !in_class {
+        out.push('[');
+    }
+    push_high_byte(b, out);
+    push_high_byte(other, out);
+    if !in_class {
+        out.push(']');
+    }
+}
+
+/// `text` (from a `\`) as `\xHH` or `\x{H..}` naming a character from 128
+/// to 255: the character and the escape's length.
+fn hex_escape(text: &[u8]) -> Option<(u8, usize)> {
+    let rest = text.strip_prefix(b"\\x")?;
+    let (digits, len) = match rest.strip_prefix(b"{") {
+        Some(braced) => {
+            let n = braced.iter().position(|&b| b == b'}')?;
+            (&braced[..n], 3 + n + 1)
+        }
+        None => {
+            let n = rest
+                .iter()
+                .take(2)
+                .take_while(|b| b.is_ascii_hexdigit())
+                .count();
+            (&rest[..n], 2 + n)
+        }
+    };
+    let digits = std::str::from_utf8(digits).ok()?;
+    let value = u32::from_str_radix(digits, 16).ok()?;
+    u8::try_from(value)
+        .ok()
+        .filter(|&c| c >= 0x80)
+        .map(|c| (c, len))
+}
+
+/// `text` (inside a class) as a range whose end is above 127: its ends
+/// (literal bytes or `\xHH` escapes) and its length.
+fn class_range(text: &[u8]) -> Option<(u8, u8, usize)> {
+    let end_point = |t: &[u8]| match t.first() {
+        Some(b'\\') => hex_escape(t),
+        Some(b']' | b'[') | None => None,
+        Some(&b) => Some((b, 1)),
+    };
+    let (lo, n) = end_point(text)?;
+    if text.get(n) != Some(&b'-') {
+        return None;
+    }
+    let (hi, m) = end_point(&text[n + 1..])?;
+    (hi >= 0x80 && hi >= lo).then_some((lo, hi, n + 1 + m))
+}
+
+/// `text` (from a `(`) as an option setting: `(?flags)` or `(?flags:`,
+/// with the caseless state it sets (`None` when it leaves `i` alone), its
+/// length and the byte that ends it; `None` for any other group.
+fn option_setting(text: &[u8]) -> Option<(Option<bool>, usize, u8)> {
+    let flags = text.strip_prefix(b"(?")?;
+    let n = flags
+        .iter()
+        .take_while(|b| b"imsxnUJ-^".contains(b))
+        .count();
+    let end = *flags.get(n).filter(|&&b| b == b')' || b == b':')?;
+    let mut set = None;
+    let mut on = true;
+    for &f in &flags[..n] {
+        match f {
+            b'-' => on = false,
+            // `(?^)` resets the options: caseless off.
+            b'^' => set = Some(false),
+            b'i' => set = Some(on),
+            _ => {}
+        }
+    }
+    Some((set, 2 + n + 1, end))
 }
 
 fn utf8_len(lead: u8) -> usize {
