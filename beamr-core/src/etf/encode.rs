@@ -109,6 +109,28 @@ pub fn encode_into(term: Term, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     .term(term)
 }
 
+/// Appends what [`encode_with`] writes for the tuple of `elements`
+/// (uncompressed, whatever `options.compression` says): the version byte,
+/// the tuple's header, each element. A caller that has a tuple's elements
+/// but not the tuple (a trace message bound for a trace port) encodes it
+/// without building it.
+pub fn encode_tuple_into(
+    elements: &[Term],
+    options: &EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    out.push(tag::VERSION);
+    let mut encoder = Encoder {
+        out,
+        options: *options,
+    };
+    encoder.count(tag::SMALL_TUPLE, tag::LARGE_TUPLE, elements.len());
+    for &t in elements {
+        encoder.term(t)?;
+    }
+    Ok(())
+}
+
 /// `term_to_binary(Term, [{compressed, Level}])`: zlib at `level` (0 to 9;
 /// [`DEFAULT_COMPRESSION`] for plain `compressed`), used only when it does
 /// not make the result longer, as OTP. Level 0 means no compression.
@@ -561,7 +583,7 @@ fn c_exponent_text(f: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{encode_with, EncodeOptions};
+    use super::{encode_tuple_into, encode_with, EncodeOptions};
     use crate::atom::Atom;
     use crate::heap::Heap;
     use crate::term::Term;
@@ -629,5 +651,28 @@ mod tests {
         v4.extend(node(true));
         v4.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]);
         assert_eq!(encode_with(port, &with(2, true)).unwrap(), v4);
+    }
+
+    #[test]
+    fn a_tuple_of_elements_encodes_as_the_tuple_does() {
+        let mut heap = Heap::new();
+        let inner = heap.tuple(&[Term::atom(Atom::OK), Term::small_unchecked(300)]);
+        let list = heap.list(&[Term::pid(7), inner, Term::small_unchecked(1)]);
+        let big: Vec<Term> = (0..300).map(Term::small_unchecked).collect();
+        let shapes: [&[Term]; 4] = [
+            &[],
+            &[Term::atom(Atom::TRACE), Term::pid(3), inner],
+            &[list, Term::port(5), Term::NIL, inner],
+            &big,
+        ];
+        for elems in shapes {
+            let tuple = heap.tuple(elems);
+            for options in [with(1, false), with(2, true)] {
+                let mut out = vec![9];
+                encode_tuple_into(elems, &options, &mut out).unwrap();
+                assert_eq!(out[0], 9, "appends");
+                assert_eq!(out[1..], encode_with(tuple, &options).unwrap());
+            }
+        }
     }
 }
