@@ -170,6 +170,11 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         }
     }
 
+    /// Only a timestamp flag puts the event's time in the message.
+    fn reads_clock(&self) -> bool {
+        self.timestamp != TimestampKind::None
+    }
+
     fn trace(&self, event: &TraceEvent<'_>) {
         let ts = match self.timestamp {
             TimestampKind::None => Timestamp::None,

@@ -28,6 +28,8 @@
 //!
 //! Work goes through an explicit stack, so deep terms do not recurse.
 
+use std::cell::Cell;
+
 use super::local::{local_pid_parts, LOCAL_CREATION, LOCAL_NODE};
 use super::tag;
 use super::zlib::deflate;
@@ -183,23 +185,44 @@ struct Encoder<'a> {
     options: EncodeOptions,
 }
 
+/// The most pending-work entries a thread keeps allocated between
+/// encodings.
+const KEPT_STACK: usize = 1024;
+
+thread_local! {
+    /// The pending-work stack, empty between encodings: kept, so that
+    /// encoding a term with a tuple or a list in it allocates nothing (a
+    /// trace port encodes one such message per traced event).
+    static STACK: Cell<Vec<Work>> = const { Cell::new(Vec::new()) };
+}
+
 impl Encoder<'_> {
     /// Encodes `root` and everything under it.
     fn term(&mut self, root: Term) -> Result<(), EncodeError> {
-        let mut stack: Vec<Work> = Vec::new();
+        let mut stack = STACK.take();
+        let done = self.term_with(root, &mut stack);
+        stack.clear();
+        if stack.capacity() <= KEPT_STACK {
+            STACK.set(stack);
+        }
+        done
+    }
+
+    /// [`Encoder::term`] with `stack`, empty, as its pending work.
+    fn term_with(&mut self, root: Term, stack: &mut Vec<Work>) -> Result<(), EncodeError> {
         let mut next = Some(root);
         loop {
             let t = match next.take() {
                 Some(t) => t,
                 None => match stack.pop() {
                     None => return Ok(()),
-                    Some(work) => match self.resume(work, &mut stack) {
+                    Some(work) => match self.resume(work, stack) {
                         Some(t) => t,
                         None => continue,
                     },
                 },
             };
-            next = self.one(t, &mut stack)?;
+            next = self.one(t, stack)?;
         }
     }
 

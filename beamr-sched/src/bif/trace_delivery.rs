@@ -8,8 +8,9 @@
 //! - a tracer process is found once, when the tracer is set: its handle is
 //!   kept, so an event neither looks it up in the process table nor
 //!   upgrades a reference to the runtime (but to wake the tracer when it
-//!   was waiting); the message is built on a heap of its size, which the
-//!   tracer takes into its own;
+//!   was waiting); the message is built straight on the tracer's heap
+//!   when nobody holds the tracer ([`tracer_inbox`]), else on a heap of
+//!   its size, which the tracer takes into its own;
 //! - a trace port takes the message's encoding: it is written from the
 //!   message's elements, the event's terms as they are (no heap, no copy,
 //!   no tuple), into a buffer each scheduler thread reuses.
@@ -19,13 +20,14 @@ use std::sync::{Arc, Weak};
 
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
-use beamr_trace::message::{Deliver, Timestamp, TimestampKind};
+use beamr_trace::message::{trace_message, trace_message_heap, Deliver, Timestamp, TimestampKind};
 use beamr_trace::trace_tuple::{trace_tuple, Terms};
 use beamr_trace::TraceEvent;
 
 use super::erlang_trace::runtime_timestamp;
 use crate::process::{Payload, ProcessHandle, Signal};
 use crate::runtime::{Port, Runtime};
+use crate::signals::tracer_inbox;
 
 /// Delivers trace messages into one tracer process's inbox.
 pub(super) struct ProcessDelivery {
@@ -44,16 +46,11 @@ impl ProcessDelivery {
     }
 }
 
-impl Deliver for ProcessDelivery {
-    fn deliver(&self, _tracer: Term, message: Term, heap: Heap) -> bool {
-        let Some(handle) = &self.handle else {
-            return false;
-        };
-        let payload = Payload {
-            term: message,
-            heap: Some(heap),
-        };
-        match handle.push_signal(Signal::TraceMessage(payload)) {
+impl ProcessDelivery {
+    /// After a message went in: enqueues the tracer if it was waiting
+    /// (`pushed`: what the push answered); false if it has exited.
+    fn wake(&self, handle: &Arc<ProcessHandle>, pushed: Option<bool>) -> bool {
+        match pushed {
             Some(true) => {
                 if let Some(rt) = self.rt.upgrade() {
                     rt.run_queues.push(Arc::clone(handle));
@@ -63,6 +60,37 @@ impl Deliver for ProcessDelivery {
             Some(false) => true,
             None => false,
         }
+    }
+}
+
+impl Deliver for ProcessDelivery {
+    fn deliver(&self, _tracer: Term, message: Term, heap: Heap) -> bool {
+        let Some(handle) = &self.handle else {
+            return false;
+        };
+        let payload = Payload {
+            term: message,
+            heap: Some(heap),
+        };
+        self.wake(handle, handle.push_signal(Signal::TraceMessage(payload)))
+    }
+
+    fn deliver_event(&self, _tracer: Term, event: &TraceEvent<'_>, ts: Timestamp) -> bool {
+        let Some(handle) = &self.handle else {
+            return false;
+        };
+        let build = |heap: &mut Heap| trace_message(heap, event, ts);
+        if let Some(pushed) = tracer_inbox::deliver_direct(handle, build) {
+            return self.wake(handle, Some(pushed));
+        }
+        let Some((message, heap)) = trace_message_heap(event, ts) else {
+            return true;
+        };
+        let payload = Payload {
+            term: message,
+            heap: Some(heap),
+        };
+        self.wake(handle, handle.push_signal(Signal::TraceMessage(payload)))
     }
 
     fn is_alive(&self, _tracer: Term) -> bool {
