@@ -65,6 +65,20 @@ fn running_probe(p: &mut Process, tag: TraceTag) {
     }
 }
 
+/// Collects a process about to wait whose heap holds more than its young
+/// generation has room for (messages put in its mailbox, each on a heap
+/// fragment or straight on its heap), when no X register is live.
+///
+/// A process collects when an allocation finds no room, so one that
+/// receives without allocating (a tracer counting a flood of trace
+/// messages) never collected: it kept every message it had ever been
+/// sent, received or not.
+fn collect_before_waiting(p: &mut Process) {
+    if p.heap.needs_gc() && p.saved_x.is_empty() {
+        p.collect(0, 0);
+    }
+}
+
 /// Runs one slice of `handle`'s process on the register file `registers`
 /// (the calling scheduler thread's).
 ///
@@ -121,6 +135,7 @@ pub fn run_slice(
             }
             Outcome::Waiting => {
                 running_probe(p, TraceTag::Out);
+                collect_before_waiting(p);
                 if handle.state.try_wait() {
                     return SliceEnd::Waiting;
                 }
