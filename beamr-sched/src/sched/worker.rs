@@ -65,19 +65,29 @@ fn running_probe(p: &mut Process, tag: TraceTag) {
     }
 }
 
-/// Collects a process about to wait whose heap holds more than its young
-/// generation has room for (messages put in its mailbox, each on a heap
-/// fragment or straight on its heap), when no X register is live.
+/// Collects a process about to wait whose heap fragments (messages put in
+/// its mailbox once its young generation was full) outgrew
+/// [`FRAGMENTS_BEFORE_WAITING`] and four times its young generation, when
+/// no X register is live.
 ///
 /// A process collects when an allocation finds no room, so one that
 /// receives without allocating (a tracer counting a flood of trace
 /// messages) never collected: it kept every message it had ever been
-/// sent, received or not.
+/// sent, received or not. A process that allocates collects at its next
+/// allocation long before its fragments grow this large, so the waits of
+/// most processes cost one test.
 fn collect_before_waiting(p: &mut Process) {
-    if p.heap.needs_gc() && p.saved_x.is_empty() {
+    let fragments = p.heap.fragment_words();
+    if fragments > FRAGMENTS_BEFORE_WAITING
+        && fragments > 4 * p.heap.young_capacity()
+        && p.saved_x.is_empty()
+    {
         p.collect(0, 0);
     }
 }
+
+/// Words of heap fragments a waiting process keeps without collecting.
+const FRAGMENTS_BEFORE_WAITING: usize = 4096;
 
 /// Runs one slice of `handle`'s process on the register file `registers`
 /// (the calling scheduler thread's).
