@@ -3,8 +3,10 @@
 //! what a run records to so many events (a second, in all), and count and
 //! report the rest (on standard error, and in a ring file's header, which
 //! `beamr trace stats` shows); two tracers tracing each other's receives
-//! do not feed each other forever. (A tracer process that dies takes its
-//! flags with it: tests/diff/trace_tracer_dies.erl.)
+//! do not feed each other forever; a tracer process that takes a flood of
+//! trace messages without allocating keeps none it took. (A tracer
+//! process that dies takes its flags with it:
+//! tests/diff/trace_tracer_dies.erl.)
 
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -103,4 +105,22 @@ fn tracers_tracing_each_other_do_not_loop() {
         String::from_utf8_lossy(&out.stdout),
         "forwarded 2: [{note,hello}]\n"
     );
+}
+
+#[test]
+fn a_tracer_keeps_none_of_the_trace_messages_it_took() {
+    let dir = fixtures("trace_safety");
+    let out = beamr(&["run", "-e", "trace_safety:flood", dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let mut lines = text.lines();
+    let bytes: u64 = lines
+        .next()
+        .and_then(|l| l.strip_prefix("tracer memory "))
+        .and_then(|l| l.strip_suffix(" bytes"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    // 80,040 messages of 9 words or more: 5.8 MB were they all kept.
+    assert!(bytes < 100_000, "{bytes} bytes");
+    assert_eq!(lines.next(), Some("trace messages 80040"));
 }

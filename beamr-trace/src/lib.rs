@@ -23,6 +23,8 @@
 //!   limits, counting what it drops.
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
+//! - [`trace_tuple`]: the elements of a trace message, for the message
+//!   backend to make a tuple of or a trace port to encode as they are.
 //! - [`seq_token`]: [`SeqToken`], a `seq_trace` token's tuple and flags.
 //! - [`text`]: [`TextTracer`], events as lines of text, as `dbg`'s default
 //!   handler prints them.
@@ -40,6 +42,7 @@ pub mod recording;
 pub mod seq_token;
 pub mod tag;
 pub mod text;
+pub mod trace_tuple;
 pub mod tracee;
 pub mod tracer;
 

@@ -131,6 +131,10 @@ impl<T: Tracer> Tracer for LimitedTracer<T> {
         self.inner.trace(event)
     }
 
+    fn reads_clock(&self) -> bool {
+        self.inner.reads_clock()
+    }
+
     fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
         self.inner.monitor(watcher, target, reference, timestamp_ns)
     }

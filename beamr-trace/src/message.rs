@@ -12,8 +12,10 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
-use crate::event::{CallArgs, Mfa, Payload, TraceEvent};
+use crate::event::{Payload, TraceEvent};
 use crate::tag::TraceTag;
+pub use crate::trace_tuple::timestamp_term;
+use crate::trace_tuple::{message_words, trace_tuple, Terms};
 use crate::tracee::Tracee;
 use crate::tracer::{Decision, Tracer};
 
@@ -22,6 +24,20 @@ pub trait Deliver: Send + Sync {
     /// Puts `message`, built on `heap`, in `tracer`'s mailbox; false when
     /// there is no such process.
     fn deliver(&self, tracer: Term, message: Term, heap: Heap) -> bool;
+    /// Sends `tracer` the trace message of `event` with the timestamp
+    /// `ts`; false when there is no such process. The default builds the
+    /// message on a heap of its own ([`trace_message_heap`]) and
+    /// [`deliver`](Deliver::deliver)s it; a destination that keeps no term
+    /// (a port writes the message's encoding) can take the message's
+    /// elements with the event's terms as they are
+    /// ([`trace_tuple`](crate::trace_tuple::trace_tuple) with
+    /// [`Terms::Borrowed`]).
+    fn deliver_event(&self, tracer: Term, event: &TraceEvent<'_>, ts: Timestamp) -> bool {
+        match trace_message_heap(event, ts) {
+            Some((message, heap)) => self.deliver(tracer, message, heap),
+            None => true,
+        }
+    }
     /// True while `tracer` is alive.
     fn is_alive(&self, tracer: Term) -> bool;
     /// The timestamp of `kind` (not [`TimestampKind::None`]) for an event
@@ -63,110 +79,16 @@ pub enum Timestamp {
 /// message backend does not send (`seq_trace` events go to the system
 /// tracer with another shape).
 pub fn trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp) -> Option<Term> {
-    if event.tag.is_seq_trace() {
-        return None;
-    }
-    let tag = Term::atom(event.tag.atom().ok()?);
-    let mut elems = vec![Term::NIL, event.tracee.term(), tag];
-    let mfa_tuple = |heap: &mut Heap, mfa: Mfa, third: Term| {
-        heap.tuple(&[Term::atom(mfa.module), Term::atom(mfa.function), third])
-    };
-    let arity = |mfa: Mfa| Term::small_unchecked(mfa.arity as i64);
-    match event.payload {
-        Payload::Message {
-            message,
-            peer,
-            match_spec_result,
-        } => {
-            elems.push(heap.copy_term(message));
-            if event.tag != TraceTag::Receive {
-                let peer = peer.unwrap_or(Term::atom(Atom::UNDEFINED));
-                elems.push(heap.copy_term(peer));
-            }
-            // A message pattern's message(Extra): one more element.
-            if let Some(extra) = match_spec_result {
-                elems.push(heap.copy_term(extra));
-            }
-        }
-        Payload::Call {
-            mfa,
-            args,
-            match_spec_result,
-        } => {
-            let third = match args {
-                CallArgs::Args(args) => copy_list(heap, args),
-                CallArgs::Arity(n) => Term::small_unchecked(n as i64),
-            };
-            elems.push(mfa_tuple(heap, mfa, third));
-            // A match specification's message(Extra): one more element.
-            if let Some(extra) = match_spec_result {
-                elems.push(heap.copy_term(extra));
-            }
-        }
-        Payload::ReturnTo { mfa } => elems.push(match mfa {
-            Some(mfa) => mfa_tuple(heap, mfa, arity(mfa)),
-            None => Term::atom(Atom::UNDEFINED),
-        }),
-        Payload::Return { mfa, value } => {
-            elems.push(mfa_tuple(heap, mfa, arity(mfa)));
-            elems.push(heap.copy_term(value));
-        }
-        Payload::Exception { mfa, class, reason } => {
-            elems.push(mfa_tuple(heap, mfa, arity(mfa)));
-            let reason = heap.copy_term(reason);
-            elems.push(heap.tuple(&[Term::atom(class), reason]));
-        }
-        Payload::Spawn { other, mfa, args } => {
-            elems.push(heap.copy_term(other));
-            let list = copy_list(heap, args);
-            elems.push(mfa_tuple(heap, mfa, list));
-        }
-        Payload::Exit { reason } => elems.push(heap.copy_term(reason)),
-        Payload::Link { peer } => elems.push(heap.copy_term(peer)),
-        Payload::Register { name } => elems.push(Term::atom(name)),
-        Payload::PortOpen { parent, driver } => {
-            elems.push(heap.copy_term(parent));
-            elems.push(Term::atom(driver));
-        }
-        Payload::PortClosed { reason } => elems.push(heap.copy_term(reason)),
-        Payload::Running { mfa } => elems.push(match mfa {
-            Some(mfa) => mfa_tuple(heap, mfa, arity(mfa)),
-            None => Term::small_unchecked(0),
-        }),
-        Payload::PortTask { task } => {
-            elems.push(task.map_or(Term::small_unchecked(0), Term::atom));
-        }
-        Payload::Gc(info) => elems.push(gc_info(heap, &info)),
-        Payload::SeqTrace { .. } => return None,
-    }
-    let ts = timestamp_term(heap, ts);
-    let first = if ts.is_some() { "trace_ts" } else { "trace" };
-    elems[0] = Term::atom(Atom::new(first).ok()?);
-    elems.extend(ts);
-    Some(heap.tuple(&elems))
+    let elems = trace_tuple(heap, event, ts, Terms::Copied)?;
+    Some(heap.tuple(elems.as_slice()))
 }
 
-/// A timestamp as the BEAM writes it last in a trace message: `{MegaSecs,
-/// Secs, MicroSecs}`, monotonic nanoseconds, or `{Monotonic, Unique}`;
-/// `None` for no timestamp.
-pub fn timestamp_term(heap: &mut Heap, ts: Timestamp) -> Option<Term> {
-    match ts {
-        Timestamp::None => None,
-        Timestamp::Now(us) => {
-            let parts = [
-                us / 1_000_000_000_000,
-                us / 1_000_000 % 1_000_000,
-                us % 1_000_000,
-            ];
-            let parts: Vec<Term> = parts.iter().map(|&n| heap.int(n as i64)).collect();
-            Some(heap.tuple(&parts))
-        }
-        Timestamp::Monotonic(ns) => Some(heap.int(ns)),
-        Timestamp::StrictMonotonic(ns, unique) => {
-            let (ns, unique) = (heap.int(ns), heap.int(unique as i64));
-            Some(heap.tuple(&[ns, unique]))
-        }
-    }
+/// [`trace_message`] on a heap of its own, allocated once at the size the
+/// message needs ([`message_words`]).
+pub fn trace_message_heap(event: &TraceEvent<'_>, ts: Timestamp) -> Option<(Term, Heap)> {
+    let mut heap = Heap::with_capacity(message_words(event));
+    let message = trace_message(&mut heap, event, ts)?;
+    Some((message, heap))
 }
 
 /// The message the system sequential tracer gets for a `seq_trace` event,
@@ -200,39 +122,6 @@ pub fn seq_trace_message(heap: &mut Heap, event: &TraceEvent<'_>, ts: Timestamp)
     let mut elems = vec![Term::atom(Atom::new("seq_trace").ok()?), label, info];
     elems.extend(timestamp_term(heap, ts));
     Some(heap.tuple(&elems))
-}
-
-/// `items` copied onto `heap` as a list.
-fn copy_list(heap: &mut Heap, items: &[Term]) -> Term {
-    let copied: Vec<Term> = items.iter().map(|&t| heap.copy_term(t)).collect();
-    heap.list(&copied)
-}
-
-/// The BEAM's garbage-collection info list, `[{Name, Words}, ...]`.
-fn gc_info(heap: &mut Heap, info: &crate::event::GcInfo) -> Term {
-    let pairs: [(&str, u64); 12] = [
-        ("wordsize", info.wordsize),
-        ("old_heap_block_size", info.old_heap_block_size),
-        ("heap_block_size", info.heap_block_size),
-        ("mbuf_size", info.mbuf_size),
-        ("recent_size", info.recent_size),
-        ("stack_size", info.stack_size),
-        ("old_heap_size", info.old_heap_size),
-        ("heap_size", info.heap_size),
-        ("bin_vheap_size", info.bin_vheap_size),
-        ("bin_vheap_block_size", info.bin_vheap_block_size),
-        ("bin_old_vheap_size", info.bin_old_vheap_size),
-        ("bin_old_vheap_block_size", info.bin_old_vheap_block_size),
-    ];
-    let items: Vec<Term> = pairs
-        .iter()
-        .filter_map(|&(name, words)| {
-            let name = Term::atom(Atom::new(name).ok()?);
-            let words = heap.int(words as i64);
-            Some(heap.tuple(&[name, words]))
-        })
-        .collect();
-    heap.list(&items)
 }
 
 /// A [`Tracer`] that sends trace messages to a tracer process.
@@ -281,15 +170,17 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
         }
     }
 
+    /// Only a timestamp flag puts the event's time in the message.
+    fn reads_clock(&self) -> bool {
+        self.timestamp != TimestampKind::None
+    }
+
     fn trace(&self, event: &TraceEvent<'_>) {
-        let mut heap = Heap::new();
         let ts = match self.timestamp {
             TimestampKind::None => Timestamp::None,
             kind => self.deliver.timestamp(kind, event.timestamp_ns),
         };
-        if let Some(message) = trace_message(&mut heap, event, ts) {
-            self.deliver.deliver(self.tracer, message, heap);
-        }
+        self.deliver.deliver_event(self.tracer, event, ts);
     }
 
     fn tracer_term(&self) -> Option<Term> {
@@ -300,6 +191,7 @@ impl<D: Deliver> Tracer for MessageTracer<D> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::Mfa;
     use beamr_core::format::format_p;
 
     fn text(t: Term) -> String {

@@ -13,6 +13,8 @@
 //! are part of those formats: a tag is never renumbered, and new tags take new
 //! numbers.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use beamr_core::atom::{Atom, AtomError};
 
 use crate::flags::TraceFlags;
@@ -125,11 +127,30 @@ trace_tags! {
     SeqTracePrint = 29, "print", TraceFlags::empty();
 }
 
+/// Each tag's atom once made, as its index plus one (0: not made yet):
+/// every trace message names its tag, and looking the name up in the atom
+/// table (a lock and a hash) cost as much as building the rest of the
+/// message.
+static ATOMS: [AtomicU32; 32] = [const { AtomicU32::new(0) }; 32];
+
 impl TraceTag {
     /// The atom this tag is in a trace message (see [`TraceTag::atom_name`]).
     /// Fails only when the atom table is full.
+    #[inline]
     pub fn atom(self) -> Result<Atom, AtomError> {
-        Atom::new(self.atom_name())
+        let slot = ATOMS.get(self as usize);
+        if let Some(atom) = slot
+            .map(|s| s.load(Ordering::Relaxed))
+            .and_then(|n| n.checked_sub(1))
+            .and_then(Atom::from_index)
+        {
+            return Ok(atom);
+        }
+        let atom = Atom::new(self.atom_name())?;
+        if let Some(slot) = slot {
+            slot.store(atom.index() + 1, Ordering::Relaxed);
+        }
+        Ok(atom)
     }
 
     /// True for the three `seq_trace` tags, whose messages are
@@ -195,6 +216,15 @@ impl std::fmt::Display for TraceTag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_tag_is_its_atom_every_time() {
+        for &tag in TraceTag::ALL {
+            for _ in 0..2 {
+                assert_eq!(tag.atom().unwrap().name(), tag.atom_name());
+            }
+        }
+    }
 
     #[test]
     fn numbers_are_dense_and_round_trip() {

@@ -77,6 +77,13 @@ pub trait Tracer: Send + Sync {
         let _ = tracee;
         Decision::Trace
     }
+    /// False if the tracer never reads an event's `timestamp_ns` (the
+    /// message backend without a timestamp flag): a probe then does not
+    /// read the clock for it, and the event's time is 0. The default says
+    /// true.
+    fn reads_clock(&self) -> bool {
+        true
+    }
     /// A monitor was set: `watcher` (traced with `procs`) monitors `target`
     /// with `reference`, at `timestamp_ns`. The BEAM has no trace tag for
     /// this, so `enabled` is not asked; backends that report monitors
@@ -166,6 +173,9 @@ macro_rules! forward_tracer {
             }
             fn trace_status(&self, tracee: Tracee) -> Decision {
                 (**self).trace_status(tracee)
+            }
+            fn reads_clock(&self) -> bool {
+                (**self).reads_clock()
             }
             fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
                 (**self).monitor(watcher, target, reference, timestamp_ns)

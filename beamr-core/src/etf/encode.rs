@@ -28,6 +28,8 @@
 //!
 //! Work goes through an explicit stack, so deep terms do not recurse.
 
+use std::cell::Cell;
+
 use super::local::{local_pid_parts, LOCAL_CREATION, LOCAL_NODE};
 use super::tag;
 use super::zlib::deflate;
@@ -109,6 +111,28 @@ pub fn encode_into(term: Term, out: &mut Vec<u8>) -> Result<(), EncodeError> {
     .term(term)
 }
 
+/// Appends what [`encode_with`] writes for the tuple of `elements`
+/// (uncompressed, whatever `options.compression` says): the version byte,
+/// the tuple's header, each element. A caller that has a tuple's elements
+/// but not the tuple (a trace message bound for a trace port) encodes it
+/// without building it.
+pub fn encode_tuple_into(
+    elements: &[Term],
+    options: &EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    out.push(tag::VERSION);
+    let mut encoder = Encoder {
+        out,
+        options: *options,
+    };
+    encoder.count(tag::SMALL_TUPLE, tag::LARGE_TUPLE, elements.len());
+    for &t in elements {
+        encoder.term(t)?;
+    }
+    Ok(())
+}
+
 /// `term_to_binary(Term, [{compressed, Level}])`: zlib at `level` (0 to 9;
 /// [`DEFAULT_COMPRESSION`] for plain `compressed`), used only when it does
 /// not make the result longer, as OTP. Level 0 means no compression.
@@ -161,23 +185,44 @@ struct Encoder<'a> {
     options: EncodeOptions,
 }
 
+/// The most pending-work entries a thread keeps allocated between
+/// encodings.
+const KEPT_STACK: usize = 1024;
+
+thread_local! {
+    /// The pending-work stack, empty between encodings: kept, so that
+    /// encoding a term with a tuple or a list in it allocates nothing (a
+    /// trace port encodes one such message per traced event).
+    static STACK: Cell<Vec<Work>> = const { Cell::new(Vec::new()) };
+}
+
 impl Encoder<'_> {
     /// Encodes `root` and everything under it.
     fn term(&mut self, root: Term) -> Result<(), EncodeError> {
-        let mut stack: Vec<Work> = Vec::new();
+        let mut stack = STACK.take();
+        let done = self.term_with(root, &mut stack);
+        stack.clear();
+        if stack.capacity() <= KEPT_STACK {
+            STACK.set(stack);
+        }
+        done
+    }
+
+    /// [`Encoder::term`] with `stack`, empty, as its pending work.
+    fn term_with(&mut self, root: Term, stack: &mut Vec<Work>) -> Result<(), EncodeError> {
         let mut next = Some(root);
         loop {
             let t = match next.take() {
                 Some(t) => t,
                 None => match stack.pop() {
                     None => return Ok(()),
-                    Some(work) => match self.resume(work, &mut stack) {
+                    Some(work) => match self.resume(work, stack) {
                         Some(t) => t,
                         None => continue,
                     },
                 },
             };
-            next = self.one(t, &mut stack)?;
+            next = self.one(t, stack)?;
         }
     }
 
@@ -561,7 +606,7 @@ fn c_exponent_text(f: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{encode_with, EncodeOptions};
+    use super::{encode_tuple_into, encode_with, EncodeOptions};
     use crate::atom::Atom;
     use crate::heap::Heap;
     use crate::term::Term;
@@ -629,5 +674,28 @@ mod tests {
         v4.extend(node(true));
         v4.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]);
         assert_eq!(encode_with(port, &with(2, true)).unwrap(), v4);
+    }
+
+    #[test]
+    fn a_tuple_of_elements_encodes_as_the_tuple_does() {
+        let mut heap = Heap::new();
+        let inner = heap.tuple(&[Term::atom(Atom::OK), Term::small_unchecked(300)]);
+        let list = heap.list(&[Term::pid(7), inner, Term::small_unchecked(1)]);
+        let big: Vec<Term> = (0..300).map(Term::small_unchecked).collect();
+        let shapes: [&[Term]; 4] = [
+            &[],
+            &[Term::atom(Atom::TRACE), Term::pid(3), inner],
+            &[list, Term::port(5), Term::NIL, inner],
+            &big,
+        ];
+        for elems in shapes {
+            let tuple = heap.tuple(elems);
+            for options in [with(1, false), with(2, true)] {
+                let mut out = vec![9];
+                encode_tuple_into(elems, &options, &mut out).unwrap();
+                assert_eq!(out[0], 9, "appends");
+                assert_eq!(out[1..], encode_with(tuple, &options).unwrap());
+            }
+        }
     }
 }

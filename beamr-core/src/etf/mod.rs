@@ -69,7 +69,7 @@ pub use decode::{
     decode, decode_used, decode_with, DecodeOptions, DEFAULT_MAX_DEPTH, DEFAULT_MAX_INFLATED,
 };
 pub use encode::{
-    encode, encode_compressed, encode_into, encode_with, try_encode, EncodeError, EncodeOptions,
-    DEFAULT_COMPRESSION,
+    encode, encode_compressed, encode_into, encode_tuple_into, encode_with, try_encode,
+    EncodeError, EncodeOptions, DEFAULT_COMPRESSION,
 };
 pub use error::{EtfError, EtfErrorKind};

@@ -26,11 +26,12 @@ use beamr_core::term::Term;
 use beamr_trace::message::{Deliver, MessageTracer, Timestamp, TimestampKind};
 use beamr_trace::{Decision, TraceFlags, Tracee};
 
+use super::trace_delivery::{PortDelivery, ProcessDelivery};
 use super::tracer_terms::{bad_option, module_tracer, not_a_tracer, NamedTracer};
 use super::{erlang_system, erlang_time};
 use crate::loader::BifRow;
 use crate::process::{Exception, Payload, Process, Signal};
-use crate::runtime::{Port, Runtime};
+use crate::runtime::Runtime;
 use crate::signals;
 use crate::trace::{port_probes, Session, SessionTracer, TraceChange};
 
@@ -71,7 +72,7 @@ impl Deliver for RuntimeDelivery {
 /// A timestamp on the runtime's clocks: the event's monotonic time is
 /// `erlang:monotonic_time/0`'s (one clock), system time adds the time
 /// offset, and strict timestamps take the next unique integer.
-fn runtime_timestamp(kind: TimestampKind, at_ns: u64) -> Timestamp {
+pub(super) fn runtime_timestamp(kind: TimestampKind, at_ns: u64) -> Timestamp {
     let at = at_ns as i64;
     match kind {
         TimestampKind::None => Timestamp::None,
@@ -80,41 +81,6 @@ fn runtime_timestamp(kind: TimestampKind, at_ns: u64) -> Timestamp {
         TimestampKind::StrictMonotonic => {
             Timestamp::StrictMonotonic(at, erlang_system::next_unique() as u64)
         }
-    }
-}
-
-/// Delivers trace messages to a port (`{tracer, Port}`, as `dbg`'s trace
-/// ports are): each one in the external format, as erts hands a port its
-/// trace messages.
-struct PortDelivery {
-    port: Arc<Port>,
-}
-
-impl Deliver for PortDelivery {
-    fn deliver(&self, _tracer: Term, message: Term, _heap: Heap) -> bool {
-        // As this release's term_to_binary/1 writes it.
-        let options = super::erlang_binaries::encode_defaults();
-        let Ok(bytes) = beamr_core::etf::encode_with(message, &options) else {
-            return false;
-        };
-        match &self.port.driver {
-            Some(driver) => driver.output(&bytes),
-            None => {
-                let _ = self.port.command(self.port.data(bytes));
-            }
-        }
-        true
-    }
-
-    fn is_alive(&self, _tracer: Term) -> bool {
-        match &self.port.driver {
-            Some(driver) => !driver.stopped(),
-            None => !self.port.state().closed,
-        }
-    }
-
-    fn timestamp(&self, kind: TimestampKind, at_ns: u64) -> Timestamp {
-        runtime_timestamp(kind, at_ns)
     }
 }
 
@@ -263,7 +229,7 @@ pub(super) fn message_tracer(
     let Some(weak) = rt.weak_self.get().cloned() else {
         return Err(not_implemented(p, "tracing outside run_main"));
     };
-    let delivery = RuntimeDelivery { rt: weak };
+    let delivery = ProcessDelivery::new(rt, weak, to);
     Ok(Arc::new(MessageTracer::new(to, timestamp, delivery)))
 }
 

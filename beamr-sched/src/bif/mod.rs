@@ -62,6 +62,7 @@ mod registry;
 mod resource;
 mod seq_trace;
 mod string;
+mod trace_delivery;
 mod trace_module;
 mod trace_sessions;
 mod tracer_terms;

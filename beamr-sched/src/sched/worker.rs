@@ -65,6 +65,30 @@ fn running_probe(p: &mut Process, tag: TraceTag) {
     }
 }
 
+/// Collects a process about to wait whose heap fragments (messages put in
+/// its mailbox once its young generation was full) outgrew
+/// [`FRAGMENTS_BEFORE_WAITING`] and four times its young generation, when
+/// no X register is live.
+///
+/// A process collects when an allocation finds no room, so one that
+/// receives without allocating (a tracer counting a flood of trace
+/// messages) never collected: it kept every message it had ever been
+/// sent, received or not. A process that allocates collects at its next
+/// allocation long before its fragments grow this large, so the waits of
+/// most processes cost one test.
+fn collect_before_waiting(p: &mut Process) {
+    let fragments = p.heap.fragment_words();
+    if fragments > FRAGMENTS_BEFORE_WAITING
+        && fragments > 4 * p.heap.young_capacity()
+        && p.saved_x.is_empty()
+    {
+        p.collect(0, 0);
+    }
+}
+
+/// Words of heap fragments a waiting process keeps without collecting.
+const FRAGMENTS_BEFORE_WAITING: usize = 4096;
+
 /// Runs one slice of `handle`'s process on the register file `registers`
 /// (the calling scheduler thread's).
 ///
@@ -121,6 +145,7 @@ pub fn run_slice(
             }
             Outcome::Waiting => {
                 running_probe(p, TraceTag::Out);
+                collect_before_waiting(p);
                 if handle.state.try_wait() {
                     return SliceEnd::Waiting;
                 }

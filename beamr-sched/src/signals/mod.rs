@@ -13,6 +13,7 @@
 //! - [`seq_trace`]: the `seq_trace` token messages, link exits and spawns
 //!   carry, and its counters.
 //! - [`timers`]: timer expiries as signals.
+//! - [`tracer_inbox`]: trace messages into a tracer process.
 //! - [`system_logger`]: what the runtime itself logs, sent to the system
 //!   logger.
 //!
@@ -65,6 +66,7 @@ pub mod send;
 pub mod seq_trace;
 pub mod system_logger;
 pub mod timers;
+pub mod tracer_inbox;
 
 pub use deliver::{absorb, deliver_pending, deliver_signals, deliver_to_self};
 pub use port::PortEnd;

@@ -379,6 +379,7 @@ pub(super) fn report_one<R>(
     let Some(tracee) = Tracee::from_term(pid) else {
         return (Decision::Discard, None);
     };
-    let build = || TraceEvent::new(tag, tracee, now_ns(), scheduler_id(), payload);
+    let at = || if tracer.reads_clock() { now_ns() } else { 0 };
+    let build = || TraceEvent::new(tag, tracee, at(), scheduler_id(), payload);
     fire_with(tracer, tag, tracee, build, hand)
 }
