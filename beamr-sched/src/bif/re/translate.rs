@@ -581,14 +581,7 @@ fn rewrite_body(body: &[u8], opts: &Body<'_>, out: &mut String) {
                     }
                     i += 3;
                 } else {
-                    if !in_class {
-                        out.push('[');
-                    }
-                    push_high_byte(b, out);
-                    push_high_byte(other, out);
-                    if !in_class {
-                        out.push(']');
-                    }
+                    push_pair(b, other, in_class, out);
                     i += 1;
                 }
             }
