@@ -15,32 +15,54 @@ main() ->
     Me = self(),
     [begin
          P = spawn(?MODULE, waiter, [Kind]),
+         waiting(P),
          erlang:trace(P, true, Flags),
          P ! go,
-         timer:sleep(50),
+         ended(P),
          show({Kind, Flags}, P)
      end || Kind <- [normal, crash],
             Flags <- [[exiting], [running], [running, exiting], [procs, exiting]]],
     %% Killed while waiting: scheduled in to die.
     K = spawn(?MODULE, waiter, [normal]),
+    waiting(K),
     erlang:trace(K, true, [exiting, running]),
     exit(K, kill),
-    timer:sleep(50),
+    ended(K),
     show(killed, K),
     %% exit/2 with another reason.
     E = spawn(?MODULE, waiter, [normal]),
+    waiting(E),
     erlang:trace(E, true, [exiting]),
     exit(E, other),
-    timer:sleep(50),
+    ended(E),
     show(exit2, E),
     %% Turned off again: nothing.
     F = spawn(?MODULE, waiter, [normal]),
+    waiting(F),
     erlang:trace(F, true, [exiting]),
     erlang:trace(F, false, [exiting]),
     F ! go,
-    timer:sleep(50),
+    ended(F),
     show(off, F),
     Me = self().
+
+%% Until P waits in its receive: a traced process must not be scheduled
+%% in before `go` (another scheduler may start it at once), or it shows an
+%% extra in/out pair.
+waiting(P) ->
+    case process_info(P, status) of
+        {status, waiting} -> ok;
+        _ -> timer:sleep(1), waiting(P)
+    end.
+
+%% Until P has exited and every trace message about it has arrived (a
+%% loaded machine may not run P within a fixed sleep).
+ended(P) ->
+    M = monitor(process, P),
+    receive {'DOWN', M, process, P, _} -> ok end,
+    timer:sleep(10),
+    Ref = erlang:trace_delivered(P),
+    receive {trace_delivered, P, Ref} -> ok end.
 
 show(What, P) ->
     io:format("~p: ~p~n", [What, [trace_names:name(T, #{P => p}) || T <- trace_names:collect()]]).

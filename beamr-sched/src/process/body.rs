@@ -72,6 +72,10 @@ pub struct Process {
     pub pending_exit: Option<Term>,
     /// The `receive ... after` timer: its generation, and whether it fired.
     pub timer: ReceiveTimer,
+    /// Its last slice ended waiting in a `receive`, and it has run no code
+    /// since: a wake-up that brings no message (a link, a monitor, a trace
+    /// change) needs no slice (see `sched::worker::run_slice`).
+    pub waiting: bool,
     /// `{M, F, A}` of the initial call, for `process_info`.
     pub initial_call: (Atom, Atom, u32),
     /// An error to raise instead of running (spawning an undefined function).
@@ -139,6 +143,7 @@ impl Process {
             group_leader: Term::NIL,
             pending_exit: None,
             timer: ReceiveTimer::default(),
+            waiting: false,
             initial_call: (Atom::UNDEFINED, Atom::UNDEFINED, 0),
             startup_error: None,
             watched: false,

@@ -89,6 +89,13 @@ fn collect_before_waiting(p: &mut Process) {
 /// Words of heap fragments a waiting process keeps without collecting.
 const FRAGMENTS_BEFORE_WAITING: usize = 4096;
 
+/// True if a process that waits in a `receive` has something to run for
+/// once its signals are in: a message it has not looked at, its timer's
+/// expiry, or an exit.
+fn woken_to_run(p: &Process) -> bool {
+    p.mailbox.has_unseen() || p.timer.fired || p.pending_exit.is_some()
+}
+
 /// Runs one slice of `handle`'s process on the register file `registers`
 /// (the calling scheduler thread's).
 ///
@@ -107,15 +114,20 @@ pub fn run_slice(
     let Some(p) = body.as_mut() else {
         return SliceEnd::Skipped;
     };
-    // `in` after the first delivery: a trace flag set while the process
-    // waited (a signal here, at once on the BEAM) covers this slice.
-    let mut scheduled_in = false;
+    // `in` after the signals waiting are in: a trace flag set while the
+    // process waited (a signal here, at once on the BEAM) covers this slice.
     loop {
         signals::deliver_signals(rt, handle, p);
-        if !scheduled_in {
-            running_probe(p, TraceTag::In);
-            scheduled_in = true;
+        if p.waiting && !woken_to_run(p) {
+            // Woken by signals that brought nothing to receive: as on the
+            // BEAM, they are handled without scheduling the process in.
+            if handle.state.try_wait() {
+                return SliceEnd::Waiting;
+            }
+            continue;
         }
+        p.waiting = false;
+        running_probe(p, TraceTag::In);
         if let Some(reason) = p.pending_exit.take() {
             let process = body.take().expect("present");
             drop(body);
@@ -147,10 +159,13 @@ pub fn run_slice(
                 running_probe(p, TraceTag::Out);
                 collect_before_waiting(p);
                 if handle.state.try_wait() {
+                    p.waiting = true;
                     return SliceEnd::Waiting;
                 }
-                // A signal arrived meanwhile: deliver it and run on.
-                running_probe(p, TraceTag::In);
+                // A signal arrived meanwhile: take it in, as a wake-up (the
+                // process is scheduled in again only if it brought
+                // something to run for).
+                p.waiting = true;
             }
             Outcome::Returned => {
                 let process = body.take().expect("present");
