@@ -2,9 +2,10 @@
 %% traced process is scheduled out for the last time, after its exit
 %% event; in when it is scheduled in to die of a kill.
 -module(trace_msg_exiting).
--export([main/0, waiter/1]).
+-export([main/0, waiter/2]).
 
-waiter(Kind) ->
+waiter(Kind, Parent) ->
+    Parent ! {ready, self()},
     receive go -> ok end,
     case Kind of
         crash -> exit(boom);
@@ -14,7 +15,7 @@ waiter(Kind) ->
 main() ->
     Me = self(),
     [begin
-         P = spawn(?MODULE, waiter, [Kind]),
+         P = spawn(?MODULE, waiter, [Kind, Me]),
          waiting(P),
          erlang:trace(P, true, Flags),
          P ! go,
@@ -23,21 +24,21 @@ main() ->
      end || Kind <- [normal, crash],
             Flags <- [[exiting], [running], [running, exiting], [procs, exiting]]],
     %% Killed while waiting: scheduled in to die.
-    K = spawn(?MODULE, waiter, [normal]),
+    K = spawn(?MODULE, waiter, [normal, Me]),
     waiting(K),
     erlang:trace(K, true, [exiting, running]),
     exit(K, kill),
     ended(K),
     show(killed, K),
     %% exit/2 with another reason.
-    E = spawn(?MODULE, waiter, [normal]),
+    E = spawn(?MODULE, waiter, [normal, Me]),
     waiting(E),
     erlang:trace(E, true, [exiting]),
     exit(E, other),
     ended(E),
     show(exit2, E),
     %% Turned off again: nothing.
-    F = spawn(?MODULE, waiter, [normal]),
+    F = spawn(?MODULE, waiter, [normal, Me]),
     waiting(F),
     erlang:trace(F, true, [exiting]),
     erlang:trace(F, false, [exiting]),
@@ -46,14 +47,11 @@ main() ->
     show(off, F),
     Me = self().
 
-%% Until P waits in its receive: a traced process must not be scheduled
-%% in before `go` (another scheduler may start it at once), or it shows an
-%% extra in/out pair.
+%% Until P has started and is about to wait in its receive: a traced
+%% process must not be scheduled in before `go` for the first time (another
+%% scheduler may start it at once), or it shows an extra in/out pair.
 waiting(P) ->
-    case process_info(P, status) of
-        {status, waiting} -> ok;
-        _ -> timer:sleep(1), waiting(P)
-    end.
+    receive {ready, P} -> ok end.
 
 %% Until P has exited and every trace message about it has arrived (a
 %% loaded machine may not run P within a fixed sleep).
