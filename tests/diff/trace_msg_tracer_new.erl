@@ -5,7 +5,7 @@
 
 main() ->
     Self = self(),
-    Tracer = spawn(fun() -> tracer([]) end),
+    Tracer = trace_names:keeper(),
     0 = erlang:trace(new, true, [send, monotonic_timestamp, {tracer, Tracer}]),
     Dead = spawn(fun() -> ok end),
     timer:sleep(20),
@@ -18,8 +18,7 @@ main() ->
     U = spawn(fun() -> Self ! untraced end),
     receive untraced -> ok end,
     timer:sleep(20),
-    Tracer ! {dump, self()},
-    Msgs = receive {msgs, L} -> L end,
+    Msgs = trace_names:kept(Tracer),
     Names = #{Self => main, W => w, Dead => dead, U => u, Tracer => tracer},
     lists:foreach(
       fun(T) ->
@@ -29,9 +28,3 @@ main() ->
       end,
       [T || T <- Msgs, element(2, T) =:= W]),
     io:format("from others: ~p~n", [length([T || T <- Msgs, element(2, T) =/= W])]).
-
-tracer(Acc) ->
-    receive
-        {dump, From} -> From ! {msgs, lists:reverse(Acc)};
-        T -> tracer([T | Acc])
-    end.

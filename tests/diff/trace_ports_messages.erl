@@ -9,7 +9,7 @@
 
 main() ->
     Self = self(),
-    Tracer = spawn(fun() -> tracer([]) end),
+    Tracer = trace_names:keeper(),
     0 = erlang:trace(new_ports, true, [send, 'receive', {tracer, Tracer}]),
     P1 = open_port({spawn, "cat"}, [binary]),
     P1 ! {self(), {command, <<"one">>}},
@@ -35,15 +35,6 @@ main() ->
     receive {'EXIT', P4, killed} -> ok end,
     New ! stop,
     timer:sleep(100),
-    Tracer ! {dump, self()},
-    Events = receive {events, Es} -> Es end,
+    Events = trace_names:kept(Tracer),
     Named = tl(trace_names:ordered([Self | Events])),
-    Ports = lists:usort([element(2, E) || E <- Named]),
-    [io:format("~p~n", [E]) || Port <- Ports, E <- Named, element(2, E) =:= Port],
-    ok.
-
-tracer(Acc) ->
-    receive
-        {dump, To} -> To ! {events, lists:reverse(Acc)};
-        T -> tracer([T | Acc])
-    end.
+    trace_names:print_by_port(Named).

@@ -8,7 +8,7 @@
 
 main() ->
     Self = self(),
-    Tracer = spawn(fun() -> tracer([]) end),
+    Tracer = trace_names:keeper(),
     0 = erlang:trace(new_ports, true, [ports, {tracer, Tracer}]),
     %% A program that ends by itself.
     P1 = open_port({spawn, "echo hi"}, []),
@@ -55,16 +55,6 @@ main() ->
     New ! stop,
     receive {'DOWN', Ref6, port, P6, normal} -> ok end,
     timer:sleep(50),
-    Tracer ! {dump, self()},
-    Events = receive {events, Es} -> Es end,
+    Events = trace_names:kept(Tracer),
     Named = tl(trace_names:ordered([Self | Events])),
-    %% Each port's events in order (ports run apart from each other).
-    Ports = lists:usort([element(2, E) || E <- Named]),
-    [io:format("~p~n", [E]) || Port <- Ports, E <- Named, element(2, E) =:= Port],
-    ok.
-
-tracer(Acc) ->
-    receive
-        {dump, To} -> To ! {events, lists:reverse(Acc)};
-        T -> tracer([T | Acc])
-    end.
+    trace_names:print_by_port(Named).

@@ -10,7 +10,7 @@
 
 main() ->
     Self = self(),
-    Tracer = spawn(fun() -> tracer([]) end),
+    Tracer = trace_names:keeper(),
     0 = erlang:trace(new_ports, true, [running_ports, 'receive', {tracer, Tracer}]),
     P1 = open_port({spawn, "cat"}, [binary]),
     P1 ! {self(), {command, <<"one">>}},
@@ -22,8 +22,7 @@ main() ->
     P2 ! {self(), close},
     receive {P2, closed} -> ok end,
     timer:sleep(50),
-    Tracer ! {dump, self()},
-    Events = receive {events, Es} -> Es end,
+    Events = trace_names:kept(Tracer),
     Named = tl(trace_names:ordered([Self | Events])),
     Ports = lists:usort([element(2, E) || E <- Named]),
     [begin
@@ -45,9 +44,3 @@ last_marker([{trace, _, InOut, _} | Es], _) when InOut =:= in; InOut =:= out ->
     last_marker(Es, InOut);
 last_marker([_ | Es], Last) -> last_marker(Es, Last);
 last_marker([], Last) -> Last.
-
-tracer(Acc) ->
-    receive
-        {dump, To} -> To ! {events, lists:reverse(Acc)};
-        T -> tracer([T | Acc])
-    end.

@@ -9,7 +9,7 @@
 
 main() ->
     Self = self(),
-    Tracer = spawn(fun() -> tracer([]) end),
+    Tracer = trace_names:keeper(),
     P = open_port({spawn, "cat"}, [binary]),
     show(one, erlang:trace(P, true, [ports, send, 'receive', timestamp, {tracer, Tracer}])),
     show(info, [erlang:trace_info(P, I) =:= {I, V}
@@ -61,8 +61,7 @@ main() ->
     port_close(Q),
     port_close(R),
     timer:sleep(50),
-    Tracer ! {dump, self()},
-    Events = receive {events, Es} -> Es end,
+    Events = trace_names:kept(Tracer),
     %% What the one traced port sent, timestamps stripped.
     Ps = [setelement(1, strip(E), trace) || E <- Events, element(2, E) =:= P],
     [io:format("~p~n", [E]) || E <- tl(trace_names:ordered([Self | Ps]))],
@@ -76,9 +75,3 @@ show(What, Value) ->
 
 catch_error(F) ->
     try F() catch error:R -> {error, R} end.
-
-tracer(Acc) ->
-    receive
-        {dump, To} -> To ! {events, lists:reverse(Acc)};
-        T -> tracer([T | Acc])
-    end.

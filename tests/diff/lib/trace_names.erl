@@ -2,7 +2,7 @@
 %% pids replaced by names (so both runtimes print the same), funs and
 %% references by placeholders, printed or collected from the mailbox.
 -module(trace_names).
--export([name/2, print/1, collect/0, ordered/1]).
+-export([name/2, print/1, collect/0, ordered/1, keeper/0, kept/1, print_by_port/1]).
 
 %% Term with every pid replaced by its name in Names (other_pid if absent),
 %% every fun by a_fun and every reference by a_ref.
@@ -51,3 +51,27 @@ ordered(X, Seen) when is_pid(X); is_port(X) ->
     end;
 ordered(X, Seen) ->
     {X, Seen}.
+
+%% A process that keeps every message it gets: a tracer whose trace
+%% messages kept/1 hands back.
+keeper() ->
+    spawn(fun() -> keep([]) end).
+
+keep(Acc) ->
+    receive
+        {kept, To} -> To ! {kept, self(), lists:reverse(Acc)};
+        T -> keep([T | Acc])
+    end.
+
+%% What Keeper (from keeper/0) got, in arrival order; it then ends.
+kept(Keeper) ->
+    Keeper ! {kept, self()},
+    receive {kept, Keeper, Msgs} -> Msgs end.
+
+%% Prints named trace messages grouped by their second element (a port's
+%% events in order; ports run apart from each other, so their events
+%% interleave differently from run to run).
+print_by_port(Named) ->
+    Ports = lists:usort([element(2, E) || E <- Named]),
+    [io:format("~p~n", [E]) || Port <- Ports, E <- Named, element(2, E) =:= Port],
+    ok.
