@@ -8,6 +8,8 @@
 //! line of exactly N bytes followed by its newline (or `\r\n`) is one
 //! `{eol, Line}`.
 
+use super::inet::packet::{cut, Cut, Packet};
+
 /// How output is cut into messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Framing {
@@ -82,19 +84,12 @@ impl Decoder {
             }
             Framing::Packet(header) => {
                 self.buf.extend_from_slice(bytes);
-                loop {
-                    if self.buf.len() < header {
-                        break;
-                    }
-                    let len = self.buf[..header]
-                        .iter()
-                        .fold(0usize, |n, &b| (n << 8) | b as usize);
-                    if self.buf.len() < header + len {
-                        break;
-                    }
-                    let packet = self.buf[header..header + len].to_vec();
-                    self.buf.drain(..header + len);
-                    out.push(Chunk::Data(packet));
+                // The same cut as a socket's `{packet, N}`, with no limit.
+                while let Cut::Packet { consumed, start } =
+                    cut(Packet::Header(header), &self.buf, 0, 0, b'\n')
+                {
+                    out.push(Chunk::Data(self.buf[start..consumed].to_vec()));
+                    self.buf.drain(..consumed);
                 }
             }
         }
