@@ -12,13 +12,10 @@ use super::process_trace::ProcessTrace;
 /// Runtime-wide trace settings.
 #[derive(Debug, Default)]
 pub struct TraceControl {
-    /// True while `new_processes` traces anything: spawning reads this word
-    /// and takes the lock only when it is set.
-    new_traced: AtomicBool,
-    new_processes: RwLock<ProcessTrace>,
-    /// As `new_traced`, for ports.
-    new_ports_traced: AtomicBool,
-    new_ports: RwLock<ProcessTrace>,
+    /// What a new process starts with.
+    new_processes: NewTrace,
+    /// What a new port starts with.
+    new_ports: NewTrace,
     /// Where `seq_trace` events go.
     pub seq: super::SeqTracers,
     /// How the program (`run_main`'s process) is to be traced, until it
@@ -26,18 +23,50 @@ pub struct TraceControl {
     program: Mutex<Option<(ProcessTrace, ProgramScope)>>,
 }
 
-/// Applies `change` to a default (`new`'s or `new_ports`'s) and sets its
-/// word. As in erts, clearing flags clears the default's tracer, so
-/// whatever else it had no longer traces anything: any `false` request
-/// leaves it off in that session.
-fn change_default(default: &RwLock<ProcessTrace>, word: &AtomicBool, change: &super::TraceChange) {
-    let mut new = default.write().unwrap_or_else(|e| e.into_inner());
-    if change.set {
-        new.apply(change);
-    } else {
-        new.clear_session(&change.session);
+/// What a new process or port starts with (`erlang:trace(new | new_ports,
+/// ...)`), and a word saying whether that traces anything: spawning reads
+/// the word and takes the lock only when it is set.
+#[derive(Debug, Default)]
+struct NewTrace {
+    traced: AtomicBool,
+    trace: RwLock<ProcessTrace>,
+}
+
+impl NewTrace {
+    /// Replaces the default with `trace`.
+    fn set(&self, trace: ProcessTrace) {
+        let on = !trace.flags().is_empty();
+        *self.trace.write().unwrap_or_else(|e| e.into_inner()) = trace;
+        self.traced.store(on, Ordering::Release);
     }
-    word.store(!new.flags().is_empty(), Ordering::Release);
+
+    /// Applies `change` to the default. As in erts, clearing flags clears
+    /// the default's tracer, so whatever else it had no longer traces
+    /// anything: any `false` request leaves it off in that session.
+    fn change(&self, change: &super::TraceChange) {
+        let mut new = self.trace.write().unwrap_or_else(|e| e.into_inner());
+        if change.set {
+            new.apply(change);
+        } else {
+            new.clear_session(&change.session);
+        }
+        self.traced
+            .store(!new.flags().is_empty(), Ordering::Release);
+    }
+
+    /// The default as it is.
+    fn current(&self) -> ProcessTrace {
+        self.trace.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// What a new one starts with: one load while nothing is traced.
+    #[inline]
+    fn for_new(&self) -> ProcessTrace {
+        if !super::PROBES || !self.traced.load(Ordering::Acquire) {
+            return ProcessTrace::off();
+        }
+        self.current()
+    }
 }
 
 /// Which of a run's processes [`TraceControl::set_program`] traces.
@@ -55,45 +84,31 @@ impl TraceControl {
     /// Sets how processes spawned from now on are traced (unless their
     /// parent passes its own flags on with `set_on_spawn`).
     pub fn set_new_processes(&self, trace: ProcessTrace) {
-        let on = !trace.flags().is_empty();
-        *self
-            .new_processes
-            .write()
-            .unwrap_or_else(|e| e.into_inner()) = trace;
-        self.new_traced.store(on, Ordering::Release);
+        self.new_processes.set(trace);
     }
 
     /// Applies an `erlang:trace(new, ...)` request to the settings of new
     /// processes.
     pub fn change_new_processes(&self, change: &super::TraceChange) {
-        change_default(&self.new_processes, &self.new_traced, change);
+        self.new_processes.change(change);
     }
 
     /// Applies an `erlang:trace(new_ports, ...)` request to the settings
     /// of new ports.
     pub fn change_new_ports(&self, change: &super::TraceChange) {
-        change_default(&self.new_ports, &self.new_ports_traced, change);
+        self.new_ports.change(change);
     }
 
     /// How a new port is traced.
     #[inline]
     pub fn for_new_port(&self) -> ProcessTrace {
-        if !super::PROBES || !self.new_ports_traced.load(Ordering::Acquire) {
-            return ProcessTrace::off();
-        }
-        self.new_ports
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.new_ports.for_new()
     }
 
     /// How new ports are traced, as `erlang:trace_info(new_ports, _)` sees
     /// it.
     pub fn new_ports(&self) -> ProcessTrace {
-        self.new_ports
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.new_ports.current()
     }
 
     /// Traces the program's processes (`scope`) with `trace` once it
@@ -130,12 +145,6 @@ impl TraceControl {
     /// How a new process is traced.
     #[inline]
     pub fn for_new_process(&self) -> ProcessTrace {
-        if !super::PROBES || !self.new_traced.load(Ordering::Acquire) {
-            return ProcessTrace::off();
-        }
-        self.new_processes
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.new_processes.for_new()
     }
 }
