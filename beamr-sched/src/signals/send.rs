@@ -205,7 +205,12 @@ fn send_message(
         if let Some(p) = body.as_mut() {
             if handle.inbox_is_empty() {
                 let term = p.heap.copy_term(message);
-                let token = p.heap.copy_term(token);
+                // Almost always `[]`: no call for an immediate.
+                let token = if token.is_immediate() {
+                    token
+                } else {
+                    p.heap.copy_term(token)
+                };
                 push_message(p, term, token);
                 message_trace::receive(rt, p, term, from, carried);
                 drop(body);
