@@ -64,15 +64,40 @@ pub fn otp_lib_dirs() -> Vec<PathBuf> {
 }
 
 /// The root of the Erlang/OTP installation whose library beamr runs:
-/// `$BEAMR_OTP_ROOT`, else the one of `erl` on the PATH (asked once).
+/// `$BEAMR_OTP_ROOT`, else the one of `erl` on the PATH: the directory
+/// above the `bin/erl` it resolves to when that holds an `erts-VSN`
+/// directory (as `erl`'s own script finds its root), else what `erl`
+/// answers when asked (a shim or wrapper; starting it takes about 0.2 s).
 pub fn otp_root() -> Option<&'static Path> {
     static ROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
     ROOT.get_or_init(|| {
         std::env::var_os("BEAMR_OTP_ROOT")
             .map(PathBuf::from)
+            .or_else(|| erl_on_path().and_then(|erl| root_of_erl(&erl)))
             .or_else(erl_root)
     })
     .as_deref()
+}
+
+/// The first `erl` on the PATH.
+fn erl_on_path() -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join("erl"))
+        .find(|erl| erl.is_file())
+}
+
+/// The installation root of the `erl` at `erl` (symbolic links followed):
+/// the parent of its `bin` directory, when that has an `erts-VSN`
+/// directory and a `lib`.
+fn root_of_erl(erl: &Path) -> Option<PathBuf> {
+    let erl = std::fs::canonicalize(erl).ok()?;
+    let bin = erl.parent()?;
+    let root = bin.parent()?;
+    let has_erts = std::fs::read_dir(root)
+        .ok()?
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with("erts-") && e.path().is_dir());
+    (bin.file_name()? == "bin" && has_erts && root.join("lib").is_dir()).then(|| root.to_path_buf())
 }
 
 /// The release assumed when the installation does not say (or there is none).
@@ -127,6 +152,7 @@ pub fn erts_version() -> &'static str {
     })
 }
 
+/// The root `erl` reports when started (`code:root_dir()`).
 fn erl_root() -> Option<PathBuf> {
     let out = Command::new("erl")
         .args([
@@ -139,4 +165,51 @@ fn erl_root() -> Option<PathBuf> {
     let root = String::from_utf8(out.stdout).ok()?;
     let root = Path::new(root.trim());
     root.is_dir().then(|| root.to_path_buf())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A directory laid out as an installation: `bin/erl`, `erts-VSN/`,
+    /// `lib/`, and `usr/bin/erl` linking to its `bin/erl`.
+    fn installation(dir: &Path) -> PathBuf {
+        let root = dir.join("otp");
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        std::fs::create_dir_all(root.join("erts-13.1.5/bin")).unwrap();
+        std::fs::create_dir_all(root.join("lib/kernel-8.5/ebin")).unwrap();
+        std::fs::write(root.join("bin/erl"), "#!/bin/sh\n").unwrap();
+        std::fs::create_dir_all(dir.join("usr/bin")).unwrap();
+        std::os::unix::fs::symlink("../../otp/bin/erl", dir.join("usr/bin/erl")).unwrap();
+        root
+    }
+
+    #[test]
+    fn the_root_is_found_through_links_to_bin_erl() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = installation(dir.path());
+        let found = root_of_erl(&dir.path().join("usr/bin/erl"));
+        assert_eq!(found, Some(std::fs::canonicalize(&root).unwrap()));
+    }
+
+    #[test]
+    fn an_erl_outside_an_installation_has_no_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = installation(dir.path());
+        std::fs::remove_dir_all(root.join("erts-13.1.5")).unwrap();
+        assert_eq!(root_of_erl(&root.join("bin/erl")), None);
+        // A shim: a script in a directory that is not an installation's bin.
+        std::fs::write(dir.path().join("erl"), "#!/bin/sh\nexec real-erl\n").unwrap();
+        assert_eq!(root_of_erl(&dir.path().join("erl")), None);
+    }
+
+    #[test]
+    fn the_root_found_without_starting_erl_is_the_one_erl_reports() {
+        let Some(erl) = erl_on_path() else {
+            eprintln!("no erl on the PATH: nothing to compare");
+            return;
+        };
+        let asked = erl_root().map(|r| std::fs::canonicalize(r).unwrap());
+        assert_eq!(root_of_erl(&erl), asked);
+    }
 }
