@@ -135,6 +135,31 @@ fn traced(
             )),
         }
     }
+    if with_spec.is_empty() && removed.is_empty() {
+        // The common case: no iterator over an empty list to build and drop.
+        return context;
+    }
+    let rest = with_specs_and_removals(rt, p, tag, (msg, peer, shown), carried, with_spec, removed);
+    context.or(rest)
+}
+
+/// The rest of [`traced`] in the rare cases: the sessions with a match
+/// specification (`with_spec`) run it and fire when it matches; the
+/// sessions whose tracers asked to be removed (`removed`) are cleared.
+/// Returns the context a send event made, if any.
+#[cold]
+#[inline(never)]
+fn with_specs_and_removals(
+    rt: &Runtime,
+    p: &mut Process,
+    tag: TraceTag,
+    (msg, peer, shown): (Term, Option<Term>, Option<Term>),
+    carried: Option<TraceContext>,
+    with_spec: Vec<(Arc<Session>, Arc<dyn Tracer>, bool, CompiledSpec)>,
+    mut removed: Vec<Arc<Session>>,
+) -> Option<TraceContext> {
+    let pid = p.pid;
+    let mut context = None;
     for (session, tracer, silent, spec) in with_spec {
         let Some(runner) = RUNNER.get() else {
             continue;
