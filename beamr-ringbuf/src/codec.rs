@@ -32,6 +32,8 @@
 //! Call arguments, spawn arguments and a tracee's registered name are not
 //! recorded; the size and sketch of the message/value/reason are.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{GcInfo, Mfa, Payload, SeqSerial, TraceEvent, TraceTag, Tracee, TraceeId};
@@ -243,15 +245,72 @@ fn decode_mfa(w: &[u64]) -> Option<MfaRef> {
 pub fn encode(
     event: &TraceEvent<'_>,
     out: &mut [u64; MAX_TRACE_PAYLOAD],
-    mut atom_key: impl FnMut(Atom) -> u32,
+    atom_key: impl FnMut(Atom) -> u32,
 ) -> usize {
+    let mut buffer = BufferOut { out, n: 0 };
+    encode_to(event, &mut buffer, atom_key);
+    buffer.n
+}
+
+/// Where [`encode_to`] puts an event's payload words, in order.
+pub(crate) trait PayloadOut {
+    /// Appends `words`.
+    fn put(&mut self, words: &[u64]);
+}
+
+/// A buffer of the largest payload, filled from its start.
+struct BufferOut<'a> {
+    out: &'a mut [u64; MAX_TRACE_PAYLOAD],
+    n: usize,
+}
+
+impl PayloadOut for BufferOut<'_> {
+    fn put(&mut self, words: &[u64]) {
+        self.out[self.n..self.n + words.len()].copy_from_slice(words);
+        self.n += words.len();
+    }
+}
+
+/// A ring's slots for one event's payload ([`payload_words`] of its
+/// tag), stored into as they are encoded: no buffer to fill and copy.
+pub(crate) struct SlotsOut<'a> {
+    slots: &'a [AtomicU64],
+    n: usize,
+}
+
+impl<'a> SlotsOut<'a> {
+    /// Output into `slots`, from the first.
+    pub(crate) fn new(slots: &'a [AtomicU64]) -> SlotsOut<'a> {
+        SlotsOut { slots, n: 0 }
+    }
+
+    /// Words stored so far.
+    pub(crate) fn stored(&self) -> usize {
+        self.n
+    }
+}
+
+impl PayloadOut for SlotsOut<'_> {
+    #[inline]
+    fn put(&mut self, words: &[u64]) {
+        for (slot, &w) in self.slots[self.n..self.n + words.len()].iter().zip(words) {
+            slot.store(w, Ordering::Relaxed);
+        }
+        self.n += words.len();
+    }
+}
+
+/// [`encode`] into any [`PayloadOut`]: `event`'s payload words, exactly
+/// [`payload_words`] of its tag.
+#[inline]
+pub(crate) fn encode_to(
+    event: &TraceEvent<'_>,
+    out: &mut impl PayloadOut,
+    mut atom_key: impl FnMut(Atom) -> u32,
+) {
     let k = &mut atom_key;
-    out[0] = tracee_word(event.tracee);
-    let mut n = 1;
-    let mut put = |words: &[u64]| {
-        out[n..n + words.len()].copy_from_slice(words);
-        n += words.len();
-    };
+    out.put(&[tracee_word(event.tracee)]);
+    let mut put = |words: &[u64]| out.put(words);
     match event.payload {
         Payload::Message { message, peer, .. } => {
             put(&[peer.map_or(PROC_NONE, |p| proc_word(p, k))]);
@@ -294,7 +353,6 @@ pub fn encode(
             put(&summary::encode(info, &mut *k));
         }
     }
-    n
 }
 
 /// Payload words (after the timestamp) the layout of `tag` takes.

@@ -128,10 +128,35 @@ impl<'a> Ring<'a> {
         timestamp_ns: u64,
         payload: &[u64],
     ) -> bool {
-        if payload.len() > MAX_PAYLOAD_WORDS {
+        self.write_with(category, kind, timestamp_ns, payload.len(), |slots| {
+            for (slot, &w) in slots.iter().zip(payload) {
+                slot.store(w, Ordering::Relaxed);
+            }
+        })
+    }
+
+    /// Writes one event of `words` payload words, which `fill` stores
+    /// (relaxed) into the slots it is handed, straight into the ring: no
+    /// copy through a buffer. `fill` must store every slot; one it leaves
+    /// holds an older event's word (readers see a garbled event, as with
+    /// any writer bug, never undefined behaviour). Only the ring's single
+    /// writer may call this, as [`Ring::write`].
+    ///
+    /// Returns false, writing nothing, if `words` is more than
+    /// [`MAX_PAYLOAD_WORDS`].
+    #[inline]
+    pub(crate) fn write_with(
+        &self,
+        category: Category,
+        kind: u16,
+        timestamp_ns: u64,
+        words: usize,
+        fill: impl FnOnce(&[AtomicU64]),
+    ) -> bool {
+        if words > MAX_PAYLOAD_WORDS {
             return false;
         }
-        let n = (EVENT_PREFIX_WORDS + payload.len()) as u64;
+        let n = (EVENT_PREFIX_WORDS + words) as u64;
         let size = self.mask + 1;
         // Only this thread stores `tail`, `head` and `tail_seq`: relaxed
         // loads read back its own last stores.
@@ -176,9 +201,7 @@ impl<'a> Ring<'a> {
         let slots = &self.data[start..start + n as usize];
         slots[0].store(header.encode(), Ordering::Relaxed);
         slots[1].store(timestamp_ns, Ordering::Relaxed);
-        for (slot, &w) in slots[EVENT_PREFIX_WORDS..].iter().zip(payload) {
-            slot.store(w, Ordering::Relaxed);
-        }
+        fill(&slots[EVENT_PREFIX_WORDS..]);
         self.tail_seq.store(seq + 1, Ordering::Relaxed);
         // Publishes the event and `tail_seq` (pairs with the reader's
         // acquire load of `tail`).

@@ -14,11 +14,11 @@
 //!
 //! Event layouts are in [`crate::codec`].
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use beamr_trace::{Decision, TraceEvent, TraceTag, Tracee, Tracer};
 
-use crate::codec::{self, MAX_TRACE_PAYLOAD};
+use crate::codec::{self, SlotsOut};
 use crate::layout::Category;
 use crate::recorder::Recorder;
 
@@ -65,18 +65,22 @@ impl RingTracer {
         self.write(event)
     }
 
-    /// Writes `event`, paused or not (the caller has just asked).
+    /// Writes `event`, paused or not (the caller has just asked),
+    /// encoding it straight into its ring's slots.
     #[inline]
     fn write(&self, event: &TraceEvent<'_>) -> bool {
-        let mut words = [0u64; MAX_TRACE_PAYLOAD];
-        let n = codec::encode(event, &mut words, |a| self.recorder.intern_atom(a));
         let s = event.scheduler_id as usize;
-        let payload = &words[..n];
         let kind = event.tag as u16;
+        let words = codec::payload_words(event.tag);
+        let fill = |slots: &[AtomicU64]| {
+            let mut out = SlotsOut::new(slots);
+            codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
+            debug_assert_eq!(out.stored(), words, "{:?}'s layout", event.tag);
+        };
         if s >= 1 && s < self.recorder.ring_count() {
             self.recorder
                 .ring(s)
-                .write(Category::Trace, kind, event.timestamp_ns, payload)
+                .write_with(Category::Trace, kind, event.timestamp_ns, words, fill)
         } else {
             while self
                 .shared_lock
@@ -85,10 +89,13 @@ impl RingTracer {
             {
                 std::hint::spin_loop();
             }
-            let ok =
-                self.recorder
-                    .ring(0)
-                    .write(Category::Trace, kind, event.timestamp_ns, payload);
+            let ok = self.recorder.ring(0).write_with(
+                Category::Trace,
+                kind,
+                event.timestamp_ns,
+                words,
+                fill,
+            );
             self.shared_lock.store(false, Ordering::Release);
             ok
         }
