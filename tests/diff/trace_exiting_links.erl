@@ -1,9 +1,8 @@
 %% erlang:trace/3 with exiting on a process that ends with links and
 %% monitors to take down (up to a thousand), a large heap, killed or
-%% ending by itself: erts does its exit work in one go here, so the one
-%% event is out_exited (with more links erts yields in the middle, with
-%% out_exiting/in_exiting pairs, which beamr, ending a process within one
-%% slice, does not).
+%% ending by itself: its exit work fits in one slice, so the one event is
+%% out_exited (with more links it takes several, with out_exiting and
+%% in_exiting between them: trace_exiting_slices).
 -module(trace_exiting_links).
 -export([main/0]).
 

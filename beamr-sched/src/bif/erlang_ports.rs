@@ -53,12 +53,20 @@ fn port_get_data(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     })
 }
 
-/// `port_call(Port, Operation[, Data])`: `badarg`. erts answers so for
-/// every port beamr opens: the spawn, spawn_executable and fd drivers and
-/// the trace drivers have no call callback, and a bad port, operation or
-/// data is `badarg` too. The port stays open.
-fn port_call(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
-    Err(Exception::badarg())
+/// `port_call(Port, Operation, Data)` and `port_call(Port, Data)`
+/// (operation 0): `badarg`. erts answers so for every port beamr opens:
+/// the spawn, spawn_executable and fd drivers, the inet and the trace
+/// drivers have no call callback (the port is scheduled in and out for
+/// it: `Runtime::port_call`), and a bad port or operation is `badarg` at
+/// once. The port stays open.
+fn port_call(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let port = live_port(rt, a[0])?;
+    if a.len() == 3 {
+        a[1].as_small()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(Exception::badarg)?;
+    }
+    rt.port_call(&port, p.pid).ok_or_else(Exception::badarg)
 }
 
 /// `open_port(PortName, PortSettings)`: the port, linked to and connected
@@ -286,7 +294,8 @@ fn ports(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 /// `port_control(Port, Operation, Data)`: the built-in driver's answer, a
 /// list of bytes or a binary as the driver gives it; `badarg` for a port
 /// without a driver that takes control operations (a program's), or an
-/// operation its driver does not know.
+/// operation its driver does not know. A traced port shows the request
+/// (`Runtime::port_control`).
 fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let port = live_port(rt, a[0])?;
     let op = a[1]
@@ -294,9 +303,8 @@ fn port_control(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
         .and_then(|n| u32::try_from(n).ok())
         .ok_or_else(Exception::badarg)?;
     let data = iodata_bytes(a[2])?;
-    let driver = port.driver.as_ref().ok_or_else(Exception::badarg)?;
-    let (reply, binary) = driver
-        .control_by(p.pid, op, &data)
+    let (reply, binary) = rt
+        .port_control(&port, p.pid, op, &data)
         .ok_or_else(Exception::badarg)?;
     if binary {
         Ok(p.heap.binary(&reply))

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use beamr_core::term::Term;
 
 use super::body::Process;
+use super::exiting::ExitWork;
 use super::run_state::StateWord;
 use super::signal::Signal;
 
@@ -21,6 +22,10 @@ pub struct ProcessHandle {
     /// The process; `None` once it has exited. Locked only by the scheduler
     /// running it (uncontended) and by inspection BIFs.
     pub body: Mutex<Option<Box<Process>>>,
+    /// The exit work left when the process's end did not fit in one slice
+    /// (see [`super::exiting`]); `None` otherwise. Taken by the scheduler
+    /// that runs the next slice of it.
+    pub exit_work: Mutex<Option<Box<ExitWork>>>,
 }
 
 impl ProcessHandle {
@@ -31,6 +36,7 @@ impl ProcessHandle {
             state: StateWord::new_queued(),
             inbox: Mutex::new(Vec::new()),
             body: Mutex::new(Some(process)),
+            exit_work: Mutex::new(None),
         }
     }
 

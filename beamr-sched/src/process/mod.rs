@@ -4,6 +4,7 @@
 mod body;
 mod directory;
 mod exception;
+mod exiting;
 mod handle;
 mod mailbox;
 mod owned;
@@ -15,6 +16,7 @@ pub use crate::trace::ReturnTraceFrame;
 pub use body::{CodeAddr, Process, ReceiveTimer};
 pub use directory::{ProcessTable, Registry};
 pub use exception::{Class, Exception};
+pub use exiting::ExitWork;
 pub use handle::ProcessHandle;
 pub use mailbox::Mailbox;
 pub use owned::{OwnedResource, OwnedResources};

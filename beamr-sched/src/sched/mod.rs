@@ -2,6 +2,7 @@
 //! processes from the run queues and running them for a time slice; and
 //! spawning, which makes new processes runnable.
 
+mod exiting;
 mod spawn;
 mod worker;
 

@@ -101,14 +101,16 @@ fn woken_to_run(p: &Process) -> bool {
 ///
 /// Probes: `in` when the slice starts (after the signals waiting are
 /// taken in), `out` when the process yields or waits (a process that exits
-/// fires `exit` and `out_exited` instead).
+/// fires `exit` and `out_exited` instead, or `out_exiting` when its exit
+/// work goes on in later slices: see [`super::exiting`]).
 pub fn run_slice(
     rt: &Arc<Runtime>,
     handle: &Arc<ProcessHandle>,
     registers: &mut RegisterFile,
 ) -> SliceEnd {
     if !handle.state.start() {
-        return SliceEnd::Skipped;
+        // Dead, or exiting with work left (see `super::exiting`).
+        return super::exiting::continue_slice(rt, handle);
     }
     let mut body = handle.body.lock().unwrap_or_else(|e| e.into_inner());
     let Some(p) = body.as_mut() else {
@@ -131,8 +133,7 @@ pub fn run_slice(
         if let Some(reason) = p.pending_exit.take() {
             let process = body.take().expect("present");
             drop(body);
-            rt.terminate(handle, process, reason);
-            return SliceEnd::Exited;
+            return super::exiting::end(rt, handle, process, reason);
         }
         if let Some(e) = p.startup_error.take() {
             let trace = crate::interp::build_stacktrace(p, std::ptr::null(), &e);
@@ -141,8 +142,7 @@ pub fn run_slice(
             rt.log_uncaught(p, class, reason);
             let process = body.take().expect("present");
             drop(body);
-            rt.terminate(handle, process, reason);
-            return SliceEnd::Exited;
+            return super::exiting::end(rt, handle, process, reason);
         }
         let before = p.reductions;
         let outcome = interp::run(rt, p, registers, SLICE_REDUCTIONS);
@@ -170,8 +170,7 @@ pub fn run_slice(
             Outcome::Returned => {
                 let process = body.take().expect("present");
                 drop(body);
-                rt.terminate(handle, process, Term::atom(Atom::NORMAL));
-                return SliceEnd::Exited;
+                return super::exiting::end(rt, handle, process, Term::atom(Atom::NORMAL));
             }
             Outcome::Crashed { exception, trace } => {
                 let class = exception.class;
@@ -179,8 +178,7 @@ pub fn run_slice(
                 rt.log_uncaught(p, class, reason);
                 let process = body.take().expect("present");
                 drop(body);
-                rt.terminate(handle, process, reason);
-                return SliceEnd::Exited;
+                return super::exiting::end(rt, handle, process, reason);
             }
         }
     }

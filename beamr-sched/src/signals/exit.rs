@@ -7,7 +7,7 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 
-use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
+use crate::process::{Exception, ExitWork, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::Runtime;
 use crate::trace::probes;
 use beamr_trace::TraceTag;
@@ -15,6 +15,16 @@ use beamr_trace::TraceTag;
 /// How long [`Runtime::is_alive_after_signals`] waits for a running process
 /// to take its inbox: many time slices, even on a loaded machine.
 const ALIVE_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Links and monitors one exit slice takes down (a reduction each, a time
+/// slice's worth, as on the BEAM).
+pub const EXIT_SLICE: usize = 4000;
+
+/// Links and monitors the first exit slice takes down: the BEAM's first
+/// slice also pays for the start of the exit (measured on OTP 25, 27 and
+/// 29: a process with 3,845 links and monitors ends in one slice, one with
+/// 3,846 in two, 7,845 in two, 7,846 in three).
+pub const FIRST_EXIT_SLICE: usize = EXIT_SLICE - 155;
 
 impl Runtime {
     /// The exit reason of an uncaught exception: `Reason` for exit,
@@ -30,12 +40,24 @@ impl Runtime {
         }
     }
 
-    /// Ends a process: removes it from the tables, breaks its links with
-    /// exit signals, and tells its monitors.
+    /// Ends a process: removes it from the tables, releases its name, ETS
+    /// tables and native objects, then breaks its links with exit signals
+    /// and tells its monitors, as much of that as fits in the first exit
+    /// slice ([`FIRST_EXIT_SLICE`]). Returns the work left, which
+    /// [`continue_exit`](Self::continue_exit) finishes in later slices; a
+    /// process with few links and monitors ends here (`None`).
     ///
     /// Probes: `exit`, then `unregister` when it had a name, and
-    /// `out_exited` last.
-    pub fn terminate(&self, handle: &ProcessHandle, mut process: Box<Process>, reason: Term) {
+    /// `out_exited` when the work is done.
+    #[must_use]
+    pub fn terminate(
+        &self,
+        handle: &ProcessHandle,
+        process: Box<Process>,
+        reason: Term,
+    ) -> Option<Box<ExitWork>> {
+        let mut work = ExitWork::new(process, reason);
+        let process = &mut work.process;
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
         // The trace sessions only it held end with it (see `trace::Session`).
@@ -52,7 +74,7 @@ impl Runtime {
                     | Signal::Monitor { .. }
                     | Signal::Demonitor { .. }
             ) {
-                super::deliver::deliver(self, &mut process, signal);
+                super::deliver::deliver(self, process, signal);
             }
         }
         self.processes.remove(process.pid);
@@ -68,32 +90,55 @@ impl Runtime {
                 self.send_signal(heir, Signal::Message(transfer, None));
             },
         );
-        for link in process.links.clone() {
-            if link.is_local_port() {
-                self.port_link_exit(link, process.pid, reason);
-                continue;
-            }
-            let (reason, token) = if !crate::trace::PROBES || process.seq_token == Term::NIL {
-                (Payload::copy(reason), Term::NIL)
-            } else {
-                let mut heap = Heap::new();
-                let term = heap.copy_term(reason);
-                let token =
-                    super::seq_trace::stamp_exit(self, &mut process, link, reason, &mut heap);
-                let heap = Some(heap);
-                (Payload { term, heap }, token)
-            };
-            self.send_signal(
-                link,
-                Signal::Exit {
-                    from: process.pid,
-                    reason,
-                    linked: true,
-                    token,
-                },
-            );
+        if self.exit_slice(&mut work, FIRST_EXIT_SLICE) {
+            None
+        } else {
+            Some(Box::new(work))
         }
-        for &(ids, watcher, name) in &process.monitored_by {
+    }
+
+    /// One more slice of an exit [`terminate`](Self::terminate) left
+    /// unfinished: at most [`EXIT_SLICE`] more links and monitors. Returns
+    /// the work still left (`None` once the process has ended).
+    #[must_use]
+    pub fn continue_exit(&self, mut work: Box<ExitWork>) -> Option<Box<ExitWork>> {
+        if self.exit_slice(&mut work, EXIT_SLICE) {
+            None
+        } else {
+            Some(work)
+        }
+    }
+
+    /// Sends the exit signals, `'DOWN'`s and demonitors of `work` that are
+    /// not sent yet, `budget` at most (one reduction each, as on the
+    /// BEAM). True if that ended the process: then it records the exit of a
+    /// watched process and fires `out_exited`.
+    fn exit_slice(&self, work: &mut ExitWork, budget: usize) -> bool {
+        let ExitWork {
+            process,
+            reason,
+            links,
+            monitored_by,
+            monitors,
+        } = work;
+        let reason = *reason;
+        let mut budget = budget;
+        while *links < process.links.len() {
+            if budget == 0 {
+                return false;
+            }
+            budget -= 1;
+            let link = process.links[*links];
+            *links += 1;
+            self.send_link_exit(process, link, reason);
+        }
+        while *monitored_by < process.monitored_by.len() {
+            if budget == 0 {
+                return false;
+            }
+            budget -= 1;
+            let (ids, watcher, name) = process.monitored_by[*monitored_by];
+            *monitored_by += 1;
             let pid = process.pid;
             self.send_down(
                 watcher,
@@ -106,7 +151,13 @@ impl Runtime {
                 },
             );
         }
-        for &(ids, target, _) in &process.monitors {
+        while *monitors < process.monitors.len() {
+            if budget == 0 {
+                return false;
+            }
+            budget -= 1;
+            let (ids, target, _) = process.monitors[*monitors];
+            *monitors += 1;
             if target.is_local_port() {
                 self.port_demonitor(target, ids);
                 continue;
@@ -122,7 +173,36 @@ impl Runtime {
         if process.watched {
             self.record_exit(process.pid, reason);
         }
+        let pid = process.pid;
         probes::exiting(&mut process.trace, TraceTag::OutExited, pid);
+        true
+    }
+
+    /// The exit signal of the exiting `process` to `link` (a process or a
+    /// port), with `reason` and its seq_trace token.
+    fn send_link_exit(&self, process: &mut Process, link: Term, reason: Term) {
+        if link.is_local_port() {
+            self.port_link_exit(link, process.pid, reason);
+            return;
+        }
+        let (reason, token) = if !crate::trace::PROBES || process.seq_token == Term::NIL {
+            (Payload::copy(reason), Term::NIL)
+        } else {
+            let mut heap = Heap::new();
+            let term = heap.copy_term(reason);
+            let token = super::seq_trace::stamp_exit(self, process, link, reason, &mut heap);
+            let heap = Some(heap);
+            (Payload { term, heap }, token)
+        };
+        self.send_signal(
+            link,
+            Signal::Exit {
+                from: process.pid,
+                reason,
+                linked: true,
+                token,
+            },
+        );
     }
 
     /// Ends monitor `ids` of `watcher` on something that exited with
@@ -198,6 +278,9 @@ impl Runtime {
             return;
         };
         drop(body);
-        self.terminate(&handle, process, Term::atom(Atom::KILLED));
+        // Not on a scheduler: the whole exit at once.
+        if let Some(mut work) = self.terminate(&handle, process, Term::atom(Atom::KILLED)) {
+            while !self.exit_slice(&mut work, usize::MAX) {}
+        }
     }
 }

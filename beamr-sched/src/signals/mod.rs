@@ -56,12 +56,14 @@
 //! 6. A process's death ([`Runtime::terminate`](crate::runtime::Runtime)) runs
 //!    on the scheduler that ran it last, after it left the process table:
 //!    exit signals to its links, `'DOWN'` to its monitors, demonitors to
-//!    what it monitored, each through step 1.
+//!    what it monitored, each through step 1, a bounded number per time
+//!    slice (`sched::exiting` runs the later slices of a long one).
 
 pub mod deliver;
 pub mod exit;
 pub mod message_trace;
 pub mod port;
+pub mod port_control;
 pub mod send;
 pub mod seq_trace;
 pub mod system_logger;

@@ -28,7 +28,10 @@
 //! exception_from               call       interp::unwind, through a
 //!                                         frame (`{exception_trace}`) the callee
 //! in / out                     running    sched::worker            the process
-//! out_exited                   exiting    signals::exit (terminate) the process
+//! out_exited                   exiting    signals::exit (the exit   the process
+//!                                         work's last slice)
+//! out_exiting / in_exiting     exiting    sched::exiting (an exit   the process
+//!                                         taking several slices)
 //! gc_minor/major_start/end     garbage_collection  process::collect  the process
 //! seq_trace send               (token)    signals::send, exit    the sender
 //! seq_trace 'receive'          (token)    interp (remove_message) the receiver

@@ -218,8 +218,9 @@ pub fn running(t: &mut ProcessTrace, tag: TraceTag, pid: Term, mfa: Option<Mfa>)
 }
 
 /// `in_exiting`, `out_exiting` or `out_exited` (`tag`): `pid`, exiting, was
-/// scheduled in or out (`exiting` flag). beamr ends a process within one
-/// slice, so only `out_exited` (its last scheduling out) fires.
+/// scheduled in or out (`exiting` flag): `out_exited` at the end of its
+/// exit work, `out_exiting` and `in_exiting` between the slices of exit
+/// work too long for one (many links and monitors).
 #[inline(always)]
 pub fn exiting(t: &mut ProcessTrace, tag: TraceTag, pid: Term) {
     debug_assert!(matches!(

@@ -657,7 +657,8 @@ impl PortDriver for InetPort {
     fn control_by(&self, caller: Term, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)> {
         let reply = match command.checked_sub(wire::CONTROL_MAGIC) {
             Some(request) => self.request(caller, request, data),
-            None => wire::error("einval"),
+            // No request of prim_inet's: inet_drv's answer to an unknown one.
+            None => wire::error("exbadport"),
         };
         self.flush();
         Some((reply, false))
