@@ -151,7 +151,7 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     }
     if a[0] == p.pid {
         let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(p));
-        let mut snap = Snapshot::of(p, true);
+        let mut snap = Snapshot::of(p, "running");
         snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
     }
@@ -165,9 +165,16 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     let Some(other) = body.as_mut() else {
         return Ok(Term::atom(Atom::UNDEFINED));
     };
+    // Held by its lock, the process is not running: it waits for a
+    // message, or it is queued to run (or was scheduled out mid-work).
+    let status = if handle.state.is_waiting() {
+        "waiting"
+    } else {
+        "runnable"
+    };
     // Where the (suspended) process is: built on its heap, copied below.
     let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(other));
-    let mut snap = Snapshot::of(other, false);
+    let mut snap = Snapshot::of(other, status);
     snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
 }

@@ -26,7 +26,8 @@ pub(super) struct Snapshot {
     group_leader: Term,
     initial_call: (Atom, Atom, u32),
     current_function: Option<(Atom, Atom, u32)>,
-    running: bool,
+    /// `status`: `running` (the caller), `waiting` or `runnable`.
+    status: &'static str,
     priority: Atom,
     /// The `seq_trace` token (on the process's heap), or `[]`.
     seq_token: Term,
@@ -35,8 +36,8 @@ pub(super) struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads `p`; `running` when it is the caller.
-    pub(super) fn of(p: &Process, running: bool) -> Snapshot {
+    /// Reads `p`, whose `status` is `running`, `waiting` or `runnable`.
+    pub(super) fn of(p: &Process, status: &'static str) -> Snapshot {
         let current_function = crate::code::CodeServer::global().function_at(p.ip.cast());
         Snapshot {
             pid: p.pid,
@@ -59,7 +60,7 @@ impl Snapshot {
             group_leader: p.group_leader,
             initial_call: p.initial_call,
             current_function,
-            running,
+            status,
             priority: p.priority,
             seq_token: p.seq_token,
             stacktrace: Term::NIL,
@@ -165,7 +166,7 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         "reductions" => p.heap.int(s.reductions as i64),
         "memory" => p.heap.int(s.memory as i64),
         "group_leader" => s.group_leader,
-        "status" => atom(if s.running { "running" } else { "waiting" }),
+        "status" => atom(s.status),
         "priority" => Term::atom(s.priority),
         "sequential_trace_token" => own(s.seq_token),
         "initial_call" => {
