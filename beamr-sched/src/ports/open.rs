@@ -39,7 +39,7 @@ pub fn open(
     environment: Vec<(String, String)>,
 ) -> Result<Term, Exception> {
     if let PortName::Spawn(command) = &name {
-        if let Some(opened) = super::builtin::open(rt, owner, command) {
+        if let Some(opened) = super::builtin::open(rt, owner, command, o.binary) {
             return opened;
         }
     }
