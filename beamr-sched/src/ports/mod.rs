@@ -5,6 +5,7 @@
 //! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
 //! - [`reader`]: the thread turning the program's output into messages.
 //! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
+//! - [`fd`]: the descriptors of an `{fd, In, Out}` port.
 //! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
@@ -17,6 +18,7 @@
 pub mod builtin;
 pub mod deferred;
 pub mod errno;
+pub mod fd;
 pub mod framing;
 pub mod inet;
 pub mod open;
