@@ -59,7 +59,9 @@ fn reopen(fd: u32, options: &mut OpenOptions) -> Result<File, Bad> {
 }
 
 /// The descriptors reopened so far: (number, for writing) to the file.
-static REOPENED: Mutex<Option<HashMap<(u32, bool), Arc<File>>>> = Mutex::new(None);
+type Reopened = HashMap<(u32, bool), Arc<File>>;
+
+static REOPENED: Mutex<Option<Reopened>> = Mutex::new(None);
 
 /// Descriptor `fd` reopened for reading or writing, once.
 fn shared(fd: u32, write: bool) -> Result<Shared, Bad> {
