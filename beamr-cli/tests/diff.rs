@@ -668,6 +668,7 @@ fn check(
     beamr
         .current_dir(scratch)
         .envs(settings.env.iter().map(|(k, v)| (k, v)))
+        .env("ERL_CRASH_DUMP_SECONDS", "0")
         .args(["run", "-e", name])
         .arg(beams);
     if !settings.args.is_empty() {

@@ -21,7 +21,9 @@ fn halt0(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
 }
 
 /// `halt(Status)`: ends the OS process at once, as the BEAM does. An integer
-/// is the exit status; a string is printed as the "slogan" and the status is 1.
+/// is the exit status; a string is the "slogan": said on standard error,
+/// written to a crash dump ([`super::crash_dump`]), status 1. `abort`
+/// aborts (SIGABRT, a core dump where the system keeps one).
 fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::io::Write;
     let status = if let Some(code) = a[0].as_small() {
@@ -31,7 +33,7 @@ fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> 
             .filter(|&c| c >= 0)
             .ok_or_else(Exception::badarg)?
     } else if let Some(slogan) = string_arg(a[0]) {
-        eprintln!("{slogan}");
+        super::crash_dump::write(&slogan);
         1
     } else if a[0].as_atom().is_some_and(|x| x.name() == "abort") {
         std::process::abort();

@@ -373,6 +373,27 @@ fn mktime(dt: DateTime, isdst: i32) -> Option<i64> {
     }
 }
 
+/// The local date and time now as C's `ctime` writes it (`Tue Nov 24
+/// 19:00:33 2026`), as a crash dump's second line has it.
+pub(crate) fn ctime_now() -> String {
+    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let t = local_now();
+    let days = days_from_civil(t.year, t.month, t.day);
+    format!(
+        "{} {} {:2} {:02}:{:02}:{:02} {}",
+        DAYS[days.rem_euclid(7) as usize],
+        MONTHS[(t.month - 1).clamp(0, 11) as usize],
+        t.day,
+        t.hour,
+        t.minute,
+        t.second,
+        t.year
+    )
+}
+
 /// The local date and time now (universal time if the C library cannot
 /// tell).
 fn local_now() -> DateTime {

@@ -10,6 +10,7 @@ mod c_library;
 mod code;
 mod code_loading;
 mod code_md5;
+mod crash_dump;
 mod crypto;
 mod erl_prim_loader;
 mod erl_tracer;

@@ -2,24 +2,35 @@
 //! linked-in drivers: `open_port({spawn, "trace_file_drv ..."}, ...)` and
 //! `open_port({spawn, "trace_ip_drv ..."}, ...)` (what `dbg:trace_port/2`
 //! opens) start [`trace_file`](super::trace_file) and
-//! [`trace_ip`](super::trace_ip) instead of a program.
+//! [`trace_ip`](super::trace_ip) instead of a program, and
+//! `open_port({spawn, "ram_file_drv"}, ...)` (kernel's `ram_file`) starts
+//! [`ram_file`](super::ram_file).
 
 use std::sync::Arc;
 
 use beamr_core::term::Term;
 
 use super::errno::os_error;
-use super::{trace_file, trace_ip};
+use super::{ram_file, trace_file, trace_ip};
 use crate::process::Exception;
 use crate::runtime::{Port, PortDriver, Runtime};
 
 /// Opens the built-in driver `command` names (its first word), connected
 /// to `owner`; `None` when it names no built-in driver (the command is a
 /// program to run). A bad command line is `badarg`; a file or socket that
-/// cannot be opened is the error erts gives (the errno's atom).
-pub fn open(rt: &Runtime, owner: Term, command: &str) -> Option<Result<Term, Exception>> {
+/// cannot be opened is the error erts gives (the errno's atom). `binary`
+/// is the port's mode (the RAM file driver answers in it).
+pub fn open(
+    rt: &Runtime,
+    owner: Term,
+    command: &str,
+    binary: bool,
+) -> Option<Result<Term, Exception>> {
     let driver: Result<Arc<dyn PortDriver>, Exception> =
         match command.split(' ').next().unwrap_or_default() {
+            "ram_file_drv" => {
+                return Some(ram_file::open(rt, owner, binary).ok_or_else(Exception::badarg))
+            }
             "trace_file_drv" => trace_file::parse(command)
                 .ok_or_else(Exception::badarg)
                 .and_then(|args| {

@@ -5,20 +5,25 @@
 //! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
 //! - [`reader`]: the thread turning the program's output into messages.
 //! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
+//! - [`fd`]: the descriptors of an `{fd, In, Out}` port.
 //! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
-//!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers.
+//!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
+//!   and [`ram_file`], its RAM file driver (answering through [`deferred`]).
 //!
 //! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
 //! its messages and exit signals go through `signals::port`, like every
 //! signal.
 
 pub mod builtin;
+pub mod deferred;
 pub mod errno;
+pub mod fd;
 pub mod framing;
 pub mod inet;
 pub mod open;
 pub mod options;
+pub mod ram_file;
 pub mod reader;
 pub mod trace_file;
 pub mod trace_ip;

@@ -39,7 +39,7 @@ pub fn open(
     environment: Vec<(String, String)>,
 ) -> Result<Term, Exception> {
     if let PortName::Spawn(command) = &name {
-        if let Some(opened) = super::builtin::open(rt, owner, command) {
+        if let Some(opened) = super::builtin::open(rt, owner, command, o.binary) {
             return opened;
         }
     }
@@ -59,24 +59,48 @@ pub fn open(
     let sink = o.output.then_some(tx);
     match name {
         PortName::Fd(input, output) => {
-            let source: Option<Box<dyn Read + Send>> = match (o.input, input) {
-                (false, _) => None,
-                (true, 0) => Some(Box::new(std::io::stdin())),
-                _ => return Err(Exception::badarg()),
+            let mut bad_input = None;
+            let source = match o.input {
+                false => None,
+                true => super::fd::reader(input)
+                    .map_err(|e| bad_input = Some(e))
+                    .ok(),
             };
-            let target: Box<dyn Write + Send> = match output {
-                1 => Box::new(std::io::stdout()),
-                2 => Box::new(std::io::stderr()),
-                _ if !o.output => Box::new(std::io::sink()),
-                _ => return Err(Exception::badarg()),
+            let mut bad_output = None;
+            let target: Box<dyn Write + Send> = match o.output {
+                false => Box::new(std::io::sink()),
+                true => super::fd::writer(output).unwrap_or_else(|e| {
+                    bad_output = Some(e);
+                    Box::new(std::io::sink())
+                }),
             };
             // erts names an fd port after its descriptors: "In/Out".
-            let mut port = Port::new(id, format!("{input}/{output}"), owner, sink);
+            let name = format!("{input}/{output}");
+            let mut port = Port::new(id, name.clone(), owner, sink);
             port.packet = packet_header(&o);
             port.writable = o.output;
             let port = Arc::new(port);
             rt.insert_port(port.clone());
-            if o.output {
+            if let Some(reason) = bad_input {
+                // erts says so when it polls the descriptor, and ends the port.
+                let rt = rt_arc.clone();
+                std::thread::spawn(move || {
+                    let text = format!(
+                        "Bad input fd in erts_poll()! fd={input}, port=#Port<0.{}>, driver=fd, name={name}\n",
+                        id.as_local_port().unwrap_or_default()
+                    );
+                    rt.log_emulator_text(owner, None, &text);
+                    rt.port_exit(id, error_atom(&reason), None);
+                });
+            } else if let Some(reason) = bad_output {
+                // The first write fails and ends the port.
+                let rt = rt_arc.clone();
+                std::thread::spawn(move || {
+                    if rx.recv().is_ok() {
+                        rt.port_exit(id, error_atom(&reason), None);
+                    }
+                });
+            } else if o.output {
                 start_writer(target, rx);
             }
             reader::start(
@@ -130,7 +154,12 @@ fn packet_header(o: &PortOptions) -> usize {
 
 /// An `error` exception with the atom `reason`.
 fn error(reason: &str) -> Exception {
-    Exception::error(Term::atom(Atom::new(reason).expect("atom")))
+    Exception::error(error_atom(reason))
+}
+
+/// The atom `reason`.
+fn error_atom(reason: &str) -> Term {
+    Term::atom(Atom::new(reason).expect("atom"))
 }
 
 /// Starts the program; returns it with the pipe its output comes from.

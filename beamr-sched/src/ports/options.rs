@@ -177,9 +177,14 @@ fn port_name(name: Term) -> Result<PortName, Exception> {
         (Some("spawn_executable"), &[file]) => Ok(PortName::Executable(string(file)?)),
         (Some("spawn_driver"), &[driver]) => Ok(PortName::Driver(string(driver)?)),
         (Some("fd"), &[input, output]) => {
-            let fd = |t: Term| t.as_small().and_then(|n| u32::try_from(n).ok());
+            // An integer that is no descriptor number is `einval`.
+            let fd = |t: Term| t.as_small().and_then(|n| i32::try_from(n).ok());
+            let integer = |t: Term| t.is_integer();
             match (fd(input), fd(output)) {
-                (Some(i), Some(o)) => Ok(PortName::Fd(i, o)),
+                (Some(i), Some(o)) if i >= 0 && o >= 0 => Ok(PortName::Fd(i as u32, o as u32)),
+                _ if integer(input) && integer(output) => Err(Exception::error(Term::atom(
+                    beamr_core::atom::Atom::new("einval").expect("atom"),
+                ))),
                 _ => Err(Exception::badarg()),
             }
         }

@@ -133,6 +133,11 @@ pub(super) fn as_release(message: String, offset: usize, pattern: &[u8]) -> (Str
         if numbered || AFTER_THE_CHARACTER.contains(&message.as_str()) {
             return (message, (offset + 1).min(len));
         }
+        // `\N{U+hh}` outside UTF mode: after the escape's `}`.
+        if message == "\\N{U+dddd} is supported only in Unicode (UTF) mode" {
+            let close = pattern[offset.min(len)..].iter().position(|&b| b == b'}');
+            return (message, close.map_or(len, |p| offset + p + 1));
+        }
     }
     (message, offset)
 }

@@ -13,6 +13,7 @@ mod global;
 mod latin1;
 mod options;
 mod pattern_term;
+mod pcre8_syntax;
 mod run;
 mod translate;
 

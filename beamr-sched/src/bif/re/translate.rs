@@ -214,6 +214,9 @@ pub(super) fn translate(
             });
         }
     }
+    if crate::code::otp_release() < 28 {
+        super::pcre8_syntax::check(source)?;
+    }
     let items_len = leading_items(source);
     let (items, body) = source.split_at(items_len);
     let mut newline = opts.newline.unwrap_or(Newline::Lf);
@@ -350,7 +353,7 @@ struct Body<'a> {
 
 /// Whether `text` (starting at a `{`) is a quantifier for PCRE 8:
 /// `{n}`, `{n,}` or `{n,m}`.
-fn pcre8_quantifier(text: &[u8]) -> bool {
+pub(super) fn pcre8_quantifier(text: &[u8]) -> bool {
     let digits = |from: usize| {
         text[from..]
             .iter()

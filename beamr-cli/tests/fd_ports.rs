@@ -1,0 +1,205 @@
+//! `open_port({fd, In, Out}, ...)` on descriptors other than 0, 1 and 2:
+//! a shell starts the program with `3<in3.txt 4>out4.txt 5<in5.txt
+//! 6>>out6.txt`, once on `erl -noshell` and once on `beamr run`; their
+//! standard output, exit status and the files written must be the same.
+//! (The differential suite cannot open extra descriptors.) The program
+//! reads and writes through two ports on 3/4, reads lines from 5 and
+//! appends to 6, writes to a descriptor that is not open (the port ends
+//! with `ebadf`) and gives `einval`/`badarg` for bad numbers.
+//!
+//! It runs on the host's OTP and on each release root `cargo xtask
+//! test-all` made under `target/otp/` (27, 29), through `chroot`, with
+//! beamr on that release's library, as the differential suite does.
+//!
+//! A descriptor that is not open for input: erts opens the port, then
+//! logs `Bad input fd in erts_poll()!` and ends the port with `ebadf` when
+//! it next polls, which it does at no fixed time (erl sometimes takes
+//! seconds); beamr does so at once, checked on beamr alone below.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PROGRAM: &str = r#"-module(fdport).
+-export([main/0]).
+main() ->
+    process_flag(trap_exit, true),
+    P = open_port({fd, 3, 4}, [binary, eof]),
+    io:format("name ~p~n", [erlang:port_info(P, name)]),
+    port_command(P, <<"to four\n">>),
+    port_command(P, [<<"and ">>, "more\n"]),
+    io:format("read ~p~n", [collect(P, [])]),
+    port_close(P),
+    L = open_port({fd, 5, 6}, [{line, 4}]),
+    port_command(L, "appended\n"),
+    io:format("lines ~p~n", [collect(L, [])]),
+    O = open_port({fd, 0, 201}, [out]),
+    io:format("bad output command ~p~n", [port_command(O, "x")]),
+    io:format("bad output ~p~n", [exit_reason(O)]),
+    Q = open_port({fd, 201, 4}, [out]),
+    port_command(Q, "out only\n"),
+    port_close(Q),
+    io:format("negative ~p~n", [catch_error(fun() -> open_port({fd, -1, 4}, []) end)]),
+    io:format("huge ~p~n", [catch_error(fun() -> open_port({fd, 1 bsl 40, 4}, []) end)]),
+    io:format("atom ~p~n", [catch_error(fun() -> open_port({fd, a, 4}, []) end)]),
+    ok.
+
+catch_error(F) -> try F() of _ -> ok catch error:R -> R end.
+
+exit_reason(P) ->
+    receive {'EXIT', P, R} -> R after 5000 -> timeout end.
+
+collect(P, Acc) ->
+    receive
+        {P, {data, D}} -> collect(P, [D | Acc]);
+        {P, eof} -> lists:reverse([eof | Acc]);
+        {'EXIT', P, R} -> lists:reverse([{exit, R} | Acc])
+    after 2000 -> lists:reverse([timeout | Acc])
+    end.
+"#;
+
+const BAD_INPUT: &str = r#"-module(fdbad).
+-export([main/0]).
+main() ->
+    process_flag(trap_exit, true),
+    B = open_port({fd, 200, 201}, [eof]),
+    R = receive {'EXIT', B, X} -> X after 5000 -> timeout end,
+    io:format("bad input ~p~n", [R]),
+    timer:sleep(300).
+"#;
+
+const REDIRECTS: &str = "3<in3.txt 4>out4.txt 5<in5.txt 6>>out6.txt";
+
+/// What one run left: standard output, exit status, the two files.
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    stdout: String,
+    status: Option<i32>,
+    out4: String,
+    out6: String,
+}
+
+/// Fresh input files and a pre-filled append target in `dir`.
+fn prepare(dir: &Path) {
+    std::fs::write(dir.join("in3.txt"), "from three\nline two\n").unwrap();
+    std::fs::write(dir.join("in5.txt"), "first\nsecond line\nx").unwrap();
+    std::fs::write(dir.join("out6.txt"), "kept\n").unwrap();
+    let _ = std::fs::remove_file(dir.join("out4.txt"));
+}
+
+/// Runs `command` (a shell line) in `dir`, inside `root` when given.
+fn run(root: Option<&Path>, dir: &Path, inner: &Path, command: &str) -> Outcome {
+    prepare(dir);
+    let line = format!(
+        "cd {} && exec timeout -s KILL 60 {command} {REDIRECTS}",
+        inner.display()
+    );
+    let mut cmd = match root {
+        Some(root) => {
+            let mut c = Command::new("chroot");
+            c.arg(root).arg("sh");
+            c
+        }
+        None => Command::new("sh"),
+    };
+    let out = cmd
+        .arg("-c")
+        .arg(line)
+        .env("HOME", "/tmp")
+        .env("ERL_CRASH_DUMP_SECONDS", "0")
+        .output()
+        .expect("sh runs");
+    Outcome {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        status: out.status.code(),
+        out4: std::fs::read_to_string(dir.join("out4.txt")).unwrap_or_default(),
+        out6: std::fs::read_to_string(dir.join("out6.txt")).unwrap_or_default(),
+    }
+}
+
+/// The release roots `cargo xtask test-all` made, with the host (`None`).
+fn releases() -> Vec<Option<PathBuf>> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut all = vec![None];
+    for release in ["27", "29"] {
+        let root = workspace.join("target/otp").join(release);
+        if root.join("usr/lib/erlang").is_dir() {
+            all.push(Some(root));
+        }
+    }
+    all
+}
+
+/// Compiles the programs into a directory (inside `root`, when given);
+/// returns it as seen from here and from inside.
+fn compile(root: Option<&Path>, name: &str) -> (PathBuf, PathBuf) {
+    let inner = PathBuf::from(format!("/tmp/beamr-fd-{name}-{}", std::process::id()));
+    let dir = match root {
+        Some(root) => root.join(inner.strip_prefix("/").unwrap()),
+        None => inner.clone(),
+    };
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("fdport.erl"), PROGRAM).unwrap();
+    std::fs::write(dir.join("fdbad.erl"), BAD_INPUT).unwrap();
+    let line = format!("cd {} && erlc fdport.erl fdbad.erl", inner.display());
+    let status = match root {
+        Some(root) => Command::new("chroot")
+            .arg(root)
+            .args(["sh", "-c", &line])
+            .status(),
+        None => Command::new("sh").args(["-c", &line]).status(),
+    }
+    .expect("erlc runs");
+    assert!(status.success(), "erlc failed in {root:?}");
+    (dir, inner)
+}
+
+fn beamr(root: Option<&Path>, module: &str, dir: &Path) -> String {
+    let env = match root {
+        Some(root) => format!("env BEAMR_OTP_ROOT={}/usr/lib/erlang ", root.display()),
+        None => String::new(),
+    };
+    format!(
+        "{env}{} run -e {module} {}",
+        PathBuf::from(env!("CARGO_BIN_EXE_beamr")).display(),
+        dir.display()
+    )
+}
+
+#[test]
+fn fd_ports_on_any_open_descriptor_behave_as_on_erl() {
+    for root in releases() {
+        let root = root.as_deref();
+        let (dir, inner) = compile(root, "ports");
+        let erl = run(
+            root,
+            &dir,
+            &inner,
+            "erl -noshell -pa . -s fdport main -s init stop",
+        );
+        // beamr runs outside the root, on the directory as seen from here.
+        let ours = run(None, &dir, &dir, &beamr(root, "fdport", &dir));
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(
+            erl.stdout.contains("bad output ebadf") && erl.out4.contains("out only"),
+            "erl ({root:?}) did: {erl:?}"
+        );
+        assert_eq!(ours, erl, "beamr differs from erl on {root:?}");
+    }
+}
+
+#[test]
+fn an_input_descriptor_that_is_not_open_ends_the_port_with_ebadf() {
+    let (dir, _) = compile(None, "bad");
+    let ours = run(None, &dir, &dir, &beamr(None, "fdbad", &dir));
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(
+        ours.stdout.lines().next(),
+        Some("bad input ebadf"),
+        "{ours:?}"
+    );
+    assert!(
+        ours.stdout.contains("Bad input fd in erts_poll()! fd=200,"),
+        "{ours:?}"
+    );
+    assert_eq!(ours.status, Some(0));
+}

@@ -1,0 +1,125 @@
+//! The descriptors of an `{fd, In, Out}` port: any the OS process has
+//! open, as with erts (a shell that started beamr with `3<in 4>out` gives
+//! descriptors 3 and 4).
+//!
+//! 0, 1 and 2 are the runtime's own standard streams. Any other is
+//! reopened through `/proc/self/fd/N` (no `unsafe` borrowing of a raw
+//! descriptor): the same file, pipe or terminal, at the descriptor's
+//! offset and, for output, with its `O_APPEND` (both read from
+//! `/proc/self/fdinfo/N`). A descriptor that cannot be reopened so (a
+//! socket) gives the OS's error, and one that is not open gives `ebadf`:
+//! Each descriptor is reopened once, for reading and once for writing,
+//! and shared by every port on it, so that ports writing one file in turn
+//! go on where the last stopped, as they do on erts's one descriptor.
+//! erts opens the port all the same, then ends it with that reason (for
+//! input, once it polls the descriptor; for output, at the first write).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::{Arc, Mutex};
+
+/// `O_APPEND` as `/proc/self/fdinfo` shows it (octal flags).
+const O_APPEND: u32 = 0o2000;
+
+/// Why a descriptor cannot serve: the errno's atom name.
+pub type Bad = String;
+
+/// The open descriptor's offset and flags, from `/proc/self/fdinfo/N`.
+fn info(fd: u32) -> Result<(u64, u32), Bad> {
+    let text = std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}"))
+        .map_err(|_| "ebadf".to_string())?;
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(str::trim)
+            .unwrap_or("0")
+            .to_string()
+    };
+    let pos = field("pos:").parse().unwrap_or(0);
+    let flags = u32::from_str_radix(&field("flags:"), 8).unwrap_or(0);
+    Ok((pos, flags))
+}
+
+/// Reopens descriptor `fd` with `options`, at its offset when it has one.
+fn reopen(fd: u32, options: &mut OpenOptions) -> Result<File, Bad> {
+    let (pos, flags) = info(fd)?;
+    if flags & O_APPEND != 0 {
+        options.append(true);
+    }
+    let mut file = options
+        .open(format!("/proc/self/fd/{fd}"))
+        .map_err(|e| super::errno::errno_name(e.raw_os_error().unwrap_or(0)).to_string())?;
+    let regular = file.metadata().is_ok_and(|m| m.is_file());
+    if regular && flags & O_APPEND == 0 {
+        file.seek(SeekFrom::Start(pos))
+            .map_err(|e| super::errno::errno_name(e.raw_os_error().unwrap_or(0)).to_string())?;
+    }
+    Ok(file)
+}
+
+/// The descriptors reopened so far: (number, for writing) to the file.
+type Reopened = HashMap<(u32, bool), Arc<File>>;
+
+static REOPENED: Mutex<Option<Reopened>> = Mutex::new(None);
+
+/// Descriptor `fd` reopened for reading or writing, once.
+fn shared(fd: u32, write: bool) -> Result<Shared, Bad> {
+    let mut table = REOPENED.lock().unwrap_or_else(|e| e.into_inner());
+    let table = table.get_or_insert_with(HashMap::new);
+    if let Some(file) = table.get(&(fd, write)) {
+        return Ok(Shared(file.clone()));
+    }
+    let mut options = OpenOptions::new();
+    options.read(!write).write(write);
+    let file = Arc::new(reopen(fd, &mut options)?);
+    table.insert((fd, write), file.clone());
+    Ok(Shared(file))
+}
+
+/// A reopened descriptor that ports share.
+struct Shared(Arc<File>);
+
+impl Read for Shared {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        (&*self.0).read(buf)
+    }
+}
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        (&*self.0).write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        (&*self.0).flush()
+    }
+}
+
+/// What a port reads from descriptor `fd`.
+pub fn reader(fd: u32) -> Result<Box<dyn Read + Send>, Bad> {
+    if fd == 0 {
+        return Ok(Box::new(std::io::stdin()));
+    }
+    Ok(Box::new(shared(fd, false)?))
+}
+
+/// What a port writes to descriptor `fd`.
+pub fn writer(fd: u32) -> Result<Box<dyn Write + Send>, Bad> {
+    match fd {
+        1 => Ok(Box::new(std::io::stdout())),
+        2 => Ok(Box::new(std::io::stderr())),
+        _ => Ok(Box::new(shared(fd, true)?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_descriptor_that_is_not_open_is_ebadf() {
+        assert_eq!(reader(100_000).err().as_deref(), Some("ebadf"));
+        assert_eq!(writer(100_000).err().as_deref(), Some("ebadf"));
+    }
+}
