@@ -16,8 +16,11 @@
 //! it next polls, which it does at no fixed time (erl sometimes takes
 //! seconds); beamr does so at once, checked on beamr alone below.
 
+mod release_roots;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use release_roots::{otp_root_env, releases, shell, work_dir};
 
 const PROGRAM: &str = r#"-module(fdport).
 -export([main/0]).
@@ -93,17 +96,7 @@ fn run(root: Option<&Path>, dir: &Path, inner: &Path, command: &str) -> Outcome 
         "cd {} && exec timeout -s KILL 60 {command} {REDIRECTS}",
         inner.display()
     );
-    let mut cmd = match root {
-        Some(root) => {
-            let mut c = Command::new("chroot");
-            c.arg(root).arg("sh");
-            c
-        }
-        None => Command::new("sh"),
-    };
-    let out = cmd
-        .arg("-c")
-        .arg(line)
+    let out = shell(root, &line)
         .env("HOME", "/tmp")
         .env("ERL_CRASH_DUMP_SECONDS", "0")
         .output()
@@ -116,50 +109,22 @@ fn run(root: Option<&Path>, dir: &Path, inner: &Path, command: &str) -> Outcome 
     }
 }
 
-/// The release roots `cargo xtask test-all` made, with the host (`None`).
-fn releases() -> Vec<Option<PathBuf>> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut all = vec![None];
-    for release in ["27", "29"] {
-        let root = workspace.join("target/otp").join(release);
-        if root.join("usr/lib/erlang").is_dir() {
-            all.push(Some(root));
-        }
-    }
-    all
-}
-
 /// Compiles the programs into a directory (inside `root`, when given);
 /// returns it as seen from here and from inside.
 fn compile(root: Option<&Path>, name: &str) -> (PathBuf, PathBuf) {
-    let inner = PathBuf::from(format!("/tmp/beamr-fd-{name}-{}", std::process::id()));
-    let dir = match root {
-        Some(root) => root.join(inner.strip_prefix("/").unwrap()),
-        None => inner.clone(),
-    };
-    std::fs::create_dir_all(&dir).unwrap();
+    let (dir, inner) = work_dir(root, &format!("beamr-fd-{name}"));
     std::fs::write(dir.join("fdport.erl"), PROGRAM).unwrap();
     std::fs::write(dir.join("fdbad.erl"), BAD_INPUT).unwrap();
     let line = format!("cd {} && erlc fdport.erl fdbad.erl", inner.display());
-    let status = match root {
-        Some(root) => Command::new("chroot")
-            .arg(root)
-            .args(["sh", "-c", &line])
-            .status(),
-        None => Command::new("sh").args(["-c", &line]).status(),
-    }
-    .expect("erlc runs");
+    let status = shell(root, &line).status().expect("erlc runs");
     assert!(status.success(), "erlc failed in {root:?}");
     (dir, inner)
 }
 
 fn beamr(root: Option<&Path>, module: &str, dir: &Path) -> String {
-    let env = match root {
-        Some(root) => format!("env BEAMR_OTP_ROOT={}/usr/lib/erlang ", root.display()),
-        None => String::new(),
-    };
     format!(
-        "{env}{} run -e {module} {}",
+        "env {} {} run -e {module} {}",
+        otp_root_env(root),
         PathBuf::from(env!("CARGO_BIN_EXE_beamr")).display(),
         dir.display()
     )

@@ -11,9 +11,12 @@
 //! test-all` made under `target/otp/` (27, 29), through `chroot`, with
 //! beamr on that release's library, as the differential suite does.
 
+mod release_roots;
+
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use release_roots::{otp_root_env, releases, shell, work_dir};
 
 const PROGRAM: &str = r#"-module(halting).
 -export([slogan/0, noflush/0, abort/0]).
@@ -33,19 +36,6 @@ struct Outcome {
     dump: Option<(String, String)>,
 }
 
-/// The release roots `cargo xtask test-all` made, with the host (`None`).
-fn releases() -> Vec<Option<PathBuf>> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut all = vec![None];
-    for release in ["27", "29"] {
-        let root = workspace.join("target/otp").join(release);
-        if root.join("usr/lib/erlang").is_dir() {
-            all.push(Some(root));
-        }
-    }
-    all
-}
-
 /// Runs `command` with environment `env` in `inner` (`dir` from here),
 /// inside `root` when given, without core files; `dump` is the dump's
 /// name relative to the directory.
@@ -57,15 +47,7 @@ fn run(root: Option<&Path>, dir: &Path, inner: &Path, env: &str, command: &str) 
         "ulimit -c 0; cd {} && exec env HOME=/tmp {env} timeout -s KILL 60 {command}",
         inner.display()
     );
-    let mut cmd = match root {
-        Some(root) => {
-            let mut c = Command::new("chroot");
-            c.arg(root).arg("sh");
-            c
-        }
-        None => Command::new("sh"),
-    };
-    let out = cmd.arg("-c").arg(line).output().expect("sh runs");
+    let out = shell(root, &line).output().expect("sh runs");
     let status = out
         .status
         .code()
@@ -99,12 +81,7 @@ fn halting_with_a_slogan_or_abort_does_what_erl_does() {
     ];
     for root in releases() {
         let root = root.as_deref();
-        let inner = PathBuf::from(format!("/tmp/beamr-halt-{}", std::process::id()));
-        let dir = match root {
-            Some(root) => root.join(inner.strip_prefix("/").unwrap()),
-            None => inner.clone(),
-        };
-        std::fs::create_dir_all(&dir).unwrap();
+        let (dir, inner) = work_dir(root, "beamr-halt");
         std::fs::write(dir.join("halting.erl"), PROGRAM).unwrap();
         let compiled = run(root, &dir, &inner, "", "erlc halting.erl");
         assert_eq!(compiled.status, 0, "erlc: {compiled:?}");
@@ -117,10 +94,7 @@ fn halting_with_a_slogan_or_abort_does_what_erl_does() {
                 env,
                 &format!("erl -noshell -s halting {function}"),
             );
-            let otp_env = match root {
-                Some(root) => format!("BEAMR_OTP_ROOT={}/usr/lib/erlang", root.display()),
-                None => String::new(),
-            };
+            let otp_env = otp_root_env(root);
             let ours = run(
                 None,
                 &dir,

@@ -143,6 +143,10 @@ fn traced(
     context.or(rest)
 }
 
+/// A session whose message pattern is a match specification: the
+/// session, its tracer, whether it is `silent`, the specification.
+type SpecSession = (Arc<Session>, Arc<dyn Tracer>, bool, CompiledSpec);
+
 /// The rest of [`traced`] in the rare cases: the sessions with a match
 /// specification (`with_spec`) run it and fire when it matches; the
 /// sessions whose tracers asked to be removed (`removed`) are cleared.
@@ -155,7 +159,7 @@ fn with_specs_and_removals(
     tag: TraceTag,
     (msg, peer, shown): (Term, Option<Term>, Option<Term>),
     carried: Option<TraceContext>,
-    with_spec: Vec<(Arc<Session>, Arc<dyn Tracer>, bool, CompiledSpec)>,
+    with_spec: Vec<SpecSession>,
     mut removed: Vec<Arc<Session>>,
 ) -> Option<TraceContext> {
     let pid = p.pid;
