@@ -1,7 +1,8 @@
 %% A logger_std_h handler writing to a file with its own formatter
 %% (single_line, template), its level set later, its configuration read
 %% back; adding a handler whose module has no log/2, and a bad primary
-%% level. The default handler prints the events too.
+%% level. The default handler prints the events too, from its own
+%% process: logger_sync:wait/0 keeps its lines ahead of ours.
 -module(logger_std_h_file).
 -export([main/0]).
 main() ->
@@ -11,6 +12,7 @@ main() ->
     logger:error(#{what => report, n => 1}),
     logger:info("filtered out"),
     ok = logger_std_h:filesync(fh),
+    logger_sync:wait(),
     {ok, C} = file:read_file(F),
     io:format("~s", [C]),
     {ok, Cfg} = logger:get_handler_config(fh),
@@ -20,6 +22,7 @@ main() ->
     logger:warning("dropped"),
     logger:error("kept"),
     ok = logger_std_h:filesync(fh),
+    logger_sync:wait(),
     {ok, C2} = file:read_file(F),
     io:format("~s", [C2]),
     ok = logger:remove_handler(fh),
