@@ -1,13 +1,18 @@
 //! Copying terms from anywhere (another heap, a literal area) onto a heap.
 
+use std::mem::MaybeUninit;
+
 use super::process_heap::Heap;
 use crate::term::tag::{PRIMARY_BOXED, PRIMARY_LIST, PRIMARY_MASK};
 use crate::term::{OffHeapBinary, Subtag, Term};
 
 /// A work stack that lives in a small array until it outgrows it: most
-/// messages are small, and copying one must not cost a `malloc`.
+/// messages are small, and copying one must not cost a `malloc`. The array
+/// starts uninitialised: filling it would cost more than copying a small
+/// tuple (a trace message's payload, a `{token, N}` message).
 struct WorkStack<T: Copy, const N: usize> {
-    inline: [T; N],
+    /// Items `0..len` are initialised.
+    inline: [MaybeUninit<T>; N],
     len: usize,
     spilled: Vec<T>,
 }
@@ -15,8 +20,10 @@ struct WorkStack<T: Copy, const N: usize> {
 impl<T: Copy, const N: usize> WorkStack<T, N> {
     #[inline]
     fn new(first: T) -> Self {
+        let mut inline = [const { MaybeUninit::uninit() }; N];
+        inline[0] = MaybeUninit::new(first);
         WorkStack {
-            inline: [first; N],
+            inline,
             len: 1,
             spilled: Vec::new(),
         }
@@ -25,7 +32,7 @@ impl<T: Copy, const N: usize> WorkStack<T, N> {
     #[inline]
     fn push(&mut self, item: T) {
         if self.len < N {
-            self.inline[self.len] = item;
+            self.inline[self.len] = MaybeUninit::new(item);
             self.len += 1;
         } else {
             self.spilled.push(item);
@@ -41,7 +48,9 @@ impl<T: Copy, const N: usize> WorkStack<T, N> {
             return None;
         }
         self.len -= 1;
-        Some(self.inline[self.len])
+        // SAFETY: every item below the old `len` was written by `new` or
+        // `push`.
+        Some(unsafe { self.inline[self.len].assume_init() })
     }
 }
 
