@@ -12,6 +12,7 @@ mod run_queue;
 mod shared_state;
 mod stats;
 mod timer_service;
+mod wake_other;
 
 pub use port_table::{Port, PortData, PortDriver, PortSink, PortState, PortTable, Sent};
 pub use run_queue::RunQueues;

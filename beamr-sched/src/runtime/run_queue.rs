@@ -4,8 +4,9 @@
 //! thread-local); processes made runnable on that thread go there. Other
 //! threads (timers, the main thread) push to the global injector. An idle
 //! scheduler takes from its own queue, then the injector, then steals from
-//! the others; with nothing found it sleeps on a condition variable that
-//! every push signals while anyone sleeps.
+//! the others; with nothing found it sleeps on a condition variable, which
+//! a push from outside the schedulers signals, and a scheduler whose queue
+//! stays long (see [`super::wake_other`]).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -14,12 +15,14 @@ use std::time::Duration;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use super::wake_other::WakeOther;
 use crate::process::ProcessHandle;
 
 type Task = Arc<ProcessHandle>;
 
 thread_local! {
     static LOCAL: RefCell<Option<Worker<Task>>> = const { RefCell::new(None) };
+    static WAKE_OTHER: RefCell<WakeOther> = const { RefCell::new(WakeOther::new()) };
 }
 
 /// The run queues of one runtime.
@@ -71,27 +74,43 @@ impl RunQueues {
 
     /// Makes a process runnable.
     ///
-    /// A scheduler thread queues it locally and wakes a sleeping scheduler
-    /// only if its own queue already held work: a process woken by a message
-    /// is usually run next by the sender's scheduler, as soon as the sender
-    /// waits or yields. Waking a sleeper for it would bounce every message of
-    /// a request/reply pair between threads through futex syscalls, which
-    /// costs far more than the work. (An idle scheduler still finds such a
-    /// task when it next looks: it sleeps at most 50 ms.) Other threads push
-    /// to the injector and always wake a sleeper.
+    /// A scheduler thread queues it locally and wakes no one: a process
+    /// woken by a message is usually run next by the sender's scheduler,
+    /// as soon as the sender waits or yields, and waking a sleeper for it
+    /// would bounce every message of a request/reply pair, and every trace
+    /// message to a tracer process, between threads through futex
+    /// syscalls, which costs far more than the work. A queue that stays
+    /// long wakes a sleeper after the slices that find it so
+    /// ([`after_slice`](Self::after_slice)); an idle scheduler also finds
+    /// such a task when it next looks (it sleeps at most 50 ms). Other
+    /// threads push to the injector and always wake a sleeper.
     pub fn push(&self, task: Task) {
-        let (leftover, wake) = LOCAL.with(|l| match l.borrow().as_ref() {
+        let leftover = LOCAL.with(|l| match l.borrow().as_ref() {
             Some(worker) => {
-                let busy = !worker.is_empty();
                 worker.push(task);
-                (None, busy)
+                None
             }
-            None => (Some(task), true),
+            None => Some(task),
         });
         if let Some(task) = leftover {
             self.injector.push(task);
+            self.wake_one();
         }
-        if wake && self.sleepers.load(Ordering::Acquire) > 0 {
+    }
+
+    /// After the calling scheduler ran a slice of `reductions` (and queued
+    /// its process again if it yielded): wakes a sleeping scheduler once
+    /// the work in its own queue has waited long enough ([`WakeOther`]).
+    pub fn after_slice(&self, reductions: u64) {
+        let queued = LOCAL.with(|l| l.borrow().as_ref().map_or(0, |w| w.len()));
+        if WAKE_OTHER.with(|w| w.borrow_mut().after_slice(queued, reductions)) {
+            self.wake_one();
+        }
+    }
+
+    /// Wakes one sleeping scheduler, if any sleeps.
+    fn wake_one(&self) {
+        if self.sleepers.load(Ordering::Acquire) > 0 {
             let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.wake.notify_one();
         }

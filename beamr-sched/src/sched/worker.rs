@@ -146,18 +146,21 @@ pub fn run_slice(
         }
         let before = p.reductions;
         let outcome = interp::run(rt, p, registers, SLICE_REDUCTIONS);
-        rt.count_reductions(p.reductions.saturating_sub(before));
+        let reductions = p.reductions.saturating_sub(before);
+        rt.count_reductions(reductions);
         match outcome {
             Outcome::Yielded => {
                 running_probe(p, TraceTag::Out);
                 drop(body);
                 handle.state.requeue();
                 rt.run_queues.push(handle.clone());
+                rt.run_queues.after_slice(reductions);
                 return SliceEnd::Requeued;
             }
             Outcome::Waiting => {
                 running_probe(p, TraceTag::Out);
                 collect_before_waiting(p);
+                rt.run_queues.after_slice(reductions);
                 if handle.state.try_wait() {
                     p.waiting = true;
                     return SliceEnd::Waiting;
