@@ -10,7 +10,9 @@ pub(super) fn text(frames: Term) -> String {
     let frames = frames.list_to_vec().unwrap_or_default();
     let mut out = String::new();
     let mut names = frames.iter().map(|&f| frame_name(f));
-    let pc = names.next().unwrap_or_else(|| "unknown function".to_string());
+    let pc = names
+        .next()
+        .unwrap_or_else(|| "unknown function".to_string());
     out.push_str(&format!("Program counter: 0x{:016x} ({pc} + 0)\n\n", 0));
     for name in names {
         out.push_str(&format!(

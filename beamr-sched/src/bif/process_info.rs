@@ -223,7 +223,10 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
         "async_dist" if crate::code::otp_release() >= 26 => Term::bool(s.async_dist),
         "current_location" => {
             let here = own(s.stacktrace);
-            match here.list_to_vec().and_then(|frames| frames.first().copied()) {
+            match here
+                .list_to_vec()
+                .and_then(|frames| frames.first().copied())
+            {
                 Some(frame) => frame,
                 None => {
                     let (m, f, a) = s.current_function.unwrap_or(s.initial_call);
