@@ -283,6 +283,18 @@ impl Heap {
             || (self.old.capacity() > 0 && self.old.free() < self.high_water)
     }
 
+    /// Minor collections since the last major one (`process_info`'s
+    /// `minor_gcs`).
+    pub fn minors_since_major(&self) -> u32 {
+        self.minors_since_major
+    }
+
+    /// How many minor collections may pass before a major one
+    /// ([`Heap::set_fullsweep_after`]).
+    pub fn fullsweep_after(&self) -> u32 {
+        self.fullsweep_after
+    }
+
     /// Collects everything (a full sweep), as [`Heap::collect`].
     pub fn collect_major(&mut self, need: usize, roots: &mut [&mut [Term]]) {
         let before = self.used_words();

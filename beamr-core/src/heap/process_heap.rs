@@ -191,6 +191,13 @@ impl Heap {
         self.young_bins.push(object);
     }
 
+    /// The refc-binary objects on this heap, one for each off-heap binary
+    /// reference it holds (`process_info(P, binary)`).
+    pub fn off_heap_binary_terms(&self) -> Vec<Term> {
+        let objects = self.young_bins.iter().chain(self.old_bins.iter());
+        objects.map(|&object| boxed(object)).collect()
+    }
+
     /// Number of off-heap binaries this heap holds a reference to.
     pub fn off_heap_binary_count(&self) -> usize {
         self.young_bins.len() + self.old_bins.len()

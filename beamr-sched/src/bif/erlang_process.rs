@@ -5,6 +5,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use super::gc_flags;
 use super::process_info::{process_info, Snapshot};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -38,15 +39,48 @@ fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
             p.trap_exit = new;
             Ok(Term::bool(old))
         }
-        // Accepted for compatibility; beamr does not act on them yet.
+        // Recorded; the schedulers do not act on it yet.
         Some("priority") => {
             let level = priority_level(a[1])?;
             Ok(Term::atom(std::mem::replace(&mut p.priority, level)))
         }
-        Some("min_heap_size" | "min_bin_vheap_size" | "fullsweep_after") => {
-            Ok(Term::small_unchecked(0))
+        Some("min_heap_size") => {
+            let new = gc_flags::min_heap_size(a[1])?;
+            let old = std::mem::replace(&mut p.gc.min_heap_size, new);
+            Ok(p.heap.int(old as i64))
         }
-        Some("message_queue_data") => Ok(Term::atom(Atom::new("on_heap").expect("atom"))),
+        Some("min_bin_vheap_size") => {
+            let new = gc_flags::min_bin_vheap_size(a[1])?;
+            let old = std::mem::replace(&mut p.gc.min_bin_vheap_size, new);
+            Ok(p.heap.int(old as i64))
+        }
+        Some("fullsweep_after") => {
+            let new = gc_flags::fullsweep_after(a[1])?;
+            let old = p.heap.fullsweep_after();
+            p.heap.set_fullsweep_after(new);
+            Ok(Term::small_unchecked(old as i64))
+        }
+        Some("max_heap_size") => {
+            let new = gc_flags::max_heap_size(a[1], p.gc.min_heap_size, true)?;
+            let old = std::mem::replace(&mut p.gc.max_heap, new);
+            Ok(gc_flags::max_heap_size_term(&mut p.heap, old))
+        }
+        Some("message_queue_data") => {
+            let new = gc_flags::message_queue_data(a[1])?;
+            let old = std::mem::replace(&mut p.gc.off_heap_messages, new);
+            Ok(gc_flags::message_queue_data_term(old))
+        }
+        Some("error_handler") => {
+            let new = a[1].as_atom().ok_or_else(Exception::badarg)?;
+            Ok(Term::atom(std::mem::replace(&mut p.error_handler, new)))
+        }
+        Some("async_dist") if crate::code::otp_release() >= 26 => {
+            if a[1] != Term::TRUE && a[1] != Term::FALSE {
+                return Err(Exception::badarg());
+            }
+            let old = std::mem::replace(&mut p.async_dist, a[1] == Term::TRUE);
+            Ok(Term::bool(old))
+        }
         _ => Err(Exception::badarg()),
     }
 }
@@ -150,7 +184,7 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         return Err(Exception::badarg());
     }
     if a[0] == p.pid {
-        let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(p));
+        let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(p));
         let mut snap = Snapshot::of(p, "running");
         snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
@@ -173,7 +207,7 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         "runnable"
     };
     // Where the (suspended) process is: built on its heap, copied below.
-    let trace = mentions(a[1], "current_stacktrace").then(|| suspended_stacktrace(other));
+    let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(other));
     let mut snap = Snapshot::of(other, status);
     snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
@@ -190,12 +224,15 @@ fn process_info1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         "links",
         "dictionary",
         "trap_exit",
+        "error_handler",
         "priority",
         "group_leader",
         "total_heap_size",
         "heap_size",
         "stack_size",
         "reductions",
+        "garbage_collection",
+        "suspending",
     ];
     let name = process_info2(
         rt,
@@ -227,6 +264,13 @@ fn suspended_stacktrace(p: &mut Process) -> Term {
     e.args = Term::atom(Atom::UNDEFINED);
     let ip = crate::interp::suspended_at(p.ip.cast());
     crate::interp::build_stacktrace(p, ip, &e)
+}
+
+/// True if `item` asks for an item built from the stack trace.
+fn wants_stacktrace(item: Term) -> bool {
+    ["current_stacktrace", "current_location", "backtrace"]
+        .iter()
+        .any(|name| mentions(item, name))
 }
 
 /// True if `item` is the atom `name` or a list holding it.

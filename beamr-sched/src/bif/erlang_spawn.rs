@@ -2,6 +2,7 @@
 //! `spawn_monitor`, `spawn_opt` and their options.
 
 use super::erlang_process::priority_level;
+use super::gc_flags;
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -122,32 +123,46 @@ fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
     )
 }
 
+/// `spawn_opt`'s options. A `max_heap_size` is checked against the final
+/// `min_heap_size`. As on the BEAM, `min_bin_vheap_size` is checked but
+/// leaves the child's reported value at its default.
 fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
     let mut o = SpawnOptions::default();
+    let mut max_heap = None;
     for opt in opts.list_to_vec().ok_or_else(Exception::badarg)? {
         match opt.as_atom().map(Atom::name) {
             Some("link") => o.link = true,
             Some("monitor") => o.monitor = true,
-            _ => match opt.as_tuple() {
-                Some(&[k, v]) if k.as_atom().is_some_and(|k| k.name() == "priority") => {
-                    o.priority = Some(priority_level(v)?);
+            _ => {
+                let Some(&[k, v]) = opt.as_tuple() else {
+                    return Err(Exception::badarg());
+                };
+                match k.as_atom().map(Atom::name) {
+                    Some("priority") => o.priority = Some(priority_level(v)?),
+                    Some("min_heap_size") => o.gc.min_heap_size = gc_flags::min_heap_size(v)?,
+                    Some("min_bin_vheap_size") => {
+                        gc_flags::min_bin_vheap_size(v)?;
+                    }
+                    Some("fullsweep_after") => {
+                        o.fullsweep_after = Some(gc_flags::fullsweep_after(v)?)
+                    }
+                    Some("max_heap_size") => max_heap = Some(v),
+                    Some("message_queue_data") => {
+                        o.gc.off_heap_messages = gc_flags::message_queue_data(v)?
+                    }
+                    Some("async_dist") if crate::code::otp_release() >= 26 => {
+                        if v != Term::TRUE && v != Term::FALSE {
+                            return Err(Exception::badarg());
+                        }
+                        o.async_dist = v == Term::TRUE;
+                    }
+                    _ => return Err(Exception::badarg()),
                 }
-                // Heap sizing, message-queue placement: accepted, no effect yet.
-                Some(&[k, _])
-                    if k.as_atom().is_some_and(|k| {
-                        matches!(
-                            k.name(),
-                            "min_heap_size"
-                                | "min_bin_vheap_size"
-                                | "max_heap_size"
-                                | "fullsweep_after"
-                                | "message_queue_data"
-                                | "async_dist"
-                        )
-                    }) => {}
-                _ => return Err(Exception::badarg()),
-            },
+            }
         }
+    }
+    if let Some(v) = max_heap {
+        o.gc.max_heap = gc_flags::max_heap_size(v, o.gc.min_heap_size, false)?;
     }
     Ok(o)
 }

@@ -201,18 +201,9 @@ fn settings(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
     })
 }
 
-/// `max_heap_size`: no limit; OTP 27 added `include_shared_binaries`.
+/// `max_heap_size`: no limit (the default of every process).
 fn max_heap_size(p: &mut Process) -> Term {
-    let mut pairs = vec![
-        ("error_logger", Term::TRUE),
-        ("kill", Term::TRUE),
-        ("size", Term::small_unchecked(0)),
-    ];
-    if crate::code::otp_release() >= 27 {
-        pairs.insert(1, ("include_shared_binaries", Term::FALSE));
-    }
-    let pairs: Vec<(Term, Term)> = pairs.iter().map(|&(k, v)| (atom(k), v)).collect();
-    beamr_core::map::from_pairs(&mut p.heap, &pairs)
+    super::gc_flags::max_heap_size_term(&mut p.heap, crate::process::MaxHeapSize::default())
 }
 
 /// The kernel's release as `{Major, Minor, Release}`, from the release

@@ -2,6 +2,7 @@
 //! the BEAM returns.
 
 use super::atoms::atom;
+use super::process_info_gc::GcSnapshot;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
@@ -33,6 +34,17 @@ pub(super) struct Snapshot {
     seq_token: Term,
     /// `current_stacktrace`, when the caller built it (empty otherwise).
     pub(super) stacktrace: Term,
+    /// The garbage-collection settings and heap sizes.
+    gc: GcSnapshot,
+    /// Catches and trys active on the stack.
+    catchlevel: usize,
+    parent: Term,
+    error_handler: Atom,
+    async_dist: bool,
+    /// beamr's own trace flag bits (0 when not traced).
+    trace_flags: u32,
+    /// The off-heap binaries it refers to: address and size in bytes.
+    binaries: Vec<(usize, usize)>,
 }
 
 impl Snapshot {
@@ -64,6 +76,21 @@ impl Snapshot {
             priority: p.priority,
             seq_token: p.seq_token,
             stacktrace: Term::NIL,
+            gc: GcSnapshot::of(p),
+            catchlevel: p.stack.iter().filter(|t| t.is_catch()).count(),
+            parent: p.parent,
+            error_handler: p.error_handler,
+            async_dist: p.async_dist,
+            trace_flags: p.trace.flags().bits(),
+            binaries: p
+                .heap
+                .off_heap_binary_terms()
+                .into_iter()
+                .filter_map(|t| {
+                    let address = t.as_off_heap_binary()? as usize;
+                    Some((address, t.as_binary()?.byte_size()))
+                })
+                .collect(),
         }
     }
 }
@@ -185,10 +212,59 @@ fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, E
             ]),
             None => Term::atom(Atom::UNDEFINED),
         },
-        _ => {
-            let _ = s.pid;
-            return Err(Exception::badarg());
+        "catchlevel" => Term::small_unchecked(s.catchlevel as i64),
+        "error_handler" => Term::atom(s.error_handler),
+        "parent" => s.parent,
+        "last_calls" => Term::FALSE,
+        "trace" => Term::small_unchecked(s.trace_flags.into()),
+        // beamr has no erlang:suspend_process/1.
+        "suspending" => Term::NIL,
+        "message_queue_data" => super::gc_flags::message_queue_data_term(s.gc.off_heap()),
+        "async_dist" if crate::code::otp_release() >= 26 => Term::bool(s.async_dist),
+        "current_location" => {
+            let here = own(s.stacktrace);
+            match here
+                .list_to_vec()
+                .and_then(|frames| frames.first().copied())
+            {
+                Some(frame) => frame,
+                None => {
+                    let (m, f, a) = s.current_function.unwrap_or(s.initial_call);
+                    p.heap.tuple(&[
+                        Term::atom(m),
+                        Term::atom(f),
+                        Term::small_unchecked(a as i64),
+                        Term::NIL,
+                    ])
+                }
+            }
         }
+        // `{Address, Size, RefCount}`; beamr does not read the shared
+        // count and reports this process's one reference.
+        "binary" => {
+            let items: Vec<Term> = s
+                .binaries
+                .iter()
+                .map(|&(address, size)| {
+                    let address = p.heap.int(address as i64);
+                    let size = p.heap.int(size as i64);
+                    p.heap.tuple(&[address, size, Term::small_unchecked(1)])
+                })
+                .collect();
+            p.heap.list(&items)
+        }
+        "backtrace" => {
+            let frames = own(s.stacktrace);
+            let text = super::process_backtrace::text(frames);
+            p.heap.binary(text.as_bytes())
+        }
+        name => match s.gc.value(p, name) {
+            Some(v) => v,
+            None => {
+                let _ = s.pid;
+                return Err(Exception::badarg());
+            }
+        },
     })
 }
 
@@ -231,10 +307,15 @@ pub(super) fn known_items(item: Term) -> bool {
         "total_heap_size",
         "trace",
         "trap_exit",
-        "async_dist",
+        "max_heap_size",
+        "fullsweep_after",
     ];
     let known = |t: Term| {
-        dictionary_key(t).is_some() || t.as_atom().is_some_and(|a| ITEMS.contains(&a.name()))
+        dictionary_key(t).is_some()
+            || t.as_atom().is_some_and(|a| {
+                ITEMS.contains(&a.name())
+                    || (a.name() == "async_dist" && crate::code::otp_release() >= 26)
+            })
     };
     match item.list_to_vec() {
         Some(items) => items.into_iter().all(known),

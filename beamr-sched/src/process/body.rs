@@ -99,6 +99,15 @@ pub struct Process {
     pub seq_lastcnt: u64,
     /// Native objects it controls (open files), released when it ends.
     pub owned: super::OwnedResources,
+    /// The garbage-collection settings `spawn_opt` and `process_flag` set.
+    pub gc: super::GcSettings,
+    /// The process that spawned it, or `undefined` (`process_info`'s `parent`).
+    pub parent: Term,
+    /// `process_flag(error_handler, Module)`: recorded and reported; an
+    /// undefined function still raises `undef` directly.
+    pub error_handler: Atom,
+    /// `process_flag(async_dist, Bool)` (OTP 26+): recorded and reported.
+    pub async_dist: bool,
 }
 
 /// State of a process's `receive ... after` timer.
@@ -154,6 +163,10 @@ impl Process {
             seq_clock: 0,
             seq_lastcnt: 0,
             owned: super::OwnedResources::default(),
+            gc: super::GcSettings::default(),
+            parent: Term::atom(Atom::UNDEFINED),
+            error_handler: Atom::new("error_handler").expect("atom"),
+            async_dist: false,
         }
     }
 

@@ -9,7 +9,8 @@ use beamr_core::term::{Export, Term};
 
 use crate::code::CodeServer;
 use crate::loader::{Instr, LoadError};
-use crate::process::{Exception, Process, ProcessHandle};
+use crate::process::gc_settings::MIN_HEAP_SIZE;
+use crate::process::{Exception, GcSettings, Process, ProcessHandle};
 use crate::runtime::Runtime;
 use crate::trace::probes;
 use beamr_trace::{Mfa, TraceFlags, TraceTag};
@@ -41,6 +42,14 @@ pub struct SpawnOptions {
     /// The program's main process (`run_main`'s): traced as
     /// `TraceControl::take_main` says, when it says.
     pub program: bool,
+    /// Garbage-collection settings (`spawn_opt`'s `min_heap_size`,
+    /// `max_heap_size`, `message_queue_data`); the child's young heap
+    /// starts at `min_heap_size` words.
+    pub gc: GcSettings,
+    /// `spawn_opt`'s `fullsweep_after`, when given.
+    pub fullsweep_after: Option<u32>,
+    /// `spawn_opt`'s `async_dist`.
+    pub async_dist: bool,
 }
 
 /// The parent's `spawn` and the child's `spawned` events (only when either
@@ -135,6 +144,17 @@ impl Runtime {
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
         let pid = self.processes.new_pid();
         let mut child = Box::new(Process::new(pid));
+        if options.gc.min_heap_size > MIN_HEAP_SIZE {
+            child.heap = beamr_core::heap::Heap::with_capacity(options.gc.min_heap_size as usize);
+        }
+        child.gc = options.gc;
+        if let Some(n) = options.fullsweep_after {
+            child.heap.set_fullsweep_after(n);
+        }
+        child.async_dist = options.async_dist;
+        if let Some(parent) = parent.as_deref() {
+            child.parent = parent.pid;
+        }
         let args: Vec<Term> = args.iter().map(|&a| child.heap.copy_term(a)).collect();
         // The export the child enters through, whose trace patterns its
         // first call meets (a closure enters its code directly).
