@@ -23,8 +23,10 @@ main() ->
               [element(1, gen_server:start({local, counter}, ?MODULE, 0, []))]),
     {error, {already_started, Named}} = gen_server:start({local, counter}, ?MODULE, 0, []),
     %% init returning ignore and {stop, Reason}.
-    io:format("ignore: ~p~n", [gen_server:start(?MODULE, ignore_me, [])]),
     Procs = length(processes()),
+    io:format("ignore: ~p~n", [gen_server:start(?MODULE, ignore_me, [])]),
+    %% The ignoring server ends after start/3 has answered.
+    logger_sync:wait_processes(Procs),
     StopInInit = gen_server:start(?MODULE, stop_me, []),
     %% Its crash report is logged after start/3 has answered: wait for it.
     logger_sync:wait_processes(Procs),

@@ -101,4 +101,5 @@ known_atoms! {
     EOL = "eol",
     NOEOL = "noeol",
     COMMAND = "command",
+    ERROR_HANDLER = "error_handler",
 }

@@ -156,7 +156,7 @@ impl Process {
             initial_call: (Atom::UNDEFINED, Atom::UNDEFINED, 0),
             startup_error: None,
             watched: false,
-            priority: Atom::new("normal").expect("atom"),
+            priority: Atom::NORMAL,
             trace: crate::trace::ProcessTrace::off(),
             return_traces: Vec::new(),
             seq_token: Term::NIL,
@@ -165,7 +165,7 @@ impl Process {
             owned: super::OwnedResources::default(),
             gc: super::GcSettings::default(),
             parent: Term::atom(Atom::UNDEFINED),
-            error_handler: Atom::new("error_handler").expect("atom"),
+            error_handler: Atom::ERROR_HANDLER,
             async_dist: false,
         }
     }
