@@ -35,7 +35,7 @@
 use std::cmp::Ordering;
 
 use super::equal::exact_eq;
-use super::number::{cmp_numbers, Num};
+use super::number::{cmp_floats, cmp_numbers, Num};
 use crate::atom::Atom;
 use crate::term::{BinaryView, Kind, Term};
 
@@ -43,6 +43,11 @@ use crate::term::{BinaryView, Kind, Term};
 /// of `<`, `>` and `lists:sort/1`.
 #[inline]
 pub fn compare(a: Term, b: Term) -> Ordering {
+    // Two floats (a sort by float keys compares little else), here where
+    // the caller inlines it rather than behind the walk's call.
+    if let (Some(x), Some(y)) = (a.as_float(), b.as_float()) {
+        return cmp_floats(x, y);
+    }
     cmp_terms(a, b, Mode::Order)
 }
 
@@ -141,6 +146,7 @@ enum Frame {
 }
 
 /// The comparison, iteratively.
+#[inline(never)]
 fn cmp_terms(a: Term, b: Term, exact: Mode) -> Ordering {
     if a.raw() == b.raw() {
         return Ordering::Equal;

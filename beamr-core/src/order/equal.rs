@@ -17,13 +17,22 @@ use super::compare::compare_exact;
 use crate::term::{Kind, Term};
 
 /// Erlang's `=:=`.
+#[inline]
 pub fn exact_eq(a: Term, b: Term) -> bool {
     if a.raw() == b.raw() {
         return true;
     }
+    // Two floats: compared here, where the caller inlines it, rather than
+    // behind the walk's call.
     if let (Some(x), Some(y)) = (a.as_float(), b.as_float()) {
         return exact_float_eq(x, y);
     }
+    walk_eq(a, b)
+}
+
+/// `=:=` of two terms with different words, by walking them.
+#[inline(never)]
+fn walk_eq(a: Term, b: Term) -> bool {
     let mut stack: Vec<Pending> = Vec::new();
     let (mut x, mut y) = (a, b);
     loop {

@@ -67,7 +67,7 @@ pub(super) fn cmp_numbers(a: Num, b: Num, exact: bool) -> Ordering {
 /// Floats by value (`0.0 == -0.0`, as OTP 25). Erlang has no NaN; one that
 /// slipped in orders by its bits rather than breaking the order.
 #[inline]
-fn cmp_floats(x: f64, y: f64) -> Ordering {
+pub(super) fn cmp_floats(x: f64, y: f64) -> Ordering {
     x.partial_cmp(&y).unwrap_or_else(|| x.total_cmp(&y))
 }
 

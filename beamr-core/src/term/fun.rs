@@ -114,11 +114,13 @@ pub struct ClosureView<'a> {
 impl Term {
     /// A view of a closure, borrowed from this term (see [`Term`]'s
     /// validity rule).
+    #[inline]
     pub fn as_closure(&self) -> Option<ClosureView<'_>> {
         self.closure_parts()
     }
 
     /// [`Term::as_closure`] for this crate's own traversals.
+    #[inline]
     pub(crate) fn closure_parts(self) -> Option<ClosureView<'static>> {
         if !self.is_boxed_with(Subtag::Fun) {
             return None;

@@ -348,7 +348,12 @@ impl Term {
     /// True if this is a boxed object with the given subtag.
     #[inline]
     pub fn is_boxed_with(self, subtag: Subtag) -> bool {
-        self.subtag() == Some(subtag)
+        // The header's subtag bits compared as they are: no decoding into a
+        // `Subtag` (and no corrupt-header check) on this hot path.
+        self.is_boxed()
+            // SAFETY: a boxed term points to a live header word (type invariant).
+            && (unsafe { *self.ptr() } >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1)
+                == subtag as u64
     }
 
     /// The words after a boxed term's header from `skip` on, as terms.

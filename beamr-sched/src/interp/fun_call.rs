@@ -22,7 +22,29 @@ pub(super) enum FunTarget {
 
 /// Resolves a call of `f` with `arity` arguments in x0.., putting a
 /// closure's free variables after them.
+///
+/// The common case, a closure of the right arity whose module is loaded,
+/// is decided here, inlined into the dispatch loop; the rest (export funs,
+/// loading, errors) in [`fun_target_slow`].
+#[inline(always)]
 pub(super) fn fun_target(p: &mut Process, f: Term, arity: u32) -> Result<FunTarget, Exception> {
+    if let Some(c) = f.as_closure() {
+        let code = c.entry.code.load(Ordering::Acquire);
+        let start = arity as usize;
+        if c.entry.arity == arity && code != 0 {
+            // Most funs capture nothing: no call to copy nothing.
+            if !c.free.is_empty() {
+                p.x[start..start + c.free.len()].copy_from_slice(c.free);
+            }
+            return Ok(FunTarget::Code(code as *const Instr));
+        }
+    }
+    fun_target_slow(p, f, arity)
+}
+
+/// [`fun_target`] past its fast path.
+#[inline(never)]
+fn fun_target_slow(p: &mut Process, f: Term, arity: u32) -> Result<FunTarget, Exception> {
     if let Some(c) = f.as_closure() {
         if c.entry.arity != arity {
             return Err(badarity(p, f, arity));
