@@ -55,6 +55,11 @@ impl WakeOther {
 mod tests {
     use super::*;
 
+    /// Nine full slices with one process behind the next: no wake yet.
+    fn nine_full_slices_of_one_waiting(w: &mut WakeOther) {
+        assert!((0..9).all(|_| !w.after_slice(2, SLICE_REDUCTIONS)));
+    }
+
     #[test]
     fn the_next_process_alone_is_no_pressure() {
         let mut w = WakeOther::new();
@@ -66,9 +71,7 @@ mod tests {
     #[test]
     fn one_process_waiting_wakes_after_ten_full_slices() {
         let mut w = WakeOther::new();
-        for _ in 0..9 {
-            assert!(!w.after_slice(2, SLICE_REDUCTIONS));
-        }
+        nine_full_slices_of_one_waiting(&mut w);
         assert!(w.after_slice(2, SLICE_REDUCTIONS));
         // And the pressure starts again from nothing.
         assert!(!w.after_slice(2, SLICE_REDUCTIONS));
@@ -77,13 +80,9 @@ mod tests {
     #[test]
     fn a_drained_queue_clears_the_pressure() {
         let mut w = WakeOther::new();
-        for _ in 0..9 {
-            assert!(!w.after_slice(2, SLICE_REDUCTIONS));
-        }
+        nine_full_slices_of_one_waiting(&mut w);
         assert!(!w.after_slice(1, SLICE_REDUCTIONS));
-        for _ in 0..9 {
-            assert!(!w.after_slice(2, SLICE_REDUCTIONS));
-        }
+        nine_full_slices_of_one_waiting(&mut w);
         assert!(w.after_slice(2, SLICE_REDUCTIONS));
     }
 
