@@ -3,9 +3,11 @@
 //! 6>>out6.txt`, once on `erl -noshell` and once on `beamr run`; their
 //! standard output, exit status and the files written must be the same.
 //! (The differential suite cannot open extra descriptors.) The program
-//! reads and writes through two ports on 3/4, reads lines from 5 and
-//! appends to 6, writes to a descriptor that is not open (the port ends
-//! with `ebadf`) and gives `einval`/`badarg` for bad numbers.
+//! reads and writes through two ports on 3/4, appends to 6 through an
+//! out-only port, reads lines from 5 until the port ends at the end of
+//! the file (so nothing is written to it: erl may have ended it before),
+//! writes to a descriptor that is not open (the port ends with `ebadf`)
+//! and gives `einval`/`badarg` for bad numbers.
 //!
 //! It runs on the host's OTP and on each release root `cargo xtask
 //! test-all` made under `target/otp/` (27, 29), through `chroot`, with
@@ -32,8 +34,10 @@ main() ->
     port_command(P, [<<"and ">>, "more\n"]),
     io:format("read ~p~n", [collect(P, [])]),
     port_close(P),
+    A = open_port({fd, 0, 6}, [out]),
+    port_command(A, "appended\n"),
+    port_close(A),
     L = open_port({fd, 5, 6}, [{line, 4}]),
-    port_command(L, "appended\n"),
     io:format("lines ~p~n", [collect(L, [])]),
     O = open_port({fd, 0, 201}, [out]),
     io:format("bad output command ~p~n", [port_command(O, "x")]),
