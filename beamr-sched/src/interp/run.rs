@@ -374,6 +374,8 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
             Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),
+            Instr::IsNonemptyListX { fail, x: n } => test!(x(p, *n).is_cons(), *fail),
+            Instr::IsNilX { fail, x: n } => test!(x(p, *n).is_nil(), *fail),
             Instr::IsTuple { fail, arg } => test!(get(p, *arg).is_tuple(), *fail),
             Instr::TypeTest { test, fail, arg } => {
                 let v = get(p, *arg);

@@ -647,6 +647,20 @@ pub enum Instr {
         /// The value tested.
         arg: Src,
     },
+    /// `is_nonempty_list` of X register `x`.
+    IsNonemptyListX {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The X register tested.
+        x: u32,
+    },
+    /// `is_nil` of X register `x`.
+    IsNilX {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The X register tested.
+        x: u32,
+    },
     /// `is_tuple`.
     IsTuple {
         /// Where to go when it fails.

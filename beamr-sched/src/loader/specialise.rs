@@ -101,10 +101,12 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             },
             _ => return None,
         },
-        Instr::TypeTest { test, fail, arg } => match test {
-            TypeTest::NonemptyList => Instr::IsNonemptyList { fail, arg },
-            TypeTest::Nil => Instr::IsNil { fail, arg },
-            TypeTest::Tuple => Instr::IsTuple { fail, arg },
+        Instr::TypeTest { test, fail, arg } => match (test, arg.kind()) {
+            (TypeTest::NonemptyList, SrcKind::X(x)) => Instr::IsNonemptyListX { fail, x: x as u32 },
+            (TypeTest::Nil, SrcKind::X(x)) => Instr::IsNilX { fail, x: x as u32 },
+            (TypeTest::NonemptyList, _) => Instr::IsNonemptyList { fail, arg },
+            (TypeTest::Nil, _) => Instr::IsNil { fail, arg },
+            (TypeTest::Tuple, _) => Instr::IsTuple { fail, arg },
             _ => return None,
         },
         Instr::Compare { op, fail, a, b } => match op {
@@ -311,7 +313,7 @@ mod tests {
             },
         ];
         specialise(&mut code);
-        assert!(matches!(code[0], Instr::IsNonemptyList { arg, .. } if arg.is_x()));
+        assert!(matches!(code[0], Instr::IsNonemptyListX { x: 0, .. }));
         assert!(matches!(code[1], Instr::TypeTest { .. }));
         assert!(matches!(code[2], Instr::IsEqExact { .. }));
         assert!(matches!(code[3], Instr::Compare { .. }));
