@@ -371,6 +371,8 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsEqExact { fail, a, b } => test!(exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsLt { fail, a, b } => test!(less(get(p, *a), get(p, *b)), *fail),
+            Instr::IsEqExactXX { fail, a, b } => test!(exact_eq(x(p, *a), x(p, *b)), *fail),
+            Instr::IsLtXX { fail, a, b } => test!(less(x(p, *a), x(p, *b)), *fail),
             Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
             Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),

@@ -677,6 +677,24 @@ pub enum Instr {
         /// Right operand.
         b: Src,
     },
+    /// `is_eq_exact` of two X registers.
+    IsEqExactXX {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
+    },
+    /// `is_lt` of two X registers.
+    IsLtXX {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
+    },
     /// `is_ne_exact`.
     IsNeExact {
         /// Where to go when it does not hold.

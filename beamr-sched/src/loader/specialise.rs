@@ -109,12 +109,22 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             (TypeTest::Tuple, _) => Instr::IsTuple { fail, arg },
             _ => return None,
         },
-        Instr::Compare { op, fail, a, b } => match op {
-            Compare::EqExact => Instr::IsEqExact { fail, a, b },
-            Compare::NeExact => Instr::IsNeExact { fail, a, b },
-            Compare::Lt => Instr::IsLt { fail, a, b },
-            Compare::Ge => Instr::IsGe { fail, a, b },
-            Compare::Eq | Compare::Ne => return None,
+        Instr::Compare { op, fail, a, b } => match (op, a.kind(), b.kind()) {
+            (Compare::EqExact, SrcKind::X(a), SrcKind::X(b)) => Instr::IsEqExactXX {
+                fail,
+                a: a as u32,
+                b: b as u32,
+            },
+            (Compare::Lt, SrcKind::X(a), SrcKind::X(b)) => Instr::IsLtXX {
+                fail,
+                a: a as u32,
+                b: b as u32,
+            },
+            (Compare::EqExact, ..) => Instr::IsEqExact { fail, a, b },
+            (Compare::NeExact, ..) => Instr::IsNeExact { fail, a, b },
+            (Compare::Lt, ..) => Instr::IsLt { fail, a, b },
+            (Compare::Ge, ..) => Instr::IsGe { fail, a, b },
+            (Compare::Eq | Compare::Ne, ..) => return None,
         },
         Instr::Arith {
             op,
@@ -315,7 +325,7 @@ mod tests {
         specialise(&mut code);
         assert!(matches!(code[0], Instr::IsNonemptyListX { x: 0, .. }));
         assert!(matches!(code[1], Instr::TypeTest { .. }));
-        assert!(matches!(code[2], Instr::IsEqExact { .. }));
+        assert!(matches!(code[2], Instr::IsEqExactXX { a: 0, b: 1, .. }));
         assert!(matches!(code[3], Instr::Compare { .. }));
         assert!(matches!(code[4], Instr::Sub { .. }));
         assert!(matches!(code[5], Instr::Arith { .. }));
