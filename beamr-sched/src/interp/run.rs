@@ -427,6 +427,28 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 jump!(*fail)
             }
+            Instr::SelectVal3X {
+                x: n,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+                c,
+                to_c,
+            } => {
+                let v = x(p, u32::from(*n)).raw() as i64;
+                if v == i64::from(*a) {
+                    jump!(*to_a)
+                }
+                if v == i64::from(*b) {
+                    jump!(*to_b)
+                }
+                if v == i64::from(*c) {
+                    jump!(*to_c)
+                }
+                jump!(*fail)
+            }
             Instr::SelectTupleArity(sel) => {
                 let v = get(p, sel.arg);
                 match v.as_tuple() {

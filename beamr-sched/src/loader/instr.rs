@@ -761,6 +761,27 @@ pub enum Instr {
         /// Where to go on the second value.
         to_b: Target,
     },
+    /// [`Instr::SelectVal`] of X register `x` on exactly three immediate
+    /// values whose words fit in 32 bits (an `order` result: `lt`, `eq`,
+    /// `gt`): compared in place, without the boxed table.
+    SelectVal3X {
+        /// The X register examined.
+        x: u16,
+        /// Where to go when none matches.
+        fail: Target,
+        /// The first value's word.
+        a: i32,
+        /// Where to go on the first value.
+        to_a: Target,
+        /// The second value's word.
+        b: i32,
+        /// Where to go on the second value.
+        to_b: Target,
+        /// The third value's word.
+        c: i32,
+        /// Where to go on the third value.
+        to_c: Target,
+    },
     /// `is_nonempty_list` fused with the `get_list` of the same value that
     /// follows it (which stays in place after it).
     IsNonemptyGetList {

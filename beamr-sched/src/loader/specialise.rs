@@ -137,8 +137,31 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             ArithOp::Sub => Instr::Sub { fail, a, b, dst },
             _ => return None,
         },
-        Instr::SelectVal(ref sel) => return select_val2(sel),
+        Instr::SelectVal(ref sel) => return select_val2(sel).or_else(|| select_val3x(sel)),
         _ => return None,
+    })
+}
+
+/// [`Instr::SelectVal3X`] for a table of three immediates whose words fit
+/// in an `i32`, examining an X register.
+fn select_val3x(sel: &Select) -> Option<Instr> {
+    let word = |t: Term| i32::try_from(t.raw() as i64).ok();
+    let SrcKind::X(x) = sel.arg.kind() else {
+        return None;
+    };
+    if !sel.immediates || sel.cases.len() != 3 {
+        return None;
+    }
+    let [(a, to_a), (b, to_b), (c, to_c)] = [sel.cases[0], sel.cases[1], sel.cases[2]];
+    Some(Instr::SelectVal3X {
+        x: u16::try_from(x).ok()?,
+        fail: sel.fail,
+        a: word(a)?,
+        to_a,
+        b: word(b)?,
+        to_b,
+        c: word(c)?,
+        to_c,
     })
 }
 
@@ -365,8 +388,13 @@ mod tests {
             matches!(code[1], Instr::SelectVal2 { a, b, to_b: Target(4), .. }
             if a == b && a == word(Term::small_unchecked(-5)))
         );
-        // Three values, or a word that needs more than 32 bits: the table.
-        assert!(matches!(code[2], Instr::SelectVal(_)));
+        // Three values in an X register: compared in place too.
+        assert!(
+            matches!(code[2], Instr::SelectVal3X { x: 0, a, to_a: Target(1), b, c, to_c: Target(3), fail: Target(9), .. }
+            if a == word(Term::small_unchecked(0)) && b == word(Term::small_unchecked(1))
+                && c == word(Term::small_unchecked(2)))
+        );
+        // A word that needs more than 32 bits: the table.
         assert!(matches!(code[3], Instr::SelectVal(_)));
     }
 }
