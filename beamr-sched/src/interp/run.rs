@@ -518,6 +518,19 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 None => jump!(*fail),
             },
+            Instr::IsNonemptyGetListX {
+                fail,
+                x: n,
+                head,
+                tail,
+            } => match x(p, *n).as_cons() {
+                Some((h, t)) => {
+                    put(p, *head, h);
+                    put(p, *tail, t);
+                    skip2!()
+                }
+                None => jump!(*fail),
+            },
             Instr::TestHeapPutList {
                 need,
                 live,

@@ -794,6 +794,17 @@ pub enum Instr {
         /// Tail destination.
         tail: Dst,
     },
+    /// [`Instr::IsNonemptyGetList`] of a list in X register `x`.
+    IsNonemptyGetListX {
+        /// Where to go when the value is not a cons cell.
+        fail: Target,
+        /// The list's X register.
+        x: u32,
+        /// Head destination.
+        head: Dst,
+        /// Tail destination.
+        tail: Dst,
+    },
     /// `test_heap` fused with the `put_list` that follows it (which stays
     /// in place after it).
     TestHeapPutList {

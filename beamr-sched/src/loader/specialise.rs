@@ -50,11 +50,19 @@ fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
                 arg,
             },
             Instr::GetList { src, head, tail },
-        ) if arg == src => Some(Instr::IsNonemptyGetList {
-            fail: *fail,
-            src: *src,
-            head: *head,
-            tail: *tail,
+        ) if arg == src => Some(match src.kind() {
+            SrcKind::X(x) => Instr::IsNonemptyGetListX {
+                fail: *fail,
+                x: x as u32,
+                head: *head,
+                tail: *tail,
+            },
+            _ => Instr::IsNonemptyGetList {
+                fail: *fail,
+                src: *src,
+                head: *head,
+                tail: *tail,
+            },
         }),
         (Instr::TestHeap { heap, live }, Instr::PutList { head, tail, dst }) => {
             Some(Instr::TestHeapPutList {
@@ -277,7 +285,11 @@ mod tests {
         specialise(&mut code);
         assert!(matches!(
             code[0],
-            Instr::IsNonemptyGetList { fail: Target(7), src, .. } if src == list
+            Instr::IsNonemptyGetListX {
+                fail: Target(7),
+                x: 0,
+                ..
+            }
         ));
         // The second of each pair stays, specialised on its own.
         assert!(matches!(code[1], Instr::GetList { .. }));
