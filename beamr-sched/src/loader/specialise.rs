@@ -10,7 +10,13 @@
 //!   carries which test or operation it is, a second dispatch inside the
 //!   first; the frequent ones (`is_nonempty_list`, `is_nil`, `is_tuple`,
 //!   `is_eq_exact`, `is_ne_exact`, `is_lt`, `is_ge`, `+`, `-`) get
-//!   instructions of their own.
+//!   instructions of their own. The hottest of those also get a form for X
+//!   register operands that carries the register number, as the moves do
+//!   (`IsNilX`, `IsNonemptyListX`, `IsEqExactXX`, `IsLtXX`,
+//!   `IsNonemptyGetListX`).
+//! - **Small tables.** A `select_val` on one or two immediates is compared
+//!   in place (`SelectVal2`), and so is one on three immediates in an X
+//!   register (`SelectVal3X`: a comparison's `lt`, `eq`, `gt`).
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
