@@ -480,6 +480,13 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 put(p, *dst, v);
                 next!()
             }
+            Instr::GetTupleElementXX { from, index, to } => {
+                let v = x(p, *from)
+                    .as_tuple()
+                    .expect("get_tuple_element on a verified tuple")[*index as usize];
+                set_x(p, *to, v);
+                next!()
+            }
             Instr::Element {
                 tuple,
                 index,

@@ -633,6 +633,16 @@ pub enum Instr {
         /// Destination X register.
         to: u32,
     },
+    /// `get_tuple_element` from a tuple in X register `from` to X register
+    /// `to`.
+    GetTupleElementXX {
+        /// The tuple's X register.
+        from: u32,
+        /// 0-based index.
+        index: u32,
+        /// Destination X register.
+        to: u32,
+    },
     /// `is_nonempty_list`.
     IsNonemptyList {
         /// Where to go when it fails.

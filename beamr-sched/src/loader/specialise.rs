@@ -115,6 +115,14 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             },
             _ => return None,
         },
+        Instr::GetTupleElement { src, index, dst } => match src.kind() {
+            SrcKind::X(from) if !dst.is_y() => Instr::GetTupleElementXX {
+                from: from as u32,
+                index,
+                to: dst.index() as u32,
+            },
+            _ => return None,
+        },
         Instr::TypeTest { test, fail, arg } => match (test, arg.kind()) {
             (TypeTest::NonemptyList, SrcKind::X(x)) => Instr::IsNonemptyListX { fail, x: x as u32 },
             (TypeTest::Nil, SrcKind::X(x)) => Instr::IsNilX { fail, x: x as u32 },
@@ -234,6 +242,28 @@ mod tests {
         assert!(matches!(code[3], Instr::MoveCX { to: 6, value } if value.term() == Term::NIL));
         // Y to Y stays general.
         assert!(matches!(code[4], Instr::Move { .. }));
+        let mut code = vec![
+            Instr::GetTupleElement {
+                src: Src::x(1),
+                index: 2,
+                dst: Dst::x(3),
+            },
+            Instr::GetTupleElement {
+                src: Src::x(1),
+                index: 2,
+                dst: Dst::y(3),
+            },
+        ];
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::GetTupleElementXX {
+                from: 1,
+                index: 2,
+                to: 3
+            }
+        ));
+        assert!(matches!(code[1], Instr::GetTupleElement { .. }));
     }
 
     #[test]
