@@ -13,7 +13,7 @@
 //!   instructions of their own. The hottest of those also get a form for X
 //!   register operands that carries the register number, as the moves do
 //!   (`IsNilX`, `IsNonemptyListX`, `IsEqExactXX`, `IsLtXX`,
-//!   `IsNonemptyGetListX`).
+//!   `IsNonemptyGetListX`, `GetTupleElementXX`).
 //! - **Small tables.** A `select_val` on one or two immediates is compared
 //!   in place (`SelectVal2`), and so is one on three immediates in an X
 //!   register (`SelectVal3X`: a comparison's `lt`, `eq`, `gt`).
