@@ -371,9 +371,13 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsEqExact { fail, a, b } => test!(exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsLt { fail, a, b } => test!(less(get(p, *a), get(p, *b)), *fail),
+            Instr::IsEqExactXX { fail, a, b } => test!(exact_eq(x(p, *a), x(p, *b)), *fail),
+            Instr::IsLtXX { fail, a, b } => test!(less(x(p, *a), x(p, *b)), *fail),
             Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
             Instr::IsNil { fail, arg } => test!(get(p, *arg).is_nil(), *fail),
+            Instr::IsNonemptyListX { fail, x: n } => test!(x(p, *n).is_cons(), *fail),
+            Instr::IsNilX { fail, x: n } => test!(x(p, *n).is_nil(), *fail),
             Instr::IsTuple { fail, arg } => test!(get(p, *arg).is_tuple(), *fail),
             Instr::TypeTest { test, fail, arg } => {
                 let v = get(p, *arg);
@@ -423,6 +427,28 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 jump!(*fail)
             }
+            Instr::SelectVal3X {
+                x: n,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+                c,
+                to_c,
+            } => {
+                let v = x(p, u32::from(*n)).raw() as i64;
+                if v == i64::from(*a) {
+                    jump!(*to_a)
+                }
+                if v == i64::from(*b) {
+                    jump!(*to_b)
+                }
+                if v == i64::from(*c) {
+                    jump!(*to_c)
+                }
+                jump!(*fail)
+            }
             Instr::SelectTupleArity(sel) => {
                 let v = get(p, sel.arg);
                 match v.as_tuple() {
@@ -452,6 +478,13 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     .as_tuple()
                     .expect("get_tuple_element on a verified tuple")[*index as usize];
                 put(p, *dst, v);
+                next!()
+            }
+            Instr::GetTupleElementXX { from, index, to } => {
+                let v = x(p, *from)
+                    .as_tuple()
+                    .expect("get_tuple_element on a verified tuple")[*index as usize];
+                set_x(p, *to, v);
                 next!()
             }
             Instr::Element {
@@ -485,6 +518,19 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 head,
                 tail,
             } => match get(p, *src).as_cons() {
+                Some((h, t)) => {
+                    put(p, *head, h);
+                    put(p, *tail, t);
+                    skip2!()
+                }
+                None => jump!(*fail),
+            },
+            Instr::IsNonemptyGetListX {
+                fail,
+                x: n,
+                head,
+                tail,
+            } => match x(p, *n).as_cons() {
                 Some((h, t)) => {
                     put(p, *head, h);
                     put(p, *tail, t);

@@ -633,6 +633,16 @@ pub enum Instr {
         /// Destination X register.
         to: u32,
     },
+    /// `get_tuple_element` from a tuple in X register `from` to X register
+    /// `to`.
+    GetTupleElementXX {
+        /// The tuple's X register.
+        from: u32,
+        /// 0-based index.
+        index: u32,
+        /// Destination X register.
+        to: u32,
+    },
     /// `is_nonempty_list`.
     IsNonemptyList {
         /// Where to go when it fails.
@@ -646,6 +656,20 @@ pub enum Instr {
         fail: Target,
         /// The value tested.
         arg: Src,
+    },
+    /// `is_nonempty_list` of X register `x`.
+    IsNonemptyListX {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The X register tested.
+        x: u32,
+    },
+    /// `is_nil` of X register `x`.
+    IsNilX {
+        /// Where to go when it fails.
+        fail: Target,
+        /// The X register tested.
+        x: u32,
     },
     /// `is_tuple`.
     IsTuple {
@@ -662,6 +686,24 @@ pub enum Instr {
         a: Src,
         /// Right operand.
         b: Src,
+    },
+    /// `is_eq_exact` of two X registers.
+    IsEqExactXX {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
+    },
+    /// `is_lt` of two X registers.
+    IsLtXX {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
     },
     /// `is_ne_exact`.
     IsNeExact {
@@ -729,6 +771,27 @@ pub enum Instr {
         /// Where to go on the second value.
         to_b: Target,
     },
+    /// [`Instr::SelectVal`] of X register `x` on exactly three immediate
+    /// values whose words fit in 32 bits (an `order` result: `lt`, `eq`,
+    /// `gt`): compared in place, without the boxed table.
+    SelectVal3X {
+        /// The X register examined.
+        x: u16,
+        /// Where to go when none matches.
+        fail: Target,
+        /// The first value's word.
+        a: i32,
+        /// Where to go on the first value.
+        to_a: Target,
+        /// The second value's word.
+        b: i32,
+        /// Where to go on the second value.
+        to_b: Target,
+        /// The third value's word.
+        c: i32,
+        /// Where to go on the third value.
+        to_c: Target,
+    },
     /// `is_nonempty_list` fused with the `get_list` of the same value that
     /// follows it (which stays in place after it).
     IsNonemptyGetList {
@@ -736,6 +799,17 @@ pub enum Instr {
         fail: Target,
         /// The list.
         src: Src,
+        /// Head destination.
+        head: Dst,
+        /// Tail destination.
+        tail: Dst,
+    },
+    /// [`Instr::IsNonemptyGetList`] of a list in X register `x`.
+    IsNonemptyGetListX {
+        /// Where to go when the value is not a cons cell.
+        fail: Target,
+        /// The list's X register.
+        x: u32,
         /// Head destination.
         head: Dst,
         /// Tail destination.

@@ -10,7 +10,13 @@
 //!   carries which test or operation it is, a second dispatch inside the
 //!   first; the frequent ones (`is_nonempty_list`, `is_nil`, `is_tuple`,
 //!   `is_eq_exact`, `is_ne_exact`, `is_lt`, `is_ge`, `+`, `-`) get
-//!   instructions of their own.
+//!   instructions of their own. The hottest of those also get a form for X
+//!   register operands that carries the register number, as the moves do
+//!   (`IsNilX`, `IsNonemptyListX`, `IsEqExactXX`, `IsLtXX`,
+//!   `IsNonemptyGetListX`, `GetTupleElementXX`).
+//! - **Small tables.** A `select_val` on one or two immediates is compared
+//!   in place (`SelectVal2`), and so is one on three immediates in an X
+//!   register (`SelectVal3X`: a comparison's `lt`, `eq`, `gt`).
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
@@ -50,11 +56,19 @@ fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
                 arg,
             },
             Instr::GetList { src, head, tail },
-        ) if arg == src => Some(Instr::IsNonemptyGetList {
-            fail: *fail,
-            src: *src,
-            head: *head,
-            tail: *tail,
+        ) if arg == src => Some(match src.kind() {
+            SrcKind::X(x) => Instr::IsNonemptyGetListX {
+                fail: *fail,
+                x: x as u32,
+                head: *head,
+                tail: *tail,
+            },
+            _ => Instr::IsNonemptyGetList {
+                fail: *fail,
+                src: *src,
+                head: *head,
+                tail: *tail,
+            },
         }),
         (Instr::TestHeap { heap, live }, Instr::PutList { head, tail, dst }) => {
             Some(Instr::TestHeapPutList {
@@ -101,18 +115,38 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             },
             _ => return None,
         },
-        Instr::TypeTest { test, fail, arg } => match test {
-            TypeTest::NonemptyList => Instr::IsNonemptyList { fail, arg },
-            TypeTest::Nil => Instr::IsNil { fail, arg },
-            TypeTest::Tuple => Instr::IsTuple { fail, arg },
+        Instr::GetTupleElement { src, index, dst } => match src.kind() {
+            SrcKind::X(from) if !dst.is_y() => Instr::GetTupleElementXX {
+                from: from as u32,
+                index,
+                to: dst.index() as u32,
+            },
             _ => return None,
         },
-        Instr::Compare { op, fail, a, b } => match op {
-            Compare::EqExact => Instr::IsEqExact { fail, a, b },
-            Compare::NeExact => Instr::IsNeExact { fail, a, b },
-            Compare::Lt => Instr::IsLt { fail, a, b },
-            Compare::Ge => Instr::IsGe { fail, a, b },
-            Compare::Eq | Compare::Ne => return None,
+        Instr::TypeTest { test, fail, arg } => match (test, arg.kind()) {
+            (TypeTest::NonemptyList, SrcKind::X(x)) => Instr::IsNonemptyListX { fail, x: x as u32 },
+            (TypeTest::Nil, SrcKind::X(x)) => Instr::IsNilX { fail, x: x as u32 },
+            (TypeTest::NonemptyList, _) => Instr::IsNonemptyList { fail, arg },
+            (TypeTest::Nil, _) => Instr::IsNil { fail, arg },
+            (TypeTest::Tuple, _) => Instr::IsTuple { fail, arg },
+            _ => return None,
+        },
+        Instr::Compare { op, fail, a, b } => match (op, a.kind(), b.kind()) {
+            (Compare::EqExact, SrcKind::X(a), SrcKind::X(b)) => Instr::IsEqExactXX {
+                fail,
+                a: a as u32,
+                b: b as u32,
+            },
+            (Compare::Lt, SrcKind::X(a), SrcKind::X(b)) => Instr::IsLtXX {
+                fail,
+                a: a as u32,
+                b: b as u32,
+            },
+            (Compare::EqExact, ..) => Instr::IsEqExact { fail, a, b },
+            (Compare::NeExact, ..) => Instr::IsNeExact { fail, a, b },
+            (Compare::Lt, ..) => Instr::IsLt { fail, a, b },
+            (Compare::Ge, ..) => Instr::IsGe { fail, a, b },
+            (Compare::Eq | Compare::Ne, ..) => return None,
         },
         Instr::Arith {
             op,
@@ -125,8 +159,31 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             ArithOp::Sub => Instr::Sub { fail, a, b, dst },
             _ => return None,
         },
-        Instr::SelectVal(ref sel) => return select_val2(sel),
+        Instr::SelectVal(ref sel) => return select_val2(sel).or_else(|| select_val3x(sel)),
         _ => return None,
+    })
+}
+
+/// [`Instr::SelectVal3X`] for a table of three immediates whose words fit
+/// in an `i32`, examining an X register.
+fn select_val3x(sel: &Select) -> Option<Instr> {
+    let word = |t: Term| i32::try_from(t.raw() as i64).ok();
+    let SrcKind::X(x) = sel.arg.kind() else {
+        return None;
+    };
+    if !sel.immediates || sel.cases.len() != 3 {
+        return None;
+    }
+    let [(a, to_a), (b, to_b), (c, to_c)] = [sel.cases[0], sel.cases[1], sel.cases[2]];
+    Some(Instr::SelectVal3X {
+        x: u16::try_from(x).ok()?,
+        fail: sel.fail,
+        a: word(a)?,
+        to_a,
+        b: word(b)?,
+        to_b,
+        c: word(c)?,
+        to_c,
     })
 }
 
@@ -185,6 +242,28 @@ mod tests {
         assert!(matches!(code[3], Instr::MoveCX { to: 6, value } if value.term() == Term::NIL));
         // Y to Y stays general.
         assert!(matches!(code[4], Instr::Move { .. }));
+        let mut code = vec![
+            Instr::GetTupleElement {
+                src: Src::x(1),
+                index: 2,
+                dst: Dst::x(3),
+            },
+            Instr::GetTupleElement {
+                src: Src::x(1),
+                index: 2,
+                dst: Dst::y(3),
+            },
+        ];
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::GetTupleElementXX {
+                from: 1,
+                index: 2,
+                to: 3
+            }
+        ));
+        assert!(matches!(code[1], Instr::GetTupleElement { .. }));
     }
 
     #[test]
@@ -242,7 +321,11 @@ mod tests {
         specialise(&mut code);
         assert!(matches!(
             code[0],
-            Instr::IsNonemptyGetList { fail: Target(7), src, .. } if src == list
+            Instr::IsNonemptyGetListX {
+                fail: Target(7),
+                x: 0,
+                ..
+            }
         ));
         // The second of each pair stays, specialised on its own.
         assert!(matches!(code[1], Instr::GetList { .. }));
@@ -311,9 +394,9 @@ mod tests {
             },
         ];
         specialise(&mut code);
-        assert!(matches!(code[0], Instr::IsNonemptyList { arg, .. } if arg.is_x()));
+        assert!(matches!(code[0], Instr::IsNonemptyListX { x: 0, .. }));
         assert!(matches!(code[1], Instr::TypeTest { .. }));
-        assert!(matches!(code[2], Instr::IsEqExact { .. }));
+        assert!(matches!(code[2], Instr::IsEqExactXX { a: 0, b: 1, .. }));
         assert!(matches!(code[3], Instr::Compare { .. }));
         assert!(matches!(code[4], Instr::Sub { .. }));
         assert!(matches!(code[5], Instr::Arith { .. }));
@@ -353,8 +436,13 @@ mod tests {
             matches!(code[1], Instr::SelectVal2 { a, b, to_b: Target(4), .. }
             if a == b && a == word(Term::small_unchecked(-5)))
         );
-        // Three values, or a word that needs more than 32 bits: the table.
-        assert!(matches!(code[2], Instr::SelectVal(_)));
+        // Three values in an X register: compared in place too.
+        assert!(
+            matches!(code[2], Instr::SelectVal3X { x: 0, a, to_a: Target(1), b, c, to_c: Target(3), fail: Target(9), .. }
+            if a == word(Term::small_unchecked(0)) && b == word(Term::small_unchecked(1))
+                && c == word(Term::small_unchecked(2)))
+        );
+        // A word that needs more than 32 bits: the table.
         assert!(matches!(code[3], Instr::SelectVal(_)));
     }
 }
