@@ -40,9 +40,6 @@ use beamr_trace::{GcInfo, Mfa, Payload, SeqSerial, TraceEvent, TraceTag, Tracee,
 
 use crate::summary::{self, TermSummary};
 
-/// Most payload words of any trace event (gc: tracee + 12).
-pub const MAX_TRACE_PAYLOAD: usize = 13;
-
 const PROC_NONE: u64 = 0;
 const PROC_PID: u64 = 1;
 const PROC_PORT: u64 = 2;
@@ -239,38 +236,6 @@ fn decode_mfa(w: &[u64]) -> Option<MfaRef> {
     })
 }
 
-/// Encodes `event`'s payload (everything after the timestamp) into `out`,
-/// interning atoms with `atom_key`; returns the number of words used. No
-/// allocation.
-pub fn encode(
-    event: &TraceEvent<'_>,
-    out: &mut [u64; MAX_TRACE_PAYLOAD],
-    atom_key: impl FnMut(Atom) -> u32,
-) -> usize {
-    let mut buffer = BufferOut { out, n: 0 };
-    encode_to(event, &mut buffer, atom_key);
-    buffer.n
-}
-
-/// Where [`encode_to`] puts an event's payload words, in order.
-pub(crate) trait PayloadOut {
-    /// Appends `words`.
-    fn put(&mut self, words: &[u64]);
-}
-
-/// A buffer of the largest payload, filled from its start.
-struct BufferOut<'a> {
-    out: &'a mut [u64; MAX_TRACE_PAYLOAD],
-    n: usize,
-}
-
-impl PayloadOut for BufferOut<'_> {
-    fn put(&mut self, words: &[u64]) {
-        self.out[self.n..self.n + words.len()].copy_from_slice(words);
-        self.n += words.len();
-    }
-}
-
 /// A ring's slots for one event's payload ([`payload_words`] of its
 /// tag), stored into as they are encoded: no buffer to fill and copy.
 pub(crate) struct SlotsOut<'a> {
@@ -290,7 +255,8 @@ impl<'a> SlotsOut<'a> {
     }
 }
 
-impl PayloadOut for SlotsOut<'_> {
+impl SlotsOut<'_> {
+    /// Stores `words` in the next slots.
     #[inline]
     fn put(&mut self, words: &[u64]) {
         for (slot, &w) in self.slots[self.n..self.n + words.len()].iter().zip(words) {
@@ -300,12 +266,13 @@ impl PayloadOut for SlotsOut<'_> {
     }
 }
 
-/// [`encode`] into any [`PayloadOut`]: `event`'s payload words, exactly
-/// [`payload_words`] of its tag.
+/// Encodes `event`'s payload (everything after the timestamp, exactly
+/// [`payload_words`] of its tag) into `out`, interning atoms with
+/// `atom_key`. No allocation.
 #[inline]
 pub(crate) fn encode_to(
     event: &TraceEvent<'_>,
-    out: &mut impl PayloadOut,
+    out: &mut SlotsOut<'_>,
     mut atom_key: impl FnMut(Atom) -> u32,
 ) {
     let k = &mut atom_key;
