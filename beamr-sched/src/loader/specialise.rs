@@ -167,7 +167,6 @@ fn special_form(ins: &Instr) -> Option<Instr> {
 /// [`Instr::SelectVal3X`] for a table of three immediates whose words fit
 /// in an `i32`, examining an X register.
 fn select_val3x(sel: &Select) -> Option<Instr> {
-    let word = |t: Term| i32::try_from(t.raw() as i64).ok();
     let SrcKind::X(x) = sel.arg.kind() else {
         return None;
     };
@@ -187,10 +186,15 @@ fn select_val3x(sel: &Select) -> Option<Instr> {
     })
 }
 
+/// A select table's immediate as the word the in-place forms compare, if
+/// it fits in an `i32`.
+fn word(t: Term) -> Option<i32> {
+    i32::try_from(t.raw() as i64).ok()
+}
+
 /// [`Instr::SelectVal2`] for a table of one or two immediates whose words
 /// fit in an `i32`.
 fn select_val2(sel: &Select) -> Option<Instr> {
-    let word = |t: Term| i32::try_from(t.raw() as i64).ok();
     if !sel.immediates || sel.cases.is_empty() || sel.cases.len() > 2 {
         return None;
     }
