@@ -235,6 +235,12 @@ fn root_words(roots: &[&mut [Term]]) -> usize {
 }
 
 impl Heap {
+    /// The size of a young generation for `words`: its size class, and at
+    /// least the process's `min_heap_size`.
+    fn young_size(&self, words: usize) -> usize {
+        size_class(words).max(self.min_young)
+    }
+
     /// Sizes the young generation after a collection, as the BEAM does: when
     /// what it must hold (live young words, `need`, and the root set) fills
     /// less than a quarter of it, it shrinks to the size class of three times
@@ -256,7 +262,7 @@ impl Heap {
             if target.saturating_mul(9) < old {
                 target = target.max(old / 8);
             }
-            self.young.shrink_to(size_class(target).min(capacity));
+            self.young.shrink_to(self.young_size(target).min(capacity));
         }
     }
 
@@ -304,7 +310,7 @@ impl Heap {
         from.seal();
 
         let roots_len = root_words(roots);
-        let mut new_young = Block::new(size_class(before + need + roots_len));
+        let mut new_young = Block::new(self.young_size(before + need + roots_len));
         let mut unused_old = Block::empty();
         let mut to = ToSpace {
             young: &mut new_young,
@@ -361,7 +367,7 @@ impl Heap {
         // few hundred words: 4,553 collections for `lists:seq(1, 1000000)`,
         // where the BEAM makes 29). [`Heap::shrink_young`] gives back what
         // turns out unused.
-        let mut new_young = Block::new(size_class(young_used + need + roots_len));
+        let mut new_young = Block::new(self.young_size(young_used + need + roots_len));
         let mut to = ToSpace {
             young: &mut new_young,
             old: &mut self.old,
@@ -558,5 +564,16 @@ mod tests {
         let mut roots = [root];
         heap.collect(0, &mut [&mut roots]);
         assert_eq!(heap.young_capacity(), MIN_HEAP_WORDS);
+    }
+
+    #[test]
+    fn collections_keep_the_young_generation_at_min_heap_size() {
+        let (mut heap, root) = garbage_and_root(200);
+        heap.set_min_heap_size(1598);
+        let mut roots = [root];
+        heap.collect(0, &mut [&mut roots]);
+        assert_eq!(heap.young_capacity(), 1598);
+        heap.collect_major(0, &mut [&mut roots]);
+        assert_eq!(heap.young_capacity(), 1598);
     }
 }

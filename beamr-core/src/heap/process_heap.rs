@@ -6,7 +6,7 @@ use super::gc::GcStats;
 use crate::term::{Header, OffHeapBinary, Subtag, Term};
 
 /// The smallest young generation, in words (the BEAM's default `min_heap_size`).
-pub(crate) const MIN_HEAP_WORDS: usize = 233;
+pub const MIN_HEAP_WORDS: usize = 233;
 
 /// A process heap.
 ///
@@ -37,6 +37,8 @@ pub struct Heap {
     pub(crate) minors_since_major: u32,
     /// A major collection happens after this many minor ones (`fullsweep_after`).
     pub(crate) fullsweep_after: u32,
+    /// The young generation is never sized below this (`min_heap_size`).
+    pub(crate) min_young: usize,
     pub(crate) stats: GcStats,
 }
 
@@ -69,8 +71,21 @@ impl Heap {
             old_bins: Vec::new(),
             minors_since_major: 0,
             fullsweep_after: 65535,
+            min_young: MIN_HEAP_WORDS,
             stats: GcStats::default(),
         }
+    }
+
+    /// Sets the size below which collections never make the young
+    /// generation (`min_heap_size`, in words); it takes effect at the next
+    /// collection.
+    pub fn set_min_heap_size(&mut self, words: usize) {
+        self.min_young = words;
+    }
+
+    /// The young generation's smallest size ([`Heap::set_min_heap_size`]).
+    pub fn min_heap_size(&self) -> usize {
+        self.min_young
     }
 
     /// Sets how many minor collections may pass before a major one

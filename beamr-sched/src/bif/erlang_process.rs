@@ -46,7 +46,8 @@ fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         }
         Some("min_heap_size") => {
             let new = gc_flags::min_heap_size(a[1])?;
-            let old = std::mem::replace(&mut p.gc.min_heap_size, new);
+            let old = p.heap.min_heap_size();
+            p.heap.set_min_heap_size(new as usize);
             Ok(p.heap.int(old as i64))
         }
         Some("min_bin_vheap_size") => {
@@ -61,7 +62,7 @@ fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
             Ok(Term::small_unchecked(old as i64))
         }
         Some("max_heap_size") => {
-            let new = gc_flags::max_heap_size(a[1], p.gc.min_heap_size, true)?;
+            let new = gc_flags::max_heap_size(a[1], p.heap.min_heap_size() as u64, true)?;
             let old = std::mem::replace(&mut p.gc.max_heap, new);
             Ok(gc_flags::max_heap_size_term(&mut p.heap, old))
         }

@@ -8,6 +8,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use crate::loader::BifRow;
+use crate::process::gc_settings::MIN_HEAP_SIZE;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 use crate::sched::{SpawnOptions, SpawnTarget};
@@ -139,7 +140,7 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
                 };
                 match k.as_atom().map(Atom::name) {
                     Some("priority") => o.priority = Some(priority_level(v)?),
-                    Some("min_heap_size") => o.gc.min_heap_size = gc_flags::min_heap_size(v)?,
+                    Some("min_heap_size") => o.min_heap_size = Some(gc_flags::min_heap_size(v)?),
                     Some("min_bin_vheap_size") => {
                         gc_flags::min_bin_vheap_size(v)?;
                     }
@@ -162,7 +163,8 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
         }
     }
     if let Some(v) = max_heap {
-        o.gc.max_heap = gc_flags::max_heap_size(v, o.gc.min_heap_size, false)?;
+        let min = o.min_heap_size.unwrap_or(MIN_HEAP_SIZE);
+        o.gc.max_heap = gc_flags::max_heap_size(v, min, false)?;
     }
     Ok(o)
 }

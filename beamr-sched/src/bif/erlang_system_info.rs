@@ -15,13 +15,14 @@ use super::erlang_system::cores;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use crate::process::gc_settings;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 use crate::sched::SLICE_REDUCTIONS;
 
 /// The BEAM's default heap settings, which beamr's heaps follow.
-const MIN_HEAP_SIZE: i64 = 233;
-const MIN_BIN_VHEAP_SIZE: i64 = 46_422;
+const MIN_HEAP_SIZE: i64 = gc_settings::MIN_HEAP_SIZE as i64;
+const MIN_BIN_VHEAP_SIZE: i64 = gc_settings::MIN_BIN_VHEAP_SIZE as i64;
 const FULLSWEEP_AFTER: i64 = 65_535;
 
 /// `system_info(Item)`.

@@ -12,6 +12,7 @@ use crate::process::{GcSettings, Process};
 #[derive(Clone, Copy)]
 pub(super) struct GcSnapshot {
     settings: GcSettings,
+    min_heap_size: u64,
     fullsweep_after: u32,
     /// Minor collections since the last major one.
     minor_gcs: u32,
@@ -29,6 +30,7 @@ impl GcSnapshot {
         let heap = &p.heap;
         GcSnapshot {
             settings: p.gc,
+            min_heap_size: heap.min_heap_size() as u64,
             fullsweep_after: heap.fullsweep_after(),
             minor_gcs: heap.minors_since_major(),
             heap_block_size: heap.young_capacity(),
@@ -51,7 +53,7 @@ impl GcSnapshot {
         let int = |n: u64| Term::small_unchecked(n as i64);
         let gc = &self.settings;
         Some(match key {
-            "min_heap_size" => int(gc.min_heap_size),
+            "min_heap_size" => int(self.min_heap_size),
             "min_bin_vheap_size" => int(gc.min_bin_vheap_size),
             "fullsweep_after" => int(self.fullsweep_after.into()),
             "max_heap_size" => max_heap_size_term(&mut p.heap, gc.max_heap),
@@ -60,7 +62,7 @@ impl GcSnapshot {
                 let pairs = [
                     ("max_heap_size", max),
                     ("min_bin_vheap_size", int(gc.min_bin_vheap_size)),
-                    ("min_heap_size", int(gc.min_heap_size)),
+                    ("min_heap_size", int(self.min_heap_size)),
                     ("fullsweep_after", int(self.fullsweep_after.into())),
                     ("minor_gcs", int(self.minor_gcs.into())),
                 ];

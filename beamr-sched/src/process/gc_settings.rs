@@ -5,7 +5,7 @@
 //! on it ([`Heap::set_fullsweep_after`](beamr_core::heap::Heap)).
 
 /// The smallest heap the BEAM gives a process, in words (`H_MIN_SIZE`).
-pub const MIN_HEAP_SIZE: u64 = 233;
+pub const MIN_HEAP_SIZE: u64 = beamr_core::heap::MIN_HEAP_WORDS as u64;
 
 /// The smallest binary virtual heap, in words (`BIN_VH_MIN_SIZE`).
 pub const MIN_BIN_VHEAP_SIZE: u64 = 46422;
@@ -13,8 +13,6 @@ pub const MIN_BIN_VHEAP_SIZE: u64 = 46422;
 /// A process's garbage-collection settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GcSettings {
-    /// `min_heap_size`, in words: a size of the BEAM's heap-size table.
-    pub min_heap_size: u64,
     /// `min_bin_vheap_size`, in words.
     pub min_bin_vheap_size: u64,
     /// `max_heap_size` and what happens when it is passed.
@@ -26,7 +24,6 @@ pub struct GcSettings {
 impl Default for GcSettings {
     fn default() -> GcSettings {
         GcSettings {
-            min_heap_size: MIN_HEAP_SIZE,
             min_bin_vheap_size: MIN_BIN_VHEAP_SIZE,
             max_heap: MaxHeapSize::default(),
             off_heap_messages: false,

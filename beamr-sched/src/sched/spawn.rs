@@ -9,7 +9,6 @@ use beamr_core::term::{Export, Term};
 
 use crate::code::CodeServer;
 use crate::loader::{Instr, LoadError};
-use crate::process::gc_settings::MIN_HEAP_SIZE;
 use crate::process::{Exception, GcSettings, Process, ProcessHandle};
 use crate::runtime::Runtime;
 use crate::trace::probes;
@@ -42,10 +41,13 @@ pub struct SpawnOptions {
     /// The program's main process (`run_main`'s): traced as
     /// `TraceControl::take_main` says, when it says.
     pub program: bool,
-    /// Garbage-collection settings (`spawn_opt`'s `min_heap_size`,
-    /// `max_heap_size`, `message_queue_data`); the child's young heap
-    /// starts at `min_heap_size` words.
+    /// Garbage-collection settings (`spawn_opt`'s `max_heap_size`,
+    /// `message_queue_data`).
     pub gc: GcSettings,
+    /// `spawn_opt`'s `min_heap_size` (rounded as the BEAM rounds it), when
+    /// given: the child's young generation starts at it and never goes
+    /// below it.
+    pub min_heap_size: Option<u64>,
     /// `spawn_opt`'s `fullsweep_after`, when given.
     pub fullsweep_after: Option<u32>,
     /// `spawn_opt`'s `async_dist`.
@@ -144,8 +146,9 @@ impl Runtime {
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
         let pid = self.processes.new_pid();
         let mut child = Box::new(Process::new(pid));
-        if options.gc.min_heap_size > MIN_HEAP_SIZE {
-            child.heap = beamr_core::heap::Heap::with_capacity(options.gc.min_heap_size as usize);
+        if let Some(words) = options.min_heap_size {
+            child.heap = beamr_core::heap::Heap::with_capacity(words as usize);
+            child.heap.set_min_heap_size(words as usize);
         }
         child.gc = options.gc;
         if let Some(n) = options.fullsweep_after {
