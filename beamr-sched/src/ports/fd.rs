@@ -63,37 +63,19 @@ type Reopened = HashMap<(u32, bool), Arc<File>>;
 
 static REOPENED: Mutex<Option<Reopened>> = Mutex::new(None);
 
-/// Descriptor `fd` reopened for reading or writing, once.
-fn shared(fd: u32, write: bool) -> Result<Shared, Bad> {
+/// Descriptor `fd` reopened for reading or writing, once; the ports on it
+/// share the one file (`Arc<File>` reads and writes through `&File`).
+fn shared(fd: u32, write: bool) -> Result<Arc<File>, Bad> {
     let mut table = REOPENED.lock().unwrap_or_else(|e| e.into_inner());
     let table = table.get_or_insert_with(HashMap::new);
     if let Some(file) = table.get(&(fd, write)) {
-        return Ok(Shared(file.clone()));
+        return Ok(file.clone());
     }
     let mut options = OpenOptions::new();
     options.read(!write).write(write);
     let file = Arc::new(reopen(fd, &mut options)?);
     table.insert((fd, write), file.clone());
-    Ok(Shared(file))
-}
-
-/// A reopened descriptor that ports share.
-struct Shared(Arc<File>);
-
-impl Read for Shared {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        (&*self.0).read(buf)
-    }
-}
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        (&*self.0).write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        (&*self.0).flush()
-    }
+    Ok(file)
 }
 
 /// What a port reads from descriptor `fd`.

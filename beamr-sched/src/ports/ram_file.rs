@@ -169,11 +169,7 @@ impl RamFile {
         if self.flags & MODE_WRITE == 0 {
             return Answer::Error("ebadf");
         }
-        let from = at.unwrap_or(self.position);
-        if from < 0 {
-            return Answer::Error("einval");
-        }
-        let Ok(from) = usize::try_from(from) else {
+        let Ok(from) = usize::try_from(at.unwrap_or(self.position)) else {
             return Answer::Error("einval");
         };
         let to = from + bytes.len();
