@@ -364,7 +364,8 @@ fn ge(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     Ok(Term::bool(cmp(a).is_ge()))
 }
 
-fn boolean(t: Term) -> Result<bool, Exception> {
+/// `t` as a boolean; badarg for anything but `true` and `false`.
+pub(super) fn boolean(t: Term) -> Result<bool, Exception> {
     if t == Term::TRUE {
         Ok(true)
     } else if t == Term::FALSE {

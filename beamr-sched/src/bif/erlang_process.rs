@@ -76,10 +76,8 @@ fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
             Ok(Term::atom(std::mem::replace(&mut p.error_handler, new)))
         }
         Some("async_dist") if crate::code::otp_release() >= 26 => {
-            if a[1] != Term::TRUE && a[1] != Term::FALSE {
-                return Err(Exception::badarg());
-            }
-            let old = std::mem::replace(&mut p.async_dist, a[1] == Term::TRUE);
+            let new = super::erlang_arith::boolean(a[1])?;
+            let old = std::mem::replace(&mut p.async_dist, new);
             Ok(Term::bool(old))
         }
         _ => Err(Exception::badarg()),

@@ -152,10 +152,7 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
                         o.gc.off_heap_messages = gc_flags::message_queue_data(v)?
                     }
                     Some("async_dist") if crate::code::otp_release() >= 26 => {
-                        if v != Term::TRUE && v != Term::FALSE {
-                            return Err(Exception::badarg());
-                        }
-                        o.async_dist = v == Term::TRUE;
+                        o.async_dist = super::erlang_arith::boolean(v)?;
                     }
                     _ => return Err(Exception::badarg()),
                 }

@@ -63,13 +63,7 @@ pub(super) fn max_heap_size(
     if let Some(pairs) = beamr_core::map::iter(t) {
         let mut size = None;
         for (k, v) in pairs {
-            let flag = || {
-                if v == Term::TRUE || v == Term::FALSE {
-                    Ok(v == Term::TRUE)
-                } else {
-                    Err(Exception::badarg())
-                }
-            };
+            let flag = || super::erlang_arith::boolean(v);
             match k.as_atom().map(|a| a.name()) {
                 Some("size") => size = Some(non_negative(v)?),
                 Some("kill") => m.kill = flag()?,
