@@ -67,27 +67,25 @@ pub(crate) struct Ring<'a> {
     pub(crate) mask: u64,
 }
 
-/// Where ring `i` of a file lies: the word indices of its header fields
-/// and its data, worked out once per file so that a writer finds its ring
-/// with a few bounds-checked loads rather than the geometry's arithmetic.
+/// Where ring `i` of a file lies: the word indices of its header and its
+/// data, worked out once per file so that a writer finds its ring with
+/// two bounds checks rather than the geometry's arithmetic.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct RingPlace {
-    head: usize,
-    tail: usize,
-    tail_seq: usize,
-    claimed: usize,
+    header: usize,
     data: usize,
     words: usize,
 }
+
+/// Words of a ring header that [`Ring`] reaches (its fields' indices are
+/// all below this).
+const HEADER_SPAN: usize = ring_header::CLAIMED + 1;
 
 impl RingPlace {
     /// Ring `i` of a file laid out as `g`.
     pub(crate) fn new(g: &Geometry, i: usize) -> RingPlace {
         RingPlace {
-            head: g.ring_header_word(i, ring_header::HEAD),
-            tail: g.ring_header_word(i, ring_header::TAIL),
-            tail_seq: g.ring_header_word(i, ring_header::TAIL_SEQ),
-            claimed: g.ring_header_word(i, ring_header::CLAIMED),
+            header: g.ring_header_word(i, 0),
             data: g.ring_data_word(i),
             words: g.ring_words,
         }
@@ -104,11 +102,14 @@ impl<'a> Ring<'a> {
     /// The ring at `place` over `words` (the whole file).
     #[inline(always)]
     pub(crate) fn at(words: &'a [AtomicU64], place: &RingPlace) -> Ring<'a> {
+        let header: &[AtomicU64; HEADER_SPAN] = words[place.header..place.header + HEADER_SPAN]
+            .try_into()
+            .expect("a slice of HEADER_SPAN words");
         Ring {
-            head: &words[place.head],
-            tail: &words[place.tail],
-            tail_seq: &words[place.tail_seq],
-            claimed: &words[place.claimed],
+            head: &header[ring_header::HEAD],
+            tail: &header[ring_header::TAIL],
+            tail_seq: &header[ring_header::TAIL_SEQ],
+            claimed: &header[ring_header::CLAIMED],
             data: &words[place.data..place.data + place.words],
             mask: place.words as u64 - 1,
         }
@@ -143,8 +144,9 @@ impl<'a> Ring<'a> {
     /// writer may call this, as [`Ring::write`].
     ///
     /// Returns false, writing nothing, if `words` is more than
-    /// [`MAX_PAYLOAD_WORDS`].
-    #[inline]
+    /// [`MAX_PAYLOAD_WORDS`]. Inlined into each writer, so that `fill`
+    /// stores straight into the slots.
+    #[inline(always)]
     pub(crate) fn write_with(
         &self,
         category: Category,

@@ -102,7 +102,28 @@ pub struct TermSummary {
 }
 
 /// Sketches `t`, interning atoms with `atom_key`. Returns the two words.
+#[inline(always)]
 pub fn encode(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
+    // Most messages are small tuples (`{token, 7}`, `{ok, Pid}`): sized
+    // and sketched from one look at the tuple.
+    if let Some(elems) = t.as_tuple() {
+        let (size, exact) = if elems.iter().all(|e| e.is_immediate()) {
+            (1 + elems.len() as u64, true)
+        } else {
+            flat_size_walk(t)
+        };
+        let first = match elems.first().and_then(|e| e.as_atom()) {
+            Some(a) => atom_key(a),
+            None => u32::MAX,
+        };
+        return words(size, exact, SummaryKind::Tuple, elems.len() as u64, first);
+    }
+    encode_other(t, atom_key)
+}
+
+/// [`encode`] of anything but a tuple.
+#[inline(never)]
+fn encode_other(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
     let (size, exact) = flat_size(t);
     let mut key_of = |t: Term| t.as_atom().map(&mut atom_key).unwrap_or(u32::MAX);
     let (kind, count, detail): (SummaryKind, u64, u32) = match t.kind() {
@@ -153,6 +174,12 @@ pub fn encode(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
         Kind::NonValue => (SummaryKind::None, 0, 0),
         _ => (SummaryKind::Other, 0, 0),
     };
+    words(size, exact, kind, count, detail)
+}
+
+/// The two words of a summary (the module's layout).
+#[inline]
+fn words(size: u64, exact: bool, kind: SummaryKind, count: u64, detail: u32) -> [u64; 2] {
     let count = count.min(0xff_ffff);
     let size_word = size.min(!INEXACT) | if exact { 0 } else { INEXACT };
     [size_word, kind as u64 | count << 8 | (detail as u64) << 32]

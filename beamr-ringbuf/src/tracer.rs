@@ -66,8 +66,9 @@ impl RingTracer {
     }
 
     /// Writes `event`, paused or not (the caller has just asked),
-    /// encoding it straight into its ring's slots.
-    #[inline]
+    /// encoding it straight into its ring's slots. One function for every
+    /// caller, holding the ring's write inlined.
+    #[inline(never)]
     fn write(&self, event: &TraceEvent<'_>) -> bool {
         let s = event.scheduler_id as usize;
         let kind = event.tag as u16;
@@ -77,11 +78,10 @@ impl RingTracer {
             codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
             debug_assert_eq!(out.stored(), words, "{:?}'s layout", event.tag);
         };
-        if s >= 1 && s < self.recorder.ring_count() {
-            self.recorder
-                .ring(s)
-                .write_with(Category::Trace, kind, event.timestamp_ns, words, fill)
-        } else {
+        // One call site of `write_with`, so that it is inlined here: the
+        // shared ring differs only in the lock around it.
+        let shared = !(1..self.recorder.ring_count()).contains(&s);
+        if shared {
             while self
                 .shared_lock
                 .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
@@ -89,16 +89,13 @@ impl RingTracer {
             {
                 std::hint::spin_loop();
             }
-            let ok = self.recorder.ring(0).write_with(
-                Category::Trace,
-                kind,
-                event.timestamp_ns,
-                words,
-                fill,
-            );
-            self.shared_lock.store(false, Ordering::Release);
-            ok
         }
+        let ring = self.recorder.ring(if shared { 0 } else { s });
+        let ok = ring.write_with(Category::Trace, kind, event.timestamp_ns, words, fill);
+        if shared {
+            self.shared_lock.store(false, Ordering::Release);
+        }
+        ok
     }
 }
 

@@ -113,9 +113,9 @@ fn traced(
     // borrowed: no copy of them per event. Those with a match
     // specification run it on the process, so they are taken out first
     // (rare: `trace_pattern(send | 'receive', MS, _)`), and so are the
-    // sessions whose tracer asks to be removed.
-    let mut with_spec = Vec::new();
-    let mut removed = Vec::new();
+    // sessions whose tracer asks to be removed. The rare cases' lists are
+    // made only when needed: the common case builds and drops nothing.
+    let mut rare: Option<Box<Rare>> = None;
     for s in p.trace.sessions().filter(|s| s.flags.contains(flag)) {
         match s.session.event_pattern(event) {
             EventPattern::Off => {}
@@ -124,23 +124,35 @@ fn traced(
                 let (decision, made) = probes::message(&*s.tracer, tag, pid, event, carried);
                 context = context.or(made);
                 if decision == Decision::Remove {
-                    removed.push(Arc::clone(&s.session));
+                    let rare = rare.get_or_insert_with(Box::default);
+                    rare.removed.push(Arc::clone(&s.session));
                 }
             }
-            EventPattern::Spec(spec) => with_spec.push((
-                Arc::clone(&s.session),
-                s.tracer.clone(),
-                s.flags.contains(TraceFlags::SILENT),
-                spec,
-            )),
+            EventPattern::Spec(spec) => {
+                let rare = rare.get_or_insert_with(Box::default);
+                rare.with_spec.push((
+                    Arc::clone(&s.session),
+                    s.tracer.clone(),
+                    s.flags.contains(TraceFlags::SILENT),
+                    spec,
+                ));
+            }
         }
     }
-    if with_spec.is_empty() && removed.is_empty() {
-        // The common case: no iterator over an empty list to build and drop.
+    let Some(rare) = rare else {
         return context;
-    }
-    let rest = with_specs_and_removals(rt, p, tag, (msg, peer, shown), carried, with_spec, removed);
+    };
+    let rest = with_specs_and_removals(rt, p, tag, (msg, peer, shown), carried, *rare);
     context.or(rest)
+}
+
+/// What [`traced`] leaves for [`with_specs_and_removals`]: the sessions
+/// whose message pattern is a match specification, and those whose
+/// tracer asked to be removed.
+#[derive(Default)]
+struct Rare {
+    with_spec: Vec<SpecSession>,
+    removed: Vec<Arc<Session>>,
 }
 
 /// A session whose message pattern is a match specification: the
@@ -148,8 +160,8 @@ fn traced(
 type SpecSession = (Arc<Session>, Arc<dyn Tracer>, bool, CompiledSpec);
 
 /// The rest of [`traced`] in the rare cases: the sessions with a match
-/// specification (`with_spec`) run it and fire when it matches; the
-/// sessions whose tracers asked to be removed (`removed`) are cleared.
+/// specification run it and fire when it matches; the sessions whose
+/// tracers asked to be removed are cleared.
 /// Returns the context a send event made, if any.
 #[cold]
 #[inline(never)]
@@ -159,8 +171,10 @@ fn with_specs_and_removals(
     tag: TraceTag,
     (msg, peer, shown): (Term, Option<Term>, Option<Term>),
     carried: Option<TraceContext>,
-    with_spec: Vec<SpecSession>,
-    mut removed: Vec<Arc<Session>>,
+    Rare {
+        with_spec,
+        mut removed,
+    }: Rare,
 ) -> Option<TraceContext> {
     let pid = p.pid;
     let mut context = None;

@@ -32,9 +32,9 @@ pub fn wants_receive(t: &ProcessTrace) -> bool {
 /// `message` for `pid`, to one session's `tracer` (its message pattern
 /// passed, with the pattern's `message(Extra)` term `extra` if it gave
 /// one): the tracer's answer, and for a send the trace context the
-/// message is to carry (see `Tracer::trace_send`).
-#[cold]
-#[inline(never)]
+/// message is to carry (see `Tracer::trace_send`). Inlined into its
+/// callers, which are cold already (they run only for traced processes).
+#[inline(always)]
 pub fn message(
     tracer: &(dyn Tracer + 'static),
     tag: TraceTag,

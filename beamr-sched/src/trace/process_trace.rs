@@ -368,7 +368,10 @@ impl ProcessTrace {
 }
 
 /// The protocol ([`fire_with`]) for one tracer, with `hand` giving it the
-/// event: the tracer's answer, and what `hand` returned.
+/// event: the tracer's answer, and what `hand` returned. Inlined: its
+/// callers are the cold paths of traced processes, and each hands the
+/// event over differently.
+#[inline(always)]
 pub(super) fn report_one<R>(
     tracer: &(dyn Tracer + 'static),
     tag: TraceTag,
