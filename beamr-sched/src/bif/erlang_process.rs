@@ -184,7 +184,7 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     }
     if a[0] == p.pid {
         let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(p));
-        let mut snap = Snapshot::of(p, "running");
+        let mut snap = Snapshot::of(p, "running", a[1]);
         snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
     }
@@ -207,7 +207,7 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     };
     // Where the (suspended) process is: built on its heap, copied below.
     let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(other));
-    let mut snap = Snapshot::of(other, status);
+    let mut snap = Snapshot::of(other, status, a[1]);
     snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
 }

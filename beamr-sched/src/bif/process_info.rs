@@ -11,6 +11,9 @@ use crate::process::{Exception, Process};
 /// What `process_info` reports about one process, read while it is locked.
 pub(super) struct Snapshot {
     pid: Term,
+    /// How many messages wait in the mailbox.
+    message_count: usize,
+    /// The messages themselves, only when `messages` is asked for.
     messages: Vec<Term>,
     dictionary: Vec<Term>,
     links: Vec<Term>,
@@ -48,20 +51,50 @@ pub(super) struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads `p`, whose `status` is `running`, `waiting` or `runnable`.
-    pub(super) fn of(p: &Process, status: &'static str) -> Snapshot {
-        let current_function = crate::code::CodeServer::global().function_at(p.ip.cast());
+    /// Reads `p`, whose `status` is `running`, `waiting` or `runnable`,
+    /// for the items of `item` (an atom or a list of items): the parts
+    /// that take copying or a walk (the messages, the dictionary, links
+    /// and monitors, the stack's catches, the binaries, the current
+    /// function) are read only when an item asks for them, so that
+    /// `process_info(P, message_queue_len)` does not copy the mailbox.
+    pub(super) fn of(p: &Process, status: &'static str, item: Term) -> Snapshot {
+        let wants = |names: &[&str]| asks_for(item, names);
+        let current_function = if wants(&["current_function", "current_location"]) {
+            crate::code::CodeServer::global().function_at(p.ip.cast())
+        } else {
+            None
+        };
         Snapshot {
             pid: p.pid,
-            messages: p.mailbox.iter().collect(),
-            dictionary: p.dictionary.clone(),
-            links: p.links.clone(),
-            monitors: p
-                .monitors
-                .iter()
-                .map(|&(_, pid, name)| (pid, name))
-                .collect(),
-            monitored_by: p.monitored_by.iter().map(|&(_, pid, _)| pid).collect(),
+            message_count: p.mailbox.len(),
+            messages: if wants(&["messages"]) {
+                p.mailbox.iter().collect()
+            } else {
+                Vec::new()
+            },
+            dictionary: if wants(&["dictionary"]) || asks_for_a_key(item) {
+                p.dictionary.clone()
+            } else {
+                Vec::new()
+            },
+            links: if wants(&["links"]) {
+                p.links.clone()
+            } else {
+                Vec::new()
+            },
+            monitors: if wants(&["monitors"]) {
+                p.monitors
+                    .iter()
+                    .map(|&(_, pid, name)| (pid, name))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            monitored_by: if wants(&["monitored_by"]) {
+                p.monitored_by.iter().map(|&(_, pid, _)| pid).collect()
+            } else {
+                Vec::new()
+            },
             trap_exit: p.trap_exit,
             registered_name: p.registered_name,
             heap_size: p.heap.young_capacity(),
@@ -77,21 +110,45 @@ impl Snapshot {
             seq_token: p.seq_token,
             stacktrace: Term::NIL,
             gc: GcSnapshot::of(p),
-            catchlevel: p.stack.iter().filter(|t| t.is_catch()).count(),
+            catchlevel: if wants(&["catchlevel"]) {
+                p.stack.iter().filter(|t| t.is_catch()).count()
+            } else {
+                0
+            },
             parent: p.parent,
             error_handler: p.error_handler,
             async_dist: p.async_dist,
             trace_flags: p.trace.flags().bits(),
-            binaries: p
-                .heap
-                .off_heap_binary_terms()
-                .into_iter()
-                .filter_map(|t| {
-                    let address = t.as_off_heap_binary()? as usize;
-                    Some((address, t.as_binary()?.byte_size()))
-                })
-                .collect(),
+            binaries: if wants(&["binary"]) {
+                p.heap
+                    .off_heap_binary_terms()
+                    .into_iter()
+                    .filter_map(|t| {
+                        let address = t.as_off_heap_binary()? as usize;
+                        Some((address, t.as_binary()?.byte_size()))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
+    }
+}
+
+/// True if `item` (an atom or a list of items) names one of `names`.
+fn asks_for(item: Term, names: &[&str]) -> bool {
+    let named = |t: Term| t.as_atom().is_some_and(|a| names.contains(&a.name()));
+    match item.list_to_vec() {
+        Some(items) => items.into_iter().any(named),
+        None => named(item),
+    }
+}
+
+/// True if `item` (an item or a list of items) holds a `{dictionary, Key}`.
+fn asks_for_a_key(item: Term) -> bool {
+    match item.list_to_vec() {
+        Some(items) => items.into_iter().any(|i| dictionary_key(i).is_some()),
+        None => dictionary_key(item).is_some(),
     }
 }
 
@@ -155,7 +212,7 @@ fn dictionary_value(p: &mut Process, s: &Snapshot, key: Term, copy: bool) -> Ter
 fn value(p: &mut Process, s: &Snapshot, key: Atom, copy: bool) -> Result<Term, Exception> {
     let mut own = |t: Term| if copy { p.heap.copy_term(t) } else { t };
     Ok(match key.name() {
-        "message_queue_len" => Term::small_unchecked(s.messages.len() as i64),
+        "message_queue_len" => Term::small_unchecked(s.message_count as i64),
         "messages" => {
             let ms: Vec<Term> = s.messages.iter().map(|&m| own(m)).collect();
             p.heap.list(&ms)
