@@ -130,7 +130,7 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         rt.port_exit(port.id, atom("ebadf"), None);
         return Ok(Term::TRUE);
     }
-    match port.command_by(p.pid, data) {
+    match port.command_by(rt, p.pid, data) {
         Sent::Sent => {}
         // Too large for the packet header: the port ends, as in erts.
         Sent::TooLarge => {

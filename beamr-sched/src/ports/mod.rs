@@ -9,14 +9,13 @@
 //! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
-//!   and [`ram_file`], its RAM file driver (answering through [`deferred`]).
+//!   and [`ram_file`], its RAM file driver.
 //!
 //! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
 //! its messages and exit signals go through `signals::port`, like every
 //! signal.
 
 pub mod builtin;
-pub mod deferred;
 pub mod errno;
 pub mod fd;
 pub mod framing;

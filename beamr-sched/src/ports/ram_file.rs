@@ -30,15 +30,19 @@
 //! end fills the gap with zeros, and so does a truncate at a position past
 //! it. A command erts's driver does not know gets no answer, as there; a
 //! known one too short to hold its arguments (which `ram_file` never
-//! sends) answers `einval`.
+//! sends) answers `einval`. The answer reaches the owner before the
+//! command's `port_command` (or `Port ! {Pid, {command, Data}}`) returns,
+//! as erts's driver outputs it from its command callback: the driver hands
+//! it back from [`PortDriver::command`] and the port delivers it under the
+//! lock it holds.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Weak};
+use std::sync::Mutex;
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::deferred;
+use crate::process::Payload;
 use crate::runtime::{Port, PortDriver, Runtime};
 
 const OPEN: u8 = 1;
@@ -221,7 +225,6 @@ impl RamFile {
 /// The driver behind one port.
 pub struct RamFileDriver {
     id: Term,
-    rt: Weak<Runtime>,
     binary: bool,
     file: Mutex<RamFile>,
     stopped: AtomicBool,
@@ -229,11 +232,9 @@ pub struct RamFileDriver {
 
 /// Opens a RAM file port for `owner`; `binary` is the port's mode.
 pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Option<Term> {
-    let weak = rt.weak_self.get()?.clone();
     let id = rt.ports.new_id();
     let driver = RamFileDriver {
         id,
-        rt: weak,
         binary,
         file: Mutex::new(RamFile::default()),
         stopped: AtomicBool::new(false),
@@ -244,21 +245,22 @@ pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Option<Term> {
     Some(id)
 }
 
-impl PortDriver for RamFileDriver {
-    fn output(&self, bytes: &[u8]) {
+impl RamFileDriver {
+    /// Runs the command in `bytes`; its answer to the owner, if any, with
+    /// the bytes it counts as the port's input.
+    fn run(&self, bytes: &[u8]) -> Option<(usize, Payload)> {
         if self.stopped() {
-            return;
+            return None;
         }
         let answer = {
             let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
             file.run(bytes)
-        };
-        let Some(answer) = answer else { return };
+        }?;
         let (id, binary) = (self.id, self.binary);
         let (header, data) = answer.bytes();
         let size = header.len() + data.len();
         let is_data = matches!(answer, Answer::Data(_));
-        deferred::send(self.rt.clone(), id, size, |h| {
+        let message = Payload::build(|h| {
             let tail = if !binary {
                 h.byte_list(data, Term::NIL)
             } else if is_data {
@@ -270,6 +272,19 @@ impl PortDriver for RamFileDriver {
             let inner = h.tuple(&[Term::atom(Atom::DATA), list]);
             h.tuple(&[id, inner])
         });
+        Some((size, message))
+    }
+}
+
+impl PortDriver for RamFileDriver {
+    /// Data given without a caller (the port made a tracer): run, with no
+    /// one to answer.
+    fn output(&self, bytes: &[u8]) {
+        let _ = self.run(bytes);
+    }
+
+    fn command(&self, _caller: Term, bytes: &[u8]) -> Vec<(usize, Payload)> {
+        self.run(bytes).into_iter().collect()
     }
 
     fn control(&self, _command: u32, _data: &[u8]) -> Option<(Vec<u8>, bool)> {

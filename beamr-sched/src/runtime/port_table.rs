@@ -27,6 +27,8 @@ use beamr_core::heap::Heap;
 use beamr_core::term::{iodata_into, Term};
 use beamr_trace::TraceTag;
 
+use crate::process::Payload;
+use crate::runtime::Runtime;
 use crate::trace::{port_probes, ProcessTrace};
 
 /// The live ports by number.
@@ -103,9 +105,15 @@ pub trait PortDriver: Send + Sync {
     /// A driver that answers the caller (the inet drivers'
     /// `{inet_reply, ...}`) reads it here. It runs with the port's state
     /// locked, so it must not lock it again (`Runtime::port_deliver`).
-    fn command(&self, caller: Term, bytes: &[u8]) {
+    ///
+    /// Returns the messages the port sends its owner in answer (each with
+    /// the bytes it counts as the port's input, as `driver_output` in the
+    /// command callback of an erts driver): the port delivers them, under
+    /// the lock it holds, before the command returns. None by default.
+    fn command(&self, caller: Term, bytes: &[u8]) -> Vec<(usize, Payload)> {
         let _ = caller;
         self.output(bytes);
+        Vec::new()
     }
     /// `port_control(Port, Command, Data)` from process `caller`; by
     /// default [`PortDriver::control`].
@@ -154,7 +162,7 @@ pub struct PortState {
     /// Where its output goes; `None` once closed.
     pub sink: Option<PortSink>,
     /// The term `erlang:port_set_data/2` stored (`None`: `undefined`).
-    pub data: Option<crate::process::Payload>,
+    pub data: Option<Payload>,
     /// How the port is traced (`trace::port_probes`).
     pub trace: ProcessTrace,
 }
@@ -215,14 +223,21 @@ impl Port {
         }
     }
 
-    /// Sends `data` to the OS side, its `{packet, N}` header filled in.
+    /// Sends `data` to the OS side, its `{packet, N}` header filled in,
+    /// on behalf of no process: a trace port's data, which no built-in
+    /// driver answers (an answer would be dropped).
     pub fn command(&self, data: PortData) -> Sent {
-        self.command_by(Term::NIL, data)
+        self.send_command(None, Term::NIL, data)
     }
 
     /// [`Port::command`] on behalf of process `caller`, whom a built-in
-    /// driver may answer.
-    pub fn command_by(&self, caller: Term, data: PortData) -> Sent {
+    /// driver may answer: its answers reach the port's owner before this
+    /// returns.
+    pub fn command_by(&self, rt: &Runtime, caller: Term, data: PortData) -> Sent {
+        self.send_command(Some(rt), caller, data)
+    }
+
+    fn send_command(&self, rt: Option<&Runtime>, caller: Term, data: PortData) -> Sent {
         let PortData {
             bytes: mut framed,
             header,
@@ -242,22 +257,33 @@ impl Port {
                 trace_command(&mut state.trace, self.id, caller, &framed[header..]);
             }
         }
-        let sent = self.write_locked(&mut state, caller, framed);
+        let (sent, answers) = self.write_locked(&mut state, caller, framed);
+        if let Some(rt) = rt {
+            for (bytes, message) in answers {
+                rt.deliver_port_message(self.id, &mut state, bytes, message);
+            }
+        }
         if traced && !state.closed {
             port_probes::running(&mut state.trace, TraceTag::Out, self.id, Some("command"));
         }
         sent
     }
 
-    /// Writes `framed` (the port's lock held as `state`).
-    fn write_locked(&self, state: &mut PortState, caller: Term, framed: Vec<u8>) -> Sent {
+    /// Writes `framed` (the port's lock held as `state`); a built-in
+    /// driver's answers come back with the outcome.
+    fn write_locked(
+        &self,
+        state: &mut PortState,
+        caller: Term,
+        framed: Vec<u8>,
+    ) -> (Sent, Vec<(usize, Payload)>) {
         let len = framed.len() as u64;
         if let Some(driver) = self.driver.as_ref().filter(|_| !state.closed) {
-            driver.command(caller, &framed);
+            let answers = driver.command(caller, &framed);
             state.output += len;
-            return Sent::Sent;
+            return (Sent::Sent, answers);
         }
-        match &state.sink {
+        let sent = match &state.sink {
             Some(sink) => {
                 // A writer thread that ended (its program is gone) drops
                 // the data, as a port whose program exited does.
@@ -267,7 +293,8 @@ impl Port {
             }
             None if state.closed => Sent::Closed,
             None => Sent::Sent,
-        }
+        };
+        (sent, Vec::new())
     }
 }
 

@@ -95,17 +95,31 @@ impl Runtime {
             return false;
         }
         port_probes::running(&mut state.trace, TraceTag::In, port.id, None);
-        let owner = state.owner;
         for (bytes, message) in messages {
-            state.input += bytes as u64;
-            if port_probes::wants_send(&state.trace) {
-                let alive = self.processes.get(owner).is_some();
-                port_probes::send(&mut state.trace, port.id, message.term, owner, alive);
-            }
-            self.send_signal(owner, Signal::Message(message, None));
+            self.deliver_port_message(port.id, &mut state, bytes, message);
         }
         port_probes::running(&mut state.trace, TraceTag::Out, port.id, None);
         true
+    }
+
+    /// Sends `message` from port `id` (its lock held as `state`) to its
+    /// owner, counting `bytes` as the port's input: one message of
+    /// [`Runtime::port_deliver_all`], or a built-in driver's answer to a
+    /// command ([`Port::command_by`]).
+    pub(crate) fn deliver_port_message(
+        &self,
+        id: Term,
+        state: &mut PortState,
+        bytes: usize,
+        message: Payload,
+    ) {
+        let owner = state.owner;
+        state.input += bytes as u64;
+        if port_probes::wants_send(&state.trace) {
+            let alive = self.processes.get(owner).is_some();
+            port_probes::send(&mut state.trace, id, message.term, owner, alive);
+        }
+        self.send_signal(owner, Signal::Message(message, None));
     }
 
     /// Ends port `id` with `reason`: it leaves the table, its output
@@ -373,7 +387,7 @@ pub(super) fn send_to_port(rt: &Runtime, p: &mut Process, id: Term, msg: Term) {
         return badsig();
     }
     if let Some(data) = command {
-        if port.command_by(from, data) == Sent::TooLarge {
+        if port.command_by(rt, from, data) == Sent::TooLarge {
             let einval = Term::atom(Atom::new("einval").expect("atom"));
             rt.port_exit(id, einval, None);
         }

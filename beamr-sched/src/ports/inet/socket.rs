@@ -650,8 +650,9 @@ impl PortDriver for InetPort {
         self.stopped.load(Ordering::Acquire)
     }
 
-    fn command(&self, caller: Term, bytes: &[u8]) {
+    fn command(&self, caller: Term, bytes: &[u8]) -> Vec<(usize, Payload)> {
         self.send(caller, bytes);
+        Vec::new()
     }
 
     fn control_by(&self, caller: Term, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)> {
