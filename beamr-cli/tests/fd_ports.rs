@@ -9,6 +9,10 @@
 //! writes to a descriptor that is not open (the port ends with `ebadf`)
 //! and gives `einval`/`badarg` for bad numbers.
 //!
+//! A third program writes to a FIFO that has no reader: both ports on it
+//! end with `epipe` at their first write (beamr once waited for ever to
+//! reopen such a descriptor).
+//!
 //! It runs on the host's OTP and on each release root `cargo xtask
 //! test-all` made under `target/otp/` (27, 29), through `chroot`, with
 //! beamr on that release's library, as the differential suite does.
@@ -74,6 +78,20 @@ main() ->
     timer:sleep(300).
 "#;
 
+/// Writes to a pipe that has no reader: descriptor 7 is the write end of
+/// a FIFO whose only reader the shell closed before starting the program.
+const NO_READER: &str = r#"-module(fdpipe).
+-export([main/0]).
+main() ->
+    process_flag(trap_exit, true),
+    P = open_port({fd, 0, 7}, [out]),
+    io:format("command ~p~n", [port_command(P, "lost\n")]),
+    io:format("exit ~p~n", [receive {'EXIT', P, X} -> X after 5000 -> timeout end]),
+    Q = open_port({fd, 0, 7}, [out]),
+    io:format("again ~p~n", [port_command(Q, "lost again\n")]),
+    io:format("exit ~p~n", [receive {'EXIT', Q, Y} -> Y after 5000 -> timeout end]).
+"#;
+
 const REDIRECTS: &str = "3<in3.txt 4>out4.txt 5<in5.txt 6>>out6.txt";
 
 /// What one run left: standard output, exit status, the two files.
@@ -119,7 +137,11 @@ fn compile(root: Option<&Path>, name: &str) -> (PathBuf, PathBuf) {
     let (dir, inner) = work_dir(root, &format!("beamr-fd-{name}"));
     std::fs::write(dir.join("fdport.erl"), PROGRAM).unwrap();
     std::fs::write(dir.join("fdbad.erl"), BAD_INPUT).unwrap();
-    let line = format!("cd {} && erlc fdport.erl fdbad.erl", inner.display());
+    std::fs::write(dir.join("fdpipe.erl"), NO_READER).unwrap();
+    let line = format!(
+        "cd {} && erlc fdport.erl fdbad.erl fdpipe.erl",
+        inner.display()
+    );
     let status = shell(root, &line).status().expect("erlc runs");
     assert!(status.success(), "erlc failed in {root:?}");
     (dir, inner)
@@ -171,4 +193,37 @@ fn an_input_descriptor_that_is_not_open_ends_the_port_with_ebadf() {
         "{ours:?}"
     );
     assert_eq!(ours.status, Some(0));
+}
+
+/// Runs `command` in `dir` (inside `root` when given) with descriptor 7
+/// the write end of a FIFO that nothing reads: the shell opens the FIFO
+/// for reading and writing (so that opening it for writing does not wait),
+/// gives the write end to the program and closes its own end first.
+fn run_without_reader(root: Option<&Path>, inner: &Path, command: &str) -> String {
+    let line = format!(
+        "cd {} && rm -f fifo && mkfifo fifo && exec 3<>fifo && exec timeout -s KILL 60 {command} 7>fifo 3<&-",
+        inner.display()
+    );
+    let out = shell(root, &line)
+        .env("HOME", "/tmp")
+        .output()
+        .expect("sh runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_pipe_without_reader_ends_the_port_with_epipe_as_on_erl() {
+    for root in releases() {
+        let root = root.as_deref();
+        let (dir, inner) = compile(root, "pipe");
+        let erl = run_without_reader(
+            root,
+            &inner,
+            "erl -noshell -pa . -s fdpipe main -s init stop",
+        );
+        let ours = run_without_reader(None, &dir, &beamr(root, "fdpipe", &dir));
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(erl.contains("exit epipe"), "erl ({root:?}) did: {erl:?}");
+        assert_eq!(ours, erl, "beamr differs from erl on {root:?}");
+    }
 }

@@ -13,10 +13,13 @@
 //! go on where the last stopped, as they do on erts's one descriptor.
 //! erts opens the port all the same, then ends it with that reason (for
 //! input, once it polls the descriptor; for output, at the first write).
+//! The reopening never waits: a pipe or FIFO whose other end is gone is
+//! reopened without blocking (one with no reader left gives `epipe`).
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::sync::{Arc, Mutex};
 
 /// `O_APPEND` as `/proc/self/fdinfo` shows it (octal flags).
@@ -42,18 +45,32 @@ fn info(fd: u32) -> Result<(u64, u32), Bad> {
 }
 
 /// Reopens descriptor `fd` with `options`, at its offset when it has one.
+///
+/// The open does not block: a pipe reopened through `/proc` is opened as
+/// a FIFO is, and a blocking open would wait for the other end (for ever,
+/// when its reader or writer is gone). The reopened file then blocks as
+/// the descriptor does. A pipe with no reader left gives `epipe`, as the
+/// first write to the descriptor would on erts.
 fn reopen(fd: u32, options: &mut OpenOptions) -> Result<File, Bad> {
     let (pos, flags) = info(fd)?;
     if flags & O_APPEND != 0 {
         options.append(true);
     }
+    let errno = |e: std::io::Error| super::errno::errno_name(e.raw_os_error().unwrap_or(0));
     let mut file = options
+        .custom_flags(libc::O_NONBLOCK)
         .open(format!("/proc/self/fd/{fd}"))
-        .map_err(|e| super::errno::errno_name(e.raw_os_error().unwrap_or(0)).to_string())?;
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ENXIO) => "epipe".to_string(),
+            _ => errno(e).to_string(),
+        })?;
+    let status = rustix::fs::fcntl_getfl(&file).map_err(|e| errno(e.into()).to_string())?;
+    rustix::fs::fcntl_setfl(&file, status - rustix::fs::OFlags::NONBLOCK)
+        .map_err(|e| errno(e.into()).to_string())?;
     let regular = file.metadata().is_ok_and(|m| m.is_file());
     if regular && flags & O_APPEND == 0 {
         file.seek(SeekFrom::Start(pos))
-            .map_err(|e| super::errno::errno_name(e.raw_os_error().unwrap_or(0)).to_string())?;
+            .map_err(|e| errno(e).to_string())?;
     }
     Ok(file)
 }

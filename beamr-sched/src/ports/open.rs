@@ -22,7 +22,7 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::errno::os_error;
+use super::errno::{errno_name, os_error};
 use super::options::{PortName, PortOptions};
 use super::reader::{self, Reader};
 use crate::process::Exception;
@@ -66,14 +66,7 @@ pub fn open(
                     .map_err(|e| bad_input = Some(e))
                     .ok(),
             };
-            let mut bad_output = None;
-            let target: Box<dyn Write + Send> = match o.output {
-                false => Box::new(std::io::sink()),
-                true => super::fd::writer(output).unwrap_or_else(|e| {
-                    bad_output = Some(e);
-                    Box::new(std::io::sink())
-                }),
-            };
+            let target = o.output.then(|| super::fd::writer(output));
             // erts names an fd port after its descriptors: "In/Out".
             let name = format!("{input}/{output}");
             let mut port = Port::new(id, name.clone(), owner, sink);
@@ -92,16 +85,8 @@ pub fn open(
                     rt.log_emulator_text(owner, None, &text);
                     rt.port_exit(id, error_atom(&reason), None);
                 });
-            } else if let Some(reason) = bad_output {
-                // The first write fails and ends the port.
-                let rt = rt_arc.clone();
-                std::thread::spawn(move || {
-                    if rx.recv().is_ok() {
-                        rt.port_exit(id, error_atom(&reason), None);
-                    }
-                });
-            } else if o.output {
-                start_writer(target, rx);
+            } else if let Some(target) = target {
+                start_fd_writer(rt_arc.clone(), id, target, rx);
             }
             reader::start(
                 rt_arc,
@@ -301,6 +286,33 @@ fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
             {
                 break;
             }
+        }
+    });
+}
+
+/// The writer of an fd port: writes what the port's channel carries to
+/// the descriptor until the channel closes (the port exited). A write
+/// that fails ends the port with the error's name (`epipe` once a pipe's
+/// reader is gone), as erts's fd driver does; so does the first write to
+/// a descriptor that could not be reopened (`target`'s error).
+fn start_fd_writer(
+    rt: Arc<Runtime>,
+    id: Term,
+    target: Result<Box<dyn Write + Send>, super::fd::Bad>,
+    rx: Receiver<Vec<u8>>,
+) {
+    std::thread::spawn(move || {
+        let failure = match target {
+            Err(reason) => rx.recv().ok().map(|_| reason),
+            Ok(mut target) => rx.into_iter().find_map(|data| {
+                let written = target.write_all(&data).and_then(|()| target.flush());
+                written
+                    .err()
+                    .map(|e| errno_name(e.raw_os_error().unwrap_or(0)).to_string())
+            }),
+        };
+        if let Some(reason) = failure {
+            rt.port_exit(id, error_atom(&reason), None);
         }
     });
 }
