@@ -128,6 +128,12 @@ unsafe impl Send for Process {}
 impl Process {
     /// A process with empty registers and stack.
     pub fn new(pid: Term) -> Process {
+        Process::with_heap(pid, Heap::new())
+    }
+
+    /// A process with empty registers and stack, and `heap` (one sized
+    /// for `spawn_opt`'s `min_heap_size`).
+    pub fn with_heap(pid: Term, heap: Heap) -> Process {
         Process {
             pid,
             x: Box::default(),
@@ -136,7 +142,7 @@ impl Process {
             // Grown by the first `allocate`: a process that waits without
             // a frame (most idle servers' loops) holds no stack at all.
             stack: Vec::new(),
-            heap: Heap::new(),
+            heap,
             ip: std::ptr::null(),
             cp: std::ptr::null(),
             reductions: 0,

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
 use beamr_core::term::{Export, Term};
 
 use crate::code::CodeServer;
@@ -145,11 +146,15 @@ impl Runtime {
         options: SpawnOptions,
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
         let pid = self.processes.new_pid();
-        let mut child = Box::new(Process::new(pid));
-        if let Some(words) = options.min_heap_size {
-            child.heap = beamr_core::heap::Heap::with_capacity(words as usize);
-            child.heap.set_min_heap_size(words as usize);
-        }
+        let heap = match options.min_heap_size {
+            Some(words) => {
+                let mut heap = Heap::with_capacity(words as usize);
+                heap.set_min_heap_size(words as usize);
+                heap
+            }
+            None => Heap::new(),
+        };
+        let mut child = Box::new(Process::with_heap(pid, heap));
         child.gc = options.gc;
         if let Some(n) = options.fullsweep_after {
             child.heap.set_fullsweep_after(n);
