@@ -59,6 +59,13 @@ impl Mailbox {
         self.tokens.get(self.cursor).copied().unwrap_or(Term::NIL)
     }
 
+    /// How many token words the mailbox keeps: zero while every message's
+    /// word is `[]`, else one per message (see the module docs).
+    #[inline]
+    pub fn token_words(&self) -> usize {
+        self.tokens.len()
+    }
+
     /// Empties every message's token word (`seq_trace:reset_trace/0`).
     pub fn clear_tokens(&mut self) {
         self.tokens.clear();

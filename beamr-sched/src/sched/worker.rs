@@ -50,19 +50,28 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
         .collect()
 }
 
-/// Fires `in` or `out` for `p`, in the function it is at.
+/// Fires `in` or `out` for `p`, in the function it is at: the flag test
+/// here, the rest out of line.
 #[inline(always)]
 fn running_probe(p: &mut Process, tag: TraceTag) {
     if p.trace.wants(TraceFlags::RUNNING) {
-        let mfa = CodeServer::global()
-            .function_at(p.ip.cast())
-            .map(|(module, function, arity)| Mfa {
-                module,
-                function,
-                arity,
-            });
-        probes::running(&mut p.trace, tag, p.pid, mfa);
+        running_traced(p, tag);
     }
+}
+
+/// [`running_probe`] past its flag test: cold, so that the scheduler
+/// loop keeps its registers and layout for the untraced case.
+#[cold]
+#[inline(never)]
+fn running_traced(p: &mut Process, tag: TraceTag) {
+    let mfa = CodeServer::global()
+        .function_at(p.ip.cast())
+        .map(|(module, function, arity)| Mfa {
+            module,
+            function,
+            arity,
+        });
+    probes::running(&mut p.trace, tag, p.pid, mfa);
 }
 
 /// Collects a process about to wait whose heap fragments (messages put in

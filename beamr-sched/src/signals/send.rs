@@ -9,6 +9,7 @@ use beamr_core::term::Term;
 use super::message_trace;
 use crate::process::{Exception, Payload, Process, ProcessHandle, Signal};
 use crate::runtime::{AliasMode, Runtime};
+use crate::trace::probes;
 use beamr_trace::TraceContext;
 
 impl Runtime {
@@ -138,16 +139,42 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         p.mailbox.push_with_token(msg, token);
         message_trace::receive(rt, p, msg, pid, carried);
     } else if let Some(handle) = rt.processes.get(pid) {
-        // The send event comes before the receiver's 'receive'.
-        let carried = message_trace::send(rt, p, msg, dest, false);
-        let token = seq_token_for(rt, p, pid, msg);
-        if send_message(rt, &handle, msg, p.pid, carried, token) {
+        // A sender traced for `send` or holding a `seq_trace` token takes
+        // the cold path; the others send with no trace context and the
+        // token word `[]`, constants that fold `send_message`'s token
+        // handling away.
+        let enqueue =
+            if crate::trace::PROBES && (probes::wants_send(&p.trace) || p.seq_token != Term::NIL) {
+                send_traced(rt, p, &handle, dest, msg)
+            } else {
+                send_message(rt, &handle, msg, p.pid, None, Term::NIL)
+            };
+        if enqueue {
             rt.run_queues.push(handle);
         }
     } else {
         let _ = message_trace::send(rt, p, msg, dest, true);
     }
     Ok(())
+}
+
+/// [`send`] to the process `handle` (`dest` as the sender named it) by a
+/// sender traced for `send` or holding a `seq_trace` token: the `send`
+/// event (before the receiver's `'receive'`), the token stamped, and the
+/// message with the trace context and token word they gave. True if the
+/// caller must enqueue the receiver.
+#[cold]
+#[inline(never)]
+fn send_traced(
+    rt: &Runtime,
+    p: &mut Process,
+    handle: &ProcessHandle,
+    dest: Term,
+    msg: Term,
+) -> bool {
+    let carried = message_trace::send(rt, p, msg, dest, false);
+    let token = seq_token_for(rt, p, handle.pid, msg);
+    send_message(rt, handle, msg, p.pid, carried, token)
 }
 
 /// The `seq_trace` token word a message from `p` to `to` carries: `[]`
@@ -188,8 +215,10 @@ pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
 /// either delivered already or in the inbox.
 ///
 /// `token` is the message's `seq_trace` token word (on the sender's heap,
-/// or an immediate), copied with the message.
+/// or an immediate), copied with the message. Inlined: the untraced send
+/// passes constants for `carried` and `token`.
 #[must_use]
+#[inline(always)]
 fn send_message(
     rt: &Runtime,
     handle: &ProcessHandle,

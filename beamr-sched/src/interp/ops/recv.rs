@@ -34,12 +34,10 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
             Flow::Jump(target)
         }
         RecvInstr::RemoveMessage => {
-            if !crate::trace::PROBES
-                || (p.seq_token == Term::NIL && p.mailbox.current_token() == Term::NIL)
-            {
-                p.mailbox.remove_current();
-            } else {
+            if crate::trace::PROBES && seq_trace_may_matter(p) {
                 signals::seq_trace::remove_current(rt, p);
+            } else {
+                p.mailbox.remove_current();
             }
             p.timer.active = false;
             p.timer.fired = false;
@@ -114,6 +112,16 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
             Flow::Next
         }
     }
+}
+
+/// True if rule 3 of `seq_trace` may matter to `remove_message` in `p`:
+/// the process has a token, or its mailbox has token words. One branch on
+/// the two words or-ed together (`[]` xor `[]` is zero); the message's own
+/// word is read only past it, in the cold path, which for a word `[]` and
+/// no token does what the plain removal does.
+#[inline(always)]
+fn seq_trace_may_matter(p: &Process) -> bool {
+    ((p.seq_token.raw() ^ Term::NIL.raw()) | p.mailbox.token_words() as u64) != 0
 }
 
 fn wait(p: &mut Process, target: Target) -> Flow {
