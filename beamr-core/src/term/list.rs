@@ -15,6 +15,27 @@ impl Term {
         }
     }
 
+    /// [`Term::prefetch_boxed`] of the element `AHEAD` cells down this
+    /// list (0: this cell's head), if the list is that long: the cells on
+    /// the way are read, the element's boxed object only prefetched.
+    #[inline(always)]
+    pub fn prefetch_element<const AHEAD: usize>(self) {
+        let mut list = self;
+        for _ in 0..AHEAD {
+            if !list.is_cons() {
+                return;
+            }
+            let cell = list.ptr() as *const Term;
+            // SAFETY: a list term points to a live two-word cons cell (type invariant).
+            list = unsafe { *cell.add(1) };
+        }
+        if list.is_cons() {
+            let cell = list.ptr() as *const Term;
+            // SAFETY: as above.
+            unsafe { *cell }.prefetch_boxed();
+        }
+    }
+
     /// Iterates the elements of a list, stopping at its end; see
     /// [`ListIter::tail`] for what ended it.
     #[inline]
@@ -59,5 +80,29 @@ impl Iterator for ListIter {
         let (head, tail) = self.rest.as_cons()?;
         self.rest = tail;
         Some(head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::heap::Heap;
+    use crate::term::Term;
+
+    #[test]
+    fn prefetching_down_a_list_stops_where_the_cells_end() {
+        let mut heap = Heap::new();
+        let float = heap.float(1.5);
+        let proper = heap.list(&[float, Term::small_unchecked(1), float]);
+        let improper = heap.cons(float, Term::small_unchecked(7));
+        // Walking past the last cell would read through `[]` or 7 as if
+        // they were cells.
+        for list in [Term::NIL, Term::small_unchecked(3), float, proper, improper] {
+            list.prefetch_element::<0>();
+            list.prefetch_element::<1>();
+            list.prefetch_element::<2>();
+            list.prefetch_element::<5>();
+        }
+        assert_eq!(proper.list_len(), Some(3));
+        assert_eq!(improper.as_cons(), Some((float, Term::small_unchecked(7))));
     }
 }

@@ -241,6 +241,23 @@ impl Term {
         self.0 & PRIMARY_MASK == PRIMARY_BOXED
     }
 
+    /// Asks the processor to start loading the boxed object this term
+    /// points to into its cache, for code that will read the object a
+    /// little later: a hint, with no effect on what anything computes.
+    /// Nothing for other terms.
+    #[inline(always)]
+    pub fn prefetch_boxed(self) {
+        #[cfg(target_arch = "x86_64")]
+        if self.is_boxed() {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: `_mm_prefetch` needs SSE, which is in the x86_64
+            // target's baseline features; PREFETCHT0 loads nothing into a
+            // register and never faults, whatever the address (Intel SDM,
+            // PREFETCHh).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.ptr() as *const i8) };
+        }
+    }
+
     /// True for an immediate (no pointer).
     #[inline]
     pub const fn is_immediate(self) -> bool {

@@ -459,6 +459,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Jump { target } => jump!(*target),
             Instr::GetList { src, head, tail } => {
                 let (h, t) = get(p, *src).as_cons().expect("get_list on a verified cons");
+                prefetch_later_element(h, t);
                 put(p, *head, h);
                 put(p, *tail, t);
                 next!()
@@ -519,6 +520,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 tail,
             } => match get(p, *src).as_cons() {
                 Some((h, t)) => {
+                    prefetch_later_element(h, t);
                     put(p, *head, h);
                     put(p, *tail, t);
                     skip2!()
@@ -532,6 +534,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 tail,
             } => match x(p, *n).as_cons() {
                 Some((h, t)) => {
+                    prefetch_later_element(h, t);
                     put(p, *head, h);
                     put(p, *tail, t);
                     skip2!()
@@ -832,6 +835,42 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
         }
     }
 }
+
+/// How far down the tail a list walk prefetches
+/// ([`prefetch_later_element`]): 2 cells, the third element after the one
+/// just taken. Measured on Gleam's `list.sort` of a million `{float, int}`
+/// pairs (the sort's wall time on a busy 2-core machine, three runs each):
+/// no prefetch 3.0-3.3 s, the next element 2.2-2.3 s, the one after it
+/// 2.1-2.2 s, the third 1.9-2.0 s, the fourth 2.0 s.
+const PREFETCH_AHEAD: usize = 2;
+
+/// After splitting a list cell into `head` and `tail`: when the head is a
+/// boxed object (a tuple, a float), starts loading the boxed object of the
+/// element [`PREFETCH_AHEAD`] cells down `tail`, so that a loop that looks
+/// into each element (a sort's comparisons, a `lists:keyfind`) finds it in
+/// the cache when it gets there instead of waiting for memory: a list
+/// walked in a different order from the one its elements were allocated in
+/// misses the cache on every element. The cells on the way, allocated
+/// together, are mostly in the cache already. One tag test for a list of
+/// immediates.
+#[inline(always)]
+fn prefetch_later_element(head: Term, tail: Term) {
+    // A cons cell's head is a term, never a header word (tag 0b00), so
+    // tag bit 0 clear means boxed (0b10): one bit test.
+    if head.raw() & 1 == 0 {
+        unlikely_path();
+        tail.prefetch_element::<PREFETCH_AHEAD>();
+    }
+}
+
+/// Marks the branch that calls it as the unlikely one (`std::hint::cold_path`
+/// is newer than the workspace's minimum Rust), so that the compiler keeps
+/// [`prefetch_later_element`]'s bit test a branch of its own: without it,
+/// it merged the test with the walk's first one, and a list of immediates
+/// (nrev's) paid for both.
+#[cold]
+#[inline(always)]
+fn unlikely_path() {}
 
 /// Returns to CP; `Some(Returned)` when the initial call is done.
 #[inline(always)]
