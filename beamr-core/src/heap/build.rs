@@ -334,6 +334,44 @@ impl Heap {
         t
     }
 
+    /// A hash-trie node like `hash_node`, whose children are `old`'s with
+    /// `child` at index `i`: over `old[i]`, or before it when `insert`.
+    /// Written straight into the new node, in one pass over `old`.
+    ///
+    /// # Panics
+    /// If `i` is past `old`'s end (or at it, when replacing).
+    pub fn hash_node_with(
+        &mut self,
+        bitmap: u64,
+        size: u64,
+        old: &[Term],
+        i: usize,
+        child: Term,
+        insert: bool,
+    ) -> Term {
+        let rest = if insert { i } else { i + 1 };
+        let (before, after) = (&old[..i], &old[rest..]);
+        let n = before.len() + 1 + after.len();
+        let (t, body) = self.object(Subtag::HashMap, 2 + n);
+        // SAFETY: the body has 2 + n words, and the writes below are to
+        // its words 0 and 1, then 2 .. 2 + i, 2 + i, and 3 + i .. 2 + n
+        // (n = i + 1 + after.len()). `old` lies in the heap's existing
+        // words, which an allocation never moves or overwrites.
+        unsafe {
+            body.write(bitmap);
+            body.add(1).write(size);
+            let out = body.add(2);
+            for (k, c) in before.iter().enumerate() {
+                out.add(k).write(c.raw());
+            }
+            out.add(i).write(child.raw());
+            for (k, c) in after.iter().enumerate() {
+                out.add(i + 1 + k).write(c.raw());
+            }
+        }
+        t
+    }
+
     /// A binary match context over `orig` (a heap or refc binary) with
     /// bit positions `start`, `position` and `end`.
     pub fn match_context(&mut self, orig: Term, start: usize, position: usize, end: usize) -> Term {
@@ -354,6 +392,29 @@ impl Heap {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_node_with_a_child_inserted_or_replaced_keeps_the_others_in_order() {
+        let mut heap = Heap::new();
+        let kids: Vec<Term> = (1..=4).map(Term::small_unchecked).collect();
+        let new = Term::small_unchecked(9);
+        let children = |t: Term| t.as_hash_node().map(|n| n.children.to_vec());
+        for i in 0..=4 {
+            let node = heap.hash_node_with(0b1111, 7, &kids, i, new, true);
+            let mut want = kids.clone();
+            want.insert(i, new);
+            assert_eq!(children(node), Some(want), "insert at {i}");
+            let view = node.as_hash_node().unwrap();
+            assert_eq!((view.bitmap, view.size), (0b1111, 7));
+        }
+        for i in 0..4 {
+            let node = heap.hash_node_with(0b1111, 0, &kids, i, new, false);
+            let mut want = kids.clone();
+            want[i] = new;
+            assert_eq!(children(node), Some(want), "replace at {i}");
+        }
+    }
+
     use super::*;
 
     fn smalls(list: Term) -> Vec<i64> {

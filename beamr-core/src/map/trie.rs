@@ -132,13 +132,8 @@ fn node_with(
     child: Term,
     insert: bool,
 ) -> Term {
-    let mut buf = [Term::NIL; SLOTS];
-    let n = old.len() + insert as usize;
-    buf[..i].copy_from_slice(&old[..i]);
-    buf[i] = child;
-    let rest = if insert { i } else { i + 1 };
-    buf[i + 1..n].copy_from_slice(&old[rest..]);
-    heap.hash_node(bitmap, size, &buf[..n])
+    debug_assert!(old.len() + insert as usize <= SLOTS);
+    heap.hash_node_with(bitmap, size, old, i, child, insert)
 }
 
 /// The result of an insertion below a node.
