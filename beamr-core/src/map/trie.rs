@@ -121,21 +121,6 @@ pub(super) fn get(root: HashNodeView, key: Term) -> Option<Term> {
     }
 }
 
-/// A node with `children` (at most 16) copied from `old` with `child`
-/// written at index `i`, either over the old child or inserted before it.
-fn node_with(
-    heap: &mut Heap,
-    bitmap: u64,
-    size: u64,
-    old: &[Term],
-    i: usize,
-    child: Term,
-    insert: bool,
-) -> Term {
-    debug_assert!(old.len() + insert as usize <= SLOTS);
-    heap.hash_node_with(bitmap, size, old, i, child, insert)
-}
-
 /// The result of an insertion below a node.
 pub(super) enum Inserted {
     /// The key was there with this very value: nothing changed.
@@ -167,7 +152,7 @@ pub(super) fn insert(
         let bitmap = node.bitmap | (1 << slot);
         let i = (bitmap & ((1u64 << slot) - 1)).count_ones() as usize;
         return Inserted::Node(
-            node_with(heap, bitmap, size_of(true), node.children, i, leaf, true),
+            heap.hash_node_with(bitmap, size_of(true), node.children, i, leaf, true),
             true,
         );
     };
@@ -198,8 +183,7 @@ pub(super) fn insert(
         }
     };
     Inserted::Node(
-        node_with(
-            heap,
+        heap.hash_node_with(
             node.bitmap,
             size_of(grew),
             node.children,
@@ -281,8 +265,7 @@ pub(super) fn remove(heap: &mut Heap, node: HashNodeView, level: u32, kh: &mut K
             if level > 0 && node.children.len() == 1 && new_child.is_cons() {
                 return Removed::Leaf(new_child);
             }
-            Removed::Node(node_with(
-                heap,
+            Removed::Node(heap.hash_node_with(
                 node.bitmap,
                 size,
                 node.children,
