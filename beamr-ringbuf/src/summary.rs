@@ -105,7 +105,8 @@ pub struct TermSummary {
 #[inline(always)]
 pub fn encode(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
     // Most messages are small tuples (`{token, 7}`, `{ok, Pid}`): sized
-    // and sketched from one look at the tuple.
+    // and sketched from one look at the tuple, a tuple of immediates
+    // without the walk. Only here: `encode_other` takes everything else.
     if let Some(elems) = t.as_tuple() {
         let (size, exact) = if elems.iter().all(|e| e.is_immediate()) {
             (1 + elems.len() as u64, true)
@@ -121,7 +122,7 @@ pub fn encode(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
     encode_other(t, atom_key)
 }
 
-/// [`encode`] of anything but a tuple.
+/// [`encode`] of anything but a tuple (which it would sketch as `Other`).
 #[inline(never)]
 fn encode_other(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
     let (size, exact) = flat_size(t);
@@ -147,11 +148,6 @@ fn encode_other(t: Term, mut atom_key: impl FnMut(Atom) -> u32) -> [u64; 2] {
             let head = t.as_cons().map_or(Term::NIL, |(h, _)| h);
             let len = t.iter_list().take(SIZE_BUDGET as usize).count() as u64;
             (SummaryKind::List, len, key_of(head))
-        }
-        Kind::Tuple => {
-            let elems = t.as_tuple().unwrap_or(&[]);
-            let first = elems.first().map_or(u32::MAX, |&e| key_of(e));
-            (SummaryKind::Tuple, elems.len() as u64, first)
         }
         Kind::Map => (SummaryKind::Map, t.map_size().unwrap_or(0) as u64, 0),
         Kind::Binary => (
@@ -196,18 +192,12 @@ pub fn decode(words: [u64; 2]) -> TermSummary {
     }
 }
 
-/// Deep size of `t` in words, and whether it is exact, with a bounded walk.
-/// Immediates and tuples of immediates (most messages: `{token, 7}`,
-/// `{ok, Pid}`) are sized without the walk.
+/// Deep size of `t` (not a tuple: [`encode`] sizes those) in words, and
+/// whether it is exact, with a bounded walk; immediates without it.
 #[inline]
 fn flat_size(t: Term) -> (u64, bool) {
     if t.is_immediate() {
         return (0, true);
-    }
-    if let Some(elems) = t.as_tuple() {
-        if elems.iter().all(|e| e.is_immediate()) {
-            return (1 + elems.len() as u64, true);
-        }
     }
     flat_size_walk(t)
 }
@@ -323,6 +313,16 @@ mod tests {
         assert_eq!(
             (s.kind, s.count, s.detail),
             (SummaryKind::Tuple, 3, Atom::ERROR.index())
+        );
+        // A tuple of immediates is sized without the walk, the same.
+        let s = decode(encode(inner, |a| a.index()));
+        assert_eq!(
+            (s.size_words, s.size_exact),
+            (size_of_term(inner) as u64, true)
+        );
+        assert_eq!(
+            (s.kind, s.count, s.detail),
+            (SummaryKind::Tuple, 2, Atom::OK.index())
         );
     }
 
