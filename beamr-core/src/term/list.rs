@@ -22,17 +22,13 @@ impl Term {
     pub fn prefetch_element<const AHEAD: usize>(self) {
         let mut list = self;
         for _ in 0..AHEAD {
-            if !list.is_cons() {
-                return;
+            match list.as_cons() {
+                Some((_, tail)) => list = tail,
+                None => return,
             }
-            let cell = list.ptr() as *const Term;
-            // SAFETY: a list term points to a live two-word cons cell (type invariant).
-            list = unsafe { *cell.add(1) };
         }
-        if list.is_cons() {
-            let cell = list.ptr() as *const Term;
-            // SAFETY: as above.
-            unsafe { *cell }.prefetch_boxed();
+        if let Some((head, _)) = list.as_cons() {
+            head.prefetch_boxed();
         }
     }
 

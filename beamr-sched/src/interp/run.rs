@@ -458,10 +458,8 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
             Instr::Jump { target } => jump!(*target),
             Instr::GetList { src, head, tail } => {
-                let (h, t) = get(p, *src).as_cons().expect("get_list on a verified cons");
-                prefetch_later_element(h, t);
-                put(p, *head, h);
-                put(p, *tail, t);
+                let cell = get(p, *src).as_cons().expect("get_list on a verified cons");
+                split_cell(p, cell, *head, *tail);
                 next!()
             }
             Instr::GetHd { src, dst } => {
@@ -519,10 +517,8 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 head,
                 tail,
             } => match get(p, *src).as_cons() {
-                Some((h, t)) => {
-                    prefetch_later_element(h, t);
-                    put(p, *head, h);
-                    put(p, *tail, t);
+                Some(cell) => {
+                    split_cell(p, cell, *head, *tail);
                     skip2!()
                 }
                 None => jump!(*fail),
@@ -533,10 +529,8 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 head,
                 tail,
             } => match x(p, *n).as_cons() {
-                Some((h, t)) => {
-                    prefetch_later_element(h, t);
-                    put(p, *head, h);
-                    put(p, *tail, t);
+                Some(cell) => {
+                    split_cell(p, cell, *head, *tail);
                     skip2!()
                 }
                 None => jump!(*fail),
@@ -843,6 +837,16 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
 /// no prefetch 3.0-3.3 s, the next element 2.2-2.3 s, the one after it
 /// 2.1-2.2 s, the third 1.9-2.0 s, the fourth 2.0 s.
 const PREFETCH_AHEAD: usize = 2;
+
+/// `get_list`'s work once the list is known to be a cons cell (in every
+/// form of it): the head and tail stored in `head` and `tail`, a later
+/// element prefetched ([`prefetch_later_element`]).
+#[inline(always)]
+fn split_cell(p: &mut Process, (h, t): (Term, Term), head: Dst, tail: Dst) {
+    prefetch_later_element(h, t);
+    put(p, head, h);
+    put(p, tail, t);
+}
 
 /// After splitting a list cell into `head` and `tail`: when the head is a
 /// boxed object (a tuple, a float), starts loading the boxed object of the
