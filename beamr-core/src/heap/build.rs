@@ -392,29 +392,6 @@ impl Heap {
 
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn a_node_with_a_child_inserted_or_replaced_keeps_the_others_in_order() {
-        let mut heap = Heap::new();
-        let kids: Vec<Term> = (1..=4).map(Term::small_unchecked).collect();
-        let new = Term::small_unchecked(9);
-        let children = |t: Term| t.as_hash_node().map(|n| n.children.to_vec());
-        for i in 0..=4 {
-            let node = heap.hash_node_with(0b1111, 7, &kids, i, new, true);
-            let mut want = kids.clone();
-            want.insert(i, new);
-            assert_eq!(children(node), Some(want), "insert at {i}");
-            let view = node.as_hash_node().unwrap();
-            assert_eq!((view.bitmap, view.size), (0b1111, 7));
-        }
-        for i in 0..4 {
-            let node = heap.hash_node_with(0b1111, 0, &kids, i, new, false);
-            let mut want = kids.clone();
-            want[i] = new;
-            assert_eq!(children(node), Some(want), "replace at {i}");
-        }
-    }
-
     use super::*;
 
     fn smalls(list: Term) -> Vec<i64> {
@@ -440,5 +417,27 @@ mod tests {
         // Longer than the young generation: one fragment holds every cell.
         let long = heap.list_of_n(1000, (0..1000).map(Term::small_unchecked), Term::NIL, true);
         assert_eq!(smalls(long), (0..1000).rev().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_node_with_a_child_inserted_or_replaced_keeps_the_others_in_order() {
+        let mut heap = Heap::new();
+        let kids: Vec<Term> = (1..=4).map(Term::small_unchecked).collect();
+        let new = Term::small_unchecked(9);
+        let children = |t: Term| t.as_hash_node().map(|n| n.children.to_vec());
+        for i in 0..=4 {
+            let node = heap.hash_node_with(0b1111, 7, &kids, i, new, true);
+            let mut want = kids.clone();
+            want.insert(i, new);
+            assert_eq!(children(node), Some(want), "insert at {i}");
+            let view = node.as_hash_node().unwrap();
+            assert_eq!((view.bitmap, view.size), (0b1111, 7));
+        }
+        for i in 0..4 {
+            let node = heap.hash_node_with(0b1111, 0, &kids, i, new, false);
+            let mut want = kids.clone();
+            want[i] = new;
+            assert_eq!(children(node), Some(want), "replace at {i}");
+        }
     }
 }
