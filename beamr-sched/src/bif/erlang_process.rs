@@ -6,7 +6,7 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
 use super::gc_flags;
-use super::process_info::{process_info, Snapshot};
+use super::process_info::{process_info, Snapshot, Wanted};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -183,8 +183,9 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         return Err(Exception::badarg());
     }
     if a[0] == p.pid {
-        let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(p));
-        let mut snap = Snapshot::of(p, "running", a[1]);
+        let wanted = Wanted::of(a[1]);
+        let trace = wanted.stacktrace.then(|| suspended_stacktrace(p));
+        let mut snap = Snapshot::of(p, "running", &wanted);
         snap.stacktrace = trace.unwrap_or(Term::NIL);
         return process_info(p, snap, a[1], false);
     }
@@ -206,8 +207,9 @@ fn process_info2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
         "runnable"
     };
     // Where the (suspended) process is: built on its heap, copied below.
-    let trace = wants_stacktrace(a[1]).then(|| suspended_stacktrace(other));
-    let mut snap = Snapshot::of(other, status, a[1]);
+    let wanted = Wanted::of(a[1]);
+    let trace = wanted.stacktrace.then(|| suspended_stacktrace(other));
+    let mut snap = Snapshot::of(other, status, &wanted);
     snap.stacktrace = trace.unwrap_or(Term::NIL);
     process_info(p, snap, a[1], true)
 }
@@ -263,17 +265,4 @@ fn suspended_stacktrace(p: &mut Process) -> Term {
     e.args = Term::atom(Atom::UNDEFINED);
     let ip = crate::interp::suspended_at(p.ip.cast());
     crate::interp::build_stacktrace(p, ip, &e)
-}
-
-/// True if `item` asks for an item built from the stack trace.
-fn wants_stacktrace(item: Term) -> bool {
-    ["current_stacktrace", "current_location", "backtrace"]
-        .iter()
-        .any(|name| mentions(item, name))
-}
-
-/// True if `item` is the atom `name` or a list holding it.
-fn mentions(item: Term, name: &str) -> bool {
-    let is = |t: Term| t.as_atom().is_some_and(|a| a.name() == name);
-    is(item) || item.list_to_vec().is_some_and(|l| l.into_iter().any(is))
 }

@@ -50,16 +50,74 @@ pub(super) struct Snapshot {
     binaries: Vec<(usize, usize)>,
 }
 
+/// Which costly parts of a process the items of one `process_info` call
+/// read: what [`Snapshot::of`] copies or walks only when asked. Read
+/// from the items once.
+#[derive(Default)]
+pub(super) struct Wanted {
+    messages: bool,
+    dictionary: bool,
+    links: bool,
+    monitors: bool,
+    monitored_by: bool,
+    catchlevel: bool,
+    binaries: bool,
+    current_function: bool,
+    /// An item built from the stack trace (`current_stacktrace`,
+    /// `current_location`, `backtrace`), which the caller builds.
+    pub(super) stacktrace: bool,
+}
+
+impl Wanted {
+    /// The parts `item` (an item or a list of items) asks for.
+    pub(super) fn of(item: Term) -> Wanted {
+        let mut w = Wanted::default();
+        let mut note = |i: Term| {
+            if dictionary_key(i).is_some() {
+                w.dictionary = true;
+            }
+            match i.as_atom().map(Atom::name) {
+                Some("messages") => w.messages = true,
+                Some("dictionary") => w.dictionary = true,
+                Some("links") => w.links = true,
+                Some("monitors") => w.monitors = true,
+                Some("monitored_by") => w.monitored_by = true,
+                Some("catchlevel") => w.catchlevel = true,
+                Some("binary") => w.binaries = true,
+                Some("current_function") => w.current_function = true,
+                Some("current_location") => {
+                    w.current_function = true;
+                    w.stacktrace = true;
+                }
+                Some("current_stacktrace" | "backtrace") => w.stacktrace = true,
+                _ => {}
+            }
+        };
+        match item.list_to_vec() {
+            Some(items) => items.into_iter().for_each(note),
+            None => note(item),
+        }
+        w
+    }
+}
+
+/// `v` when `wanted`, else empty.
+fn if_wanted<T>(wanted: bool, v: impl FnOnce() -> Vec<T>) -> Vec<T> {
+    if wanted {
+        v()
+    } else {
+        Vec::new()
+    }
+}
+
 impl Snapshot {
-    /// Reads `p`, whose `status` is `running`, `waiting` or `runnable`,
-    /// for the items of `item` (an atom or a list of items): the parts
-    /// that take copying or a walk (the messages, the dictionary, links
-    /// and monitors, the stack's catches, the binaries, the current
-    /// function) are read only when an item asks for them, so that
+    /// Reads `p`, whose `status` is `running`, `waiting` or `runnable`:
+    /// the parts that take copying or a walk (the messages, the
+    /// dictionary, links and monitors, the stack's catches, the binaries,
+    /// the current function) only when `wanted`, so that
     /// `process_info(P, message_queue_len)` does not copy the mailbox.
-    pub(super) fn of(p: &Process, status: &'static str, item: Term) -> Snapshot {
-        let wants = |names: &[&str]| asks_for(item, names);
-        let current_function = if wants(&["current_function", "current_location"]) {
+    pub(super) fn of(p: &Process, status: &'static str, wanted: &Wanted) -> Snapshot {
+        let current_function = if wanted.current_function {
             crate::code::CodeServer::global().function_at(p.ip.cast())
         } else {
             None
@@ -67,34 +125,18 @@ impl Snapshot {
         Snapshot {
             pid: p.pid,
             message_count: p.mailbox.len(),
-            messages: if wants(&["messages"]) {
-                p.mailbox.iter().collect()
-            } else {
-                Vec::new()
-            },
-            dictionary: if wants(&["dictionary"]) || asks_for_a_key(item) {
-                p.dictionary.clone()
-            } else {
-                Vec::new()
-            },
-            links: if wants(&["links"]) {
-                p.links.clone()
-            } else {
-                Vec::new()
-            },
-            monitors: if wants(&["monitors"]) {
+            messages: if_wanted(wanted.messages, || p.mailbox.iter().collect()),
+            dictionary: if_wanted(wanted.dictionary, || p.dictionary.clone()),
+            links: if_wanted(wanted.links, || p.links.clone()),
+            monitors: if_wanted(wanted.monitors, || {
                 p.monitors
                     .iter()
                     .map(|&(_, pid, name)| (pid, name))
                     .collect()
-            } else {
-                Vec::new()
-            },
-            monitored_by: if wants(&["monitored_by"]) {
+            }),
+            monitored_by: if_wanted(wanted.monitored_by, || {
                 p.monitored_by.iter().map(|&(_, pid, _)| pid).collect()
-            } else {
-                Vec::new()
-            },
+            }),
             trap_exit: p.trap_exit,
             registered_name: p.registered_name,
             heap_size: p.heap.young_capacity(),
@@ -110,7 +152,7 @@ impl Snapshot {
             seq_token: p.seq_token,
             stacktrace: Term::NIL,
             gc: GcSnapshot::of(p),
-            catchlevel: if wants(&["catchlevel"]) {
+            catchlevel: if wanted.catchlevel {
                 p.stack.iter().filter(|t| t.is_catch()).count()
             } else {
                 0
@@ -119,7 +161,7 @@ impl Snapshot {
             error_handler: p.error_handler,
             async_dist: p.async_dist,
             trace_flags: p.trace.flags().bits(),
-            binaries: if wants(&["binary"]) {
+            binaries: if_wanted(wanted.binaries, || {
                 p.heap
                     .off_heap_binary_terms()
                     .into_iter()
@@ -128,27 +170,8 @@ impl Snapshot {
                         Some((address, t.as_binary()?.byte_size()))
                     })
                     .collect()
-            } else {
-                Vec::new()
-            },
+            }),
         }
-    }
-}
-
-/// True if `item` (an atom or a list of items) names one of `names`.
-fn asks_for(item: Term, names: &[&str]) -> bool {
-    let named = |t: Term| t.as_atom().is_some_and(|a| names.contains(&a.name()));
-    match item.list_to_vec() {
-        Some(items) => items.into_iter().any(named),
-        None => named(item),
-    }
-}
-
-/// True if `item` (an item or a list of items) holds a `{dictionary, Key}`.
-fn asks_for_a_key(item: Term) -> bool {
-    match item.list_to_vec() {
-        Some(items) => items.into_iter().any(|i| dictionary_key(i).is_some()),
-        None => dictionary_key(item).is_some(),
     }
 }
 
