@@ -17,4 +17,4 @@ mod process_heap;
 
 pub use copy::size_of_term;
 pub use gc::GcStats;
-pub use process_heap::{Heap, MIN_HEAP_WORDS};
+pub use process_heap::{Heap, DEFAULT_FULLSWEEP_AFTER, MIN_HEAP_WORDS};

@@ -8,6 +8,10 @@ use crate::term::{Header, OffHeapBinary, Subtag, Term};
 /// The smallest young generation, in words (the BEAM's default `min_heap_size`).
 pub const MIN_HEAP_WORDS: usize = 233;
 
+/// Minor collections between major ones unless a process says otherwise
+/// (the BEAM's default `fullsweep_after`).
+pub const DEFAULT_FULLSWEEP_AFTER: u32 = 65535;
+
 /// A process heap.
 ///
 /// ```text
@@ -70,7 +74,7 @@ impl Heap {
             young_bins: Vec::new(),
             old_bins: Vec::new(),
             minors_since_major: 0,
-            fullsweep_after: 65535,
+            fullsweep_after: DEFAULT_FULLSWEEP_AFTER,
             min_young: MIN_HEAP_WORDS,
             stats: GcStats::default(),
         }

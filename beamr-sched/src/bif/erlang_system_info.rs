@@ -23,7 +23,7 @@ use crate::sched::SLICE_REDUCTIONS;
 /// The BEAM's default heap settings, which beamr's heaps follow.
 const MIN_HEAP_SIZE: i64 = gc_settings::MIN_HEAP_SIZE as i64;
 const MIN_BIN_VHEAP_SIZE: i64 = gc_settings::MIN_BIN_VHEAP_SIZE as i64;
-const FULLSWEEP_AFTER: i64 = 65_535;
+const FULLSWEEP_AFTER: i64 = beamr_core::heap::DEFAULT_FULLSWEEP_AFTER as i64;
 
 /// `system_info(Item)`.
 pub(super) fn system_info(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
