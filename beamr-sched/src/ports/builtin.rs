@@ -28,9 +28,7 @@ pub fn open(
 ) -> Option<Result<Term, Exception>> {
     let driver: Result<Arc<dyn PortDriver>, Exception> =
         match command.split(' ').next().unwrap_or_default() {
-            "ram_file_drv" => {
-                return Some(ram_file::open(rt, owner, binary).ok_or_else(Exception::badarg))
-            }
+            "ram_file_drv" => return Some(Ok(ram_file::open(rt, owner, binary))),
             "trace_file_drv" => trace_file::parse(command)
                 .ok_or_else(Exception::badarg)
                 .and_then(|args| {

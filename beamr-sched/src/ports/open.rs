@@ -275,23 +275,21 @@ fn spawn_nouse_stdio(mut cmd: Command, o: &PortOptions) -> Result<Spawned, Excep
 }
 
 /// Writes what the port's channel carries to `target`, until the channel
-/// closes (the port exited) or a write fails; then closes `target`.
-fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
-    std::thread::spawn(move || {
-        for data in rx {
-            if target
-                .write_all(&data)
-                .and_then(|()| target.flush())
-                .is_err()
-            {
-                break;
-            }
-        }
-    });
+/// closes (the port exited: `None`) or a write fails (its error).
+fn pump(target: &mut dyn Write, rx: Receiver<Vec<u8>>) -> Option<std::io::Error> {
+    rx.into_iter()
+        .find_map(|data| target.write_all(&data).and_then(|()| target.flush()).err())
 }
 
-/// The writer of an fd port: writes what the port's channel carries to
-/// the descriptor until the channel closes (the port exited). A write
+/// The writer of a program's port: [`pump`] on a thread of its own, then
+/// closes `target` (a failed write stops it; the program's end is what
+/// ends the port).
+fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
+    std::thread::spawn(move || pump(&mut *target, rx));
+}
+
+/// The writer of an fd port: [`pump`] to the descriptor on a thread of
+/// its own. A write
 /// that fails ends the port with the error's name (`epipe` once a pipe's
 /// reader is gone), as erts's fd driver does; so does the first write to
 /// a descriptor that could not be reopened (`target`'s error).
@@ -304,12 +302,8 @@ fn start_fd_writer(
     std::thread::spawn(move || {
         let failure = match target {
             Err(reason) => rx.recv().ok().map(|_| reason),
-            Ok(mut target) => rx.into_iter().find_map(|data| {
-                let written = target.write_all(&data).and_then(|()| target.flush());
-                written
-                    .err()
-                    .map(|e| errno_name(e.raw_os_error().unwrap_or(0)).to_string())
-            }),
+            Ok(mut target) => pump(&mut *target, rx)
+                .map(|e| errno_name(e.raw_os_error().unwrap_or(0)).to_string()),
         };
         if let Some(reason) = failure {
             rt.port_exit(id, error_atom(&reason), None);

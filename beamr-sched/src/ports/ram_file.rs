@@ -231,7 +231,7 @@ pub struct RamFileDriver {
 }
 
 /// Opens a RAM file port for `owner`; `binary` is the port's mode.
-pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Option<Term> {
+pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Term {
     let id = rt.ports.new_id();
     let driver = RamFileDriver {
         id,
@@ -242,7 +242,7 @@ pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Option<Term> {
     let mut port = Port::new(id, "ram_file_drv".to_string(), owner, None);
     port.driver = Some(std::sync::Arc::new(driver));
     rt.insert_port(std::sync::Arc::new(port));
-    Some(id)
+    id
 }
 
 impl RamFileDriver {
