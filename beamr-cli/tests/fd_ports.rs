@@ -156,20 +156,32 @@ fn beamr(root: Option<&Path>, module: &str, dir: &Path) -> String {
     )
 }
 
+/// For each release: compiles the programs, runs `module` on that
+/// release's `erl` (inside its root) and on beamr (outside, on its
+/// library) with `run_one(root, dir as seen from here, dir as seen from
+/// the run, command)`, and gives both results.
+fn erl_and_beamr<T>(
+    name: &str,
+    module: &str,
+    run_one: impl Fn(Option<&Path>, &Path, &Path, &str) -> T,
+) -> Vec<(Option<PathBuf>, T, T)> {
+    releases()
+        .into_iter()
+        .map(|root| {
+            let (dir, inner) = compile(root.as_deref(), name);
+            let erl_line = format!("erl -noshell -pa . -s {module} main -s init stop");
+            let erl = run_one(root.as_deref(), &dir, &inner, &erl_line);
+            // beamr runs outside the root, on the directory as seen from here.
+            let ours = run_one(None, &dir, &dir, &beamr(root.as_deref(), module, &dir));
+            std::fs::remove_dir_all(&dir).ok();
+            (root, erl, ours)
+        })
+        .collect()
+}
+
 #[test]
 fn fd_ports_on_any_open_descriptor_behave_as_on_erl() {
-    for root in releases() {
-        let root = root.as_deref();
-        let (dir, inner) = compile(root, "ports");
-        let erl = run(
-            root,
-            &dir,
-            &inner,
-            "erl -noshell -pa . -s fdport main -s init stop",
-        );
-        // beamr runs outside the root, on the directory as seen from here.
-        let ours = run(None, &dir, &dir, &beamr(root, "fdport", &dir));
-        std::fs::remove_dir_all(&dir).ok();
+    for (root, erl, ours) in erl_and_beamr("ports", "fdport", run) {
         assert!(
             erl.stdout.contains("bad output ebadf") && erl.out4.contains("out only"),
             "erl ({root:?}) did: {erl:?}"
@@ -199,7 +211,7 @@ fn an_input_descriptor_that_is_not_open_ends_the_port_with_ebadf() {
 /// the write end of a FIFO that nothing reads: the shell opens the FIFO
 /// for reading and writing (so that opening it for writing does not wait),
 /// gives the write end to the program and closes its own end first.
-fn run_without_reader(root: Option<&Path>, inner: &Path, command: &str) -> String {
+fn run_without_reader(root: Option<&Path>, _dir: &Path, inner: &Path, command: &str) -> String {
     let line = format!(
         "cd {} && rm -f fifo && mkfifo fifo && exec 3<>fifo && exec timeout -s KILL 60 {command} 7>fifo 3<&-",
         inner.display()
@@ -213,16 +225,7 @@ fn run_without_reader(root: Option<&Path>, inner: &Path, command: &str) -> Strin
 
 #[test]
 fn a_pipe_without_reader_ends_the_port_with_epipe_as_on_erl() {
-    for root in releases() {
-        let root = root.as_deref();
-        let (dir, inner) = compile(root, "pipe");
-        let erl = run_without_reader(
-            root,
-            &inner,
-            "erl -noshell -pa . -s fdpipe main -s init stop",
-        );
-        let ours = run_without_reader(None, &dir, &beamr(root, "fdpipe", &dir));
-        std::fs::remove_dir_all(&dir).ok();
+    for (root, erl, ours) in erl_and_beamr("pipe", "fdpipe", run_without_reader) {
         assert!(erl.contains("exit epipe"), "erl ({root:?}) did: {erl:?}");
         assert_eq!(ours, erl, "beamr differs from erl on {root:?}");
     }
