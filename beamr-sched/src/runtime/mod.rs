@@ -15,7 +15,7 @@ mod timer_service;
 mod wake_other;
 
 pub use port_table::{Port, PortData, PortDriver, PortSink, PortState, PortTable, Sent};
-pub use run_queue::RunQueues;
+pub use run_queue::{RunQueues, SLICE_REDUCTIONS};
 pub use shared_state::{AliasMode, Runtime};
 pub use stats::RuntimeStats;
 pub use timer_service::{TimerAction, TimerService};

@@ -20,6 +20,11 @@ use crate::process::ProcessHandle;
 
 type Task = Arc<ProcessHandle>;
 
+/// Reductions per time slice, as in the BEAM: how long a scheduler runs a
+/// process before it queues it again (and what [`super::wake_other`]
+/// measures waiting in).
+pub const SLICE_REDUCTIONS: u32 = 4000;
+
 thread_local! {
     static LOCAL: RefCell<Option<Worker<Task>>> = const { RefCell::new(None) };
     static WAKE_OTHER: RefCell<WakeOther> = const { RefCell::new(WakeOther::new()) };

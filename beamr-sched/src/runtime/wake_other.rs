@@ -14,12 +14,10 @@
 //! other" check in spirit: its schedulers, too, wake others only for work
 //! that stays queued.
 
-/// Reductions in a full slice (the scheduler's `SLICE_REDUCTIONS`, a
-/// layer above this one).
-const SLICE_REDUCTIONS: u64 = 4000;
+use super::SLICE_REDUCTIONS;
 
 /// Pressure at which a sleeping scheduler is woken.
-const LIMIT: u64 = 10 * SLICE_REDUCTIONS;
+const LIMIT: u64 = 10 * SLICE_REDUCTIONS as u64;
 
 /// One scheduler's pressure to wake another.
 #[derive(Debug, Default)]
@@ -55,41 +53,44 @@ impl WakeOther {
 mod tests {
     use super::*;
 
+    /// A full slice's reductions.
+    const FULL: u64 = SLICE_REDUCTIONS as u64;
+
     /// Nine full slices with one process behind the next: no wake yet.
     fn nine_full_slices_of_one_waiting(w: &mut WakeOther) {
-        assert!((0..9).all(|_| !w.after_slice(2, SLICE_REDUCTIONS)));
+        assert!((0..9).all(|_| !w.after_slice(2, FULL)));
     }
 
     #[test]
     fn the_next_process_alone_is_no_pressure() {
         let mut w = WakeOther::new();
         // A message passed on and on: one process queued at a time.
-        assert!((0..100_000).all(|_| !w.after_slice(1, SLICE_REDUCTIONS)));
-        assert!(!w.after_slice(0, SLICE_REDUCTIONS));
+        assert!((0..100_000).all(|_| !w.after_slice(1, FULL)));
+        assert!(!w.after_slice(0, FULL));
     }
 
     #[test]
     fn one_process_waiting_wakes_after_ten_full_slices() {
         let mut w = WakeOther::new();
         nine_full_slices_of_one_waiting(&mut w);
-        assert!(w.after_slice(2, SLICE_REDUCTIONS));
+        assert!(w.after_slice(2, FULL));
         // And the pressure starts again from nothing.
-        assert!(!w.after_slice(2, SLICE_REDUCTIONS));
+        assert!(!w.after_slice(2, FULL));
     }
 
     #[test]
     fn a_drained_queue_clears_the_pressure() {
         let mut w = WakeOther::new();
         nine_full_slices_of_one_waiting(&mut w);
-        assert!(!w.after_slice(1, SLICE_REDUCTIONS));
+        assert!(!w.after_slice(1, FULL));
         nine_full_slices_of_one_waiting(&mut w);
-        assert!(w.after_slice(2, SLICE_REDUCTIONS));
+        assert!(w.after_slice(2, FULL));
     }
 
     #[test]
     fn a_long_queue_wakes_after_one_full_slice() {
         let mut w = WakeOther::new();
-        assert!(w.after_slice(11, SLICE_REDUCTIONS));
+        assert!(w.after_slice(11, FULL));
     }
 
     #[test]

@@ -15,8 +15,7 @@ use crate::runtime::Runtime;
 use crate::signals;
 use crate::trace::probes;
 
-/// Reductions per time slice, as in the BEAM.
-pub const SLICE_REDUCTIONS: u32 = 4000;
+pub use crate::runtime::SLICE_REDUCTIONS;
 
 /// How one slice ended.
 #[derive(Debug, PartialEq, Eq)]
