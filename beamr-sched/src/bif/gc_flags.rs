@@ -9,13 +9,11 @@ use beamr_core::term::Term;
 use crate::process::gc_settings::{self, MaxHeapSize};
 use crate::process::Exception;
 
-/// The largest `max_heap_size` the BEAM takes: its largest small integer.
-const MAX_SMALL: i64 = (1 << 59) - 1;
-
-/// A small non-negative integer, else badarg.
+/// A small non-negative integer (the BEAM takes no bignum for these
+/// flags), else badarg.
 fn non_negative(t: Term) -> Result<u64, Exception> {
     match t.as_small() {
-        Some(n) if (0..=MAX_SMALL).contains(&n) => Ok(n as u64),
+        Some(n) if n >= 0 => Ok(n as u64),
         _ => Err(Exception::badarg()),
     }
 }
