@@ -259,16 +259,23 @@ pub(crate) fn get_int(
         return Flow::Jump(fail);
     }
     let raw = bits::read_raw(storage(&m.orig), m.position, n, flags & LITTLE != 0);
-    let value = match bits::int_of_raw(raw, n, flags & SIGNED != 0) {
+    let value = int_term(p, bits::int_of_raw(raw, n, flags & SIGNED != 0));
+    set_position(c, m.position + n);
+    put(p, dst, value);
+    Flow::Next
+}
+
+/// The term for an integer read by [`bits::int_of_raw`]: a small when it
+/// fits, else a bignum on the heap.
+#[inline(always)]
+fn int_term(p: &mut Process, v: Result<i64, u64>) -> Term {
+    match v {
         Ok(v) => match Term::small(v) {
             Some(t) => t,
             None => p.heap.int(v),
         },
         Err(raw) => p.heap.bigint(&raw.into()),
-    };
-    set_position(c, m.position + n);
-    put(p, dst, value);
-    Flow::Next
+    }
 }
 
 /// True if `n` is a multiple of `unit` (units are almost always 1 or 8).
@@ -309,6 +316,10 @@ fn read_segment(
 ) -> Option<Term> {
     let (data, little) = (storage(&orig), flags & LITTLE != 0);
     Some(match kind {
+        GetKind::Integer if n <= 64 => {
+            let raw = bits::read_raw(data, pos, n, little);
+            int_term(p, bits::int_of_raw(raw, n, flags & SIGNED != 0))
+        }
         GetKind::Integer => match bits::read_int(data, pos, n, little, flags & SIGNED != 0) {
             IntValue::Small(v) => p.heap.int(v),
             IntValue::Big(v) => p.heap.bigint(&v),
