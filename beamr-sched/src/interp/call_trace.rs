@@ -72,7 +72,7 @@ pub fn first_call(rt: &Runtime, p: &mut Process, export: &'static Export, args: 
 #[inline(never)]
 pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
     trace_patterns::with_local(entry, |e| match &e.plain {
-        Some(session) => plain_local_call(p, session, e.mfa),
+        Some(session) => plain_local_call(p, session, &e.mfa),
         None => on_calls(rt, p, e.mfa, &e.all, true, true),
     });
 }
@@ -81,7 +81,7 @@ pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
 /// pattern of `session` (`LocalEntry::plain`): what [`on_call`] does for
 /// it, with one search of the process's sessions.
 #[inline]
-fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
+fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: &Mfa) {
     if !p.trace.wants(TraceFlags::CALL) {
         return;
     }
@@ -89,7 +89,7 @@ fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
     let arity = mfa.arity as usize;
     let flags = p.trace.report_call(session, pid, mfa, &p.x[..arity], None);
     let return_to = flags.contains(TraceFlags::RETURN_TO);
-    push_call_frame(p, session, mfa, (false, false), return_to);
+    push_call_frame(p, session, *mfa, (false, false), return_to);
 }
 
 /// Every live session's patterns of the called function, in turn.
