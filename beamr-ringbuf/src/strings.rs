@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use beamr_core::atom::{Atom, MAX_ATOMS};
 
 use crate::layout::{file_header, Geometry};
+use crate::region::Region;
 
 /// Record kind of an atom name.
 pub const KIND_ATOM: u8 = 1;
@@ -53,14 +54,16 @@ impl StringWriter {
         }
     }
 
-    /// Makes sure `atom`'s name is in the table; returns its key.
+    /// Makes sure `atom`'s name is in the table of the file mapped as
+    /// `region`; returns its key. The region's words are reached only when
+    /// the name is new (the hot path is one load and a bit test).
     #[inline]
-    pub(crate) fn atom(&self, words: &[AtomicU64], g: &Geometry, atom: Atom) -> u32 {
+    pub(crate) fn atom(&self, region: &Region, g: &Geometry, atom: Atom) -> u32 {
         let i = atom.index() as usize;
         let (w, bit) = (i / 64, 1u64 << (i % 64));
         match self.atoms_seen.get(w) {
             Some(word) if word.load(Ordering::Acquire) & bit == 0 => {
-                self.atom_slow(words, g, atom, word, bit)
+                self.atom_slow(region, g, atom, word, bit)
             }
             _ => atom.index(),
         }
@@ -69,7 +72,7 @@ impl StringWriter {
     #[cold]
     fn atom_slow(
         &self,
-        words: &[AtomicU64],
+        region: &Region,
         g: &Geometry,
         atom: Atom,
         word: &AtomicU64,
@@ -77,7 +80,7 @@ impl StringWriter {
     ) -> u32 {
         let _guard = self.append_lock.lock().unwrap_or_else(|e| e.into_inner());
         if word.load(Ordering::Acquire) & bit == 0 {
-            append(words, g, KIND_ATOM, atom.index(), atom.name());
+            append(region.words(), g, KIND_ATOM, atom.index(), atom.name());
             // Set even if the table was full, so a full table costs one
             // lock per atom, not per event.
             word.fetch_or(bit, Ordering::Release);

@@ -13,15 +13,16 @@
 //! that fired it).
 //!
 //! A `call` event, which can fire on every function call, skips the event
-//! (`Tracer::fire_call`): its three words go straight into the
-//! scheduler's ring.
+//! (`Tracer::fire_call`): its three words go straight into the scheduler's
+//! ring. From a thread with no ring of its own it takes the event path, as
+//! every other event.
 //!
 //! Event layouts are in [`crate::codec`].
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use beamr_core::term::Term;
-use beamr_trace::{CallArgs, Decision, Mfa, TraceEvent, TraceTag, Tracee, Tracer};
+use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
 
 use crate::clock;
 use crate::codec::{self, SlotsOut};
@@ -79,68 +80,74 @@ impl RingTracer {
     fn write(&self, event: &TraceEvent<'_>) -> bool {
         let kind = event.tag as u16;
         let words = codec::payload_words(event.tag);
-        self.in_ring(event.scheduler_id, |ring| {
-            ring.write_with(Category::Trace, kind, event.timestamp_ns, words, |slots| {
-                self.encode(event, slots)
-            })
+        let (ring, _shared) = self.ring_for(event.scheduler_id);
+        ring.write_with(Category::Trace, kind, event.timestamp_ns, words, |slots| {
+            let mut out = SlotsOut::new(slots);
+            codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
+            debug_assert_eq!(out.stored(), words, "{:?}'s layout", event.tag);
         })
-    }
-
-    /// Encodes `event`'s payload into `slots`, its ring's. Out of line:
-    /// inlined into the ring's write, the encoder's many arms cost the
-    /// write more than the call does (about 12 instructions a message
-    /// event, measured).
-    #[inline(never)]
-    fn encode(&self, event: &TraceEvent<'_>, slots: &[AtomicU64]) {
-        let mut out = SlotsOut::new(slots);
-        codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
-        debug_assert_eq!(
-            out.stored(),
-            codec::payload_words(event.tag),
-            "{:?}'s layout",
-            event.tag
-        );
     }
 
     /// Writes the `call` event of `tracee` calling `mfa` at `timestamp_ns`
-    /// on scheduler `scheduler_id`, paused or not (the caller has just
-    /// asked): the words [`RingTracer::write`] writes for it, with no
+    /// into `ring`, a scheduler's own, paused or not (the caller has
+    /// just asked): the words [`RingTracer::write`] writes for it, with no
     /// event to encode. Inlined into `fire_call`, its one caller.
     #[inline(always)]
-    fn write_call(&self, scheduler_id: u32, tracee: Tracee, mfa: &Mfa, timestamp_ns: u64) -> bool {
+    fn write_call(&self, ring: Ring<'_>, tracee: Tracee, mfa: &Mfa, timestamp_ns: u64) -> bool {
         let words = codec::call_words(tracee, *mfa, |a| self.recorder.intern_atom(a));
-        self.in_ring(scheduler_id, |ring| {
-            let kind = TraceTag::Call as u16;
-            ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
-                for (slot, w) in slots.iter().zip(words) {
-                    slot.store(w, Ordering::Relaxed);
-                }
-            })
+        let kind = TraceTag::Call as u16;
+        ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
+            for (slot, w) in slots.iter().zip(words) {
+                slot.store(w, Ordering::Relaxed);
+            }
         })
     }
 
-    /// Runs `write` on the ring of scheduler `scheduler_id`: its own, or
-    /// the shared ring 0 under the spin lock. Inlined into each writer, so
-    /// that the ring's write is inlined there too: the shared ring differs
-    /// only in the lock around it.
+    /// A `call` event from a thread with no ring of its own (see
+    /// [`RingTracer::ring_for`]): written as every event is, through
+    /// [`RingTracer::write`], so that the path of the scheduler rings
+    /// keeps no lock.
+    #[cold]
+    #[inline(never)]
+    fn write_call_shared(&self, event: &TraceEvent<'_>) -> bool {
+        self.write(event)
+    }
+
+    /// The ring of scheduler `scheduler_id`: its own, or the shared ring
+    /// 0 with the spin lock held until the guard drops. Inlined into
+    /// [`RingTracer::write`], which then has one call of the ring's write,
+    /// inlined too.
     #[inline(always)]
-    fn in_ring(&self, scheduler_id: u32, write: impl FnOnce(Ring<'_>) -> bool) -> bool {
-        let s = scheduler_id as usize;
-        let shared = !(1..self.recorder.ring_count()).contains(&s);
-        if shared {
-            while self
-                .shared_lock
-                .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-            {
-                std::hint::spin_loop();
-            }
+    fn ring_for(&self, scheduler_id: u32) -> (Ring<'_>, Option<SharedRing<'_>>) {
+        match self.recorder.own_ring(scheduler_id as usize) {
+            Some(ring) => (ring, None),
+            None => (self.recorder.ring(0), Some(self.lock_shared())),
         }
-        let ok = write(self.recorder.ring(if shared { 0 } else { s }));
-        if shared {
-            self.shared_lock.store(false, Ordering::Release);
+    }
+
+    /// Takes the spin lock of ring 0: the ring of every thread that is
+    /// not a scheduler (and of scheduler ids past the last ring), which
+    /// several may write at once.
+    #[cold]
+    #[inline(never)]
+    fn lock_shared(&self) -> SharedRing<'_> {
+        while self
+            .shared_lock
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            std::hint::spin_loop();
         }
-        ok
+        SharedRing(&self.shared_lock)
+    }
+}
+
+/// The spin lock of ring 0, held (see [`RingTracer::ring_for`]).
+struct SharedRing<'a>(&'a AtomicBool);
+
+impl Drop for SharedRing<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }
 
@@ -171,12 +178,30 @@ impl Tracer for RingTracer {
         tracee: Tracee,
         scheduler_id: u32,
         mfa: &Mfa,
-        _args: CallArgs<'_>,
-        _match_spec_result: Option<Term>,
+        args: CallArgs<'_>,
+        match_spec_result: Option<Term>,
     ) -> Decision {
         let decision = self.enabled(TraceTag::Call, tracee);
         if decision == Decision::Trace {
-            self.write_call(scheduler_id, tracee, mfa, clock::now_ns());
+            let timestamp_ns = clock::now_ns();
+            match self.recorder.own_ring(scheduler_id as usize) {
+                Some(ring) => self.write_call(ring, tracee, mfa, timestamp_ns),
+                None => {
+                    let payload = Payload::Call {
+                        mfa: *mfa,
+                        args,
+                        match_spec_result,
+                    };
+                    let event = TraceEvent::new(
+                        TraceTag::Call,
+                        tracee,
+                        timestamp_ns,
+                        scheduler_id,
+                        payload,
+                    );
+                    self.write_call_shared(&event)
+                }
+            };
         }
         decision
     }
