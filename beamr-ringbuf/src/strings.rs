@@ -36,6 +36,13 @@ pub const KIND_STRING: u8 = 2;
 /// Longest name stored, in bytes (longer names are cut at a char boundary).
 pub const MAX_NAME_BYTES: usize = 1024;
 
+/// An atom's key in the table: its index in the writing process's atom
+/// table (record kind [`KIND_ATOM`]).
+#[inline(always)]
+pub(crate) fn atom_key(atom: Atom) -> u32 {
+    atom.index()
+}
+
 /// The writer's side of the string table.
 pub(crate) struct StringWriter {
     atoms_seen: Box<[AtomicU64]>,
@@ -65,7 +72,7 @@ impl StringWriter {
             Some(word) if word.load(Ordering::Acquire) & bit == 0 => {
                 self.atom_slow(region, g, atom, word, bit)
             }
-            _ => atom.index(),
+            _ => atom_key(atom),
         }
     }
 
@@ -80,12 +87,12 @@ impl StringWriter {
     ) -> u32 {
         let _guard = self.append_lock.lock().unwrap_or_else(|e| e.into_inner());
         if word.load(Ordering::Acquire) & bit == 0 {
-            append(region.words(), g, KIND_ATOM, atom.index(), atom.name());
+            append(region.words(), g, KIND_ATOM, atom_key(atom), atom.name());
             // Set even if the table was full, so a full table costs one
             // lock per atom, not per event.
             word.fetch_or(bit, Ordering::Release);
         }
-        atom.index()
+        atom_key(atom)
     }
 
     /// Interns `s`, returning its key, or `None` if the table is full.

@@ -14,12 +14,13 @@
 //!
 //! A `call` event, which can fire on every function call, skips the event
 //! (`Tracer::fire_call`): its three words go straight into the scheduler's
-//! ring. From a thread with no ring of its own it takes the event path, as
-//! every other event.
+//! ring, and the names of its function are checked against the ring's
+//! [`KnownMfas`] rather than the string table's two lookups. From a thread
+//! with no ring of its own it takes the event path, as every other event.
 //!
 //! Event layouts are in [`crate::codec`].
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use beamr_core::term::Term;
 use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
@@ -29,6 +30,7 @@ use crate::codec::{self, SlotsOut};
 use crate::layout::Category;
 use crate::recorder::Recorder;
 use crate::ring::Ring;
+use crate::strings;
 
 /// A [`Tracer`] that records into a [`Recorder`]'s rings.
 pub struct RingTracer {
@@ -36,15 +38,44 @@ pub struct RingTracer {
     shared_lock: AtomicBool,
     /// One bit per `TraceTag` number: 1 = record.
     tag_mask: AtomicU32,
+    /// Per ring, the functions its `call` events named last.
+    known: Box<[KnownMfas]>,
 }
+
+/// Slots of [`KnownMfas`]: a function lands in the slot of its name's
+/// atom index modulo this.
+const KNOWN_MFAS: usize = 8;
+
+/// An empty slot of [`KnownMfas`]: no module and function key pair is
+/// this (atom indices are below `MAX_ATOMS`).
+const UNKNOWN: u64 = u64::MAX;
+
+/// One ring's cache of the module and function names of its `call`
+/// events that are in the string table: a direct-mapped set of MFA words
+/// (`module key | function key << 32`, the event's first MFA word), one
+/// cache line per ring, so that a traced call of a function the ring has
+/// seen makes one comparison instead of two string-table lookups.
+///
+/// Only the ring's writer, its scheduler, reads and writes it (the shared
+/// ring 0 writes calls through the event path and leaves its own unused):
+/// a word it finds there it stored itself after interning both names, so
+/// its own program order puts the names' records before the events it
+/// publishes, and relaxed accesses suffice. A name interned is never
+/// removed, so a slot never goes stale.
+#[repr(align(64))]
+struct KnownMfas([AtomicU64; KNOWN_MFAS]);
 
 impl RingTracer {
     /// A tracer over `recorder`, recording every tag.
     pub fn new(recorder: Recorder) -> RingTracer {
+        let known = (0..recorder.ring_count())
+            .map(|_| KnownMfas(std::array::from_fn(|_| AtomicU64::new(UNKNOWN))))
+            .collect();
         RingTracer {
             recorder,
             shared_lock: AtomicBool::new(false),
             tag_mask: AtomicU32::new(u32::MAX),
+            known,
         }
     }
 
@@ -89,12 +120,22 @@ impl RingTracer {
     }
 
     /// Writes the `call` event of `tracee` calling `mfa` at `timestamp_ns`
-    /// into `ring`, a scheduler's own, paused or not (the caller has
+    /// into `ring`, scheduler `s`'s own, paused or not (the caller has
     /// just asked): the words [`RingTracer::write`] writes for it, with no
     /// event to encode. Inlined into `fire_call`, its one caller.
     #[inline(always)]
-    fn write_call(&self, ring: Ring<'_>, tracee: Tracee, mfa: &Mfa, timestamp_ns: u64) -> bool {
-        let words = codec::call_words(tracee, *mfa, |a| self.recorder.intern_atom(a));
+    fn write_call(
+        &self,
+        ring: Ring<'_>,
+        s: usize,
+        tracee: Tracee,
+        mfa: &Mfa,
+        timestamp_ns: u64,
+    ) -> bool {
+        // The keys without interning; `know` interns the names unless this
+        // ring has named the function lately.
+        let words = codec::call_words(tracee, *mfa, strings::atom_key);
+        self.know(s, mfa, words[1]);
         let kind = TraceTag::Call as u16;
         ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
             for (slot, w) in slots.iter().zip(words) {
@@ -106,11 +147,32 @@ impl RingTracer {
     /// A `call` event from a thread with no ring of its own (see
     /// [`RingTracer::ring_for`]): written as every event is, through
     /// [`RingTracer::write`], so that the path of the scheduler rings
-    /// keeps no lock.
+    /// keeps no lock (and ring 0 no cache of known functions).
     #[cold]
     #[inline(never)]
     fn write_call_shared(&self, event: &TraceEvent<'_>) -> bool {
         self.write(event)
+    }
+
+    /// Makes sure the names of `mfa`, whose MFA word is `key`, are in the
+    /// string table, for an event of ring `ring`'s writer (see
+    /// [`KnownMfas`]).
+    #[inline(always)]
+    fn know(&self, ring: usize, mfa: &Mfa, key: u64) {
+        let known = &self.known[ring].0;
+        let slot = &known[mfa.function.index() as usize % KNOWN_MFAS];
+        if slot.load(Ordering::Relaxed) != key {
+            self.learn(slot, mfa, key);
+        }
+    }
+
+    /// Interns the names of `mfa` and remembers them in `slot`.
+    #[cold]
+    #[inline(never)]
+    fn learn(&self, slot: &AtomicU64, mfa: &Mfa, key: u64) {
+        self.recorder.intern_atom(mfa.module);
+        self.recorder.intern_atom(mfa.function);
+        slot.store(key, Ordering::Relaxed);
     }
 
     /// The ring of scheduler `scheduler_id`: its own, or the shared ring
@@ -184,8 +246,9 @@ impl Tracer for RingTracer {
         let decision = self.enabled(TraceTag::Call, tracee);
         if decision == Decision::Trace {
             let timestamp_ns = clock::now_ns();
-            match self.recorder.own_ring(scheduler_id as usize) {
-                Some(ring) => self.write_call(ring, tracee, mfa, timestamp_ns),
+            let s = scheduler_id as usize;
+            match self.recorder.own_ring(s) {
+                Some(ring) => self.write_call(ring, s, tracee, mfa, timestamp_ns),
                 None => {
                     let payload = Payload::Call {
                         mfa: *mfa,
@@ -204,5 +267,16 @@ impl Tracer for RingTracer {
             };
         }
         decision
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rings_known_functions_fill_one_cache_line() {
+        assert_eq!(std::mem::size_of::<KnownMfas>(), 64);
+        assert_eq!(std::mem::align_of::<KnownMfas>(), 64);
     }
 }
