@@ -322,6 +322,22 @@ pub(crate) fn encode_to(
     }
 }
 
+/// The payload of a `call` event of `tracee` calling `mfa`: what
+/// [`encode_to`] stores for `Payload::Call`, for the writer of calls that
+/// has no event to encode (`Tracer::fire_call`).
+#[inline(always)]
+pub(crate) fn call_words(
+    tracee: Tracee,
+    mfa: Mfa,
+    mut atom_key: impl FnMut(Atom) -> u32,
+) -> [u64; CALL_WORDS] {
+    let [m, a] = mfa_words(Some(mfa), 0, &mut atom_key);
+    [tracee_word(tracee), m, a]
+}
+
+/// Payload words of a `call` event (`payload_words(TraceTag::Call)`).
+pub(crate) const CALL_WORDS: usize = payload_words(TraceTag::Call);
+
 /// Payload words (after the timestamp) the layout of `tag` takes.
 pub const fn payload_words(tag: TraceTag) -> usize {
     use TraceTag as T;

@@ -175,9 +175,14 @@ impl Recorder {
         set(file_header::FILE_SIZE, g.file_size as u64);
         // The magic goes last: a reader that sees it sees the whole header.
         w[file_header::MAGIC].store(MAGIC, Ordering::Release);
+        let rings: Box<[RingPlace]> = (0..g.ring_count).map(|i| RingPlace::new(&g, i)).collect();
+        // What `Recorder::ring_at` relies on: every ring lies in the file.
+        for place in &rings {
+            assert!(place.header_words().end <= w.len() && place.data_words().end <= w.len());
+        }
         Ok(Recorder {
             region,
-            rings: (0..g.ring_count).map(|i| RingPlace::new(&g, i)).collect(),
+            rings,
             geometry: g,
             path,
             preserve: options.resolved_preserve(),
@@ -216,7 +221,37 @@ impl Recorder {
 
     #[inline(always)]
     pub(crate) fn ring(&self, i: usize) -> Ring<'_> {
-        Ring::at(self.region.words(), &self.rings[i])
+        self.ring_at(&self.rings[i])
+    }
+
+    /// Ring `i` if it is a scheduler's own (`1..ring_count`), else `None`
+    /// (ring 0, shared by the other threads, or past the last ring): one
+    /// bounds check, and none of the ring's words checked again.
+    #[inline(always)]
+    pub(crate) fn own_ring(&self, i: usize) -> Option<Ring<'_>> {
+        // `1 <= i < len` in one comparison (0 wraps past every length).
+        if i.wrapping_sub(1) >= self.rings.len().wrapping_sub(1) {
+            return None;
+        }
+        // SAFETY: `i < self.rings.len()`, just checked.
+        let place = unsafe { self.rings.get_unchecked(i) };
+        Some(self.ring_at(place))
+    }
+
+    /// The ring at `place`, one of `self.rings`.
+    #[inline(always)]
+    fn ring_at(&self, place: &RingPlace) -> Ring<'_> {
+        let words = self.region.words();
+        // SAFETY: `place` is one of `self.rings`, which `Recorder::create`
+        // asserted lie within the region's words; the region's length
+        // never changes while the recorder lives.
+        let (header, data) = unsafe {
+            (
+                words.get_unchecked(place.header_words()),
+                words.get_unchecked(place.data_words()),
+            )
+        };
+        Ring::from_parts(header, data)
     }
 
     /// The exclusive writer of ring `i`, or `None` if `i` is out of range or
@@ -257,7 +292,7 @@ impl Recorder {
     /// Lock-free after the first call for an atom.
     #[inline]
     pub fn intern_atom(&self, atom: Atom) -> u32 {
-        self.strings.atom(self.region.words(), &self.geometry, atom)
+        self.strings.atom(&self.region, &self.geometry, atom)
     }
 
     /// Puts `s` in the string table (once) and returns its key, or `None` if

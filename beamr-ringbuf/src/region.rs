@@ -12,6 +12,7 @@
 //! memory for lock-free atomics no wider than a pointer (`std::sync::atomic`,
 //! "Atomic accesses to read-only memory").
 
+use std::ptr::NonNull;
 use std::sync::atomic::AtomicU64;
 
 use memmap2::{Mmap, MmapMut};
@@ -27,7 +28,8 @@ enum Map {
 pub(crate) struct Region {
     /// Keeps the mapping alive (and unmaps it on drop).
     _map: Map,
-    ptr: *const AtomicU64,
+    /// Non-null, so that the compiler knows every word's address is.
+    ptr: NonNull<AtomicU64>,
     len: usize,
 }
 
@@ -40,8 +42,8 @@ unsafe impl Sync for Region {}
 impl Region {
     /// A writable region over `map`. Its length is rounded down to whole words.
     pub(crate) fn read_write(mut map: MmapMut) -> Region {
-        let ptr = map.as_mut_ptr() as *const AtomicU64;
         let len = map.len() / 8;
+        let ptr = Region::start(map.as_mut_ptr(), len);
         Region {
             _map: Map::ReadWrite(map),
             ptr,
@@ -51,8 +53,8 @@ impl Region {
 
     /// A read-only region over `map`: callers only load from its words.
     pub(crate) fn read_only(map: Mmap) -> Region {
-        let ptr = map.as_ptr() as *const AtomicU64;
         let len = map.len() / 8;
+        let ptr = Region::start(map.as_ptr(), len);
         Region {
             _map: Map::ReadOnly(map),
             ptr,
@@ -60,22 +62,32 @@ impl Region {
         }
     }
 
+    /// The first word of a mapping at `bytes` of `len` words: `bytes`
+    /// itself, or a dangling, aligned pointer when there are no words (an
+    /// empty mapping's address may be anything, null included), so that
+    /// [`Region::words`] needs no test.
+    fn start(bytes: *const u8, len: usize) -> NonNull<AtomicU64> {
+        match NonNull::new(bytes.cast_mut().cast()) {
+            Some(ptr) if len > 0 => ptr,
+            _ => NonNull::dangling(),
+        }
+    }
+
     /// The words of the file.
     #[inline]
     pub(crate) fn words(&self) -> &[AtomicU64] {
-        if self.len == 0 {
-            return &[];
-        }
         // SAFETY:
         // 1. `ptr` is the start of a live mapping of at least `len * 8` bytes,
         //    kept alive by `_map` for as long as `self` (the slice borrows
-        //    `self`), and a mapping is page-aligned, so 8-aligned.
+        //    `self`), and a mapping is page-aligned, so 8-aligned; with no
+        //    words it is a dangling, aligned, non-null pointer
+        //    (`Region::start`), as an empty slice needs.
         // 2. `AtomicU64` has the size and alignment of `u64` and every bit
         //    pattern is valid.
         // 3. All access to the memory goes through these atomics (no `&mut`
         //    or plain reference to the bytes exists); other processes may
         //    change the file concurrently, which atomics tolerate.
         // 4. For a read-only mapping, callers only perform atomic loads.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
 }

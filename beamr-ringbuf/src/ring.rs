@@ -90,6 +90,18 @@ impl RingPlace {
             words: g.ring_words,
         }
     }
+
+    /// The word indices of the header fields [`Ring`] reaches.
+    #[inline(always)]
+    pub(crate) fn header_words(&self) -> std::ops::Range<usize> {
+        self.header..self.header + HEADER_SPAN
+    }
+
+    /// The word indices of the ring's data.
+    #[inline(always)]
+    pub(crate) fn data_words(&self) -> std::ops::Range<usize> {
+        self.data..self.data + self.words
+    }
 }
 
 impl<'a> Ring<'a> {
@@ -102,16 +114,23 @@ impl<'a> Ring<'a> {
     /// The ring at `place` over `words` (the whole file).
     #[inline(always)]
     pub(crate) fn at(words: &'a [AtomicU64], place: &RingPlace) -> Ring<'a> {
-        let header: &[AtomicU64; HEADER_SPAN] = words[place.header..place.header + HEADER_SPAN]
-            .try_into()
-            .expect("a slice of HEADER_SPAN words");
+        Ring::from_parts(&words[place.header_words()], &words[place.data_words()])
+    }
+
+    /// The ring whose header fields are `header` (the words of
+    /// [`RingPlace::header_words`]) and whose data is `data`, a power of
+    /// two of words.
+    #[inline(always)]
+    pub(crate) fn from_parts(header: &'a [AtomicU64], data: &'a [AtomicU64]) -> Ring<'a> {
+        let header: &[AtomicU64; HEADER_SPAN] =
+            header.try_into().expect("a slice of HEADER_SPAN words");
         Ring {
             head: &header[ring_header::HEAD],
             tail: &header[ring_header::TAIL],
             tail_seq: &header[ring_header::TAIL_SEQ],
             claimed: &header[ring_header::CLAIMED],
-            data: &words[place.data..place.data + place.words],
-            mask: place.words as u64 - 1,
+            data,
+            mask: data.len() as u64 - 1,
         }
     }
 

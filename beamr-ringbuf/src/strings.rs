@@ -27,6 +27,7 @@ use std::sync::Mutex;
 use beamr_core::atom::{Atom, MAX_ATOMS};
 
 use crate::layout::{file_header, Geometry};
+use crate::region::Region;
 
 /// Record kind of an atom name.
 pub const KIND_ATOM: u8 = 1;
@@ -34,6 +35,13 @@ pub const KIND_ATOM: u8 = 1;
 pub const KIND_STRING: u8 = 2;
 /// Longest name stored, in bytes (longer names are cut at a char boundary).
 pub const MAX_NAME_BYTES: usize = 1024;
+
+/// An atom's key in the table: its index in the writing process's atom
+/// table (record kind [`KIND_ATOM`]).
+#[inline(always)]
+pub(crate) fn atom_key(atom: Atom) -> u32 {
+    atom.index()
+}
 
 /// The writer's side of the string table.
 pub(crate) struct StringWriter {
@@ -53,23 +61,25 @@ impl StringWriter {
         }
     }
 
-    /// Makes sure `atom`'s name is in the table; returns its key.
+    /// Makes sure `atom`'s name is in the table of the file mapped as
+    /// `region`; returns its key. The region's words are reached only when
+    /// the name is new (the hot path is one load and a bit test).
     #[inline]
-    pub(crate) fn atom(&self, words: &[AtomicU64], g: &Geometry, atom: Atom) -> u32 {
+    pub(crate) fn atom(&self, region: &Region, g: &Geometry, atom: Atom) -> u32 {
         let i = atom.index() as usize;
         let (w, bit) = (i / 64, 1u64 << (i % 64));
         match self.atoms_seen.get(w) {
             Some(word) if word.load(Ordering::Acquire) & bit == 0 => {
-                self.atom_slow(words, g, atom, word, bit)
+                self.atom_slow(region, g, atom, word, bit)
             }
-            _ => atom.index(),
+            _ => atom_key(atom),
         }
     }
 
     #[cold]
     fn atom_slow(
         &self,
-        words: &[AtomicU64],
+        region: &Region,
         g: &Geometry,
         atom: Atom,
         word: &AtomicU64,
@@ -77,12 +87,12 @@ impl StringWriter {
     ) -> u32 {
         let _guard = self.append_lock.lock().unwrap_or_else(|e| e.into_inner());
         if word.load(Ordering::Acquire) & bit == 0 {
-            append(words, g, KIND_ATOM, atom.index(), atom.name());
+            append(region.words(), g, KIND_ATOM, atom_key(atom), atom.name());
             // Set even if the table was full, so a full table costs one
             // lock per atom, not per event.
             word.fetch_or(bit, Ordering::Release);
         }
-        atom.index()
+        atom_key(atom)
     }
 
     /// Interns `s`, returning its key, or `None` if the table is full.

@@ -12,15 +12,25 @@
 //! runtime's probes stamp each event with the id of the scheduler thread
 //! that fired it).
 //!
+//! A `call` event, which can fire on every function call, skips the event
+//! (`Tracer::fire_call`): its three words go straight into the scheduler's
+//! ring, and the names of its function are checked against the ring's
+//! [`KnownMfas`] rather than the string table's two lookups. From a thread
+//! with no ring of its own it takes the event path, as every other event.
+//!
 //! Event layouts are in [`crate::codec`].
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use beamr_trace::{Decision, TraceEvent, TraceTag, Tracee, Tracer};
+use beamr_core::term::Term;
+use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
 
+use crate::clock;
 use crate::codec::{self, SlotsOut};
 use crate::layout::Category;
 use crate::recorder::Recorder;
+use crate::ring::Ring;
+use crate::strings;
 
 /// A [`Tracer`] that records into a [`Recorder`]'s rings.
 pub struct RingTracer {
@@ -28,15 +38,44 @@ pub struct RingTracer {
     shared_lock: AtomicBool,
     /// One bit per `TraceTag` number: 1 = record.
     tag_mask: AtomicU32,
+    /// Per ring, the functions its `call` events named last.
+    known: Box<[KnownMfas]>,
 }
+
+/// Slots of [`KnownMfas`]: a function lands in the slot of its name's
+/// atom index modulo this.
+const KNOWN_MFAS: usize = 8;
+
+/// An empty slot of [`KnownMfas`]: no module and function key pair is
+/// this (atom indices are below `MAX_ATOMS`).
+const UNKNOWN: u64 = u64::MAX;
+
+/// One ring's cache of the module and function names of its `call`
+/// events that are in the string table: a direct-mapped set of MFA words
+/// (`module key | function key << 32`, the event's first MFA word), one
+/// cache line per ring, so that a traced call of a function the ring has
+/// seen makes one comparison instead of two string-table lookups.
+///
+/// Only the ring's writer, its scheduler, reads and writes it (the shared
+/// ring 0 writes calls through the event path and leaves its own unused):
+/// a word it finds there it stored itself after interning both names, so
+/// its own program order puts the names' records before the events it
+/// publishes, and relaxed accesses suffice. A name interned is never
+/// removed, so a slot never goes stale.
+#[repr(align(64))]
+struct KnownMfas([AtomicU64; KNOWN_MFAS]);
 
 impl RingTracer {
     /// A tracer over `recorder`, recording every tag.
     pub fn new(recorder: Recorder) -> RingTracer {
+        let known = (0..recorder.ring_count())
+            .map(|_| KnownMfas(std::array::from_fn(|_| AtomicU64::new(UNKNOWN))))
+            .collect();
         RingTracer {
             recorder,
             shared_lock: AtomicBool::new(false),
             tag_mask: AtomicU32::new(u32::MAX),
+            known,
         }
     }
 
@@ -70,32 +109,107 @@ impl RingTracer {
     /// caller, holding the ring's write inlined.
     #[inline(never)]
     fn write(&self, event: &TraceEvent<'_>) -> bool {
-        let s = event.scheduler_id as usize;
         let kind = event.tag as u16;
         let words = codec::payload_words(event.tag);
-        let fill = |slots: &[AtomicU64]| {
+        let (ring, _shared) = self.ring_for(event.scheduler_id);
+        ring.write_with(Category::Trace, kind, event.timestamp_ns, words, |slots| {
             let mut out = SlotsOut::new(slots);
             codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
             debug_assert_eq!(out.stored(), words, "{:?}'s layout", event.tag);
-        };
-        // One call site of `write_with`, so that it is inlined here: the
-        // shared ring differs only in the lock around it.
-        let shared = !(1..self.recorder.ring_count()).contains(&s);
-        if shared {
-            while self
-                .shared_lock
-                .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
-                .is_err()
-            {
-                std::hint::spin_loop();
+        })
+    }
+
+    /// Writes the `call` event of `tracee` calling `mfa` at `timestamp_ns`
+    /// into `ring`, scheduler `s`'s own, paused or not (the caller has
+    /// just asked): the words [`RingTracer::write`] writes for it, with no
+    /// event to encode. Inlined into `fire_call`, its one caller.
+    #[inline(always)]
+    fn write_call(
+        &self,
+        ring: Ring<'_>,
+        s: usize,
+        tracee: Tracee,
+        mfa: &Mfa,
+        timestamp_ns: u64,
+    ) -> bool {
+        // The keys without interning; `know` interns the names unless this
+        // ring has named the function lately.
+        let words = codec::call_words(tracee, *mfa, strings::atom_key);
+        self.know(s, mfa, words[1]);
+        let kind = TraceTag::Call as u16;
+        ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
+            for (slot, w) in slots.iter().zip(words) {
+                slot.store(w, Ordering::Relaxed);
             }
+        })
+    }
+
+    /// A `call` event from a thread with no ring of its own (see
+    /// [`RingTracer::ring_for`]): written as every event is, through
+    /// [`RingTracer::write`], so that the path of the scheduler rings
+    /// keeps no lock (and ring 0 no cache of known functions).
+    #[cold]
+    #[inline(never)]
+    fn write_call_shared(&self, event: &TraceEvent<'_>) -> bool {
+        self.write(event)
+    }
+
+    /// Makes sure the names of `mfa`, whose MFA word is `key`, are in the
+    /// string table, for an event of ring `ring`'s writer (see
+    /// [`KnownMfas`]).
+    #[inline(always)]
+    fn know(&self, ring: usize, mfa: &Mfa, key: u64) {
+        let known = &self.known[ring].0;
+        let slot = &known[mfa.function.index() as usize % KNOWN_MFAS];
+        if slot.load(Ordering::Relaxed) != key {
+            self.learn(slot, mfa, key);
         }
-        let ring = self.recorder.ring(if shared { 0 } else { s });
-        let ok = ring.write_with(Category::Trace, kind, event.timestamp_ns, words, fill);
-        if shared {
-            self.shared_lock.store(false, Ordering::Release);
+    }
+
+    /// Interns the names of `mfa` and remembers them in `slot`.
+    #[cold]
+    #[inline(never)]
+    fn learn(&self, slot: &AtomicU64, mfa: &Mfa, key: u64) {
+        self.recorder.intern_atom(mfa.module);
+        self.recorder.intern_atom(mfa.function);
+        slot.store(key, Ordering::Relaxed);
+    }
+
+    /// The ring of scheduler `scheduler_id`: its own, or the shared ring
+    /// 0 with the spin lock held until the guard drops. Inlined into
+    /// [`RingTracer::write`], which then has one call of the ring's write,
+    /// inlined too.
+    #[inline(always)]
+    fn ring_for(&self, scheduler_id: u32) -> (Ring<'_>, Option<SharedRing<'_>>) {
+        match self.recorder.own_ring(scheduler_id as usize) {
+            Some(ring) => (ring, None),
+            None => (self.recorder.ring(0), Some(self.lock_shared())),
         }
-        ok
+    }
+
+    /// Takes the spin lock of ring 0: the ring of every thread that is
+    /// not a scheduler (and of scheduler ids past the last ring), which
+    /// several may write at once.
+    #[cold]
+    #[inline(never)]
+    fn lock_shared(&self) -> SharedRing<'_> {
+        while self
+            .shared_lock
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            std::hint::spin_loop();
+        }
+        SharedRing(&self.shared_lock)
+    }
+}
+
+/// The spin lock of ring 0, held (see [`RingTracer::ring_for`]).
+struct SharedRing<'a>(&'a AtomicBool);
+
+impl Drop for SharedRing<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
     }
 }
 
@@ -114,5 +228,55 @@ impl Tracer for RingTracer {
     /// `enabled` has just said yes (which checked the pause).
     fn trace(&self, event: &TraceEvent<'_>) {
         self.write(event);
+    }
+
+    /// `enabled`, then the call's words straight into the ring: the same
+    /// answer and the same words as the protocol's two steps, with no
+    /// event built. The arguments and the match specification's term are
+    /// not recorded (see [`crate::codec`]).
+    #[inline]
+    fn fire_call(
+        &self,
+        tracee: Tracee,
+        scheduler_id: u32,
+        mfa: &Mfa,
+        args: CallArgs<'_>,
+        match_spec_result: Option<Term>,
+    ) -> Decision {
+        let decision = self.enabled(TraceTag::Call, tracee);
+        if decision == Decision::Trace {
+            let timestamp_ns = clock::now_ns();
+            let s = scheduler_id as usize;
+            match self.recorder.own_ring(s) {
+                Some(ring) => self.write_call(ring, s, tracee, mfa, timestamp_ns),
+                None => {
+                    let payload = Payload::Call {
+                        mfa: *mfa,
+                        args,
+                        match_spec_result,
+                    };
+                    let event = TraceEvent::new(
+                        TraceTag::Call,
+                        tracee,
+                        timestamp_ns,
+                        scheduler_id,
+                        payload,
+                    );
+                    self.write_call_shared(&event)
+                }
+            };
+        }
+        decision
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rings_known_functions_fill_one_cache_line() {
+        assert_eq!(std::mem::size_of::<KnownMfas>(), 64);
+        assert_eq!(std::mem::align_of::<KnownMfas>(), 64);
     }
 }

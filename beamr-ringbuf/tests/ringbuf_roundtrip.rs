@@ -326,3 +326,75 @@ fn pause_and_tag_filter_stop_events_at_enabled() {
     assert_eq!(c.events[0].2, 2);
     assert_eq!(c.lost, 0);
 }
+
+/// `fire_call`, the ring's one-step `call`, records what the protocol's
+/// two steps record: the same words in the same rings (the timestamp
+/// aside, which it reads itself), the names in the string table (also for
+/// functions that share a slot of the ring's cache of known functions),
+/// and the same answers when paused or filtered.
+#[test]
+fn fire_call_records_what_the_protocol_records() {
+    let calls: Vec<(u32, Mfa)> = (0..40)
+        .map(|i| {
+            // Repeats (cache hits), a module with two functions, and more
+            // functions than a ring's cache has slots, on every ring:
+            // 0 (not a scheduler), 1, 2, and 7 (past the last: ring 0).
+            let f = format!("f{}", i % 11);
+            let m = if i % 3 == 0 { "mod_a" } else { "mod_b" };
+            ([0, 1, 2, 7][i % 4], mfa(m, &f, (i % 5) as u32))
+        })
+        .collect();
+    let record = |one_step: bool| {
+        let path = tmp(if one_step { "one_step" } else { "two_steps" });
+        let tracer = RingTracer::new(Recorder::create(Options::new(3).path(&path)).unwrap());
+        for (i, (sched, m)) in calls.iter().enumerate() {
+            let tracee = Tracee::pid(i as u64);
+            let args = [Term::NIL];
+            let d = if one_step {
+                tracer.fire_call(tracee, *sched, m, CallArgs::Args(&args), None)
+            } else {
+                fire(&tracer, TraceTag::Call, tracee, || {
+                    let payload = Payload::Call {
+                        mfa: *m,
+                        args: CallArgs::Args(&args),
+                        match_spec_result: None,
+                    };
+                    TraceEvent::new(TraceTag::Call, tracee, 0, *sched, payload)
+                })
+            };
+            assert_eq!(d, beamr_trace::Decision::Trace);
+        }
+        tracer.recorder().pause();
+        let args = CallArgs::Arity(0);
+        let d = tracer.fire_call(Tracee::pid(1), 1, &calls[0].1, args, None);
+        assert_eq!(d, beamr_trace::Decision::Discard, "paused");
+        tracer.recorder().resume();
+        tracer.set_tags(&[TraceTag::Send]);
+        let d = tracer.fire_call(Tracee::pid(1), 1, &calls[0].1, args, None);
+        assert_eq!(d, beamr_trace::Decision::Discard, "filtered");
+        let mut c = Collect::default();
+        let mut cursor = Cursor::open(&path).unwrap();
+        cursor.finish(&mut c);
+        let events: Vec<_> = c
+            .events
+            .iter()
+            .map(|(r, s, _, rec)| (*r, *s, *rec))
+            .collect();
+        (events, c.names, c.lost)
+    };
+    let (one, one_names, one_lost) = record(true);
+    let (two, two_names, two_lost) = record(false);
+    assert_eq!(one.len(), calls.len());
+    let sorted = |mut v: Vec<(usize, u64, TraceRecord)>| {
+        v.sort_by_key(|e| (e.0, e.1));
+        v
+    };
+    assert_eq!(sorted(one), sorted(two));
+    let mut one_names = one_names;
+    let mut two_names = two_names;
+    one_names.sort();
+    two_names.sort();
+    assert_eq!(one_names, two_names);
+    assert!(one_names.contains(&"mod_a:f0/0".to_owned()));
+    assert_eq!((one_lost, two_lost), (0, 0));
+}

@@ -19,6 +19,11 @@
 //! 3. It builds a [`TraceEvent`] that borrows the tracee's terms and calls
 //!    [`Tracer::trace`] with it, then drops the event.
 //!
+//! A `call` event, the one probe that can fire on every function call,
+//! takes steps 2 and 3 in one call of [`Tracer::fire_call`], whose default
+//! is exactly them; a backend that can record a call without an event (the
+//! ring buffer) overrides it and keeps their order and answers.
+//!
 //! Before any of that, when a tracer is set on a tracee (`erlang:trace/3`
 //! setting flags with it), the runtime asks [`Tracer::trace_status`]
 //! (`erl_tracer`'s `enabled(trace_status, State, Tracee)`): on
@@ -44,8 +49,9 @@ use std::sync::Arc;
 
 use beamr_core::term::Term;
 
+use crate::clock;
 use crate::context::TraceContext;
-use crate::event::TraceEvent;
+use crate::event::{CallArgs, Mfa, Payload, TraceEvent};
 use crate::tag::TraceTag;
 use crate::tracee::Tracee;
 
@@ -115,6 +121,38 @@ pub trait Tracer: Send + Sync {
     /// for a backend that Erlang code cannot name.
     fn tracer_term(&self) -> Option<Term> {
         None
+    }
+    /// Steps 2 and 3 of the protocol for a `call` event of `tracee` on
+    /// scheduler `scheduler_id`: its `Payload::Call` fields are `mfa`,
+    /// `args` and `match_spec_result` (`mfa` borrowed, as the runtime holds
+    /// it in its pattern table). The default asks
+    /// [`Tracer::enabled`] and, on [`Decision::Trace`], builds the event
+    /// (stamped with [`clock::now_ns`] if [`Tracer::reads_clock`]) and
+    /// hands it to [`Tracer::trace`]; it returns the decision. A backend
+    /// that overrides it gives the same answers and records the same
+    /// event, in one dynamic call instead of three.
+    fn fire_call(
+        &self,
+        tracee: Tracee,
+        scheduler_id: u32,
+        mfa: &Mfa,
+        args: CallArgs<'_>,
+        match_spec_result: Option<Term>,
+    ) -> Decision {
+        let mfa = *mfa;
+        fire(self, TraceTag::Call, tracee, || {
+            let at = if self.reads_clock() {
+                clock::now_ns()
+            } else {
+                0
+            };
+            let payload = Payload::Call {
+                mfa,
+                args,
+                match_spec_result,
+            };
+            TraceEvent::new(TraceTag::Call, tracee, at, scheduler_id, payload)
+        })
     }
 }
 
@@ -188,6 +226,16 @@ macro_rules! forward_tracer {
             }
             fn tracer_term(&self) -> Option<Term> {
                 (**self).tracer_term()
+            }
+            fn fire_call(
+                &self,
+                tracee: Tracee,
+                scheduler_id: u32,
+                mfa: &Mfa,
+                args: CallArgs<'_>,
+                match_spec_result: Option<Term>,
+            ) -> Decision {
+                (**self).fire_call(tracee, scheduler_id, mfa, args, match_spec_result)
             }
         }
     )*};

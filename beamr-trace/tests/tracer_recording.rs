@@ -207,3 +207,60 @@ fn schedulers_trace_concurrently() {
         }
     });
 }
+
+#[test]
+fn fire_call_asks_first_and_records_the_call_event() {
+    let rec = RecordingTracer::with_filter(|_, tracee| {
+        if tracee == Tracee::pid(1) {
+            Decision::Trace
+        } else {
+            Decision::Discard
+        }
+    });
+    let mfa = Mfa {
+        module: Atom::new("m").unwrap(),
+        function: Atom::new("f").unwrap(),
+        arity: 2,
+    };
+    let args = [Term::small_unchecked(1), Term::NIL];
+    // A reading past the clock's origin, to tell a stamped event from 0.
+    let _ = beamr_trace::clock::now_ns();
+    std::thread::sleep(std::time::Duration::from_millis(2));
+    let before = beamr_trace::clock::now_ns();
+    let d = rec.fire_call(
+        Tracee::pid(1),
+        3,
+        &mfa,
+        CallArgs::Args(&args),
+        Some(Term::NIL),
+    );
+    assert_eq!(d, Decision::Trace);
+    let d = rec.fire_call(Tracee::pid(2), 3, &mfa, CallArgs::Arity(2), None);
+    assert_eq!(d, Decision::Discard);
+    assert_eq!(rec.enabled_calls(), 2);
+    assert_eq!(rec.unasked(), 0);
+    rec.with_events(|events| {
+        assert_eq!(events.len(), 1);
+        let e = &events[0];
+        assert_eq!(
+            (e.tag, e.tracee, e.scheduler_id),
+            (TraceTag::Call, Tracee::pid(1), 3)
+        );
+        assert!(
+            before > 0 && e.timestamp_ns >= before,
+            "stamped: it reads the clock"
+        );
+        match e.payload {
+            Payload::Call {
+                mfa: m,
+                args: CallArgs::Args(a),
+                match_spec_result: Some(x),
+            } => {
+                assert_eq!(m, mfa);
+                assert_eq!(a, &args[..]);
+                assert_eq!(x, Term::NIL);
+            }
+            other => panic!("{other:?}"),
+        }
+    });
+}

@@ -196,12 +196,13 @@ struct Table {
 }
 
 /// A module version with functions whose patterns fire on local calls:
-/// per function (in `module.functions`' order), its name and patterns if
-/// they do. A local call finds its function by address with a binary
-/// search, and its patterns by index, with no hashing.
+/// per function (in `module.functions`' order), where its [`LocalEntry`]
+/// is in [`LocalIndex::entries`] if its patterns fire on local calls. A
+/// local call finds its function by address with a binary search, and its
+/// patterns by index, with no hashing.
 struct LocalModule {
     module: Arc<Module>,
-    functions: Vec<Option<LocalEntry>>,
+    functions: Vec<Option<usize>>,
 }
 
 /// A function whose patterns fire on local calls, as a local call finds it.
@@ -224,26 +225,23 @@ static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
 #[derive(Default)]
 struct LocalIndex {
     modules: Vec<LocalModule>,
+    /// Every function whose patterns fire on local calls, where its
+    /// module's `functions` say.
+    entries: Vec<LocalEntry>,
 }
 
 impl LocalIndex {
-    /// Where the function whose code holds `entry` is: its module's and
-    /// its own index, if its patterns fire on local calls.
-    fn find(&self, entry: *const Instr) -> Option<(usize, usize)> {
-        let m = self.modules.iter().position(|m| m.module.contains(entry))?;
-        let module = &self.modules[m].module;
-        let index = module.index_of(entry);
-        let f = module
+    /// Where in `entries` the function whose code holds `entry` is, if
+    /// its patterns fire on local calls.
+    fn find(&self, entry: *const Instr) -> Option<usize> {
+        let m = self.modules.iter().find(|m| m.module.contains(entry))?;
+        let index = m.module.index_of(entry);
+        let f = m
+            .module
             .functions
             .partition_point(|f| f.start <= index)
             .checked_sub(1)?;
-        self.modules[m].functions.get(f)?.as_ref()?;
-        Some((m, f))
-    }
-
-    /// The function at `(module, function)` (from [`LocalIndex::find`]).
-    fn at(&self, (m, f): (usize, usize)) -> Option<&LocalEntry> {
-        self.modules.get(m)?.functions.get(f)?.as_ref()
+        *m.functions.get(f)?
     }
 }
 
@@ -253,15 +251,23 @@ static LOCAL_INDEX: LazyLock<RwLock<Arc<LocalIndex>>> = LazyLock::new(Default::d
 /// current while its generation is this one.
 static LOCAL_GENERATION: AtomicU64 = AtomicU64::new(1);
 
-thread_local! {
-    /// This thread's copy of [`LOCAL_INDEX`] and its generation: a local
-    /// call checks the generation (one load) and reads the index with no
-    /// lock and no reference count.
-    static LOCAL_CACHE: RefCell<(u64, Arc<LocalIndex>)> = RefCell::new((0, Arc::default()));
+/// A thread's view of [`LOCAL_INDEX`], in one thread-local so that a local
+/// call reaches all of it from one thread-local address.
+struct LocalCache {
+    /// The index and its generation: a local call checks the generation
+    /// (one load) and reads the index with no lock and no reference count.
+    index: RefCell<(u64, Arc<LocalIndex>)>,
+    /// The code address this thread last found in its cached index, and
+    /// where its entry is: a recursive function calls the same entry
+    /// again and again.
+    last: Cell<(usize, usize)>,
+}
 
-    /// The last entry this thread found in its cached index, and where:
-    /// a recursive function calls the same entry again and again.
-    static LAST_LOCAL: Cell<(usize, (usize, usize))> = const { Cell::new((0, (0, 0))) };
+thread_local! {
+    static LOCAL_CACHE: LocalCache = LocalCache {
+        index: RefCell::new((0, Arc::default())),
+        last: Cell::new((0, 0)),
+    };
 }
 
 /// Applies `changes` of `session` to every function of a loaded module
@@ -387,32 +393,48 @@ pub fn of_export(export: &Export) -> Option<Patterns> {
 }
 
 /// Calls `f` with the function whose code holds `entry` and its patterns,
-/// if they fire on local calls; `None` (and `f` not called) if not.
+/// if they fire on local calls; `None` (and `f` not called) if not. One
+/// call of `f`, so that it is inlined here with the rest.
+#[inline(always)]
 pub fn with_local<R>(entry: *const Instr, f: impl FnOnce(&LocalEntry) -> R) -> Option<R> {
     LOCAL_CACHE.with(|cache| {
         let generation = LOCAL_GENERATION.load(Ordering::Acquire);
-        if cache.borrow().0 != generation {
-            let index = Arc::clone(&LOCAL_INDEX.read().unwrap_or_else(|e| e.into_inner()));
-            LAST_LOCAL.set((0, (0, 0)));
-            match cache.try_borrow_mut() {
-                Ok(mut c) => *c = (generation, index),
-                // A call inside `f` (not expected): use the index as read.
-                Err(_) => {
-                    return Some(f(index.at(index.find(entry)?)?));
-                }
+        let cached = cache.index.try_borrow().ok().filter(|c| c.0 == generation);
+        let fresh: Arc<LocalIndex>;
+        let index = match &cached {
+            Some(c) => &c.1,
+            None => {
+                fresh = refresh_local_cache(cache, generation);
+                &fresh
             }
-        }
-        let c = cache.borrow();
-        let (last, place) = LAST_LOCAL.get();
+        };
+        let (last, place) = cache.last.get();
         let place = if last == entry as usize {
             place
         } else {
-            let place = c.1.find(entry)?;
-            LAST_LOCAL.set((entry as usize, place));
+            let place = index.find(entry)?;
+            cache.last.set((entry as usize, place));
             place
         };
-        Some(f(c.1.at(place)?))
+        Some(f(index.entries.get(place)?))
     })
+}
+
+/// This thread's cached index is out of date (the first local call after
+/// a change of patterns): caches the current one, and returns it. A call
+/// inside [`with_local`]'s `f` (not expected) finds the cache borrowed and
+/// leaves it, with its old generation, to the next call; the place it
+/// then caches is never read with the old index, since the generations
+/// differ.
+#[cold]
+#[inline(never)]
+fn refresh_local_cache(cache: &LocalCache, generation: u64) -> Arc<LocalIndex> {
+    let index = Arc::clone(&LOCAL_INDEX.read().unwrap_or_else(|e| e.into_inner()));
+    cache.last.set((0, 0));
+    if let Ok(mut c) = cache.index.try_borrow_mut() {
+        *c = (generation, Arc::clone(&index));
+    }
+    index
 }
 
 /// Drops every pattern of `session` (it was destroyed).
@@ -640,6 +662,7 @@ fn rebuild_local_modules(table: &mut Table) {
     names.sort_unstable_by_key(|a| a.index());
     names.dedup();
     let code = CodeServer::global();
+    let mut entries = Vec::new();
     let modules: Vec<LocalModule> = names
         .into_iter()
         .filter_map(|m| code.current(m))
@@ -650,31 +673,32 @@ fn rebuild_local_modules(table: &mut Table) {
                 .map(|f| {
                     let key = (module.name, f.name, f.arity);
                     let all = table.functions.get(&key)?;
-                    all.iter().any(|s| s.trace.fires_locally()).then(|| {
-                        let mfa = Mfa {
-                            module: key.0,
-                            function: key.1,
-                            arity: key.2,
-                        };
-                        let plain = match all.as_slice() {
-                            [one] if one.trace.is_plain_local_call() => {
-                                Some(Arc::clone(&one.session))
-                            }
-                            _ => None,
-                        };
-                        LocalEntry {
-                            mfa,
-                            all: Arc::clone(all),
-                            plain,
-                        }
-                    })
+                    if !all.iter().any(|s| s.trace.fires_locally()) {
+                        return None;
+                    }
+                    let mfa = Mfa {
+                        module: key.0,
+                        function: key.1,
+                        arity: key.2,
+                    };
+                    let plain = match all.as_slice() {
+                        [one] if one.trace.is_plain_local_call() => Some(Arc::clone(&one.session)),
+                        _ => None,
+                    };
+                    entries.push(LocalEntry {
+                        mfa,
+                        all: Arc::clone(all),
+                        plain,
+                    });
+                    Some(entries.len() - 1)
                 })
                 .collect();
             LocalModule { module, functions }
         })
         .collect();
     let any = !modules.is_empty();
-    *LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(LocalIndex { modules });
+    *LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner()) =
+        Arc::new(LocalIndex { modules, entries });
     LOCAL_GENERATION.fetch_add(1, Ordering::AcqRel);
     pattern::set_local_calls(any);
 }

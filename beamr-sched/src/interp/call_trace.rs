@@ -71,17 +71,24 @@ pub fn first_call(rt: &Runtime, p: &mut Process, export: &'static Export, args: 
 #[cold]
 #[inline(never)]
 pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
-    trace_patterns::with_local(entry, |e| match &e.plain {
-        Some(session) => plain_local_call(p, session, e.mfa),
+    trace_patterns::with_local(entry, |e| local_entry(rt, p, e));
+}
+
+/// A local call of the function `e`, whose patterns fire on it.
+#[inline(always)]
+fn local_entry(rt: &Runtime, p: &mut Process, e: &trace_patterns::LocalEntry) {
+    match &e.plain {
+        Some(session) => plain_local_call(p, session, &e.mfa),
         None => on_calls(rt, p, e.mfa, &e.all, true, true),
-    });
+    }
 }
 
 /// A local call of a function whose one pattern is a plain local call
 /// pattern of `session` (`LocalEntry::plain`): what [`on_call`] does for
-/// it, with one search of the process's sessions.
-#[inline]
-fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
+/// it, with one search of the process's sessions. Inlined into [`local`],
+/// as the path every call of a function traced so takes.
+#[inline(always)]
+fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: &Mfa) {
     if !p.trace.wants(TraceFlags::CALL) {
         return;
     }
@@ -89,10 +96,11 @@ fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: Mfa) {
     let arity = mfa.arity as usize;
     let flags = p.trace.report_call(session, pid, mfa, &p.x[..arity], None);
     let return_to = flags.contains(TraceFlags::RETURN_TO);
-    push_call_frame(p, session, mfa, (false, false), return_to);
+    push_call_frame(p, session, *mfa, (false, false), return_to);
 }
 
 /// Every live session's patterns of the called function, in turn.
+#[inline(never)]
 fn on_calls(rt: &Runtime, p: &mut Process, mfa: Mfa, all: &Patterns, local: bool, frames: bool) {
     for s in all.iter().filter(|s| s.session.is_alive()) {
         on_call(rt, p, &s.session, mfa, &s.trace, local, frames);

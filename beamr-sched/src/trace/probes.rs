@@ -115,7 +115,7 @@ pub fn call(
     extra: Option<Term>,
 ) {
     if t.wants(TraceFlags::CALL) {
-        let _ = t.report_call(session, pid, mfa, args, extra);
+        let _ = t.report_call(session, pid, &mfa, args, extra);
     }
 }
 

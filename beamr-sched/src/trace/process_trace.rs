@@ -298,24 +298,24 @@ impl ProcessTrace {
     /// arity goes. Returns the session's flags if it traces the process
     /// with `call` (before the tracer could ask to be removed), else none.
     /// One search of the process's sessions: this runs for every traced
-    /// call.
-    #[inline]
+    /// call (inlined into the interpreter's call-trace paths).
+    #[inline(always)]
     pub fn report_call(
         &mut self,
         session: &Session,
         pid: Term,
-        mfa: beamr_trace::Mfa,
+        mfa: &beamr_trace::Mfa,
         args: &[Term],
         extra: Option<Term>,
     ) -> TraceFlags {
-        let Some(i) = self
+        let Some((i, s)) = self
             .sessions
             .iter()
-            .position(|s| s.session.id() == session.id() && s.session.is_alive())
+            .enumerate()
+            .find(|(_, s)| s.session.id() == session.id() && s.session.is_alive())
         else {
             return TraceFlags::empty();
         };
-        let s = &self.sessions[i];
         let flags = s.flags;
         if !flags.contains(TraceFlags::CALL) {
             return TraceFlags::empty();
@@ -328,18 +328,22 @@ impl ProcessTrace {
         } else {
             beamr_trace::CallArgs::Args(args)
         };
-        let payload = Payload::Call {
-            mfa,
-            args,
-            match_spec_result: extra,
+        let Some(tracee) = Tracee::from_term(pid) else {
+            return flags;
         };
-        if report_one(&*s.tracer, TraceTag::Call, pid, payload, |t, e| t.trace(e)).0
-            == Decision::Remove
-        {
-            self.sessions.remove(i);
-            self.refresh();
+        // `report_one`'s protocol, in the tracer's one call.
+        if s.tracer.fire_call(tracee, scheduler_id(), mfa, args, extra) == Decision::Remove {
+            self.remove_session(i);
         }
         flags
+    }
+
+    /// Drops the `i`th session (its tracer asked to be removed).
+    #[cold]
+    #[inline(never)]
+    fn remove_session(&mut self, i: usize) {
+        self.sessions.remove(i);
+        self.refresh();
     }
 
     /// Calls `each` with every live session traced with `flag` and its
