@@ -62,8 +62,10 @@ mod tests {
 
     #[test]
     fn readings_never_go_back_and_follow_the_os_clock() {
-        let t0 = now_ns();
+        // The OS clock's interval encloses ours, so a pause between two
+        // readings (a loaded machine) can only widen the OS's.
         let os0 = std::time::Instant::now();
+        let t0 = now_ns();
         let mut last = t0;
         for _ in 0..10_000 {
             let t = now_ns();
@@ -73,9 +75,10 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         let ours = now_ns() - t0;
         let os = os0.elapsed().as_nanos() as u64;
-        // The same 20 ms or more by both clocks, within a few ms.
+        // 20 ms or more, and not more than the OS clock saw (give or take
+        // the two clocks' difference in rate over 20 ms, far below 1 ms).
         assert!(ours >= 19_000_000, "{ours} ns");
-        assert!(ours.abs_diff(os) < 5_000_000, "{ours} ns against {os} ns");
+        assert!(ours <= os + 1_000_000, "{ours} ns against {os} ns");
     }
 
     #[test]
