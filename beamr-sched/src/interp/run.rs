@@ -299,6 +299,22 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 arith_tail!(ArithOp::Sub, *fail, x, y, *dst)
             }
+            Instr::AddC { fail, a, b, dst } => {
+                let x = get(p, *a);
+                if let Some(r) = x.small_add(*b) {
+                    put(p, *dst, r);
+                    next!()
+                }
+                arith_tail!(ArithOp::Add, *fail, x, *b, *dst)
+            }
+            Instr::SubC { fail, a, b, dst } => {
+                let x = get(p, *a);
+                if let Some(r) = x.small_sub(*b) {
+                    put(p, *dst, r);
+                    next!()
+                }
+                arith_tail!(ArithOp::Sub, *fail, x, *b, *dst)
+            }
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
                 // report it, then return on to where it was called from.
@@ -419,6 +435,23 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 to_b,
             } => {
                 let v = get(p, *arg).raw() as i64;
+                if v == i64::from(*a) {
+                    jump!(*to_a)
+                }
+                if v == i64::from(*b) {
+                    jump!(*to_b)
+                }
+                jump!(*fail)
+            }
+            Instr::SelectVal2X {
+                x: n,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+            } => {
+                let v = x(p, u32::from(*n)).raw() as i64;
                 if v == i64::from(*a) {
                     jump!(*to_a)
                 }

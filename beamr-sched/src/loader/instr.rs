@@ -754,6 +754,45 @@ pub enum Instr {
         /// Result register.
         dst: Dst,
     },
+    /// [`Instr::Add`] of a small-integer constant `b` (`N + 1`): one
+    /// operand to decode, the constant's tag test folded into the other's.
+    AddC {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand: a small integer.
+        b: Term,
+        /// Result register.
+        dst: Dst,
+    },
+    /// [`Instr::Sub`] of a small-integer constant `b` (`N - 1`), as
+    /// [`Instr::AddC`].
+    SubC {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand: a small integer.
+        b: Term,
+        /// Result register.
+        dst: Dst,
+    },
+    /// [`Instr::SelectVal2`] of X register `x`.
+    SelectVal2X {
+        /// The X register examined.
+        x: u16,
+        /// Where to go when neither matches.
+        fail: Target,
+        /// The first value's word.
+        a: i32,
+        /// Where to go on the first value.
+        to_a: Target,
+        /// The second value's word (the first again for a one-value table).
+        b: i32,
+        /// Where to go on the second value.
+        to_b: Target,
+    },
     /// [`Instr::SelectVal`] on at most two immediate values whose words
     /// fit in 32 bits (booleans, small integers, most atoms): compared in
     /// place, without the boxed table.

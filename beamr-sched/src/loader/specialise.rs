@@ -15,8 +15,12 @@
 //!   (`IsNilX`, `IsNonemptyListX`, `IsEqExactXX`, `IsLtXX`,
 //!   `IsNonemptyGetListX`, `GetTupleElementXX`).
 //! - **Small tables.** A `select_val` on one or two immediates is compared
-//!   in place (`SelectVal2`), and so is one on three immediates in an X
-//!   register (`SelectVal3X`: a comparison's `lt`, `eq`, `gt`).
+//!   in place (`SelectVal2`, `SelectVal2X` for an X register), and so is
+//!   one on three immediates in an X register (`SelectVal3X`: a
+//!   comparison's `lt`, `eq`, `gt`).
+//! - **Constant operands.** `+` and `-` of a small-integer constant
+//!   (`N - 1`, a counter's `+ 1`) decode one operand instead of two
+//!   (`AddC`, `SubC`).
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
@@ -29,7 +33,7 @@
 use beamr_core::term::Term;
 
 use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
-use super::operand::SrcKind;
+use super::operand::{Src, SrcKind};
 
 /// Rewrites `code` in place (see the module documentation).
 pub fn specialise(code: &mut [Instr]) {
@@ -154,14 +158,24 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             a,
             b,
             dst,
-        } => match op {
-            ArithOp::Add => Instr::Add { fail, a, b, dst },
-            ArithOp::Sub => Instr::Sub { fail, a, b, dst },
+        } => match (op, small_constant(b)) {
+            (ArithOp::Add, Some(b)) => Instr::AddC { fail, a, b, dst },
+            (ArithOp::Sub, Some(b)) => Instr::SubC { fail, a, b, dst },
+            (ArithOp::Add, None) => Instr::Add { fail, a, b, dst },
+            (ArithOp::Sub, None) => Instr::Sub { fail, a, b, dst },
             _ => return None,
         },
         Instr::SelectVal(ref sel) => return select_val2(sel).or_else(|| select_val3x(sel)),
         _ => return None,
     })
+}
+
+/// The constant `src` names, if it is a small integer.
+fn small_constant(src: Src) -> Option<Term> {
+    match src.kind() {
+        SrcKind::Const(t) if t.as_small().is_some() => Some(t),
+        _ => None,
+    }
 }
 
 /// [`Instr::SelectVal3X`] for a table of three immediates whose words fit
@@ -199,6 +213,18 @@ fn select_val2(sel: &Select) -> Option<Instr> {
         return None;
     }
     let (first, second) = (sel.cases[0], sel.cases[sel.cases.len() - 1]);
+    if let SrcKind::X(x) = sel.arg.kind() {
+        if let Ok(x) = u16::try_from(x) {
+            return Some(Instr::SelectVal2X {
+                x,
+                fail: sel.fail,
+                a: word(first.0)?,
+                to_a: first.1,
+                b: word(second.0)?,
+                to_b: second.1,
+            });
+        }
+    }
     Some(Instr::SelectVal2 {
         arg: sel.arg,
         fail: sel.fail,
@@ -212,7 +238,7 @@ fn select_val2(sel: &Select) -> Option<Instr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::loader::{Dst, Src, Target};
+    use crate::loader::{Dst, Target};
     use beamr_core::atom::Atom;
 
     #[test]
@@ -396,21 +422,43 @@ mod tests {
                 b: Src::x(0),
                 dst: Dst::x(1),
             },
+            Instr::Arith {
+                op: ArithOp::Add,
+                fail: Target::NONE,
+                a: Src::y(0),
+                b: Src::x(0),
+                dst: Dst::x(0),
+            },
+            Instr::Arith {
+                op: ArithOp::Add,
+                fail: Target::NONE,
+                a: Src::y(0),
+                b: Src::constant(Term::atom(Atom::TRUE)),
+                dst: Dst::x(0),
+            },
         ];
         specialise(&mut code);
         assert!(matches!(code[0], Instr::IsNonemptyListX { x: 0, .. }));
         assert!(matches!(code[1], Instr::TypeTest { .. }));
         assert!(matches!(code[2], Instr::IsEqExactXX { a: 0, b: 1, .. }));
         assert!(matches!(code[3], Instr::Compare { .. }));
-        assert!(matches!(code[4], Instr::Sub { .. }));
+        // A small-integer constant operand: the constant form.
+        assert!(matches!(code[4], Instr::SubC { b, .. } if b == Term::small_unchecked(1)));
         assert!(matches!(code[5], Instr::Arith { .. }));
+        assert!(matches!(code[6], Instr::Add { .. }));
+        // A constant that is not a small integer raises: the general form.
+        assert!(matches!(code[7], Instr::Add { .. }));
     }
 
     #[test]
     fn two_value_tables_are_compared_in_place() {
         let table = |cases: Vec<(Term, Target)>, immediates| {
             Instr::SelectVal(Box::new(Select {
-                arg: Src::x(0),
+                arg: match cases.len() {
+                    1 => Src::y(0),
+                    2 => Src::x(2),
+                    _ => Src::x(0),
+                },
                 fail: Target(9),
                 cases: cases.into_boxed_slice(),
                 immediates,
@@ -433,9 +481,10 @@ mod tests {
         specialise(&mut code);
         let word = |t: Term| t.raw() as i64 as i32;
         assert!(
-            matches!(code[0], Instr::SelectVal2 { a, to_a: Target(2), b, to_b: Target(3), fail: Target(9), .. }
+            matches!(code[0], Instr::SelectVal2X { x: 2, a, to_a: Target(2), b, to_b: Target(3), fail: Target(9), .. }
             if a == word(f) && b == word(t))
         );
+        // Not in an X register: the general form.
         assert!(
             matches!(code[1], Instr::SelectVal2 { a, b, to_b: Target(4), .. }
             if a == b && a == word(Term::small_unchecked(-5)))
