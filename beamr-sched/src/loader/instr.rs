@@ -12,7 +12,8 @@ use beamr_core::term::{Export, FunEntry, Term};
 use super::natives::BifFn;
 use super::operand::{Dst, Src, Target};
 
-/// Arithmetic done inline on small integers by [`Instr::Arith`].
+/// Arithmetic done inline on small integers by [`Instr::Arith`]: `+ - *
+/// div rem band bor bxor bsl bsr`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ArithOp {
     /// `+`
@@ -31,11 +32,15 @@ pub enum ArithOp {
     Bor,
     /// `bxor`
     Bxor,
+    /// `bsl`
+    Bsl,
+    /// `bsr`
+    Bsr,
 }
 
 impl ArithOp {
     /// Every operation, in declaration order (`op as usize` indexes it).
-    pub const ALL: [ArithOp; 8] = [
+    pub const ALL: [ArithOp; 10] = [
         ArithOp::Add,
         ArithOp::Sub,
         ArithOp::Mul,
@@ -44,6 +49,8 @@ impl ArithOp {
         ArithOp::Band,
         ArithOp::Bor,
         ArithOp::Bxor,
+        ArithOp::Bsl,
+        ArithOp::Bsr,
     ];
 
     /// The operation for `erlang:Name/2`, if it is one of these.
@@ -57,6 +64,8 @@ impl ArithOp {
             "band" => ArithOp::Band,
             "bor" => ArithOp::Bor,
             "bxor" => ArithOp::Bxor,
+            "bsl" => ArithOp::Bsl,
+            "bsr" => ArithOp::Bsr,
             _ => return None,
         })
     }
@@ -72,6 +81,8 @@ impl ArithOp {
             ArithOp::Band => "band",
             ArithOp::Bor => "bor",
             ArithOp::Bxor => "bxor",
+            ArithOp::Bsl => "bsl",
+            ArithOp::Bsr => "bsr",
         }
     }
 
@@ -87,7 +98,27 @@ impl ArithOp {
             ArithOp::Band => Some(a & b),
             ArithOp::Bor => Some(a | b),
             ArithOp::Bxor => Some(a ^ b),
+            ArithOp::Bsl => shift_left(a, b),
+            ArithOp::Bsr => shift_left(a, b.checked_neg()?),
         }
+    }
+}
+
+/// `a bsl s` (a right shift for a negative `s`) when no bit of `a` is
+/// shifted out of the 64-bit word; `None` otherwise (the caller then checks
+/// the small-integer range, and the BIF makes the bignum).
+#[inline(always)]
+fn shift_left(a: i64, s: i64) -> Option<i64> {
+    if s >= 0 {
+        if s >= 64 {
+            return (a == 0).then_some(0);
+        }
+        let r = a << s;
+        (r >> s == a).then_some(r)
+    } else if s > -64 {
+        Some(a >> -s)
+    } else {
+        Some(if a < 0 { -1 } else { 0 })
     }
 }
 
@@ -918,6 +949,30 @@ pub enum FloatOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifts_on_small_integers_match_erlang() {
+        let bsl = |a, b| ArithOp::Bsl.small(a, b);
+        let bsr = |a, b| ArithOp::Bsr.small(a, b);
+        assert_eq!(bsl(1, 10), Some(1024));
+        assert_eq!(bsl(-3, 2), Some(-12));
+        assert_eq!(bsl(1024, -3), Some(128));
+        assert_eq!(bsl(-1, -200), Some(-1));
+        assert_eq!(bsl(5, -64), Some(0));
+        assert_eq!(bsl(0, 1000), Some(0));
+        // A bit shifted out: the BIF's bignum.
+        assert_eq!(bsl(3, 62), None);
+        assert_eq!(bsl(1, 64), None);
+        assert_eq!(bsl(-1, 63), Some(i64::MIN));
+        assert_eq!(bsr(1024, 3), Some(128));
+        assert_eq!(bsr(-1024, 3), Some(-128));
+        assert_eq!(bsr(-5, 1), Some(-3));
+        assert_eq!(bsr(7, 100), Some(0));
+        assert_eq!(bsr(-7, 100), Some(-1));
+        assert_eq!(bsr(3, -4), Some(48));
+        // Results past the small range are left to the caller's check.
+        assert!(bsl(1, 62).and_then(Term::small).is_none());
+    }
 
     #[test]
     fn instructions_are_at_most_32_bytes() {
