@@ -590,6 +590,36 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 set_x(p, *to, x(p, *from));
                 skip2!()
             }
+            Instr::MoveXX2 {
+                from_a,
+                to_a,
+                from_b,
+                to_b,
+            } => {
+                set_x(p, *to_a, x(p, *from_a));
+                set_x(p, *to_b, x(p, *from_b));
+                skip2!()
+            }
+            Instr::MoveXY2 {
+                from_a,
+                to_a,
+                from_b,
+                to_b,
+            } => {
+                set_y(p, *to_a, x(p, *from_a));
+                set_y(p, *to_b, x(p, *from_b));
+                skip2!()
+            }
+            Instr::MoveYX2 {
+                from_a,
+                to_a,
+                from_b,
+                to_b,
+            } => {
+                set_x(p, *to_a, y(p, *from_a));
+                set_x(p, *to_b, y(p, *from_b));
+                skip2!()
+            }
             Instr::PutList { head, tail, dst } => {
                 let (h, t) = (get(p, *head), get(p, *tail));
                 let cell = p.heap.cons(h, t);

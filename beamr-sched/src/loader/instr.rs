@@ -911,6 +911,42 @@ pub enum Instr {
         /// Destination X register of the second move.
         to: u32,
     },
+    /// Two `move`s X to X, the second following the first (and staying in
+    /// place after it): argument shuffles before a call.
+    MoveXX2 {
+        /// Source of the first move.
+        from_a: u32,
+        /// Destination of the first move.
+        to_a: u32,
+        /// Source of the second move.
+        from_b: u32,
+        /// Destination of the second move.
+        to_b: u32,
+    },
+    /// Two `move`s X to Y (as [`Instr::MoveXX2`]): saving values across
+    /// a call.
+    MoveXY2 {
+        /// Source X register of the first move.
+        from_a: u32,
+        /// Destination Y register of the first move.
+        to_a: u32,
+        /// Source X register of the second move.
+        from_b: u32,
+        /// Destination Y register of the second move.
+        to_b: u32,
+    },
+    /// Two `move`s Y to X (as [`Instr::MoveXX2`]): restoring values after
+    /// a call.
+    MoveYX2 {
+        /// Source Y register of the first move.
+        from_a: u32,
+        /// Destination X register of the first move.
+        to_a: u32,
+        /// Source Y register of the second move.
+        from_b: u32,
+        /// Destination X register of the second move.
+        to_b: u32,
+    },
     /// `deallocate` fused with the `return` that follows it (which stays
     /// in place after it, for jumps that land there).
     DeallocateReturn {

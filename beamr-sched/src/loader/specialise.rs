@@ -24,7 +24,10 @@
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
-//!   the code) sees the code it always saw. `deallocate` + `return` is one.
+//!   the code) sees the code it always saw. `deallocate` + `return` is one;
+//!   so are two `move`s between registers of the same kinds (X to X, X to Y,
+//!   Y to X: argument shuffles, values saved before a call and restored
+//!   after it).
 //!
 //! No instruction moves and none changes size, so labels, the line table,
 //! export entries and fun entries, all resolved by index during lowering,
@@ -83,15 +86,44 @@ fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
                 dst: *dst,
             })
         }
-        (Instr::Move { src: a, dst: b }, Instr::Move { src: c, dst: d })
-            if a.is_x() && b.is_y() && c.is_x() && !d.is_y() =>
-        {
-            Some(Instr::MoveXYThenXX {
-                from_x: a.index() as u32,
-                to_y: b.index() as u32,
-                from: c.index() as u32,
-                to: d.index() as u32,
-            })
+        (Instr::Move { src: a, dst: b }, Instr::Move { src: c, dst: d }) => {
+            let (from_a, to_a, from_b, to_b) = (
+                a.index() as u32,
+                b.index() as u32,
+                c.index() as u32,
+                d.index() as u32,
+            );
+            let (a_y, c_y) = (
+                matches!(a.kind(), SrcKind::Y(_)),
+                matches!(c.kind(), SrcKind::Y(_)),
+            );
+            match (a.is_x(), a_y, b.is_y(), c.is_x(), c_y, d.is_y()) {
+                (true, _, true, true, _, false) => Some(Instr::MoveXYThenXX {
+                    from_x: from_a,
+                    to_y: to_a,
+                    from: from_b,
+                    to: to_b,
+                }),
+                (true, _, false, true, _, false) => Some(Instr::MoveXX2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                (true, _, true, true, _, true) => Some(Instr::MoveXY2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                (_, true, false, _, true, false) => Some(Instr::MoveYX2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                _ => None,
+            }
         }
         _ => None,
     }
@@ -380,6 +412,54 @@ mod tests {
         assert!(matches!(code[5], Instr::MoveXX { from: 1, to: 0 }));
         // A need too large for the fused form keeps the plain test_heap.
         assert!(matches!(code[6], Instr::TestHeap { .. }));
+    }
+
+    #[test]
+    fn moves_between_the_same_kinds_are_fused_in_pairs() {
+        let mv = |src, dst| Instr::Move { src, dst };
+        let mut code = vec![
+            mv(Src::x(1), Dst::x(0)),
+            mv(Src::x(2), Dst::x(1)),
+            mv(Src::x(0), Dst::y(0)),
+            mv(Src::x(1), Dst::y(1)),
+            mv(Src::y(0), Dst::x(3)),
+            mv(Src::y(1), Dst::x(4)),
+            mv(Src::constant(Term::NIL), Dst::x(5)),
+            mv(Src::y(2), Dst::y(3)),
+        ];
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::MoveXX2 {
+                from_a: 1,
+                to_a: 0,
+                from_b: 2,
+                to_b: 1
+            }
+        ));
+        // X to X then X to Y has no pair form: specialised alone.
+        assert!(matches!(code[1], Instr::MoveXX { from: 2, to: 1 }));
+        assert!(matches!(
+            code[2],
+            Instr::MoveXY2 {
+                from_a: 0,
+                to_a: 0,
+                from_b: 1,
+                to_b: 1
+            }
+        ));
+        assert!(matches!(
+            code[4],
+            Instr::MoveYX2 {
+                from_a: 0,
+                to_a: 3,
+                from_b: 1,
+                to_b: 4
+            }
+        ));
+        // A constant, or a Y to Y move, is no pair of these kinds.
+        assert!(matches!(code[5], Instr::MoveYX { from: 1, to: 4 }));
+        assert!(matches!(code[6], Instr::MoveCX { to: 5, .. }));
     }
 
     #[test]
