@@ -370,16 +370,12 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::Compare { op, fail, a, b } => {
-                let (a, b) = (get(p, *a), get(p, *b));
-                let holds = match op {
-                    Compare::EqExact => exact_eq(a, b),
-                    Compare::NeExact => !exact_eq(a, b),
-                    Compare::Eq => order::eq(a, b),
-                    Compare::Ne => !order::eq(a, b),
-                    Compare::Lt => less(a, b),
-                    Compare::Ge => !less(a, b),
-                };
-                test!(holds, *fail)
+                test!(compare(*op, get(p, *a), get(p, *b)), *fail)
+            }
+            Instr::CompareBool { op, a, b, dst } => {
+                let holds = compare(*op, get(p, *a), get(p, *b));
+                put(p, *dst, if holds { Term::TRUE } else { Term::FALSE });
+                next!()
             }
             Instr::IsEqExact { fail, a, b } => test!(exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
@@ -1088,6 +1084,19 @@ fn undef(p: &mut Process, export: &'static Export) -> Exception {
         export.function,
         &args,
     )
+}
+
+/// Whether `op` holds of `a` and `b`.
+#[inline(always)]
+fn compare(op: Compare, a: Term, b: Term) -> bool {
+    match op {
+        Compare::EqExact => exact_eq(a, b),
+        Compare::NeExact => !exact_eq(a, b),
+        Compare::Eq => order::eq(a, b),
+        Compare::Ne => !order::eq(a, b),
+        Compare::Lt => less(a, b),
+        Compare::Ge => !less(a, b),
+    }
 }
 
 /// `=:=`: equal words, or equal structures.

@@ -493,6 +493,21 @@ pub enum Instr {
         /// Destination.
         dst: Dst,
     },
+    /// A term comparison whose value is wanted as a boolean (`bif` of
+    /// `erlang:'<'/2` and its kin, as a fun body or a `case` argument
+    /// computes it, rather than the test a guard makes): `true` in `dst`
+    /// when `op` holds of `a` and `b`, else `false`. `>` and `=<` are `<`
+    /// and `>=` with the operands swapped; a comparison never fails.
+    CompareBool {
+        /// Which comparison.
+        op: Compare,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+        /// Result register.
+        dst: Dst,
+    },
     /// `erlang:element/2` with a constant index (a `bif2` with a literal
     /// first argument, how erlc compiles `element(N, T)` and how Gleam
     /// reads a record's field): the element at 0-based `index` of `tuple`,
