@@ -1,7 +1,7 @@
 //! Running programs on the host's OTP and on each release root `cargo
 //! xtask test-all` made under `target/otp/` (27, 29), through `chroot`,
 //! for the integration tests that compare erl and beamr outside the
-//! differential suite (`fd_ports`, `halt_slogan`).
+//! differential suite (`fd_ports`, `halt_slogan`, `process_memory`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

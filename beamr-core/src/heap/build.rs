@@ -197,13 +197,11 @@ impl Heap {
 
     /// A sub-binary: `bit_size` bits of the binary `orig` from `bit_offset`.
     /// `orig` may itself be a sub-binary; the result refers to its storage.
+    #[inline]
     pub fn sub_binary(&mut self, orig: Term, bit_offset: usize, bit_size: usize) -> Term {
-        let (orig, base_offset) = match orig.subtag() {
-            Some(Subtag::SubBin) => {
-                let w = orig.boxed_words();
-                (Term::from_word(w[2]), w[1] as usize)
-            }
-            _ => (orig, 0),
+        let (orig, base_offset) = match orig.as_sub_binary() {
+            Some((whole, offset, _)) => (whole, offset),
+            None => (orig, 0),
         };
         let (t, body) = self.object(Subtag::SubBin, 3);
         // SAFETY: the body has three words.

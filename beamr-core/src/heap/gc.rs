@@ -30,6 +30,7 @@ use super::block::Block;
 use super::process_heap::{refc_bin_target, Heap, MIN_HEAP_WORDS};
 use crate::term::tag::{PRIMARY_BOXED, PRIMARY_LIST, PRIMARY_MASK};
 use crate::term::{Header, OffHeapBinary, Subtag, Term};
+use thin_vec::ThinVec;
 
 /// Counters of one heap's collections.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -427,9 +428,9 @@ fn sweep_bins(
     bins: &[*const u64],
     young: &Block,
     old: &Block,
-) -> (Vec<*const u64>, Vec<*const u64>) {
-    let mut young_bins = Vec::new();
-    let mut old_bins = Vec::new();
+) -> (ThinVec<*const u64>, ThinVec<*const u64>) {
+    let mut young_bins = ThinVec::new();
+    let mut old_bins = ThinVec::new();
     for &object in bins {
         // SAFETY: a recorded object lives in from-space, not yet freed.
         let word = unsafe { *object };

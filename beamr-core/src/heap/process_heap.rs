@@ -4,6 +4,7 @@
 use super::block::Block;
 use super::gc::GcStats;
 use crate::term::{Header, OffHeapBinary, Subtag, Term};
+use thin_vec::ThinVec;
 
 /// The smallest young generation, in words (the BEAM's default `min_heap_size`).
 pub const MIN_HEAP_WORDS: usize = 233;
@@ -30,13 +31,13 @@ pub struct Heap {
     pub(crate) high_water: usize,
     pub(crate) old: Block,
     /// Overflow allocations and absorbed heaps; counted as young.
-    pub(crate) fragments: Vec<Block>,
+    pub(crate) fragments: ThinVec<Block>,
     /// Words in use in `fragments`.
     pub(crate) fragment_words: usize,
     /// Refc-binary objects allocated in `young` or in `fragments`.
-    pub(crate) young_bins: Vec<*const u64>,
+    pub(crate) young_bins: ThinVec<*const u64>,
     /// Refc-binary objects in `old`.
-    pub(crate) old_bins: Vec<*const u64>,
+    pub(crate) old_bins: ThinVec<*const u64>,
     /// Minor collections since the last major one.
     pub(crate) minors_since_major: u32,
     /// A major collection happens after this many minor ones (`fullsweep_after`).
@@ -69,10 +70,10 @@ impl Heap {
             young: Block::new(words),
             high_water: 0,
             old: Block::empty(),
-            fragments: Vec::new(),
+            fragments: ThinVec::new(),
             fragment_words: 0,
-            young_bins: Vec::new(),
-            old_bins: Vec::new(),
+            young_bins: ThinVec::new(),
+            old_bins: ThinVec::new(),
             minors_since_major: 0,
             fullsweep_after: DEFAULT_FULLSWEEP_AFTER,
             min_young: MIN_HEAP_WORDS,

@@ -4,7 +4,15 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::header::Subtag;
+use super::tag::{SUBTAG_BITS, SUBTAG_SHIFT};
 use super::word::Term;
+
+/// The subtag bits of a header word, undecoded (compared with `Subtag as
+/// u64`, as [`Term::is_boxed_with`] does).
+#[inline(always)]
+fn subtag_bits(header: u64) -> u64 {
+    (header >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1)
+}
 
 /// Bytes held by live off-heap binaries, their headers included: what
 /// `erlang:memory(binary)` reports. One relaxed add per allocation and one
@@ -148,6 +156,48 @@ impl OffHeapBinary {
         true
     }
 
+    /// The spare bytes of a writable binary whose length is exactly `at`,
+    /// when there are at least `room` of them: a pointer to the first, for
+    /// a writer that puts whole bytes and then calls
+    /// [`OffHeapBinary::commit_append`]. `None` when the binary is not
+    /// writable, its length is not `at`, or fewer than `room` bytes are
+    /// spare. The bytes are not initialised; writing them changes nothing a
+    /// term can see until the commit. [`OffHeapBinary::append_in_place`]
+    /// without the closure and the zeroing.
+    ///
+    /// # Safety
+    ///
+    /// As for [`OffHeapBinary::append_in_place`]: the calling thread must
+    /// own the heap that holds the binary's one reference, and write only
+    /// the `room` bytes from the pointer.
+    #[inline(always)]
+    pub unsafe fn spare_room(&self, at: usize, room: usize) -> Option<*mut u8> {
+        if !self.is_writable()
+            || self.len.load(Ordering::Relaxed) != at
+            || self.capacity - at < room
+        {
+            return None;
+        }
+        // SAFETY: bytes at..at+room are inside the allocation and above
+        // `len`, so no term or slice refers to them; the caller is the only
+        // holder, so no other thread writes them.
+        Some(unsafe { self.data.add(at) })
+    }
+
+    /// Makes the `extra` bytes written from [`OffHeapBinary::spare_room`]'s
+    /// pointer part of the binary, whose length is exactly `at`.
+    ///
+    /// # Safety
+    ///
+    /// `spare_room(at, room)` returned a pointer, with `extra <= room`; the
+    /// caller has written the `extra` bytes from it since, and still owns
+    /// the binary's one reference.
+    #[inline(always)]
+    pub unsafe fn commit_append(&self, at: usize, extra: usize) {
+        debug_assert!(self.len.load(Ordering::Relaxed) == at && extra <= self.capacity - at);
+        self.len.store(at + extra, Ordering::Relaxed);
+    }
+
     /// The current reference count (for tests and statistics).
     pub fn ref_count(&self) -> usize {
         self.refc.load(Ordering::Acquire)
@@ -269,41 +319,67 @@ impl Term {
     }
 
     /// [`Term::as_binary`] for this crate's own traversals.
+    ///
+    /// One read of the header word decides the representation (no decoding
+    /// into a [`Subtag`]); a sub-binary's `orig` is always a heap or refc
+    /// binary ([`Heap::sub_binary`](crate::heap::Heap::sub_binary) flattens
+    /// slices of slices), so it takes one more header read, not a recursion.
     #[inline]
     pub(crate) fn binary_parts(self) -> Option<BinaryView<'static>> {
-        let words = match self.subtag()? {
-            Subtag::HeapBin | Subtag::RefcBin => self.boxed_words(),
-            Subtag::SubBin => {
-                let words = self.boxed_words();
-                let (bit_size, bit_offset) = (words[0] as usize, words[1] as usize);
-                let orig = Term::from_word(words[2]).binary_parts()?;
-                return Some(BinaryView {
-                    storage: orig.storage,
-                    bit_offset: orig.bit_offset + bit_offset,
-                    bit_size,
-                });
-            }
-            _ => return None,
-        };
-        let storage = match self.subtag()? {
-            Subtag::HeapBin => {
-                let size = words[0] as usize;
-                // SAFETY: a heap binary stores `size` bytes in the words after
-                // its size word, alive as long as the term.
-                unsafe { std::slice::from_raw_parts(words.as_ptr().add(1) as *const u8, size) }
-            }
-            _ => {
-                let bin = words[1] as *const OffHeapBinary;
-                // SAFETY: a refc binary object holds a reference to a live
-                // off-heap binary for as long as the object is alive.
-                unsafe { (*bin).bytes() }
-            }
-        };
+        if !self.is_boxed() {
+            return None;
+        }
+        // SAFETY: a boxed term points to a live header word (type invariant).
+        let subtag = subtag_bits(unsafe { *self.ptr() });
+        if subtag == Subtag::SubBin as u64 {
+            let (orig, bit_offset, bit_size) = self.as_sub_binary()?;
+            let storage = orig.whole_binary_storage()?;
+            return Some(BinaryView {
+                storage,
+                bit_offset,
+                bit_size,
+            });
+        }
+        let storage = self.whole_binary_storage()?;
         Some(BinaryView {
             storage,
             bit_offset: 0,
             bit_size: storage.len() * 8,
         })
+    }
+
+    /// The bytes of a heap or refc binary (not a sub-binary): the storage a
+    /// sub-binary or a match context reads, from its `orig` word.
+    #[inline]
+    pub fn binary_storage(&self) -> Option<&[u8]> {
+        self.whole_binary_storage()
+    }
+
+    /// [`Term::binary_storage`] for this crate's own traversals.
+    #[inline(always)]
+    fn whole_binary_storage(self) -> Option<&'static [u8]> {
+        if !self.is_boxed() {
+            return None;
+        }
+        // SAFETY: a boxed term points to a live header word (type invariant).
+        let subtag = subtag_bits(unsafe { *self.ptr() });
+        if subtag == Subtag::RefcBin as u64 {
+            // SAFETY: a refc binary object is `[hdr, byte_size, ptr]`.
+            let bin = unsafe { self.ptr().add(2).read() } as *const OffHeapBinary;
+            // SAFETY: a refc binary object holds a reference to a live
+            // off-heap binary for as long as the object is alive.
+            Some(unsafe { (*bin).bytes() })
+        } else if subtag == Subtag::HeapBin as u64 {
+            // SAFETY: a heap binary is `[hdr, byte_size, data ..]`: it stores
+            // `byte_size` bytes in the words after its size word, alive as
+            // long as the term.
+            Some(unsafe {
+                let size = self.ptr().add(1).read() as usize;
+                std::slice::from_raw_parts(self.ptr().add(2) as *const u8, size)
+            })
+        } else {
+            None
+        }
     }
 
     /// True for a binary or bitstring.
@@ -317,20 +393,25 @@ impl Term {
 
     /// The parts of a sub-binary: the heap or refc binary it slices, and
     /// its bit offset and bit size within that binary.
-    #[inline]
+    #[inline(always)]
     pub fn as_sub_binary(self) -> Option<(Term, usize, usize)> {
         if self.is_boxed_with(Subtag::SubBin) {
-            let w = self.boxed_words();
-            Some((Term::from_word(w[2]), w[1] as usize, w[0] as usize))
+            // SAFETY: a sub-binary is `[hdr, bit_size, bit_offset, orig]`,
+            // alive as long as the term.
+            let w = |i: usize| unsafe { self.ptr().add(1 + i).read() };
+            Some((Term::from_word(w(2)), w(1) as usize, w(0) as usize))
         } else {
             None
         }
     }
 
     /// The off-heap binary a refc binary object refers to.
+    #[inline(always)]
     pub fn as_off_heap_binary(self) -> Option<*const OffHeapBinary> {
         if self.is_boxed_with(Subtag::RefcBin) {
-            Some(self.boxed_words()[1] as *const OffHeapBinary)
+            // SAFETY: a refc binary object is `[hdr, byte_size, ptr]`,
+            // alive as long as the term.
+            Some(unsafe { self.ptr().add(2).read() } as *const OffHeapBinary)
         } else {
             None
         }

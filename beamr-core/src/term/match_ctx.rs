@@ -29,15 +29,18 @@ pub struct MatchCtxView {
 
 impl Term {
     /// The fields of a match context.
-    #[inline]
+    #[inline(always)]
     pub fn as_match_context(self) -> Option<MatchCtxView> {
         if self.is_boxed_with(Subtag::MatchCtx) {
-            let w = self.boxed_words();
+            // SAFETY: a match context is `[hdr, position, end, start, orig]`
+            // (this module's layout), alive as long as the term; read
+            // without the header's arity, which is always 4.
+            let w = |i: usize| unsafe { self.ptr().add(1 + i).read() };
             Some(MatchCtxView {
-                position: w[0] as usize,
-                end: w[1] as usize,
-                start: w[2] as usize,
-                orig: Term::from_word(w[3]),
+                position: w(0) as usize,
+                end: w(1) as usize,
+                start: w(2) as usize,
+                orig: Term::from_word(w(3)),
             })
         } else {
             None

@@ -126,8 +126,8 @@ impl Snapshot {
             pid: p.pid,
             message_count: p.mailbox.len(),
             messages: if_wanted(wanted.messages, || p.mailbox.iter().collect()),
-            dictionary: if_wanted(wanted.dictionary, || p.dictionary.clone()),
-            links: if_wanted(wanted.links, || p.links.clone()),
+            dictionary: if_wanted(wanted.dictionary, || p.dictionary.to_vec()),
+            links: if_wanted(wanted.links, || p.links.to_vec()),
             monitors: if_wanted(wanted.monitors, || {
                 p.monitors
                     .iter()

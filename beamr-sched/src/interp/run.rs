@@ -877,6 +877,44 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::Bs(op) => flow!(ops::bs::exec(rt, p, op)),
+            Instr::BsStartMatch {
+                fail,
+                live,
+                src,
+                dst,
+            } => flow!(ops::bs::start_match(p, *fail, *live, *src, *dst)),
+            Instr::BsGetPosition { ctx, dst } => flow!(ops::bs::get_position(p, *ctx, *dst)),
+            Instr::BsStartMatchGetPosition {
+                fail,
+                live,
+                src,
+                ctx,
+                pos,
+            } => match ops::bs::start_match(p, *fail, *live, *src, *ctx) {
+                Flow::Next => match ops::bs::get_position(p, ctx.as_src(), *pos) {
+                    Flow::Next => skip2!(),
+                    other => flow!(other),
+                },
+                other => flow!(other),
+            },
+            Instr::BsGetInt {
+                fail,
+                ctx,
+                dst,
+                bits,
+                flags,
+            } => flow!(ops::bs::get_int(
+                p,
+                *fail,
+                *ctx,
+                *bits as usize,
+                *flags,
+                *dst
+            )),
+            Instr::BsTestUnit { fail, ctx, unit } => {
+                flow!(ops::bs::test_unit(p, *fail, *ctx, *unit as usize))
+            }
+            Instr::BsAppendInts(c) => flow!(ops::bs::create_append_ints(p, c)),
             Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
             Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             Instr::Record(op) => flow!(ops::record::exec(p, op)),

@@ -95,6 +95,73 @@ pub struct CreateBin {
     pub dst: Dst,
     /// The segments, in order.
     pub segments: Box<[Segment]>,
+    /// The fast form, when the segments have its shape (see [`AppendInts`]).
+    pub append_ints: Option<AppendInts>,
+}
+
+/// The shape of `<<Bin/binary, I1:S1, ..., In:Sn>>` in which every `Ii` is
+/// an integer segment of a constant size of 1 to 8 whole bytes: the
+/// appends of a loop that builds a binary, which the interpreter tries
+/// first (the BEAM's `i_bs_append` with its integer puts). It writes the
+/// integers byte-wise into a writable binary's spare room, and only when
+/// the generic path would do the same: `Bin` is the latest version of a
+/// writable binary with room, and every integer is a small. Anything else
+/// (the first append of a loop, a shared binary, a bignum, a bad value that
+/// raises) takes the generic path, which makes the same checks and raises
+/// the same errors as without this form.
+#[derive(Debug)]
+pub struct AppendInts {
+    /// The binary appended to.
+    pub head: Src,
+    /// Its unit (at least 1): its size must be a multiple of it.
+    pub unit: u32,
+    /// Bytes the integers take in all.
+    pub bytes: usize,
+    /// The integers, in order.
+    pub ints: Box<[IntBytes]>,
+}
+
+/// One integer segment of [`AppendInts`].
+#[derive(Copy, Clone, Debug)]
+pub struct IntBytes {
+    /// The value.
+    pub src: Src,
+    /// Its size in bytes, 1 to 8.
+    pub bytes: u8,
+    /// Little-endian (else big-endian).
+    pub little: bool,
+}
+
+impl AppendInts {
+    /// The fast form of `segments`, if they have its shape.
+    fn recognise(segments: &[Segment]) -> Option<AppendInts> {
+        let (head, rest) = segments.split_first()?;
+        let Size::All(unit) = head.size else {
+            return None;
+        };
+        if !matches!(head.kind, SegKind::Append | SegKind::PrivateAppend) || rest.is_empty() {
+            return None;
+        }
+        let ints = rest
+            .iter()
+            .map(|seg| match (seg.kind, seg.size) {
+                (SegKind::Integer, Size::Bits(n)) if n % 8 == 0 && (8..=64).contains(&n) => {
+                    Some(IntBytes {
+                        src: seg.src,
+                        bytes: (n / 8) as u8,
+                        little: seg.flags & LITTLE != 0,
+                    })
+                }
+                _ => None,
+            })
+            .collect::<Option<Box<[IntBytes]>>>()?;
+        Some(AppendInts {
+            head: head.src,
+            unit: unit.max(1),
+            bytes: ints.iter().map(|i| i.bytes as usize).sum(),
+            ints,
+        })
+    }
 }
 
 /// Which UTF encoding a `bs_get_utf*`/`bs_skip_utf*` reads.
@@ -562,6 +629,7 @@ impl Lowering<'_> {
             fail,
             live,
             dst,
+            append_ints: AppendInts::recognise(&segments),
             segments: segments.into_boxed_slice(),
         }))
     }

@@ -900,6 +900,67 @@ pub enum Instr {
         /// Tail destination.
         tail: Dst,
     },
+    /// [`BsInstr::StartMatch`](super::bs::BsInstr::StartMatch), out of its
+    /// box: the head of every matching loop.
+    BsStartMatch {
+        /// Where to go when `src` is not a bitstring; NONE raises `badarg`.
+        fail: Target,
+        /// Live X registers.
+        live: u32,
+        /// The binary or context.
+        src: Src,
+        /// The context register.
+        dst: Dst,
+    },
+    /// [`Instr::BsStartMatch`] fused with the `bs_get_position` of its
+    /// context that follows it (which stays in place after it): the head
+    /// of an OTP 25 matching loop.
+    BsStartMatchGetPosition {
+        /// Where to go when `src` is not a bitstring; NONE raises `badarg`.
+        fail: Target,
+        /// Live X registers.
+        live: u32,
+        /// The binary or context.
+        src: Src,
+        /// The context register.
+        ctx: Dst,
+        /// Where the position goes.
+        pos: Dst,
+    },
+    /// [`BsInstr::GetPosition`](super::bs::BsInstr::GetPosition), out of
+    /// its box.
+    BsGetPosition {
+        /// The context.
+        ctx: Src,
+        /// Destination.
+        dst: Dst,
+    },
+    /// `bs_get_integer2` of a constant size of at most 64 bits (the BEAM's
+    /// `i_bs_get_integer_8`/`_16`/`_32` and `i_bs_get_integer_imm`).
+    BsGetInt {
+        /// Where to go when it does not match.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// Destination.
+        dst: Dst,
+        /// Size in bits, at most 64.
+        bits: u8,
+        /// [`LITTLE`](super::bs::LITTLE), [`SIGNED`](super::bs::SIGNED).
+        flags: u8,
+    },
+    /// [`BsInstr::TestUnit`](super::bs::BsInstr::TestUnit), out of its box.
+    BsTestUnit {
+        /// Where to go otherwise.
+        fail: Target,
+        /// The context.
+        ctx: Src,
+        /// The unit (at least 1).
+        unit: u32,
+    },
+    /// A `bs_create_bin` with an [`AppendInts`](super::bs::AppendInts)
+    /// form, tried before the generic construction.
+    BsAppendInts(Box<super::bs::CreateBin>),
     /// `test_heap` fused with the `put_list` that follows it (which stays
     /// in place after it).
     TestHeapPutList {

@@ -279,6 +279,17 @@ impl<'f> Lowering<'f> {
         self.unsigned_of(ins, self.arg(ins, i)?, format_args!("operand {i}"))
     }
 
+    /// The live X-register count in operand `i`: a number of registers
+    /// that exist (at most [`MAX_X_REGS`](crate::process::MAX_X_REGS)), as
+    /// a collection takes them for roots.
+    pub(super) fn live(&self, ins: &Instruction, i: usize) -> Result<u32, LoadError> {
+        let n = self.unsigned(ins, i)?;
+        if n as usize > crate::process::MAX_X_REGS {
+            return Err(self.err(ins, format!("{n} live X registers, more than exist")));
+        }
+        Ok(n as u32)
+    }
+
     /// The value of the non-negative integer operand `op`, named `what`
     /// in the error when it is not one.
     pub(super) fn unsigned_of(

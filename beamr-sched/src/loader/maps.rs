@@ -31,6 +31,8 @@ pub struct PutMap {
     pub src: Src,
     /// The result register.
     pub dst: Dst,
+    /// X registers live: the roots of a collection before the update.
+    pub live: u32,
     /// Key and value operands, in instruction order, or in map-key order
     /// without duplicate keys when `sorted`.
     pub pairs: Box<[(Src, Src)]>,
@@ -140,6 +142,7 @@ impl Lowering<'_> {
             fail: self.target(ins, 0, here)?,
             src: self.src(ins, 1)?,
             dst: self.dst(ins, 2)?,
+            live: self.live(ins, 3)?,
             pairs: pairs.into_boxed_slice(),
             sorted,
         })

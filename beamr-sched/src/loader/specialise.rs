@@ -21,6 +21,13 @@
 //! - **Constant operands.** `+` and `-` of a small-integer constant
 //!   (`N - 1`, a counter's `+ 1`) decode one operand instead of two
 //!   (`AddC`, `SubC`).
+//! - **Binaries.** The instructions of matching and appending loops
+//!   (`bs_start_match*`, `bs_get_position`, `bs_get_integer2` of a constant
+//!   size up to 64 bits, `bs_test_unit`, and a `bs_create_bin` that appends
+//!   integers: see [`AppendInts`](super::bs::AppendInts)) come out of
+//!   [`Instr::Bs`]'s box into instructions of their own, and a
+//!   `bs_start_match*` followed by the `bs_get_position` of its context
+//!   (the head of an OTP 25 matching loop) is one.
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
@@ -35,6 +42,7 @@
 
 use beamr_core::term::Term;
 
+use super::bs::{BsInstr, GetKind, Size};
 use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
 use super::operand::{Src, SrcKind};
 
@@ -45,7 +53,53 @@ pub fn specialise(code: &mut [Instr]) {
             code[i] = fused;
         } else if let Some(special) = special_form(&code[i]) {
             code[i] = special;
+        } else if matches!(code[i], Instr::Bs(_)) {
+            let Instr::Bs(op) = std::mem::replace(&mut code[i], Instr::IntCodeEnd) else {
+                unreachable!("matched above");
+            };
+            code[i] = bs_form(*op);
         }
+    }
+}
+
+/// The form of a binary instruction: the ones every matching loop or
+/// appending loop runs come out of their box into instructions of their
+/// own (the others stay [`Instr::Bs`]).
+fn bs_form(op: BsInstr) -> Instr {
+    match op {
+        BsInstr::StartMatch {
+            fail,
+            live,
+            src,
+            dst,
+        } => Instr::BsStartMatch {
+            fail,
+            live,
+            src,
+            dst,
+        },
+        BsInstr::GetPosition { ctx, dst } => Instr::BsGetPosition { ctx, dst },
+        BsInstr::Get {
+            kind: GetKind::Integer,
+            fail,
+            ctx,
+            size: Size::Bits(n),
+            flags,
+            dst,
+        } if n <= 64 => Instr::BsGetInt {
+            fail,
+            ctx,
+            dst,
+            bits: n as u8,
+            flags,
+        },
+        BsInstr::TestUnit { fail, ctx, unit } if u32::try_from(unit).is_ok() => Instr::BsTestUnit {
+            fail,
+            ctx,
+            unit: unit as u32,
+        },
+        BsInstr::Create(c) if c.append_ints.is_some() => Instr::BsAppendInts(Box::new(c)),
+        other => Instr::Bs(Box::new(other)),
     }
 }
 
@@ -77,6 +131,24 @@ fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
                 tail: *tail,
             },
         }),
+        (Instr::Bs(start), Instr::Bs(position)) => match (&**start, &**position) {
+            (
+                &BsInstr::StartMatch {
+                    fail,
+                    live,
+                    src,
+                    dst,
+                },
+                &BsInstr::GetPosition { ctx, dst: pos },
+            ) if ctx == dst.as_src() => Some(Instr::BsStartMatchGetPosition {
+                fail,
+                live,
+                src,
+                ctx: dst,
+                pos,
+            }),
+            _ => None,
+        },
         (Instr::TestHeap { heap, live }, Instr::PutList { head, tail, dst }) => {
             Some(Instr::TestHeapPutList {
                 need: narrow(*heap)?,

@@ -13,6 +13,7 @@ use beamr_trace::{GcInfo, TraceTag};
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+use thin_vec::ThinVec;
 
 use super::exception::Exception;
 use super::mailbox::Mailbox;
@@ -53,15 +54,15 @@ pub struct Process {
     /// Received messages.
     pub mailbox: Mailbox,
     /// The process dictionary: keys and values alternating.
-    pub dictionary: Vec<Term>,
+    pub dictionary: ThinVec<Term>,
     /// Linked processes (pids).
-    pub links: Vec<Term>,
+    pub links: ThinVec<Term>,
     /// Monitors this process holds: reference ids, the monitored pid, and
     /// the registered name it was monitored through.
-    pub monitors: Vec<([u32; 3], Term, Option<Atom>)>,
+    pub monitors: ThinVec<([u32; 3], Term, Option<Atom>)>,
     /// Monitors on this process: reference ids, the monitoring pid, and the
     /// registered name the monitor was set through (its `'DOWN'` names it).
-    pub monitored_by: Vec<([u32; 3], Term, Option<Atom>)>,
+    pub monitored_by: ThinVec<([u32; 3], Term, Option<Atom>)>,
     /// `process_flag(trap_exit, true)`.
     pub trap_exit: bool,
     /// The registered name, if any.
@@ -89,7 +90,7 @@ pub struct Process {
     pub trace: crate::trace::ProcessTrace,
     /// The return-trace frames on the stack, innermost last (see
     /// `interp::return_trace`).
-    pub return_traces: Vec<crate::trace::ReturnTraceFrame>,
+    pub return_traces: ThinVec<crate::trace::ReturnTraceFrame>,
     /// The `seq_trace` token: `[]`, or the token tuple on the heap (see
     /// `signals::seq_trace`).
     pub seq_token: Term,
@@ -149,10 +150,10 @@ impl Process {
             last_exception: None,
             last_trace: Term::NIL,
             mailbox: Mailbox::default(),
-            dictionary: Vec::new(),
-            links: Vec::new(),
-            monitors: Vec::new(),
-            monitored_by: Vec::new(),
+            dictionary: ThinVec::new(),
+            links: ThinVec::new(),
+            monitors: ThinVec::new(),
+            monitored_by: ThinVec::new(),
             trap_exit: false,
             registered_name: None,
             group_leader: Term::NIL,
@@ -164,7 +165,7 @@ impl Process {
             watched: false,
             priority: Atom::NORMAL,
             trace: crate::trace::ProcessTrace::off(),
-            return_traces: Vec::new(),
+            return_traces: ThinVec::new(),
             seq_token: Term::NIL,
             seq_clock: 0,
             seq_lastcnt: 0,
@@ -251,21 +252,39 @@ impl Process {
     pub fn memory_bytes(&self) -> (usize, usize) {
         use std::mem::size_of;
         let word = size_of::<u64>();
-        let monitor = size_of::<([u32; 3], Term, Option<Atom>)>();
         let heap = &self.heap;
         let fixed = size_of::<Process>() + self.mailbox.len() * word;
+        let lists = [
+            thin_vec_bytes(&self.dictionary),
+            thin_vec_bytes(&self.links),
+            thin_vec_bytes(&self.monitors),
+            thin_vec_bytes(&self.monitored_by),
+        ];
         let allocated = fixed
             + (heap.young_capacity() + heap.old_capacity() + heap.fragment_words()) * word
             + (self.stack.capacity() + self.saved_x.capacity()) * word
-            + (self.dictionary.capacity() + self.links.capacity()) * word
-            + (self.monitors.capacity() + self.monitored_by.capacity()) * monitor;
+            + lists.iter().map(|&(allocated, _)| allocated).sum::<usize>();
         let used = fixed
             + heap.used_words() * word
             + (self.stack.len() + self.saved_x.len()) * word
-            + (self.dictionary.len() + self.links.len()) * word
-            + (self.monitors.len() + self.monitored_by.len()) * monitor;
+            + lists.iter().map(|&(_, used)| used).sum::<usize>();
         (allocated, used)
     }
+}
+
+/// Bytes a [`ThinVec`]'s allocation takes, `(allocated, used)`: nothing
+/// while it has never held an element, else its elements and the length and
+/// capacity words it keeps in front of them.
+fn thin_vec_bytes<T>(list: &ThinVec<T>) -> (usize, usize) {
+    if list.capacity() == 0 {
+        return (0, 0);
+    }
+    let header = 2 * std::mem::size_of::<usize>();
+    let element = std::mem::size_of::<T>();
+    (
+        header + list.capacity() * element,
+        header + list.len() * element,
+    )
 }
 
 impl Process {

@@ -4,7 +4,7 @@
 //! Each message also has a `seq_trace` token word: `[]` (the message carries
 //! no token: receiving it empties the receiver's token, as on the BEAM),
 //! `undefined` (a message of the runtime's own: receiving it leaves the
-//! token alone) or the token tuple. The words live in a second queue that
+//! token alone) or the token tuple. The words live in a second list that
 //! stays empty, meaning "all `[]`", until a message with another word
 //! arrives; from then on it runs beside the messages, one word each. So a
 //! program that never uses `seq_trace` pays one emptiness test per
@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 
 use beamr_core::term::Term;
+use thin_vec::ThinVec;
 
 /// Received messages not yet removed, oldest first.
 #[derive(Default)]
@@ -20,11 +21,11 @@ pub struct Mailbox {
     messages: VecDeque<Term>,
     /// The messages' token words (see the module docs): empty, or exactly
     /// as long as `messages`.
-    tokens: VecDeque<Term>,
+    tokens: ThinVec<Term>,
     /// Index of the next message `loop_rec` looks at.
     cursor: usize,
     /// Receive markers: a reference's id words and the queue length when reserved.
-    markers: Vec<([u32; 3], usize)>,
+    markers: ThinVec<([u32; 3], usize)>,
 }
 
 impl Mailbox {
@@ -32,7 +33,7 @@ impl Mailbox {
     pub fn push(&mut self, message: Term) {
         self.messages.push_back(message);
         if !self.tokens.is_empty() {
-            self.tokens.push_back(Term::NIL);
+            self.tokens.push(Term::NIL);
         }
     }
 
@@ -46,7 +47,7 @@ impl Mailbox {
             self.tokens.resize(self.messages.len(), Term::NIL);
         }
         self.messages.push_back(message);
-        self.tokens.push_back(token);
+        self.tokens.push(token);
     }
 
     /// The token word of the message under the cursor (`[]` when there is
@@ -74,10 +75,7 @@ impl Mailbox {
     /// The messages and their token words (empty while every word is
     /// `[]`), each as one slice: the collector's roots.
     pub fn roots_mut(&mut self) -> (&mut [Term], &mut [Term]) {
-        (
-            self.messages.make_contiguous(),
-            self.tokens.make_contiguous(),
-        )
+        (self.messages.make_contiguous(), self.tokens.as_mut_slice())
     }
 
     /// The message under the cursor.

@@ -39,8 +39,10 @@ use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
 use super::{fail_or, get, put, Flow};
-use crate::loader::bs::{BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED};
-use crate::loader::Src;
+use crate::loader::bs::{
+    AppendInts, BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED,
+};
+use crate::loader::{Dst, Src, Target};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
@@ -53,30 +55,8 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             live,
             src,
             dst,
-        } => {
-            if p.heap.needs_gc() {
-                p.collect(0, *live as usize);
-            }
-            let t = get(p, *src);
-            if t.is_match_context() {
-                put(p, *dst, t);
-                return Flow::Next;
-            }
-            let Some(view) = t.as_binary() else {
-                return fail_or(*fail, Exception::badarg);
-            };
-            let (orig, off, size) = t.as_sub_binary().unwrap_or((t, 0, view.bit_size));
-            let ctx = p.heap.match_context(orig, off, off, off + size);
-            put(p, *dst, ctx);
-            Flow::Next
-        }
-        BsInstr::GetPosition { ctx, dst } => {
-            let Some((_, m)) = context(p, *ctx) else {
-                return Flow::Raise(Exception::badarg());
-            };
-            put(p, *dst, Term::small_unchecked(m.position as i64));
-            Flow::Next
-        }
+        } => start_match(p, *fail, *live, *src, *dst),
+        BsInstr::GetPosition { ctx, dst } => get_position(p, *ctx, *dst),
         BsInstr::SetPosition { ctx, pos } => {
             let Some((c, m)) = context(p, *ctx) else {
                 return Flow::Raise(Exception::badarg());
@@ -100,6 +80,14 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             put(p, *dst, tail);
             Flow::Next
         }
+        BsInstr::Get {
+            kind: GetKind::Integer,
+            fail,
+            ctx,
+            size: Size::Bits(n),
+            flags,
+            dst,
+        } if *n <= 64 => get_int(p, *fail, *ctx, *n, *flags, *dst),
         BsInstr::Get {
             kind,
             fail,
@@ -140,10 +128,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             Some((_, m)) if m.end - m.position == *bits => Flow::Next,
             _ => Flow::Jump(*fail),
         },
-        BsInstr::TestUnit { fail, ctx, unit } => match context(p, *ctx) {
-            Some((_, m)) if multiple_of(m.end - m.position, *unit) => Flow::Next,
-            _ => Flow::Jump(*fail),
-        },
+        BsInstr::TestUnit { fail, ctx, unit } => test_unit(p, *fail, *ctx, *unit),
         BsInstr::MatchString {
             fail,
             ctx,
@@ -208,6 +193,91 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
     }
 }
 
+/// `bs_start_match3`/`bs_start_match4`: `src` itself when it is a match
+/// context already (every iteration of a matching loop but the first),
+/// else a new context over the bitstring.
+#[inline(always)]
+pub(crate) fn start_match(p: &mut Process, fail: Target, live: u32, src: Src, dst: Dst) -> Flow {
+    if p.heap.needs_gc() {
+        p.collect(0, live as usize);
+    }
+    let t = get(p, src);
+    if t.is_match_context() {
+        put(p, dst, t);
+        return Flow::Next;
+    }
+    new_context(p, fail, t, dst)
+}
+
+/// [`start_match`] on a term that is not a match context yet.
+#[inline(never)]
+fn new_context(p: &mut Process, fail: Target, t: Term, dst: Dst) -> Flow {
+    let Some(view) = t.as_binary() else {
+        return fail_or(fail, Exception::badarg);
+    };
+    let (orig, off, size) = t.as_sub_binary().unwrap_or((t, 0, view.bit_size));
+    let ctx = p.heap.match_context(orig, off, off, off + size);
+    put(p, dst, ctx);
+    Flow::Next
+}
+
+/// `bs_get_position`: the context's position as an integer.
+#[inline(always)]
+pub(crate) fn get_position(p: &mut Process, ctx: Src, dst: Dst) -> Flow {
+    let Some((_, m)) = context(p, ctx) else {
+        return Flow::Raise(Exception::badarg());
+    };
+    put(p, dst, Term::small_unchecked(m.position as i64));
+    Flow::Next
+}
+
+/// `bs_test_unit`: the bits left are a multiple of `unit`.
+#[inline(always)]
+pub(crate) fn test_unit(p: &Process, fail: Target, ctx: Src, unit: usize) -> Flow {
+    match context(p, ctx) {
+        Some((_, m)) if multiple_of(m.end - m.position, unit) => Flow::Next,
+        _ => Flow::Jump(fail),
+    }
+}
+
+/// `bs_get_integer2` of a constant size `n <= 64` bits: the integer read
+/// straight from the bytes (see [`bits::read_raw`]), a small unless it does
+/// not fit in one.
+#[inline(always)]
+pub(crate) fn get_int(
+    p: &mut Process,
+    fail: Target,
+    ctx: Src,
+    n: usize,
+    flags: u8,
+    dst: Dst,
+) -> Flow {
+    let Some((c, m)) = context(p, ctx) else {
+        return Flow::Jump(fail);
+    };
+    if m.end - m.position < n {
+        return Flow::Jump(fail);
+    }
+    let raw = bits::read_raw(storage(&m.orig), m.position, n, flags & LITTLE != 0);
+    let value = int_term(p, bits::int_of_raw(raw, n, flags & SIGNED != 0));
+    set_position(c, m.position + n);
+    put(p, dst, value);
+    Flow::Next
+}
+
+/// The term for an integer read by [`bits::int_of_raw`]: a small when it
+/// fits, else a bignum on the heap.
+#[inline(always)]
+fn int_term(p: &mut Process, v: Result<i64, u64>) -> Term {
+    match v {
+        Ok(v) => match Term::small(v) {
+            Some(t) => t,
+            None => p.heap.int(v),
+        },
+        Err(raw) => p.heap.bigint(&raw.into()),
+    }
+}
+
 /// True if `n` is a multiple of `unit` (units are almost always 1 or 8).
 #[inline(always)]
 fn multiple_of(n: usize, unit: usize) -> bool {
@@ -228,7 +298,7 @@ fn context(p: &Process, s: Src) -> Option<(Term, MatchCtxView)> {
 /// The bytes of a match context's binary (a heap or refc binary: offset 0).
 #[inline(always)]
 fn storage(orig: &Term) -> &[u8] {
-    orig.as_binary().map_or(&[], |v| v.storage)
+    orig.binary_storage().unwrap_or(&[])
 }
 
 /// The `kind` segment of `n` bits at bit `pos` of the binary `orig` (the
@@ -246,6 +316,10 @@ fn read_segment(
 ) -> Option<Term> {
     let (data, little) = (storage(&orig), flags & LITTLE != 0);
     Some(match kind {
+        GetKind::Integer if n <= 64 => {
+            let raw = bits::read_raw(data, pos, n, little);
+            int_term(p, bits::int_of_raw(raw, n, flags & SIGNED != 0))
+        }
         GetKind::Integer => match bits::read_int(data, pos, n, little, flags & SIGNED != 0) {
             IntValue::Small(v) => p.heap.int(v),
             IntValue::Big(v) => p.heap.bigint(&v),
@@ -292,10 +366,31 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
 /// `system_limit`, where the BEAM would try the allocation and abort.
 const MAX_BITS: usize = 1 << 43;
 
+/// A `bs_create_bin` with an [`AppendInts`] form: that form when it
+/// applies, else the generic construction.
+#[inline(always)]
+pub(crate) fn create_append_ints(p: &mut Process, c: &CreateBin) -> Flow {
+    if let Some(a) = &c.append_ints {
+        if !p.heap.needs_gc() {
+            if let Some(t) = append_ints(p, a) {
+                put(p, c.dst, t);
+                return Flow::Next;
+            }
+        }
+    }
+    create(p, c)
+}
+
 #[inline(never)]
 fn create(p: &mut Process, c: &CreateBin) -> Flow {
     if p.heap.needs_gc() {
         p.collect(0, c.live as usize);
+    }
+    if let Some(a) = &c.append_ints {
+        if let Some(t) = append_ints(p, a) {
+            put(p, c.dst, t);
+            return Flow::Next;
+        }
     }
     match build(p, c) {
         Ok(t) => {
@@ -593,4 +688,46 @@ fn append(p: &mut Process, segs: &[Segment], sizes: &[usize], total: usize) -> T
     debug_assert!(done, "a fresh writable binary has room");
     let whole = p.heap.refc_binary(fresh, used);
     p.heap.sub_binary(whole, 0, total)
+}
+
+/// The fast form of an append ([`AppendInts`]): the result when `Bin` is
+/// the latest version of a writable binary with room for the integers,
+/// its size a multiple of its unit, and every integer a small; `None`,
+/// having changed nothing, otherwise (the generic path then decides, and
+/// raises what it raises). The bytes are those the generic path writes:
+/// each integer modulo 2^size, two's complement, in its byte order.
+#[inline(always)]
+fn append_ints(p: &mut Process, a: &AppendInts) -> Option<Term> {
+    let (orig, off, size) = get(p, a.head).as_sub_binary()?;
+    let ptr = orig.as_off_heap_binary()?;
+    let end = off + size;
+    let extra = 8 * a.bytes;
+    if end % 8 != 0 || !multiple_of(size, a.unit as usize) || size + extra >= MAX_BITS {
+        return None;
+    }
+    // SAFETY: a refc-binary object holds a reference to a live off-heap
+    // binary; `orig` is reachable from a register.
+    let b = unsafe { &*ptr };
+    // SAFETY: a writable binary's one reference is held by this process's
+    // heap, which only this thread touches (`spare_room` refuses a binary
+    // that is not writable); we write only the room asked for.
+    let spare = unsafe { b.spare_room(end / 8, a.bytes + 8)? };
+    let mut at = 0;
+    for i in a.ints.iter() {
+        let v = get(p, i.src).as_small()?;
+        let k = i.bytes as usize;
+        // The integer's k bytes first, then 8 - k bytes that the next
+        // integer overwrites (or that stay spare).
+        let word = if i.little {
+            v.to_le_bytes()
+        } else {
+            (v << (64 - 8 * k)).to_be_bytes()
+        };
+        // SAFETY: at + 8 <= a.bytes + 8, the room `spare_room` gave.
+        unsafe { spare.add(at).cast::<[u8; 8]>().write_unaligned(word) };
+        at += k;
+    }
+    // SAFETY: the a.bytes bytes from `spare` are written, within its room.
+    unsafe { b.commit_append(end / 8, a.bytes) };
+    Some(p.heap.sub_binary(orig, off, size + extra))
 }

@@ -29,6 +29,7 @@ use crate::runtime::Runtime;
 pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
     match op {
         MapInstr::PutAssoc(put_op) => {
+            collect_if_due(p, put_op);
             let src = get(p, put_op.src);
             if !src.is_map() {
                 return fail_or(put_op.fail, || badmap(p, src));
@@ -38,6 +39,7 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
             Flow::Next
         }
         MapInstr::PutExact(put_op) => {
+            collect_if_due(p, put_op);
             let src = get(p, put_op.src);
             if !src.is_map() {
                 return fail_or(put_op.fail, || badmap(p, src));
@@ -69,6 +71,17 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &MapInstr) -> Flow {
             }
             Flow::Next
         }
+    }
+}
+
+/// Collects garbage first when earlier allocations overflowed the young
+/// generation, as the BEAM's map updates do: a loop that only updates a
+/// map (`build(N, M) -> build(N - 1, M#{N => V})`) has no other point where
+/// the old versions of the map could be reclaimed.
+#[inline(always)]
+fn collect_if_due(p: &mut Process, op: &PutMap) {
+    if p.heap.needs_gc() {
+        p.collect(0, op.live as usize);
     }
 }
 

@@ -176,32 +176,90 @@ pub enum IntValue {
     Big(BigInt),
 }
 
-/// Reads an `n`-bit integer at `off`.
-pub fn read_int(data: &[u8], off: usize, n: usize, little: bool, signed: bool) -> IntValue {
-    if n <= 64 {
-        let raw = if !little || n <= 8 {
-            read_u64(data, off, n)
-        } else if n % 8 == 0 {
-            read_u64(data, off, n).swap_bytes() >> (64 - n)
+/// Reads `n <= 64` bits, a whole number of bytes, from the byte boundary
+/// `off` of `data`, as an unsigned number (big- or little-endian): one
+/// unaligned 8-byte load where 8 bytes are there, else byte by byte. The
+/// range must lie within `data`.
+#[inline(always)]
+pub fn read_bytes_u64(data: &[u8], off: usize, n: usize, little: bool) -> u64 {
+    debug_assert!(off % 8 == 0 && n % 8 == 0 && n <= 64);
+    if n == 0 {
+        return 0;
+    }
+    let at = off / 8;
+    let k = n / 8;
+    if let Some(word) = data.get(at..at + 8) {
+        let word: [u8; 8] = word.try_into().expect("8 bytes");
+        return if little {
+            u64::from_le_bytes(word) & (u64::MAX >> (64 - n))
         } else {
-            let mut v = 0u64;
-            for i in 0..n / 8 {
-                v |= read_u64(data, off + 8 * i, 8) << (8 * i);
-            }
-            v | read_u64(data, off + 8 * (n / 8), n % 8) << (8 * (n / 8))
-        };
-        if signed {
-            if n == 0 {
-                return IntValue::Small(0);
-            }
-            let shift = 64 - n;
-            return IntValue::Small(((raw << shift) as i64) >> shift);
-        }
-        return match i64::try_from(raw) {
-            Ok(v) => IntValue::Small(v),
-            Err(_) => IntValue::Big(BigInt::from(raw)),
+            u64::from_be_bytes(word) >> (64 - n)
         };
     }
+    let bytes = &data[at..at + k];
+    if little {
+        bytes.iter().rev().fold(0, |v, &b| (v << 8) | b as u64)
+    } else {
+        bytes.iter().fold(0, |v, &b| (v << 8) | b as u64)
+    }
+}
+
+/// Reads an `n <= 64`-bit integer at `off` as its `n` low bits (the
+/// others zero), in the byte order `little` says: whole bytes at a byte
+/// boundary directly ([`read_bytes_u64`]), anything else bit by bit. The
+/// range must lie within `data`.
+#[inline(always)]
+pub fn read_raw(data: &[u8], off: usize, n: usize, little: bool) -> u64 {
+    if (off | n) % 8 == 0 {
+        read_bytes_u64(data, off, n, little)
+    } else {
+        read_raw_bits(data, off, n, little)
+    }
+}
+
+/// [`read_raw`] for a size or position that is not whole bytes.
+#[inline(never)]
+fn read_raw_bits(data: &[u8], off: usize, n: usize, little: bool) -> u64 {
+    if !little || n <= 8 {
+        read_u64(data, off, n)
+    } else if n % 8 == 0 {
+        read_u64(data, off, n).swap_bytes() >> (64 - n)
+    } else {
+        let mut v = 0u64;
+        for i in 0..n / 8 {
+            v |= read_u64(data, off + 8 * i, 8) << (8 * i);
+        }
+        v | read_u64(data, off + 8 * (n / 8), n % 8) << (8 * (n / 8))
+    }
+}
+
+/// The value of the `n <= 64` low bits `raw` (the others zero), two's
+/// complement when `signed`: an `i64`, or `Err` with `raw` for an unsigned
+/// value above `i64::MAX`.
+#[inline(always)]
+pub fn int_of_raw(raw: u64, n: usize, signed: bool) -> Result<i64, u64> {
+    if signed && n > 0 {
+        let shift = 64 - n;
+        return Ok(((raw << shift) as i64) >> shift);
+    }
+    i64::try_from(raw).map_err(|_| raw)
+}
+
+/// Reads an `n`-bit integer at `off`.
+#[inline]
+pub fn read_int(data: &[u8], off: usize, n: usize, little: bool, signed: bool) -> IntValue {
+    if n <= 64 {
+        return match int_of_raw(read_raw(data, off, n, little), n, signed) {
+            Ok(v) => IntValue::Small(v),
+            Err(raw) => IntValue::Big(BigInt::from(raw)),
+        };
+    }
+    read_int_big(data, off, n, little, signed)
+}
+
+/// [`read_int`] for more than 64 bits.
+#[inline(never)]
+fn read_int_big(data: &[u8], off: usize, n: usize, little: bool, signed: bool) -> IntValue {
     let len = n.div_ceil(8);
     let mut le = vec![0u8; len];
     if little {
