@@ -12,7 +12,8 @@ use beamr_core::term::{Export, FunEntry, Term};
 use super::natives::BifFn;
 use super::operand::{Dst, Src, Target};
 
-/// Arithmetic done inline on small integers by [`Instr::Arith`].
+/// Arithmetic done inline on small integers by [`Instr::Arith`]: `+ - *
+/// div rem band bor bxor bsl bsr`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ArithOp {
     /// `+`
@@ -31,11 +32,15 @@ pub enum ArithOp {
     Bor,
     /// `bxor`
     Bxor,
+    /// `bsl`
+    Bsl,
+    /// `bsr`
+    Bsr,
 }
 
 impl ArithOp {
     /// Every operation, in declaration order (`op as usize` indexes it).
-    pub const ALL: [ArithOp; 8] = [
+    pub const ALL: [ArithOp; 10] = [
         ArithOp::Add,
         ArithOp::Sub,
         ArithOp::Mul,
@@ -44,6 +49,8 @@ impl ArithOp {
         ArithOp::Band,
         ArithOp::Bor,
         ArithOp::Bxor,
+        ArithOp::Bsl,
+        ArithOp::Bsr,
     ];
 
     /// The operation for `erlang:Name/2`, if it is one of these.
@@ -57,6 +64,8 @@ impl ArithOp {
             "band" => ArithOp::Band,
             "bor" => ArithOp::Bor,
             "bxor" => ArithOp::Bxor,
+            "bsl" => ArithOp::Bsl,
+            "bsr" => ArithOp::Bsr,
             _ => return None,
         })
     }
@@ -72,6 +81,8 @@ impl ArithOp {
             ArithOp::Band => "band",
             ArithOp::Bor => "bor",
             ArithOp::Bxor => "bxor",
+            ArithOp::Bsl => "bsl",
+            ArithOp::Bsr => "bsr",
         }
     }
 
@@ -87,7 +98,27 @@ impl ArithOp {
             ArithOp::Band => Some(a & b),
             ArithOp::Bor => Some(a | b),
             ArithOp::Bxor => Some(a ^ b),
+            ArithOp::Bsl => shift_left(a, b),
+            ArithOp::Bsr => shift_left(a, b.checked_neg()?),
         }
+    }
+}
+
+/// `a bsl s` (a right shift for a negative `s`) when no bit of `a` is
+/// shifted out of the 64-bit word; `None` otherwise (the caller then checks
+/// the small-integer range, and the BIF makes the bignum).
+#[inline(always)]
+fn shift_left(a: i64, s: i64) -> Option<i64> {
+    if s >= 0 {
+        if s >= 64 {
+            return (a == 0).then_some(0);
+        }
+        let r = a << s;
+        (r >> s == a).then_some(r)
+    } else if s > -64 {
+        Some(a >> -s)
+    } else {
+        Some(if a < 0 { -1 } else { 0 })
     }
 }
 
@@ -462,6 +493,21 @@ pub enum Instr {
         /// Destination.
         dst: Dst,
     },
+    /// A term comparison whose value is wanted as a boolean (`bif` of
+    /// `erlang:'<'/2` and its kin, as a fun body or a `case` argument
+    /// computes it, rather than the test a guard makes): `true` in `dst`
+    /// when `op` holds of `a` and `b`, else `false`. `>` and `=<` are `<`
+    /// and `>=` with the operands swapped; a comparison never fails.
+    CompareBool {
+        /// Which comparison.
+        op: Compare,
+        /// Left operand.
+        a: Src,
+        /// Right operand.
+        b: Src,
+        /// Result register.
+        dst: Dst,
+    },
     /// `erlang:element/2` with a constant index (a `bif2` with a literal
     /// first argument, how erlc compiles `element(N, T)` and how Gleam
     /// reads a record's field): the element at 0-based `index` of `tuple`,
@@ -754,6 +800,45 @@ pub enum Instr {
         /// Result register.
         dst: Dst,
     },
+    /// [`Instr::Add`] of a small-integer constant `b` (`N + 1`): one
+    /// operand to decode, the constant's tag test folded into the other's.
+    AddC {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand: a small integer.
+        b: Term,
+        /// Result register.
+        dst: Dst,
+    },
+    /// [`Instr::Sub`] of a small-integer constant `b` (`N - 1`), as
+    /// [`Instr::AddC`].
+    SubC {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand: a small integer.
+        b: Term,
+        /// Result register.
+        dst: Dst,
+    },
+    /// [`Instr::SelectVal2`] of X register `x`.
+    SelectVal2X {
+        /// The X register examined.
+        x: u16,
+        /// Where to go when neither matches.
+        fail: Target,
+        /// The first value's word.
+        a: i32,
+        /// Where to go on the first value.
+        to_a: Target,
+        /// The second value's word (the first again for a one-value table).
+        b: i32,
+        /// Where to go on the second value.
+        to_b: Target,
+    },
     /// [`Instr::SelectVal`] on at most two immediate values whose words
     /// fit in 32 bits (booleans, small integers, most atoms): compared in
     /// place, without the boxed table.
@@ -902,6 +987,42 @@ pub enum Instr {
         /// Destination X register of the second move.
         to: u32,
     },
+    /// Two `move`s X to X, the second following the first (and staying in
+    /// place after it): argument shuffles before a call.
+    MoveXX2 {
+        /// Source of the first move.
+        from_a: u32,
+        /// Destination of the first move.
+        to_a: u32,
+        /// Source of the second move.
+        from_b: u32,
+        /// Destination of the second move.
+        to_b: u32,
+    },
+    /// Two `move`s X to Y (as [`Instr::MoveXX2`]): saving values across
+    /// a call.
+    MoveXY2 {
+        /// Source X register of the first move.
+        from_a: u32,
+        /// Destination Y register of the first move.
+        to_a: u32,
+        /// Source X register of the second move.
+        from_b: u32,
+        /// Destination Y register of the second move.
+        to_b: u32,
+    },
+    /// Two `move`s Y to X (as [`Instr::MoveXX2`]): restoring values after
+    /// a call.
+    MoveYX2 {
+        /// Source Y register of the first move.
+        from_a: u32,
+        /// Destination X register of the first move.
+        to_a: u32,
+        /// Source Y register of the second move.
+        from_b: u32,
+        /// Destination X register of the second move.
+        to_b: u32,
+    },
     /// `deallocate` fused with the `return` that follows it (which stays
     /// in place after it, for jumps that land there).
     DeallocateReturn {
@@ -940,6 +1061,30 @@ pub enum FloatOp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shifts_on_small_integers_match_erlang() {
+        let bsl = |a, b| ArithOp::Bsl.small(a, b);
+        let bsr = |a, b| ArithOp::Bsr.small(a, b);
+        assert_eq!(bsl(1, 10), Some(1024));
+        assert_eq!(bsl(-3, 2), Some(-12));
+        assert_eq!(bsl(1024, -3), Some(128));
+        assert_eq!(bsl(-1, -200), Some(-1));
+        assert_eq!(bsl(5, -64), Some(0));
+        assert_eq!(bsl(0, 1000), Some(0));
+        // A bit shifted out: the BIF's bignum.
+        assert_eq!(bsl(3, 62), None);
+        assert_eq!(bsl(1, 64), None);
+        assert_eq!(bsl(-1, 63), Some(i64::MIN));
+        assert_eq!(bsr(1024, 3), Some(128));
+        assert_eq!(bsr(-1024, 3), Some(-128));
+        assert_eq!(bsr(-5, 1), Some(-3));
+        assert_eq!(bsr(7, 100), Some(0));
+        assert_eq!(bsr(-7, 100), Some(-1));
+        assert_eq!(bsr(3, -4), Some(48));
+        // Results past the small range are left to the caller's check.
+        assert!(bsl(1, 62).and_then(Term::small).is_none());
+    }
 
     #[test]
     fn instructions_are_at_most_32_bytes() {

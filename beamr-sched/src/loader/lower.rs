@@ -510,6 +510,19 @@ impl<'f> Lowering<'f> {
             Some(i) => self.target(ins, i, here)?,
             None => Target::NONE,
         };
+        if let Some((op, swap)) = comparison(export) {
+            let (a, b) = if swap {
+                (args[1], args[0])
+            } else {
+                (args[0], args[1])
+            };
+            return Ok(Instr::CompareBool {
+                op,
+                a,
+                b,
+                dst: self.dst(ins, dst)?,
+            });
+        }
         if let Some(index) = constant_element_index(export, &args) {
             return Ok(Instr::Element {
                 tuple: args[1],
@@ -934,6 +947,26 @@ fn emits(op: Opcode) -> bool {
 
 /// The 0-based index of an `erlang:element/2` call whose index is a
 /// constant from 1 to 2^32 (`Instr::Element`'s case), else `None`.
+/// The comparison `erlang:Op/2` makes, if it is one, and whether its
+/// operands are swapped to make it (`a > b` is `b < a`, `a =< b` is
+/// `b >= a`).
+fn comparison(export: &Export) -> Option<(Compare, bool)> {
+    if export.arity != 2 || export.module != Atom::ERLANG {
+        return None;
+    }
+    Some(match export.function.name() {
+        "<" => (Compare::Lt, false),
+        ">" => (Compare::Lt, true),
+        ">=" => (Compare::Ge, false),
+        "=<" => (Compare::Ge, true),
+        "==" => (Compare::Eq, false),
+        "/=" => (Compare::Ne, false),
+        "=:=" => (Compare::EqExact, false),
+        "=/=" => (Compare::NeExact, false),
+        _ => return None,
+    })
+}
+
 fn constant_element_index(export: &Export, args: &[Src]) -> Option<u32> {
     if export.arity != 2 || export.module != Atom::ERLANG || export.function.name() != "element" {
         return None;
@@ -942,4 +975,23 @@ fn constant_element_index(export: &Export, args: &[Src]) -> Option<u32> {
     let SrcKind::Const(n) = n else { return None };
     let n = n.as_small()?;
     u32::try_from(n.checked_sub(1)?).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparison_bifs_become_compare_bool_with_gt_and_le_swapped() {
+        let erlang = |name: &str| Export::intern(Atom::ERLANG, Atom::new(name).unwrap(), 2);
+        assert_eq!(comparison(erlang("<")), Some((Compare::Lt, false)));
+        assert_eq!(comparison(erlang(">")), Some((Compare::Lt, true)));
+        assert_eq!(comparison(erlang(">=")), Some((Compare::Ge, false)));
+        assert_eq!(comparison(erlang("=<")), Some((Compare::Ge, true)));
+        assert_eq!(comparison(erlang("=:=")), Some((Compare::EqExact, false)));
+        assert_eq!(comparison(erlang("/=")), Some((Compare::Ne, false)));
+        assert_eq!(comparison(erlang("element")), None);
+        let lists = Export::intern(Atom::new("lists").unwrap(), Atom::new("<").unwrap(), 2);
+        assert_eq!(comparison(lists), None);
+    }
 }

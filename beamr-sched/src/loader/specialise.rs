@@ -15,8 +15,12 @@
 //!   (`IsNilX`, `IsNonemptyListX`, `IsEqExactXX`, `IsLtXX`,
 //!   `IsNonemptyGetListX`, `GetTupleElementXX`).
 //! - **Small tables.** A `select_val` on one or two immediates is compared
-//!   in place (`SelectVal2`), and so is one on three immediates in an X
-//!   register (`SelectVal3X`: a comparison's `lt`, `eq`, `gt`).
+//!   in place (`SelectVal2`, `SelectVal2X` for an X register), and so is
+//!   one on three immediates in an X register (`SelectVal3X`: a
+//!   comparison's `lt`, `eq`, `gt`).
+//! - **Constant operands.** `+` and `-` of a small-integer constant
+//!   (`N - 1`, a counter's `+ 1`) decode one operand instead of two
+//!   (`AddC`, `SubC`).
 //! - **Binaries.** The instructions of matching and appending loops
 //!   (`bs_start_match*`, `bs_get_position`, `bs_get_integer2` of a constant
 //!   size up to 64 bits, `bs_test_unit`, and a `bs_create_bin` that appends
@@ -27,7 +31,10 @@
 //! - **Pairs.** A fused instruction replaces the first of a pair and does
 //!   the work of both; the second stays where it was, so a jump that lands
 //!   on it (or a return address, a line-table entry, a stack walker reading
-//!   the code) sees the code it always saw. `deallocate` + `return` is one.
+//!   the code) sees the code it always saw. `deallocate` + `return` is one;
+//!   so are two `move`s between registers of the same kinds (X to X, X to Y,
+//!   Y to X: argument shuffles, values saved before a call and restored
+//!   after it).
 //!
 //! No instruction moves and none changes size, so labels, the line table,
 //! export entries and fun entries, all resolved by index during lowering,
@@ -37,7 +44,7 @@ use beamr_core::term::Term;
 
 use super::bs::{BsInstr, GetKind, Size};
 use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
-use super::operand::SrcKind;
+use super::operand::{Src, SrcKind};
 
 /// Rewrites `code` in place (see the module documentation).
 pub fn specialise(code: &mut [Instr]) {
@@ -151,15 +158,44 @@ fn fuse(first: &Instr, second: Option<&Instr>) -> Option<Instr> {
                 dst: *dst,
             })
         }
-        (Instr::Move { src: a, dst: b }, Instr::Move { src: c, dst: d })
-            if a.is_x() && b.is_y() && c.is_x() && !d.is_y() =>
-        {
-            Some(Instr::MoveXYThenXX {
-                from_x: a.index() as u32,
-                to_y: b.index() as u32,
-                from: c.index() as u32,
-                to: d.index() as u32,
-            })
+        (Instr::Move { src: a, dst: b }, Instr::Move { src: c, dst: d }) => {
+            let (from_a, to_a, from_b, to_b) = (
+                a.index() as u32,
+                b.index() as u32,
+                c.index() as u32,
+                d.index() as u32,
+            );
+            let (a_y, c_y) = (
+                matches!(a.kind(), SrcKind::Y(_)),
+                matches!(c.kind(), SrcKind::Y(_)),
+            );
+            match (a.is_x(), a_y, b.is_y(), c.is_x(), c_y, d.is_y()) {
+                (true, _, true, true, _, false) => Some(Instr::MoveXYThenXX {
+                    from_x: from_a,
+                    to_y: to_a,
+                    from: from_b,
+                    to: to_b,
+                }),
+                (true, _, false, true, _, false) => Some(Instr::MoveXX2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                (true, _, true, true, _, true) => Some(Instr::MoveXY2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                (_, true, false, _, true, false) => Some(Instr::MoveYX2 {
+                    from_a,
+                    to_a,
+                    from_b,
+                    to_b,
+                }),
+                _ => None,
+            }
         }
         _ => None,
     }
@@ -226,14 +262,24 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             a,
             b,
             dst,
-        } => match op {
-            ArithOp::Add => Instr::Add { fail, a, b, dst },
-            ArithOp::Sub => Instr::Sub { fail, a, b, dst },
+        } => match (op, small_constant(b)) {
+            (ArithOp::Add, Some(b)) => Instr::AddC { fail, a, b, dst },
+            (ArithOp::Sub, Some(b)) => Instr::SubC { fail, a, b, dst },
+            (ArithOp::Add, None) => Instr::Add { fail, a, b, dst },
+            (ArithOp::Sub, None) => Instr::Sub { fail, a, b, dst },
             _ => return None,
         },
         Instr::SelectVal(ref sel) => return select_val2(sel).or_else(|| select_val3x(sel)),
         _ => return None,
     })
+}
+
+/// The constant `src` names, if it is a small integer.
+fn small_constant(src: Src) -> Option<Term> {
+    match src.kind() {
+        SrcKind::Const(t) if t.as_small().is_some() => Some(t),
+        _ => None,
+    }
 }
 
 /// [`Instr::SelectVal3X`] for a table of three immediates whose words fit
@@ -271,6 +317,18 @@ fn select_val2(sel: &Select) -> Option<Instr> {
         return None;
     }
     let (first, second) = (sel.cases[0], sel.cases[sel.cases.len() - 1]);
+    if let SrcKind::X(x) = sel.arg.kind() {
+        if let Ok(x) = u16::try_from(x) {
+            return Some(Instr::SelectVal2X {
+                x,
+                fail: sel.fail,
+                a: word(first.0)?,
+                to_a: first.1,
+                b: word(second.0)?,
+                to_b: second.1,
+            });
+        }
+    }
     Some(Instr::SelectVal2 {
         arg: sel.arg,
         fail: sel.fail,
@@ -284,7 +342,7 @@ fn select_val2(sel: &Select) -> Option<Instr> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::loader::{Dst, Src, Target};
+    use crate::loader::{Dst, Target};
     use beamr_core::atom::Atom;
 
     #[test]
@@ -429,6 +487,54 @@ mod tests {
     }
 
     #[test]
+    fn moves_between_the_same_kinds_are_fused_in_pairs() {
+        let mv = |src, dst| Instr::Move { src, dst };
+        let mut code = vec![
+            mv(Src::x(1), Dst::x(0)),
+            mv(Src::x(2), Dst::x(1)),
+            mv(Src::x(0), Dst::y(0)),
+            mv(Src::x(1), Dst::y(1)),
+            mv(Src::y(0), Dst::x(3)),
+            mv(Src::y(1), Dst::x(4)),
+            mv(Src::constant(Term::NIL), Dst::x(5)),
+            mv(Src::y(2), Dst::y(3)),
+        ];
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::MoveXX2 {
+                from_a: 1,
+                to_a: 0,
+                from_b: 2,
+                to_b: 1
+            }
+        ));
+        // X to X then X to Y has no pair form: specialised alone.
+        assert!(matches!(code[1], Instr::MoveXX { from: 2, to: 1 }));
+        assert!(matches!(
+            code[2],
+            Instr::MoveXY2 {
+                from_a: 0,
+                to_a: 0,
+                from_b: 1,
+                to_b: 1
+            }
+        ));
+        assert!(matches!(
+            code[4],
+            Instr::MoveYX2 {
+                from_a: 0,
+                to_a: 3,
+                from_b: 1,
+                to_b: 4
+            }
+        ));
+        // A constant, or a Y to Y move, is no pair of these kinds.
+        assert!(matches!(code[5], Instr::MoveYX { from: 1, to: 4 }));
+        assert!(matches!(code[6], Instr::MoveCX { to: 5, .. }));
+    }
+
+    #[test]
     fn frequent_tests_and_operations_get_their_own_instruction() {
         let fail = Target(5);
         let mut code = vec![
@@ -468,21 +574,43 @@ mod tests {
                 b: Src::x(0),
                 dst: Dst::x(1),
             },
+            Instr::Arith {
+                op: ArithOp::Add,
+                fail: Target::NONE,
+                a: Src::y(0),
+                b: Src::x(0),
+                dst: Dst::x(0),
+            },
+            Instr::Arith {
+                op: ArithOp::Add,
+                fail: Target::NONE,
+                a: Src::y(0),
+                b: Src::constant(Term::atom(Atom::TRUE)),
+                dst: Dst::x(0),
+            },
         ];
         specialise(&mut code);
         assert!(matches!(code[0], Instr::IsNonemptyListX { x: 0, .. }));
         assert!(matches!(code[1], Instr::TypeTest { .. }));
         assert!(matches!(code[2], Instr::IsEqExactXX { a: 0, b: 1, .. }));
         assert!(matches!(code[3], Instr::Compare { .. }));
-        assert!(matches!(code[4], Instr::Sub { .. }));
+        // A small-integer constant operand: the constant form.
+        assert!(matches!(code[4], Instr::SubC { b, .. } if b == Term::small_unchecked(1)));
         assert!(matches!(code[5], Instr::Arith { .. }));
+        assert!(matches!(code[6], Instr::Add { .. }));
+        // A constant that is not a small integer raises: the general form.
+        assert!(matches!(code[7], Instr::Add { .. }));
     }
 
     #[test]
     fn two_value_tables_are_compared_in_place() {
         let table = |cases: Vec<(Term, Target)>, immediates| {
             Instr::SelectVal(Box::new(Select {
-                arg: Src::x(0),
+                arg: match cases.len() {
+                    1 => Src::y(0),
+                    2 => Src::x(2),
+                    _ => Src::x(0),
+                },
                 fail: Target(9),
                 cases: cases.into_boxed_slice(),
                 immediates,
@@ -505,9 +633,10 @@ mod tests {
         specialise(&mut code);
         let word = |t: Term| t.raw() as i64 as i32;
         assert!(
-            matches!(code[0], Instr::SelectVal2 { a, to_a: Target(2), b, to_b: Target(3), fail: Target(9), .. }
+            matches!(code[0], Instr::SelectVal2X { x: 2, a, to_a: Target(2), b, to_b: Target(3), fail: Target(9), .. }
             if a == word(f) && b == word(t))
         );
+        // Not in an X register: the general form.
         assert!(
             matches!(code[1], Instr::SelectVal2 { a, b, to_b: Target(4), .. }
             if a == b && a == word(Term::small_unchecked(-5)))
