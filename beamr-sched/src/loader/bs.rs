@@ -364,12 +364,12 @@ impl Lowering<'_> {
             O::BsStartMatch3 => BsInstr::StartMatch {
                 fail: self.bs_fail(ins, 0, here)?,
                 src: self.src(ins, 1)?,
-                live: self.unsigned(ins, 2)? as u32,
+                live: self.live(ins, 2)?,
                 dst: self.dst(ins, 3)?,
             },
             O::BsStartMatch4 => BsInstr::StartMatch {
                 fail: self.bs_fail(ins, 0, here)?,
-                live: self.unsigned(ins, 1)? as u32,
+                live: self.live(ins, 1)?,
                 src: self.src(ins, 2)?,
                 dst: self.dst(ins, 3)?,
             },
@@ -571,7 +571,7 @@ impl Lowering<'_> {
 
     fn lower_create(&mut self, ins: &Instruction, here: usize) -> Result<BsInstr, LoadError> {
         let fail = self.target(ins, 0, here)?;
-        let live = self.unsigned(ins, 2)? as u32;
+        let live = self.live(ins, 2)?;
         let dst = self.dst(ins, 4)?;
         let items = self.groups(ins, 5, 6, "segment list is not groups of six")?;
         let mut segments = Vec::with_capacity(items.len() / 6);

@@ -668,16 +668,16 @@ impl<'f> Lowering<'f> {
             O::Allocate | O::AllocateZero => Instr::Allocate {
                 slots: self.unsigned(ins, 0)? as u32,
                 heap: 0,
-                live: self.unsigned(ins, 1)? as u32,
+                live: self.live(ins, 1)?,
             },
             O::AllocateHeap | O::AllocateHeapZero => Instr::Allocate {
                 slots: self.unsigned(ins, 0)? as u32,
                 heap: self.heap_need(ins, 1)?,
-                live: self.unsigned(ins, 2)? as u32,
+                live: self.live(ins, 2)?,
             },
             O::TestHeap => Instr::TestHeap {
                 heap: self.heap_need(ins, 0)?,
-                live: self.unsigned(ins, 1)? as u32,
+                live: self.live(ins, 1)?,
             },
             O::Deallocate => Instr::Deallocate {
                 slots: self.unsigned(ins, 0)? as u32,
