@@ -24,6 +24,7 @@ use beamr_core::term::Term;
 
 use super::errno::{errno_name, os_error};
 use super::options::{PortName, PortOptions};
+use super::pending_output;
 use super::reader::{self, Reader};
 use crate::process::Exception;
 use crate::runtime::{Port, Runtime};
@@ -275,17 +276,34 @@ fn spawn_nouse_stdio(mut cmd: Command, o: &PortOptions) -> Result<Spawned, Excep
 }
 
 /// Writes what the port's channel carries to `target`, until the channel
-/// closes (the port exited: `None`) or a write fails (its error).
-fn pump(target: &mut dyn Write, rx: Receiver<Vec<u8>>) -> Option<std::io::Error> {
-    rx.into_iter()
-        .find_map(|data| target.write_all(&data).and_then(|()| target.flush()).err())
+/// closes (the port exited: `None`) or a write fails (its error). Every
+/// byte taken from the channel is counted done ([`pending_output`]).
+fn pump(target: &mut dyn Write, rx: &Receiver<Vec<u8>>) -> Option<std::io::Error> {
+    rx.iter().find_map(|data| {
+        let result = target.write_all(&data).and_then(|()| target.flush());
+        pending_output::done(data.len());
+        result.err()
+    })
+}
+
+/// Counts done, without writing them, the bytes still in the channel
+/// and any sent until the port closes it.
+fn discard(rx: Receiver<Vec<u8>>) {
+    for data in rx {
+        pending_output::done(data.len());
+    }
 }
 
 /// The writer of a program's port: [`pump`] on a thread of its own, then
 /// closes `target` (a failed write stops it; the program's end is what
 /// ends the port).
 fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
-    std::thread::spawn(move || pump(&mut *target, rx));
+    std::thread::spawn(move || {
+        if pump(&mut *target, &rx).is_some() {
+            drop(target);
+            discard(rx);
+        }
+    });
 }
 
 /// The writer of an fd port: [`pump`] to the descriptor on a thread of
@@ -301,12 +319,16 @@ fn start_fd_writer(
 ) {
     std::thread::spawn(move || {
         let failure = match target {
-            Err(reason) => rx.recv().ok().map(|_| reason),
-            Ok(mut target) => pump(&mut *target, rx)
+            Err(reason) => rx.recv().ok().map(|data| {
+                pending_output::done(data.len());
+                reason
+            }),
+            Ok(mut target) => pump(&mut *target, &rx)
                 .map(|e| errno_name(e.raw_os_error().unwrap_or(0)).to_string()),
         };
         if let Some(reason) = failure {
             rt.port_exit(id, error_atom(&reason), None);
+            discard(rx);
         }
     });
 }

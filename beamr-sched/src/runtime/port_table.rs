@@ -287,7 +287,11 @@ impl Port {
             Some(sink) => {
                 // A writer thread that ended (its program is gone) drops
                 // the data, as a port whose program exited does.
-                let _ = sink.send(framed);
+                let bytes = framed.len();
+                crate::ports::pending_output::queued(bytes);
+                if sink.send(framed).is_err() {
+                    crate::ports::pending_output::done(bytes);
+                }
                 state.output += len;
                 Sent::Sent
             }
