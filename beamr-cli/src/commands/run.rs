@@ -134,7 +134,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         .run_main(module_atom, function_atom, &call_args, schedulers)
         .map_err(|e| format!("cannot run {module}:{function}/{}: {e}", call_args.len()))?;
     // What the program gave its ports is written before beamr exits.
-    beamr_sched::ports::pending_output::flush(beamr_sched::ports::pending_output::EXIT_WAIT);
+    beamr_sched::runtime::pending_output::flush(beamr_sched::runtime::pending_output::EXIT_WAIT);
     if let Some(trace) = trace {
         // The run's outcome stands; a trace that could not be flushed is
         // reported beside it.

@@ -41,7 +41,7 @@ fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         return Err(Exception::badarg());
     };
     let _ = std::io::stdout().flush();
-    crate::ports::pending_output::flush(crate::ports::pending_output::EXIT_WAIT);
+    crate::runtime::pending_output::flush(crate::runtime::pending_output::EXIT_WAIT);
     std::process::exit(status)
 }
 

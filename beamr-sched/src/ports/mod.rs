@@ -22,7 +22,6 @@ pub mod framing;
 pub mod inet;
 pub mod open;
 pub mod options;
-pub mod pending_output;
 pub mod ram_file;
 pub mod reader;
 pub mod trace_file;

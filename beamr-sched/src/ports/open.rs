@@ -24,9 +24,9 @@ use beamr_core::term::Term;
 
 use super::errno::{errno_name, os_error};
 use super::options::{PortName, PortOptions};
-use super::pending_output;
 use super::reader::{self, Reader};
 use crate::process::Exception;
+use crate::runtime::pending_output;
 use crate::runtime::{Port, Runtime};
 
 /// Opens a port connected to `owner`. `environment` is the `os`

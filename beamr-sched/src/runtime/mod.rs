@@ -3,10 +3,13 @@
 //! - [`shared_state`]: [`Runtime`], the tables (processes, names, aliases,
 //!   run queues, timers, ETS).
 //! - [`port_table`]: [`PortTable`], the live ports and their state.
+//! - [`pending_output`]: what ports' writer threads have yet to write,
+//!   which the runtime waits for before it exits.
 //! - [`run_queue`]: where runnable processes wait for a scheduler.
 //! - [`timer_service`]: the thread that fires timers.
 //! - [`stats`]: [`RuntimeStats`], a snapshot of the runtime for metrics.
 
+pub mod pending_output;
 mod port_table;
 mod run_queue;
 mod shared_state;

@@ -288,9 +288,9 @@ impl Port {
                 // A writer thread that ended (its program is gone) drops
                 // the data, as a port whose program exited does.
                 let bytes = framed.len();
-                crate::ports::pending_output::queued(bytes);
+                super::pending_output::queued(bytes);
                 if sink.send(framed).is_err() {
-                    crate::ports::pending_output::done(bytes);
+                    super::pending_output::done(bytes);
                 }
                 state.output += len;
                 Sent::Sent
