@@ -7,8 +7,8 @@
 //! token alone) or the token tuple. The words live in a second list that
 //! stays empty, meaning "all `[]`", until a message with another word
 //! arrives; from then on it runs beside the messages, one word each. So a
-//! program that never uses `seq_trace` pays one emptiness test per
-//! received message.
+//! program that never uses `seq_trace` pays one null-pointer test per
+//! received message (the list is boxed: one word in every mailbox).
 
 use std::collections::VecDeque;
 
@@ -19,9 +19,12 @@ use thin_vec::ThinVec;
 #[derive(Default)]
 pub struct Mailbox {
     messages: VecDeque<Term>,
-    /// The messages' token words (see the module docs): empty, or exactly
+    /// The messages' token words (see the module docs): none, or exactly
     /// as long as `messages`.
-    tokens: ThinVec<Term>,
+    // Boxed on purpose: one word in every process's mailbox, where the
+    // deque itself is four.
+    #[allow(clippy::box_collection)]
+    tokens: Option<Box<VecDeque<Term>>>,
     /// Index of the next message `loop_rec` looks at.
     cursor: usize,
     /// Receive markers: a reference's id words and the queue length when reserved.
@@ -32,8 +35,8 @@ impl Mailbox {
     /// Appends a message that carries no token.
     pub fn push(&mut self, message: Term) {
         self.messages.push_back(message);
-        if !self.tokens.is_empty() {
-            self.tokens.push(Term::NIL);
+        if let Some(tokens) = self.tokens.as_mut() {
+            tokens.push_back(Term::NIL);
         }
     }
 
@@ -43,39 +46,54 @@ impl Mailbox {
         if token == Term::NIL {
             return self.push(message);
         }
-        if self.tokens.is_empty() {
-            self.tokens.resize(self.messages.len(), Term::NIL);
-        }
+        let len = self.messages.len();
+        let tokens = self
+            .tokens
+            .get_or_insert_with(|| Box::new(VecDeque::from(vec![Term::NIL; len])));
+        tokens.push_back(token);
         self.messages.push_back(message);
-        self.tokens.push(token);
     }
 
     /// The token word of the message under the cursor (`[]` when there is
     /// none).
     #[inline]
     pub fn current_token(&self) -> Term {
-        if self.tokens.is_empty() {
-            return Term::NIL;
+        match &self.tokens {
+            None => Term::NIL,
+            Some(tokens) => tokens.get(self.cursor).copied().unwrap_or(Term::NIL),
         }
-        self.tokens.get(self.cursor).copied().unwrap_or(Term::NIL)
     }
 
     /// How many token words the mailbox keeps: zero while every message's
     /// word is `[]`, else one per message (see the module docs).
     #[inline]
     pub fn token_words(&self) -> usize {
-        self.tokens.len()
+        self.tokens.as_ref().map_or(0, |tokens| tokens.len())
+    }
+
+    /// True once a message with a token word other than `[]` arrived
+    /// (until [`clear_tokens`](Self::clear_tokens)): one pointer test, for
+    /// the receive path's gate.
+    #[inline]
+    pub fn has_token_words(&self) -> bool {
+        self.tokens.is_some()
     }
 
     /// Empties every message's token word (`seq_trace:reset_trace/0`).
     pub fn clear_tokens(&mut self) {
-        self.tokens.clear();
+        self.tokens = None;
     }
 
     /// The messages and their token words (empty while every word is
     /// `[]`), each as one slice: the collector's roots.
     pub fn roots_mut(&mut self) -> (&mut [Term], &mut [Term]) {
-        (self.messages.make_contiguous(), self.tokens.as_mut_slice())
+        (
+            self.messages.make_contiguous(),
+            match self.tokens.as_mut() {
+                Some(tokens) => tokens.make_contiguous(),
+                None => &mut [],
+            },
+        )
     }
 
     /// The message under the cursor.
@@ -92,8 +110,8 @@ impl Mailbox {
     pub fn remove_current(&mut self) {
         if self.cursor < self.messages.len() {
             self.messages.remove(self.cursor);
-            if !self.tokens.is_empty() {
-                self.tokens.remove(self.cursor);
+            if let Some(tokens) = self.tokens.as_mut() {
+                tokens.remove(self.cursor);
             }
         }
         for (_, pos) in &mut self.markers {
@@ -107,17 +125,18 @@ impl Mailbox {
     /// Removes every message for which `pred` holds; true if any was removed.
     pub fn remove_where(&mut self, mut pred: impl FnMut(Term) -> bool) -> bool {
         let before = self.messages.len();
-        if self.tokens.is_empty() {
-            self.messages.retain(|&m| !pred(m));
-        } else {
-            let kept: Vec<(Term, Term)> = self
-                .messages
-                .iter()
-                .copied()
-                .zip(self.tokens.iter().copied())
-                .filter(|&(m, _)| !pred(m))
-                .collect();
-            (self.messages, self.tokens) = kept.into_iter().unzip();
+        match self.tokens.as_mut() {
+            None => self.messages.retain(|&m| !pred(m)),
+            Some(tokens) => {
+                let kept: Vec<(Term, Term)> = self
+                    .messages
+                    .iter()
+                    .copied()
+                    .zip(tokens.iter().copied())
+                    .filter(|&(m, _)| !pred(m))
+                    .collect();
+                (self.messages, **tokens) = kept.into_iter().unzip();
+            }
         }
         self.cursor = 0;
         self.messages.len() != before

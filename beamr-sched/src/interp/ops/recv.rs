@@ -121,7 +121,7 @@ pub fn exec(rt: &Runtime, p: &mut Process, op: &RecvInstr) -> Flow {
 /// no token does what the plain removal does.
 #[inline(always)]
 fn seq_trace_may_matter(p: &Process) -> bool {
-    ((p.seq_token.raw() ^ Term::NIL.raw()) | p.mailbox.token_words() as u64) != 0
+    ((p.seq_token.raw() ^ Term::NIL.raw()) | p.mailbox.has_token_words() as u64) != 0
 }
 
 fn wait(p: &mut Process, target: Target) -> Flow {
