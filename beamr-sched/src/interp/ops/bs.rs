@@ -81,14 +81,6 @@ pub fn exec(_rt: &Runtime, p: &mut Process, op: &BsInstr) -> Flow {
             Flow::Next
         }
         BsInstr::Get {
-            kind: GetKind::Integer,
-            fail,
-            ctx,
-            size: Size::Bits(n),
-            flags,
-            dst,
-        } if *n <= 64 => get_int(p, *fail, *ctx, *n, *flags, *dst),
-        BsInstr::Get {
             kind,
             fail,
             ctx,
@@ -367,15 +359,17 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
 const MAX_BITS: usize = 1 << 43;
 
 /// A `bs_create_bin` with an [`AppendInts`] form: that form when it
-/// applies, else the generic construction.
+/// applies (after a collection, when one is due), else the generic
+/// construction.
 #[inline(always)]
 pub(crate) fn create_append_ints(p: &mut Process, c: &CreateBin) -> Flow {
     if let Some(a) = &c.append_ints {
-        if !p.heap.needs_gc() {
-            if let Some(t) = append_ints(p, a) {
-                put(p, c.dst, t);
-                return Flow::Next;
-            }
+        if p.heap.needs_gc() {
+            p.collect(0, c.live as usize);
+        }
+        if let Some(t) = append_ints(p, a) {
+            put(p, c.dst, t);
+            return Flow::Next;
         }
     }
     create(p, c)
@@ -385,12 +379,6 @@ pub(crate) fn create_append_ints(p: &mut Process, c: &CreateBin) -> Flow {
 fn create(p: &mut Process, c: &CreateBin) -> Flow {
     if p.heap.needs_gc() {
         p.collect(0, c.live as usize);
-    }
-    if let Some(a) = &c.append_ints {
-        if let Some(t) = append_ints(p, a) {
-            put(p, c.dst, t);
-            return Flow::Next;
-        }
     }
     match build(p, c) {
         Ok(t) => {
