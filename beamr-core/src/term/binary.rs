@@ -4,15 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::header::Subtag;
-use super::tag::{SUBTAG_BITS, SUBTAG_SHIFT};
 use super::word::Term;
-
-/// The subtag bits of a header word, undecoded (compared with `Subtag as
-/// u64`, as [`Term::is_boxed_with`] does).
-#[inline(always)]
-fn subtag_bits(header: u64) -> u64 {
-    (header >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1)
-}
 
 /// Bytes held by live off-heap binaries, their headers included: what
 /// `erlang:memory(binary)` reports. One relaxed add per allocation and one
@@ -320,19 +312,13 @@ impl Term {
 
     /// [`Term::as_binary`] for this crate's own traversals.
     ///
-    /// One read of the header word decides the representation (no decoding
+    /// The header's subtag bits decide the representation (no decoding
     /// into a [`Subtag`]); a sub-binary's `orig` is always a heap or refc
     /// binary ([`Heap::sub_binary`](crate::heap::Heap::sub_binary) flattens
     /// slices of slices), so it takes one more header read, not a recursion.
     #[inline]
     pub(crate) fn binary_parts(self) -> Option<BinaryView<'static>> {
-        if !self.is_boxed() {
-            return None;
-        }
-        // SAFETY: a boxed term points to a live header word (type invariant).
-        let subtag = subtag_bits(unsafe { *self.ptr() });
-        if subtag == Subtag::SubBin as u64 {
-            let (orig, bit_offset, bit_size) = self.as_sub_binary()?;
+        if let Some((orig, bit_offset, bit_size)) = self.as_sub_binary() {
             let storage = orig.whole_binary_storage()?;
             return Some(BinaryView {
                 storage,
@@ -358,11 +344,7 @@ impl Term {
     /// [`Term::binary_storage`] for this crate's own traversals.
     #[inline(always)]
     fn whole_binary_storage(self) -> Option<&'static [u8]> {
-        if !self.is_boxed() {
-            return None;
-        }
-        // SAFETY: a boxed term points to a live header word (type invariant).
-        let subtag = subtag_bits(unsafe { *self.ptr() });
+        let subtag = self.boxed_subtag_bits()?;
         if subtag == Subtag::RefcBin as u64 {
             // SAFETY: a refc binary object is `[hdr, byte_size, ptr]`.
             let bin = unsafe { self.ptr().add(2).read() } as *const OffHeapBinary;

@@ -129,9 +129,15 @@ impl Header {
     /// The object's subtag.
     #[inline]
     pub fn subtag(self) -> Subtag {
-        let bits = (self.0 >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1);
         // Headers are only ever written by `Header::new`, so the bits are valid.
-        Subtag::from_bits(bits).expect("corrupt header word")
+        Subtag::from_bits(self.subtag_bits()).expect("corrupt header word")
+    }
+
+    /// The subtag bits, undecoded: compared with `Subtag as u64` where a
+    /// hot path tests for one subtag.
+    #[inline(always)]
+    pub(crate) const fn subtag_bits(self) -> u64 {
+        (self.0 >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1)
     }
 
     /// Number of words after the header.

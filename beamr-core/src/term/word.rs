@@ -365,12 +365,17 @@ impl Term {
     /// True if this is a boxed object with the given subtag.
     #[inline]
     pub fn is_boxed_with(self, subtag: Subtag) -> bool {
-        // The header's subtag bits compared as they are: no decoding into a
-        // `Subtag` (and no corrupt-header check) on this hot path.
+        self.boxed_subtag_bits() == Some(subtag as u64)
+    }
+
+    /// A boxed term's subtag bits as they are ([`Header::subtag_bits`]):
+    /// no decoding into a [`Subtag`] (and no corrupt-header check), for
+    /// hot paths that compare them.
+    #[inline(always)]
+    pub(crate) fn boxed_subtag_bits(self) -> Option<u64> {
+        // SAFETY: a boxed term points to a live header word (type invariant).
         self.is_boxed()
-            // SAFETY: a boxed term points to a live header word (type invariant).
-            && (unsafe { *self.ptr() } >> SUBTAG_SHIFT) & ((1 << SUBTAG_BITS) - 1)
-                == subtag as u64
+            .then(|| Header(unsafe { *self.ptr() }).subtag_bits())
     }
 
     /// The words after a boxed term's header from `skip` on, as terms.
