@@ -670,7 +670,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 );
                 next!()
             }
-            Instr::CatchEnd { y } => {
+            Instr::CatchEnd { y, .. } => {
                 put(p, Dst::y(*y as usize), Term::NIL);
                 if p.x[0].is_non_value() {
                     unwind::catch_value(p);
@@ -681,7 +681,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 put(p, Dst::y(*y as usize), Term::NIL);
                 next!()
             }
-            Instr::TryCase { y } => {
+            Instr::TryCase { y, .. } => {
                 put(p, Dst::y(*y as usize), Term::NIL);
                 p.x[0] = p.x[1];
                 p.x[1] = p.x[2];

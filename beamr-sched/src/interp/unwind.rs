@@ -33,6 +33,18 @@ fn decode_catch(payload: u64) -> (*const Instr, usize) {
     )
 }
 
+/// The Y slots of the frame a catch handler runs in, which the loader
+/// records in the handler's first instruction (`loader::frames` requires a
+/// handler to start with `try_case` or `catch_end`).
+fn handler_frame(handler: *const Instr) -> usize {
+    // SAFETY: a catch word is made only by `Instr::Catch`, from its
+    // handler's address in the same loaded module's code, never freed.
+    match unsafe { &*handler } {
+        Instr::TryCase { frame, .. } | Instr::CatchEnd { frame, .. } => *frame as usize,
+        _ => usize::MAX,
+    }
+}
+
 /// Raises `e` at `ip`: records it, builds its stack trace, and unwinds the
 /// stack to the innermost catch.
 #[cold]
@@ -57,6 +69,12 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
     for i in (0..p.stack.len()).rev() {
         if let Some(payload) = p.stack[i].as_catch() {
             let (handler, y) = decode_catch(payload);
+            if i + 1 + y < handler_frame(handler) {
+                // A catch word moved out of its frame by hand-made code:
+                // resuming there would leave the handler fewer stack words
+                // than it names Y registers (see `loader::frames`).
+                continue;
+            }
             p.stack.truncate(i + 1 + y);
             super::return_trace::unwound(p, i + 1 + y, Some(handler), e.class.atom(), e.reason);
             // The handler's function keeps its return address in its frame:

@@ -589,6 +589,10 @@ pub enum Instr {
     CatchEnd {
         /// The Y register holding the catch.
         y: u32,
+        /// Y slots of the frame this runs in, as the loader's frame check
+        /// found them (`loader::frames`): an exception caught here must
+        /// leave at least that many words on the stack.
+        frame: u32,
     },
     /// Leaves a `try` normally.
     TryEnd {
@@ -599,6 +603,8 @@ pub enum Instr {
     TryCase {
         /// The Y register holding the catch.
         y: u32,
+        /// Y slots of the frame this runs in (as in `CatchEnd`).
+        frame: u32,
     },
     /// `erlang:raise/3`-like re-raise of a caught exception (old form).
     Raise {

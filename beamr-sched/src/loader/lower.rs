@@ -38,6 +38,9 @@ pub(super) struct Lowering<'f> {
     labels: HashMap<u32, usize>,
     /// The native records the module declares (see [`super::record`]).
     pub(super) records: Vec<super::record::ModuleRecord>,
+    /// Frame sizes of exception handlers (`frames::check`), by the byte
+    /// offset of their first instruction.
+    handler_frames: super::frames::HandlerFrames,
 }
 
 fn atom(name: &str, module: &str) -> Result<Atom, LoadError> {
@@ -111,6 +114,7 @@ impl<'f> Lowering<'f> {
             funs,
             labels: HashMap::new(),
             records: Vec::new(),
+            handler_frames: HashMap::new(),
         })
     }
 
@@ -128,6 +132,12 @@ impl<'f> Lowering<'f> {
                 _ => count += 1,
             }
         }
+        self.handler_frames = super::frames::check(&self.file.instructions, |import| {
+            self.imports
+                .get(import as usize)
+                .is_some_and(|export| never_returns(export))
+        })
+        .map_err(|(i, what)| self.err(&self.file.instructions[i], what))?;
         let stubs = self.native_stubs()?;
         // Pass 2: translation. The entry of a NIF stub with a native
         // implementation calls the native, so that the module's local calls
@@ -267,6 +277,12 @@ impl<'f> Lowering<'f> {
             offset: ins.offset,
             what: what.into(),
         }
+    }
+
+    /// The frame size the frame check found for an exception handler's
+    /// first instruction (0 for one that starts no handler).
+    fn handler_frame(&self, ins: &Instruction) -> u32 {
+        self.handler_frames.get(&ins.offset).copied().unwrap_or(0)
     }
 
     pub(super) fn arg<'a>(&self, ins: &'a Instruction, i: usize) -> Result<&'a Operand, LoadError> {
@@ -832,9 +848,15 @@ impl<'f> Lowering<'f> {
                 y: self.y(ins, 0)?,
                 handler: self.target(ins, 1, here)?,
             },
-            O::CatchEnd => Instr::CatchEnd { y: self.y(ins, 0)? },
+            O::CatchEnd => Instr::CatchEnd {
+                y: self.y(ins, 0)?,
+                frame: self.handler_frame(ins),
+            },
             O::TryEnd => Instr::TryEnd { y: self.y(ins, 0)? },
-            O::TryCase => Instr::TryCase { y: self.y(ins, 0)? },
+            O::TryCase => Instr::TryCase {
+                y: self.y(ins, 0)?,
+                frame: self.handler_frame(ins),
+            },
             O::Raise => Instr::Raise {
                 trace: self.src(ins, 0)?,
                 value: self.src(ins, 1)?,
@@ -931,6 +953,16 @@ impl<'f> Lowering<'f> {
 /// for NIF stubs, whose bodies then raise `undef` through `nif_error`), and
 /// `on_load` (beamr does not run on-load functions yet: modules that need
 /// one load without it).
+/// Whether a call of `export` never returns: the BIFs that always raise,
+/// after which the compiler may place code with another frame.
+fn never_returns(export: &Export) -> bool {
+    export.module == Atom::ERLANG
+        && matches!(
+            (export.function.name(), export.arity),
+            ("error", 1..=3) | ("exit", 1) | ("throw", 1) | ("nif_error", 1..=2)
+        )
+}
+
 fn emits(op: Opcode) -> bool {
     !matches!(
         op,

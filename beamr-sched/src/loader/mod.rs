@@ -6,6 +6,7 @@
 pub mod bs;
 pub mod bs_match;
 mod error;
+mod frames;
 mod instr;
 mod lower;
 pub mod maps;

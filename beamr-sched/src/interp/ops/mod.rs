@@ -47,7 +47,7 @@ pub fn get(p: &Process, s: Src) -> Term {
         // (`Lowering::src_of`), the length of `p.x` while the interpreter runs
         // the process (it holds a lent `RegisterFile` then).
         Src::X_TAG => unsafe { *p.x.get_unchecked((w >> Src::INDEX_SHIFT) as usize) },
-        Src::Y_TAG => p.stack[p.stack.len() - 1 - (w >> Src::INDEX_SHIFT) as usize],
+        Src::Y_TAG => y(p, (w >> Src::INDEX_SHIFT) as u32),
         _ => s.term(),
     }
 }
@@ -56,8 +56,7 @@ pub fn get(p: &Process, s: Src) -> Term {
 #[inline(always)]
 pub fn put(p: &mut Process, d: Dst, v: Term) {
     if d.is_y() {
-        let len = p.stack.len();
-        p.stack[len - 1 - d.index()] = v;
+        set_y(p, d.index() as u32, v);
     } else {
         // SAFETY: the loader accepts only X registers below MAX_X_REGS
         // (`Lowering::dst_of`), the length of `p.x` while the interpreter runs
@@ -84,15 +83,28 @@ pub fn set_x(p: &mut Process, n: u32, v: Term) {
     unsafe { *p.x.get_unchecked_mut(n as usize) = v };
 }
 
-/// Reads Y register `n` of the current frame.
+/// Reads Y register `n` of the current frame: the word `n + 1` below the
+/// stack's top, read without a bounds check.
+///
+/// Only for a Y register an instruction of loaded code names:
+/// `loader::frames` accepts such an operand only inside the frame its
+/// function has allocated there, and the stack holds at least that frame
+/// whenever the instruction runs (the invariant argued in that module).
 #[inline(always)]
 pub fn y(p: &Process, n: u32) -> Term {
-    p.stack[p.stack.len() - 1 - n as usize]
+    let len = p.stack.len();
+    debug_assert!((n as usize) < len, "Y{n} outside a stack of {len} words");
+    // SAFETY: n < the frame's slots <= len (loader::frames' invariant), so
+    // len - 1 - n is an index of the stack.
+    unsafe { *p.stack.get_unchecked(len - 1 - n as usize) }
 }
 
-/// Writes Y register `n` of the current frame.
+/// Writes Y register `n` of the current frame (a register loaded code
+/// names, as in [`y`]).
 #[inline(always)]
 pub fn set_y(p: &mut Process, n: u32, v: Term) {
     let len = p.stack.len();
-    p.stack[len - 1 - n as usize] = v;
+    debug_assert!((n as usize) < len, "Y{n} outside a stack of {len} words");
+    // SAFETY: as in `y`: n < the frame's slots <= len.
+    unsafe { *p.stack.get_unchecked_mut(len - 1 - n as usize) = v };
 }
