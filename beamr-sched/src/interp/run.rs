@@ -983,20 +983,30 @@ fn do_return(p: &mut Process, ip: &mut *const Instr) -> Option<Outcome> {
 
 /// Pushes CP and a frame of `slots` Y slots, each `[]`, with one capacity
 /// check. The frames most functions allocate (up to three slots) are
-/// written as one fixed-size copy of four words, CP and three `[]`, and
-/// the stack then cut back to the frame's length: straight stores, with
-/// no fill loop and no jump on the frame's size (the words past the
-/// frame are `[]`, outside the stack, and written over by the next push).
-/// Larger frames take the loop.
+/// written as four straight stores, CP and three `[]`, into room reserved
+/// past the stack's end, and the length then set to the frame's: no fill
+/// loop and no jump on the frame's size (the words past the frame are
+/// spare capacity, written over by the next push). Larger frames take the
+/// loop.
 #[inline(always)]
 fn push_frame(p: &mut Process, slots: u32) {
     let cp = cp_word(p.cp.cast());
     const NIL: Term = Term::NIL;
     let n = slots as usize;
     if n <= 3 {
+        p.stack.reserve(4);
         let len = p.stack.len();
-        p.stack.extend_from_slice(&[cp, NIL, NIL, NIL]);
-        p.stack.truncate(len + 1 + n);
+        // SAFETY: `reserve(4)` left room for four words past `len`, and
+        // `len + 1 + n <= len + 4` of them are written before the length
+        // covers them.
+        unsafe {
+            let top = p.stack.as_mut_ptr().add(len);
+            top.write(cp);
+            top.add(1).write(NIL);
+            top.add(2).write(NIL);
+            top.add(3).write(NIL);
+            p.stack.set_len(len + 1 + n);
+        }
     } else {
         let frame = std::iter::once(cp).chain(std::iter::repeat_n(NIL, n));
         p.stack.extend(frame);
@@ -1006,10 +1016,18 @@ fn push_frame(p: &mut Process, slots: u32) {
 /// Drops a frame of `slots` Y slots and returns the saved CP.
 #[inline(always)]
 fn pop_frame(p: &mut Process, slots: u32) -> *const Instr {
-    // The saved CP sits just below the frame's slots.
-    let at = p.stack.len() - slots as usize - 1;
-    let cp = p.stack[at];
-    p.stack.truncate(at);
+    // The saved CP sits just below the frame's slots. The frame check
+    // (loader::frames) keeps a function from dropping more than it pushed;
+    // this test keeps a frame-dropping call of a BIF it exempts (one that
+    // always raises, lowered to a call of Erlang code) within the stack.
+    let len = p.stack.len();
+    let Some(at) = len.checked_sub(slots as usize + 1) else {
+        return std::ptr::null();
+    };
+    // SAFETY: at < len.
+    let cp = unsafe { *p.stack.get_unchecked(at) };
+    // SAFETY: at < len, and the words below `at` stay initialised.
+    unsafe { p.stack.set_len(at) };
     cp.as_code_pointer()
         .map_or(std::ptr::null(), <*const ()>::cast)
 }

@@ -74,6 +74,44 @@ pub(super) type FrameError = (usize, String);
 /// offset in the file, the Y slots of the frame it runs in.
 pub(super) type HandlerFrames = HashMap<usize, u32>;
 
+/// What the check keeps per label, indexed by label number (labels are
+/// numbered densely from 1).
+#[derive(Default)]
+struct Labels {
+    /// The state where the label is, over the ways in seen so far.
+    state: Vec<Frame>,
+    /// For an exception handler's label, the instruction it must start
+    /// with.
+    handler: Vec<Option<Opcode>>,
+    /// Whether this pass has passed the label already.
+    passed: Vec<bool>,
+    /// Whether this pass lowered the state of a label it had passed (a
+    /// jump back with a smaller frame): then another pass is needed.
+    again: bool,
+}
+
+impl Labels {
+    fn index(&mut self, n: u32) -> usize {
+        let i = n as usize;
+        if i >= self.state.len() {
+            self.state.resize(i + 1, Frame::Unreachable);
+            self.handler.resize(i + 1, None);
+            self.passed.resize(i + 1, false);
+        }
+        i
+    }
+
+    /// A way into label `n` with `state`.
+    fn enter(&mut self, n: u32, state: Frame) {
+        let i = self.index(n);
+        let met = self.state[i].meet(state);
+        if met != self.state[i] {
+            self.state[i] = met;
+            self.again |= self.passed[i];
+        }
+    }
+}
+
 /// Checks a module's instructions; `never_returns` tells whether the
 /// import with the given index is a BIF that always raises
 /// (`erlang:error/1`...), after which the code is unreachable.
@@ -81,25 +119,31 @@ pub(super) fn check(
     code: &[Instruction],
     never_returns: impl Fn(u64) -> bool,
 ) -> Result<HandlerFrames, FrameError> {
-    let mut labels: HashMap<u32, Frame> = HashMap::new();
-    // The handler labels of try and catch, and the instruction each must
-    // start with.
-    let mut handler_kinds: HashMap<u32, Opcode> = HashMap::new();
-    // Function entries start with no frame, whatever jumps there.
+    let mut labels = Labels::default();
+    // Function entries start with no frame, whatever jumps there; so does
+    // the label of each `func_info` (where a function's clauses jump when
+    // none matches, from later in the code), which only raises.
     let mut after_func_info = false;
+    let mut previous_label = None;
     for ins in code {
         match ins.opcode {
-            Opcode::FuncInfo => after_func_info = true,
+            Opcode::FuncInfo => {
+                after_func_info = true;
+                if let Some(n) = previous_label.take() {
+                    labels.enter(n, Frame::None);
+                }
+            }
             Opcode::Label if after_func_info => {
                 if let Some(n) = label_number(ins) {
-                    labels.insert(n, Frame::None);
+                    labels.enter(n, Frame::None);
                 }
                 after_func_info = false;
             }
+            Opcode::Label => previous_label = label_number(ins),
             Opcode::Call | Opcode::CallLast | Opcode::CallOnly | Opcode::MakeFun => {
                 for op in &ins.args {
                     if let Operand::Label(n) = op {
-                        labels.insert(*n, Frame::None);
+                        labels.enter(*n, Frame::None);
                     }
                 }
             }
@@ -109,43 +153,37 @@ pub(super) fn check(
                 } else {
                     Opcode::CatchEnd
                 };
-                for_each_label(&ins.args, &mut |n| {
-                    handler_kinds.insert(n, kind);
+                scan(&ins.args, &mut |n| {
+                    let i = labels.index(n);
+                    labels.handler[i] = Some(kind);
                 });
             }
             _ => {}
         }
     }
-    // To a fixed point: a label's state only ever goes down, and there are
-    // three levels per slot count, so this ends; real code needs two
-    // passes (a receive loop's jump back), rarely three.
+    // To a fixed point: a label's state only ever goes down, so this ends.
+    // Most modules need one pass; a jump back with a smaller frame than
+    // the label had (which erlc does not write) needs more. A pass's
+    // errors stand whatever the later passes find, since lower states
+    // only fail more checks.
     loop {
-        let before = labels.clone();
-        walk(code, &mut labels, &handler_kinds, &never_returns, None)?;
-        if labels == before {
-            break;
+        let mut handlers = HashMap::new();
+        labels.again = false;
+        labels.passed.fill(false);
+        walk(code, &mut labels, &never_returns, &mut handlers)?;
+        if !labels.again {
+            return Ok(handlers);
         }
     }
-    let mut handlers = HashMap::new();
-    walk(
-        code,
-        &mut labels,
-        &handler_kinds,
-        &never_returns,
-        Some(&mut handlers),
-    )?;
-    Ok(handlers)
 }
 
-/// One pass over the code, lowering label states; with `verify`, also
-/// checks every instruction against its state and records the handlers'
-/// frames.
+/// One pass over the code: lowers label states, checks every instruction
+/// against its state and records the handlers' frames.
 fn walk(
     code: &[Instruction],
-    labels: &mut HashMap<u32, Frame>,
-    handler_kinds: &HashMap<u32, Opcode>,
+    labels: &mut Labels,
     never_returns: &impl Fn(u64) -> bool,
-    mut verify: Option<&mut HandlerFrames>,
+    handlers: &mut HandlerFrames,
 ) -> Result<(), FrameError> {
     let mut state = Frame::Unreachable;
     // The instruction a handler label just passed must start with.
@@ -158,56 +196,51 @@ fn walk(
                 let Some(n) = label_number(ins) else {
                     return fail("a label without a number".into());
                 };
-                let entry = labels.entry(n).or_insert(Frame::Unreachable);
-                *entry = entry.meet(state);
-                state = *entry;
+                labels.enter(n, state);
+                let at = labels.index(n);
+                labels.passed[at] = true;
+                state = labels.state[at];
+                awaiting = labels.handler[at].or(awaiting);
                 last_label = n;
-                if let Some(kind) = handler_kinds.get(&n) {
-                    awaiting = Some(*kind);
-                }
                 continue;
             }
             Opcode::Line | Opcode::ExecutableLine | Opcode::DebugLine => continue,
             _ => {}
         }
         if let Some(kind) = awaiting.take() {
-            if verify.is_some() && ins.opcode != kind {
+            if ins.opcode != kind {
                 return fail(format!(
                     "an exception handler starts with {}, not {}",
                     ins.opcode.name(),
                     kind.name()
                 ));
             }
-            if let Some(handlers) = verify.as_deref_mut() {
-                handlers.insert(ins.offset, state.slots());
-            }
+            handlers.insert(ins.offset, state.slots());
         }
         if ins.opcode == Opcode::FuncInfo {
             state = Frame::Unreachable;
             continue;
         }
-        // Code no way reaches never runs (erlc leaves some after a call of
-        // `erlang:error/3`), so its Y registers need no frame.
-        if verify.is_some() && state != Frame::Unreachable {
-            if let Some(n) = max_y(&ins.args) {
-                if n >= state.slots() {
-                    return fail(format!(
-                        "Y register {n} outside the frame of {} slots there",
-                        state.slots()
-                    ));
-                }
-            }
-        }
         // Jumps: every label operand but a call's target (another
         // function's entry) is a way into that label with this state.
-        if !matches!(
+        let jumps = !matches!(
             ins.opcode,
             Opcode::Call | Opcode::CallLast | Opcode::CallOnly | Opcode::MakeFun
-        ) {
-            for_each_label(&ins.args, &mut |n| {
-                let entry = labels.entry(n).or_insert(Frame::Unreachable);
-                *entry = entry.meet(state);
-            });
+        );
+        let max_y = scan(&ins.args, &mut |n| {
+            if jumps {
+                labels.enter(n, state)
+            }
+        });
+        // Code no way reaches never runs (erlc leaves some after a call of
+        // `erlang:error/3`), so its Y registers need no frame.
+        if let Some(n) = max_y.filter(|_| state != Frame::Unreachable) {
+            if n >= state.slots() {
+                return fail(format!(
+                    "Y register {n} outside the frame of {} slots there",
+                    state.slots()
+                ));
+            }
         }
         state = match ins.opcode {
             Opcode::Allocate
@@ -303,28 +336,27 @@ fn label_number(ins: &Instruction) -> Option<u32> {
         .and_then(|n| u32::try_from(n).ok())
 }
 
-/// Calls `f` with every nonzero label operand, lists included.
-fn for_each_label(args: &[Operand], f: &mut impl FnMut(u32)) {
+/// One look at the operands, lists included: calls `label` with every
+/// nonzero label, and returns the highest Y register named.
+fn scan(args: &[Operand], label: &mut impl FnMut(u32)) -> Option<u32> {
+    let mut max_y = None;
     for op in args {
-        match op {
-            Operand::Label(n) if *n != 0 => f(*n),
-            Operand::List(items) => for_each_label(items, f),
-            _ => {}
-        }
+        let y = match op {
+            Operand::Y(n) => Some(*n),
+            Operand::TypedReg {
+                reg: Register::Y(n),
+                ..
+            } => Some(*n),
+            Operand::Label(n) if *n != 0 => {
+                label(*n);
+                None
+            }
+            Operand::List(items) => scan(items, label),
+            _ => None,
+        };
+        max_y = max_y.max(y);
     }
-}
-
-/// The highest Y register the operands name, lists included.
-fn max_y(args: &[Operand]) -> Option<u32> {
-    args.iter()
-        .filter_map(|op| match op {
-            Operand::List(items) => max_y(items),
-            op => match op.register() {
-                Some(Register::Y(n)) => Some(n),
-                _ => None,
-            },
-        })
-        .max()
+    max_y
 }
 
 #[cfg(test)]
