@@ -126,10 +126,13 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
         }};
     }
-    // Arithmetic past the small-integer fast path: the BIF.
+    // Arithmetic past the small-integer fast path: the BIF. The slow path
+    // reads the operation and live count from the instruction itself, so
+    // each handler's call stays as small as it was before it had a live
+    // count (the handlers sit in fib's dispatch loop; see compare_bool).
     macro_rules! arith_tail {
-        ($op:expr, $fail:expr, $x:expr, $y:expr, $dst:expr, $live:expr) => {{
-            match arith_slow(rt, p, $op, $x, $y, $fail.is_some(), $live) {
+        ($ins:expr, $fail:expr, $x:expr, $y:expr, $dst:expr) => {{
+            match arith_slow(rt, p, $ins, $x, $y) {
                 Ok(v) => {
                     put(p, $dst, v);
                     next!()
@@ -273,7 +276,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 a,
                 b,
                 dst,
-                live,
+                ..
             } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
@@ -282,63 +285,47 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         next!()
                     }
                 }
-                arith_tail!(*op, *fail, x, y, *dst, *live)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
             Instr::Add {
-                fail,
-                a,
-                b,
-                dst,
-                live,
+                fail, a, b, dst, ..
             } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let Some(r) = x.small_add(y) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Add, *fail, x, y, *dst, *live)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
             Instr::Sub {
-                fail,
-                a,
-                b,
-                dst,
-                live,
+                fail, a, b, dst, ..
             } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let Some(r) = x.small_sub(y) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Sub, *fail, x, y, *dst, *live)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
             Instr::AddC {
-                fail,
-                a,
-                b,
-                dst,
-                live,
+                fail, a, b, dst, ..
             } => {
                 let x = get(p, *a);
                 if let Some(r) = x.small_add(*b) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Add, *fail, x, *b, *dst, *live)
+                arith_tail!(ins, *fail, x, *b, *dst)
             }
             Instr::SubC {
-                fail,
-                a,
-                b,
-                dst,
-                live,
+                fail, a, b, dst, ..
             } => {
                 let x = get(p, *a);
                 if let Some(r) = x.small_sub(*b) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Sub, *fail, x, *b, *dst, *live)
+                arith_tail!(ins, *fail, x, *b, *dst)
             }
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
@@ -1095,13 +1082,21 @@ fn element_badarg(p: &mut Process, index: u32, tuple: Term) -> Exception {
 fn arith_slow(
     rt: &Runtime,
     p: &mut Process,
-    op: ArithOp,
+    ins: &Instr,
     x: Term,
     y: Term,
-    has_fail_label: bool,
-    live: u16,
 ) -> Result<Term, Option<Exception>> {
-    let live = usize::from(live);
+    let (op, fail, live) = match *ins {
+        Instr::Arith { op, fail, live, .. } => (op, fail, live),
+        Instr::Add { fail, live, .. } | Instr::AddC { fail, live, .. } => {
+            (ArithOp::Add, fail, live)
+        }
+        Instr::Sub { fail, live, .. } | Instr::SubC { fail, live, .. } => {
+            (ArithOp::Sub, fail, live)
+        }
+        _ => unreachable!("arith_slow is the slow path of the arithmetic instructions only"),
+    };
+    let (has_fail_label, live) = (fail.is_some(), usize::from(live));
     let (x, y) = if p.heap.needs_gc() && live + 2 <= p.x.len() {
         p.x[live] = x;
         p.x[live + 1] = y;
