@@ -146,15 +146,19 @@ impl Heap {
                 return t;
             }
         }
-        let (sign, digits) = value.to_u64_digits();
-        let subtag = if sign == Sign::Minus {
+        let digits = value.magnitude().iter_u64_digits();
+        let subtag = if value.sign() == Sign::Minus {
             Subtag::NegBig
         } else {
             Subtag::PosBig
         };
-        let (t, body) = self.object(subtag, digits.len());
-        // SAFETY: the body has room for the digits.
-        unsafe { std::ptr::copy_nonoverlapping(digits.as_ptr(), body, digits.len()) };
+        let n = digits.len();
+        let (t, body) = self.object(subtag, n);
+        for (i, d) in digits.take(n).enumerate() {
+            // SAFETY: the body has room for n digits; `take` stops at n.
+            // (The iterator is exact-sized: it yields all n.)
+            unsafe { body.add(i).write(d) };
+        }
         t
     }
 

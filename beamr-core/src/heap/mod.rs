@@ -8,6 +8,7 @@
 //! its sender in a heap of its own and handed over whole
 //! ([`Heap::absorb`]).
 
+mod bignum;
 mod block;
 mod build;
 mod copy;

@@ -1,6 +1,6 @@
 //! Floats and bignums.
 
-use num_bigint::{BigInt, Sign};
+use num_bigint::{BigInt, BigUint, Sign};
 
 use super::header::Subtag;
 use super::word::Term;
@@ -17,16 +17,19 @@ pub struct BigView<'a> {
 impl BigView<'_> {
     /// The value as a `num_bigint::BigInt`.
     pub fn to_bigint(self) -> BigInt {
-        let mut bytes = Vec::with_capacity(self.digits.len() * 8);
-        for d in self.digits {
-            bytes.extend_from_slice(&d.to_le_bytes());
+        // num-bigint takes 32-bit digits (packed back into its own 64-bit
+        // ones); from bytes, it went a byte at a time.
+        let mut halves = Vec::with_capacity(self.digits.len() * 2);
+        for &d in self.digits {
+            halves.push(d as u32);
+            halves.push((d >> 32) as u32);
         }
         let sign = if self.negative {
             Sign::Minus
         } else {
             Sign::Plus
         };
-        BigInt::from_bytes_le(sign, &bytes)
+        BigInt::from_biguint(sign, BigUint::new(halves))
     }
 }
 

@@ -121,6 +121,17 @@ fn sub(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 }
 
 fn mul(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    // A bignum times a small integer (`N * fact(N - 1)`): on the heap
+    // words, without a `BigInt` in or out.
+    let (x, y) = (a[0], a[1]);
+    let pair = match (x.as_small(), y.as_small()) {
+        (Some(s), None) => y.as_big().map(|b| (b, s)),
+        (None, Some(s)) => x.as_big().map(|b| (b, s)),
+        _ => None,
+    };
+    if let Some(r) = pair.and_then(|(b, s)| p.heap.big_times_small(b, s)) {
+        return Ok(r);
+    }
     arith(p, a[0], a[1], i64::checked_mul, |x, y| x * y, |x, y| x * y)
 }
 

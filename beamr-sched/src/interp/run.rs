@@ -126,10 +126,13 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
         }};
     }
-    // Arithmetic past the small-integer fast path: the BIF.
+    // Arithmetic past the small-integer fast path: the BIF. The slow path
+    // reads the operation and live count from the instruction itself, so
+    // each handler's call stays as small as it was before it had a live
+    // count (the handlers sit in fib's dispatch loop; see compare_bool).
     macro_rules! arith_tail {
-        ($op:expr, $fail:expr, $x:expr, $y:expr, $dst:expr) => {{
-            match arith_slow(rt, p, $op, $x, $y, $fail.is_some()) {
+        ($ins:expr, $fail:expr, $x:expr, $y:expr, $dst:expr) => {{
+            match arith_slow(rt, p, $ins, $x, $y) {
                 Ok(v) => {
                     put(p, $dst, v);
                     next!()
@@ -273,6 +276,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 a,
                 b,
                 dst,
+                ..
             } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let (Some(i), Some(j)) = (x.as_small(), y.as_small()) {
@@ -281,39 +285,47 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                         next!()
                     }
                 }
-                arith_tail!(*op, *fail, x, y, *dst)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
-            Instr::Add { fail, a, b, dst } => {
+            Instr::Add {
+                fail, a, b, dst, ..
+            } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let Some(r) = x.small_add(y) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Add, *fail, x, y, *dst)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
-            Instr::Sub { fail, a, b, dst } => {
+            Instr::Sub {
+                fail, a, b, dst, ..
+            } => {
                 let (x, y) = (get(p, *a), get(p, *b));
                 if let Some(r) = x.small_sub(y) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Sub, *fail, x, y, *dst)
+                arith_tail!(ins, *fail, x, y, *dst)
             }
-            Instr::AddC { fail, a, b, dst } => {
+            Instr::AddC {
+                fail, a, b, dst, ..
+            } => {
                 let x = get(p, *a);
                 if let Some(r) = x.small_add(*b) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Add, *fail, x, *b, *dst)
+                arith_tail!(ins, *fail, x, *b, *dst)
             }
-            Instr::SubC { fail, a, b, dst } => {
+            Instr::SubC {
+                fail, a, b, dst, ..
+            } => {
                 let x = get(p, *a);
                 if let Some(r) = x.small_sub(*b) {
                     put(p, *dst, r);
                     next!()
                 }
-                arith_tail!(ArithOp::Sub, *fail, x, *b, *dst)
+                arith_tail!(ins, *fail, x, *b, *dst)
             }
             Instr::ReturnTrace => {
                 // A function called with a return_trace pattern returned:
@@ -1074,16 +1086,43 @@ fn element_badarg(p: &mut Process, index: u32, tuple: Term) -> Exception {
 /// out of line so that the dispatch loop stays small. A failure is
 /// `Err(None)` when the instruction has a fail label to jump to, else the
 /// exception to raise.
+///
+/// It collects garbage first when earlier allocations overflowed the young
+/// generation, with X registers `0..live` (the `gc_bif`'s live count) as
+/// roots: `N * fact(N - 1)` builds a bignum on every return and has no
+/// other point where the earlier ones could be reclaimed. (OTP 25 leaves
+/// them in heap fragments until the next collection, some 600,000 words
+/// after `fact(3000)`; its older `erts_gc_mixed_*` collected here.) The
+/// operands are rooted in X registers `live` and `live + 1`, dead across
+/// the instruction, as those did, and read back, since they may move.
 #[cold]
 #[inline(never)]
 fn arith_slow(
     rt: &Runtime,
     p: &mut Process,
-    op: ArithOp,
+    ins: &Instr,
     x: Term,
     y: Term,
-    has_fail_label: bool,
 ) -> Result<Term, Option<Exception>> {
+    let (op, fail, live) = match *ins {
+        Instr::Arith { op, fail, live, .. } => (op, fail, live),
+        Instr::Add { fail, live, .. } | Instr::AddC { fail, live, .. } => {
+            (ArithOp::Add, fail, live)
+        }
+        Instr::Sub { fail, live, .. } | Instr::SubC { fail, live, .. } => {
+            (ArithOp::Sub, fail, live)
+        }
+        _ => unreachable!("arith_slow is the slow path of the arithmetic instructions only"),
+    };
+    let (has_fail_label, live) = (fail.is_some(), usize::from(live));
+    let (x, y) = if p.heap.needs_gc() && live + 2 <= p.x.len() {
+        p.x[live] = x;
+        p.x[live + 1] = y;
+        p.collect(0, live + 2);
+        (p.x[live], p.x[live + 1])
+    } else {
+        (x, y)
+    };
     resolve::arith(op)(rt, p, &[x, y]).map_err(|e| {
         if has_fail_label {
             return None;

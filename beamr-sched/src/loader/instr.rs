@@ -316,6 +316,9 @@ pub enum Instr {
         b: Src,
         /// Result register.
         dst: Dst,
+        /// X registers live across it: the roots of the collection its
+        /// slow path makes before a bignum result (read only there).
+        live: u16,
     },
     /// `apply/3` with arity args in x0.., module and function after them.
     Apply {
@@ -794,6 +797,9 @@ pub enum Instr {
         b: Src,
         /// Result register.
         dst: Dst,
+        /// X registers live across it: the roots of the collection its
+        /// slow path makes before a bignum result (read only there).
+        live: u16,
     },
     /// [`Instr::Arith`] of `-`.
     Sub {
@@ -805,6 +811,9 @@ pub enum Instr {
         b: Src,
         /// Result register.
         dst: Dst,
+        /// X registers live across it: the roots of the collection its
+        /// slow path makes before a bignum result (read only there).
+        live: u16,
     },
     /// [`Instr::Add`] of a small-integer constant `b` (`N + 1`): one
     /// operand to decode, the constant's tag test folded into the other's.
@@ -817,6 +826,9 @@ pub enum Instr {
         b: Term,
         /// Result register.
         dst: Dst,
+        /// X registers live across it: the roots of the collection its
+        /// slow path makes before a bignum result (read only there).
+        live: u16,
     },
     /// [`Instr::Sub`] of a small-integer constant `b` (`N - 1`), as
     /// [`Instr::AddC`].
@@ -829,6 +841,9 @@ pub enum Instr {
         b: Term,
         /// Result register.
         dst: Dst,
+        /// X registers live across it: the roots of the collection its
+        /// slow path makes before a bignum result (read only there).
+        live: u16,
     },
     /// [`Instr::SelectVal2`] of X register `x`.
     SelectVal2X {

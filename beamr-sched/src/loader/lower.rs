@@ -676,6 +676,7 @@ impl<'f> Lowering<'f> {
                     a: self.src(ins, 3)?,
                     b: self.src(ins, 4)?,
                     dst: self.dst(ins, 5)?,
+                    live: self.live(ins, 1)? as u16,
                 },
                 None => self.bif_call(ins, here, Some(0), 2, &[3, 4], 5)?,
             },

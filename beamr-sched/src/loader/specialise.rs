@@ -262,11 +262,36 @@ fn special_form(ins: &Instr) -> Option<Instr> {
             a,
             b,
             dst,
+            live,
         } => match (op, small_constant(b)) {
-            (ArithOp::Add, Some(b)) => Instr::AddC { fail, a, b, dst },
-            (ArithOp::Sub, Some(b)) => Instr::SubC { fail, a, b, dst },
-            (ArithOp::Add, None) => Instr::Add { fail, a, b, dst },
-            (ArithOp::Sub, None) => Instr::Sub { fail, a, b, dst },
+            (ArithOp::Add, Some(b)) => Instr::AddC {
+                fail,
+                a,
+                b,
+                dst,
+                live,
+            },
+            (ArithOp::Sub, Some(b)) => Instr::SubC {
+                fail,
+                a,
+                b,
+                dst,
+                live,
+            },
+            (ArithOp::Add, None) => Instr::Add {
+                fail,
+                a,
+                b,
+                dst,
+                live,
+            },
+            (ArithOp::Sub, None) => Instr::Sub {
+                fail,
+                a,
+                b,
+                dst,
+                live,
+            },
             _ => return None,
         },
         Instr::SelectVal(ref sel) => return select_val2(sel).or_else(|| select_val3x(sel)),
@@ -566,6 +591,7 @@ mod tests {
                 a: Src::x(0),
                 b: Src::constant(Term::small_unchecked(1)),
                 dst: Dst::x(1),
+                live: 1,
             },
             Instr::Arith {
                 op: ArithOp::Mul,
@@ -573,6 +599,7 @@ mod tests {
                 a: Src::x(0),
                 b: Src::x(0),
                 dst: Dst::x(1),
+                live: 1,
             },
             Instr::Arith {
                 op: ArithOp::Add,
@@ -580,6 +607,7 @@ mod tests {
                 a: Src::y(0),
                 b: Src::x(0),
                 dst: Dst::x(0),
+                live: 1,
             },
             Instr::Arith {
                 op: ArithOp::Add,
@@ -587,6 +615,7 @@ mod tests {
                 a: Src::y(0),
                 b: Src::constant(Term::atom(Atom::TRUE)),
                 dst: Dst::x(0),
+                live: 1,
             },
         ];
         specialise(&mut code);
