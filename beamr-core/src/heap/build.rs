@@ -213,6 +213,23 @@ impl Heap {
         t
     }
 
+    /// [`Heap::sub_binary`] of `whole`, a heap or refc binary (never a
+    /// sub-binary, which `sub_binary` would flatten): the same object
+    /// without that test, inlined, for the interpreter's hot paths (a
+    /// binary appended to in a loop gets a new sub-binary each time).
+    #[inline(always)]
+    pub fn sub_binary_of_whole(&mut self, whole: Term, bit_offset: usize, bit_size: usize) -> Term {
+        debug_assert!(whole.as_sub_binary().is_none());
+        let (t, body) = self.object(Subtag::SubBin, 3);
+        // SAFETY: the body has three words.
+        unsafe {
+            body.write(bit_size as u64);
+            body.add(1).write(bit_offset as u64);
+            body.add(2).write(whole.raw());
+        }
+        t
+    }
+
     /// A bitstring of `bit_size` bits taken from the start of `bytes` (the
     /// last partial byte's bits in its high end).
     pub fn bitstring(&mut self, bytes: &[u8], bit_size: usize) -> Term {

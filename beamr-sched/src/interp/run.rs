@@ -299,6 +299,14 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 arith_tail!(ArithOp::Sub, *fail, x, y, *dst)
             }
+            Instr::AddXX { fail, a, b, dst } => {
+                let (l, r) = (x(p, *a), x(p, *b));
+                if let Some(v) = l.small_add(r) {
+                    set_x(p, *dst, v);
+                    next!()
+                }
+                arith_tail!(ArithOp::Add, *fail, l, r, Dst::x(*dst as usize))
+            }
             Instr::AddC { fail, a, b, dst } => {
                 let x = get(p, *a);
                 if let Some(r) = x.small_add(*b) {
@@ -915,6 +923,17 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 flow!(ops::bs::test_unit(p, *fail, *ctx, *unit as usize))
             }
             Instr::BsAppendInts(c) => flow!(ops::bs::create_append_ints(p, c)),
+            Instr::BsMatchInts(m) => match ops::bs::match_ints(p, m) {
+                Flow::Next => {
+                    // SAFETY: a fused instruction is made only where the
+                    // `span - 1` instructions it stands for follow it in
+                    // the same code array (loader/specialise.rs), and the
+                    // last of them has a successor (see next!).
+                    ip = unsafe { ip.add(m.span as usize) };
+                    continue;
+                }
+                other => flow!(other),
+            },
             Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
             Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             Instr::Record(op) => flow!(ops::record::exec(p, op)),

@@ -164,6 +164,72 @@ impl AppendInts {
     }
 }
 
+/// The head of an OTP 25 matching loop, fused into one instruction
+/// ([`Instr::BsMatchInts`](super::Instr::BsMatchInts)): an optional
+/// `bs_start_match*` (with the `bs_get_position` of its context), one to
+/// [`MatchInts::MAX_INTS`] `bs_get_integer2` of constant sizes up to 64
+/// bits, and an optional `bs_test_unit`, all on one context in an X
+/// register and failing to one label. It does what the instructions do one
+/// after another, in their order: a get that does not fit leaves the
+/// earlier gets' registers and position in place and jumps. The
+/// instructions it absorbs stay in place after it, for jumps that land on
+/// them (see `specialise`).
+#[derive(Debug)]
+pub struct MatchInts {
+    /// The `bs_start_match*` at the head, if the run begins with one.
+    pub start: Option<MatchStart>,
+    /// Where a get or the unit test goes when it fails, relative to the
+    /// fused instruction.
+    pub fail: Target,
+    /// The context's X register.
+    pub ctx: u32,
+    /// The unit test after the gets (1 when there is none: every size
+    /// passes it).
+    pub unit: u32,
+    /// Instructions the fused one stands for, itself included.
+    pub span: u32,
+    /// How many of `ints` are used.
+    pub len: u8,
+    /// The integers, in order.
+    pub ints: [MatchInt; MatchInts::MAX_INTS],
+}
+
+/// The `bs_start_match*` of [`MatchInts`].
+#[derive(Copy, Clone, Debug)]
+pub struct MatchStart {
+    /// Where to go when `src` is not a bitstring; NONE raises `badarg`.
+    pub fail: Target,
+    /// Live X registers.
+    pub live: u32,
+    /// The binary or context.
+    pub src: Src,
+    /// The X register that the following `bs_get_position` writes, if it
+    /// follows.
+    pub pos: Option<u32>,
+}
+
+/// One integer of [`MatchInts`].
+#[derive(Copy, Clone, Debug, Default)]
+pub struct MatchInt {
+    /// Its size in bits, at most 64.
+    pub bits: u8,
+    /// [`LITTLE`], [`SIGNED`].
+    pub flags: u8,
+    /// The X register it goes to.
+    pub dst: u32,
+}
+
+impl MatchInts {
+    /// Most integers one fused instruction reads.
+    pub const MAX_INTS: usize = 4;
+
+    /// The integers read.
+    #[inline(always)]
+    pub fn ints(&self) -> &[MatchInt] {
+        &self.ints[..self.len as usize]
+    }
+}
+
 /// Which UTF encoding a `bs_get_utf*`/`bs_skip_utf*` reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Utf {

@@ -961,6 +961,23 @@ pub enum Instr {
     /// A `bs_create_bin` with an [`AppendInts`](super::bs::AppendInts)
     /// form, tried before the generic construction.
     BsAppendInts(Box<super::bs::CreateBin>),
+    /// The head of a matching loop fused into one instruction: start,
+    /// position, integers and unit test (see
+    /// [`MatchInts`](super::bs::MatchInts)); the instructions it stands
+    /// for stay in place after it.
+    BsMatchInts(Box<super::bs::MatchInts>),
+    /// [`Instr::Add`] of two X registers into an X register (an
+    /// accumulator's `Acc + X`).
+    AddXX {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
+        /// Result X register.
+        dst: u32,
+    },
     /// `test_heap` fused with the `put_list` that follows it (which stays
     /// in place after it).
     TestHeapPutList {

@@ -38,9 +38,9 @@ use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
-use super::{fail_or, get, put, Flow};
+use super::{fail_or, get, put, set_x, x, Flow};
 use crate::loader::bs::{
-    AppendInts, BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED,
+    AppendInts, BsInstr, CreateBin, GetKind, MatchInts, SegKind, Segment, Size, Utf, LITTLE, SIGNED,
 };
 use crate::loader::{Dst, Src, Target};
 use crate::process::{Exception, Process};
@@ -255,6 +255,52 @@ pub(crate) fn get_int(
     set_position(c, m.position + n);
     put(p, dst, value);
     Flow::Next
+}
+
+/// [`Instr::BsMatchInts`](crate::loader::Instr::BsMatchInts): the
+/// instructions of a matching loop's head in one step, as they would run
+/// one after another ([`MatchInts`]): `Next` is past all of them. Out of
+/// the dispatch loop's body, so that the loop's hot code does not move.
+#[inline(never)]
+pub(crate) fn match_ints(p: &mut Process, m: &MatchInts) -> Flow {
+    if let Some(s) = &m.start {
+        let t = get(p, s.src);
+        if t.is_match_context() && !p.heap.needs_gc() {
+            set_x(p, m.ctx, t);
+        } else {
+            match start_match(p, s.fail, s.live, s.src, Dst::x(m.ctx as usize)) {
+                Flow::Next => {}
+                other => return other,
+            }
+        }
+    }
+    let t = x(p, m.ctx);
+    let Some(c) = t.as_match_context() else {
+        // Only without a start (which leaves a context): the first get fails.
+        return Flow::Jump(m.fail);
+    };
+    if let Some(pos) = m.start.and_then(|s| s.pos) {
+        set_x(p, pos, Term::small_unchecked(c.position as i64));
+    }
+    let data = storage(&c.orig);
+    let mut at = c.position;
+    for i in m.ints() {
+        let n = i.bits as usize;
+        if c.end - at < n {
+            set_position(t, at);
+            return Flow::Jump(m.fail);
+        }
+        let raw = bits::read_raw(data, at, n, i.flags & LITTLE != 0);
+        let value = int_term(p, bits::int_of_raw(raw, n, i.flags & SIGNED != 0));
+        set_x(p, i.dst, value);
+        at += n;
+    }
+    set_position(t, at);
+    if multiple_of(c.end - at, m.unit as usize) {
+        Flow::Next
+    } else {
+        Flow::Jump(m.fail)
+    }
 }
 
 /// The term for an integer read by [`bits::int_of_raw`]: a small when it
@@ -717,5 +763,6 @@ fn append_ints(p: &mut Process, a: &AppendInts) -> Option<Term> {
     }
     // SAFETY: the a.bytes bytes from `spare` are written, within its room.
     unsafe { b.commit_append(end / 8, a.bytes) };
-    Some(p.heap.sub_binary(orig, off, size + extra))
+    // `orig` is a refc binary (as_off_heap_binary above).
+    Some(p.heap.sub_binary_of_whole(orig, off, size + extra))
 }
