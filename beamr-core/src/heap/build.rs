@@ -220,14 +220,21 @@ impl Heap {
     #[inline(always)]
     pub fn sub_binary_of_whole(&mut self, whole: Term, bit_offset: usize, bit_size: usize) -> Term {
         debug_assert!(whole.as_sub_binary().is_none());
-        let (t, body) = self.object(Subtag::SubBin, 3);
-        // SAFETY: the body has three words.
+        // `alloc` and `object` by hand: the bump allocation inline, its
+        // overflow out of line.
+        let p = match self.young.alloc(4) {
+            Some(p) => p,
+            None => self.alloc_slow(4),
+        };
+        // SAFETY: the allocation has four writable words: the header and
+        // the three of a sub-binary's body.
         unsafe {
-            body.write(bit_size as u64);
-            body.add(1).write(bit_offset as u64);
-            body.add(2).write(whole.raw());
+            p.write(Header::new(Subtag::SubBin, 3).0);
+            p.add(1).write(bit_size as u64);
+            p.add(2).write(bit_offset as u64);
+            p.add(3).write(whole.raw());
         }
-        t
+        boxed(p)
     }
 
     /// A bitstring of `bit_size` bits taken from the start of `bytes` (the

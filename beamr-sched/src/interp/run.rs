@@ -299,6 +299,14 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 arith_tail!(ArithOp::Sub, *fail, x, y, *dst)
             }
+            Instr::RemC { fail, a, b, dst } => {
+                let v = get(p, *a);
+                if let Some(i) = v.as_small() {
+                    put(p, *dst, Term::small_unchecked(rem_by(i, b.small_value())));
+                    next!()
+                }
+                arith_tail!(ArithOp::Rem, *fail, v, *b, *dst)
+            }
             Instr::AddXX { fail, a, b, dst } => {
                 let (l, r) = (x(p, *a), x(p, *b));
                 if let Some(v) = l.small_add(r) {
@@ -388,6 +396,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsLt { fail, a, b } => test!(less(get(p, *a), get(p, *b)), *fail),
             Instr::IsEqExactXX { fail, a, b } => test!(exact_eq(x(p, *a), x(p, *b)), *fail),
+            Instr::IsEqExactXC { fail, x: n, c } => test!(x(p, *n) == *c, *fail),
             Instr::IsLtXX { fail, a, b } => test!(less(x(p, *a), x(p, *b)), *fail),
             Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
@@ -939,6 +948,24 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::Record(op) => flow!(ops::record::exec(p, op)),
             Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         }
+    }
+}
+
+/// `i rem d` for small integers, `d` not 0 ([`Instr::RemC`]): the sign
+/// of `i`, as Erlang's `rem`; a power of two by a mask. The result is
+/// smaller in magnitude than `i`, so a small again.
+#[inline(always)]
+fn rem_by(i: i64, d: i64) -> i64 {
+    if d > 0 && d & (d - 1) == 0 {
+        let mask = d - 1;
+        if i >= 0 {
+            i & mask
+        } else {
+            -(i.wrapping_neg() & mask)
+        }
+    } else {
+        // No overflow: |i| < 2^59, and d is not 0.
+        i % d
     }
 }
 

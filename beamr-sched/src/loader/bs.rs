@@ -119,6 +119,9 @@ pub struct AppendInts {
     pub bytes: usize,
     /// The integers, in order.
     pub ints: Box<[IntBytes]>,
+    /// True when every integer is big-endian and they take at most 8
+    /// bytes in all: they are put together in one word and stored at once.
+    pub packed: bool,
 }
 
 /// One integer segment of [`AppendInts`].
@@ -155,10 +158,12 @@ impl AppendInts {
                 _ => None,
             })
             .collect::<Option<Box<[IntBytes]>>>()?;
+        let bytes = ints.iter().map(|i| i.bytes as usize).sum();
         Some(AppendInts {
             head: head.src,
             unit: unit.max(1),
-            bytes: ints.iter().map(|i| i.bytes as usize).sum(),
+            bytes,
+            packed: bytes <= 8 && ints.iter().all(|i| !i.little),
             ints,
         })
     }
@@ -188,6 +193,12 @@ pub struct MatchInts {
     pub unit: u32,
     /// Instructions the fused one stands for, itself included.
     pub span: u32,
+    /// Bits the integers take in all.
+    pub bits: u32,
+    /// True when every integer is unsigned and big-endian, of 1 to 59
+    /// bits (a small integer whatever its value), and they take at most 64
+    /// bits in all: at a byte position, one 8-byte load holds them all.
+    pub packed: bool,
     /// How many of `ints` are used.
     pub len: u8,
     /// The integers, in order.
@@ -201,8 +212,8 @@ pub struct MatchStart {
     pub fail: Target,
     /// Live X registers.
     pub live: u32,
-    /// The binary or context.
-    pub src: Src,
+    /// The X register of the binary or context.
+    pub src: u32,
     /// The X register that the following `bs_get_position` writes, if it
     /// follows.
     pub pos: Option<u32>,

@@ -42,7 +42,7 @@
 
 use beamr_core::term::Term;
 
-use super::bs::{BsInstr, GetKind, MatchInt, MatchInts, MatchStart, Size};
+use super::bs::{BsInstr, GetKind, MatchInt, MatchInts, MatchStart, Size, LITTLE, SIGNED};
 use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
 use super::operand::{Src, SrcKind, Target};
 
@@ -135,6 +135,9 @@ fn match_ints(code: &[Instr]) -> Option<MatchInts> {
         dst,
     }) = bs(0)
     {
+        let SrcKind::X(src) = src.kind() else {
+            return None;
+        };
         if dst.is_y() {
             return None;
         }
@@ -149,7 +152,7 @@ fn match_ints(code: &[Instr]) -> Option<MatchInts> {
         start = Some(MatchStart {
             fail,
             live,
-            src,
+            src: src as u32,
             pos,
         });
         ctx = Some(dst.index());
@@ -208,12 +211,20 @@ fn match_ints(code: &[Instr]) -> Option<MatchInts> {
     if k < 2 {
         return None;
     }
+    let ints_used = &ints[..len];
+    let bits: u32 = ints_used.iter().map(|i| u32::from(i.bits)).sum();
+    let packed = bits <= 64
+        && ints_used
+            .iter()
+            .all(|i| (1..=59).contains(&i.bits) && i.flags & (LITTLE | SIGNED) == 0);
     Some(MatchInts {
         start,
         fail,
         ctx: ctx as u32,
         unit,
         span: k as u32,
+        bits,
+        packed,
         len: len as u8,
         ints,
     })
@@ -366,6 +377,13 @@ fn special_form(ins: &Instr) -> Option<Instr> {
                 a: a as u32,
                 b: b as u32,
             },
+            (Compare::EqExact, SrcKind::X(a), SrcKind::Const(c)) if c.is_immediate() => {
+                Instr::IsEqExactXC {
+                    fail,
+                    x: a as u32,
+                    c,
+                }
+            }
             (Compare::EqExact, ..) => Instr::IsEqExact { fail, a, b },
             (Compare::NeExact, ..) => Instr::IsNeExact { fail, a, b },
             (Compare::Lt, ..) => Instr::IsLt { fail, a, b },
@@ -381,6 +399,9 @@ fn special_form(ins: &Instr) -> Option<Instr> {
         } => match (op, small_constant(b)) {
             (ArithOp::Add, Some(b)) => Instr::AddC { fail, a, b, dst },
             (ArithOp::Sub, Some(b)) => Instr::SubC { fail, a, b, dst },
+            (ArithOp::Rem, Some(b)) if b != Term::small_unchecked(0) => {
+                Instr::RemC { fail, a, b, dst }
+            }
             (ArithOp::Add, None) => match (a.kind(), b.kind()) {
                 (SrcKind::X(a), SrcKind::X(b)) if !dst.is_y() => Instr::AddXX {
                     fail,
@@ -770,6 +791,7 @@ mod tests {
             panic!("not fused: {:?}", code[0]);
         };
         assert_eq!((m.fail, m.ctx, m.unit, m.span), (Target(9), 0, 8, 5));
+        assert!(m.packed && m.bits == 40);
         assert!(matches!(m.start, Some(s) if s.pos == Some(2) && s.live == 2));
         let ints: Vec<_> = m.ints().iter().map(|i| (i.bits, i.dst)).collect();
         assert_eq!(ints, [(32, 3), (8, 4)]);

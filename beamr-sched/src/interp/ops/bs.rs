@@ -259,16 +259,63 @@ pub(crate) fn get_int(
 
 /// [`Instr::BsMatchInts`](crate::loader::Instr::BsMatchInts): the
 /// instructions of a matching loop's head in one step, as they would run
-/// one after another ([`MatchInts`]): `Next` is past all of them. Out of
-/// the dispatch loop's body, so that the loop's hot code does not move.
-#[inline(never)]
+/// one after another ([`MatchInts`]): `Next` is past all of them.
+///
+/// Inline, the common case: a `packed` head on a context (no new context
+/// to make, no collection due) at a byte position with the integers' bits
+/// left and 8 bytes readable, every check made before the first register
+/// is written. Anything else is [`match_ints_general`].
+#[inline(always)]
 pub(crate) fn match_ints(p: &mut Process, m: &MatchInts) -> Flow {
+    if m.packed {
+        let t = x(p, m.start.map_or(m.ctx, |s| s.src));
+        if let Some(c) = t.as_match_context() {
+            let at = c.position;
+            let word = storage(&c.orig)
+                .get(at / 8..at / 8 + 8)
+                .filter(|_| at % 8 == 0 && c.end - at >= m.bits as usize)
+                .map(|bytes| u64::from_be_bytes(bytes.try_into().expect("8 bytes")));
+            if let Some(word) = word {
+                if let Some(s) = m.start {
+                    if p.heap.needs_gc() {
+                        return match_ints_general(p, m);
+                    }
+                    set_x(p, m.ctx, t);
+                    if let Some(pos) = s.pos {
+                        set_x(p, pos, Term::small_unchecked(at as i64));
+                    }
+                }
+                let mut used = 0;
+                for i in m.ints() {
+                    // 1 <= bits <= 59 and used + bits <= 64 (`packed`):
+                    // the shifts are in range and the value is a small.
+                    let v = (word << used) >> (64 - u32::from(i.bits));
+                    set_x(p, i.dst, Term::small_unchecked(v as i64));
+                    used += u32::from(i.bits);
+                }
+                let at = at + used as usize;
+                set_position(t, at);
+                return if multiple_of(c.end - at, m.unit as usize) {
+                    Flow::Next
+                } else {
+                    Flow::Jump(m.fail)
+                };
+            }
+        }
+    }
+    match_ints_general(p, m)
+}
+
+/// [`match_ints`] in every case, each instruction's work in turn.
+#[inline(never)]
+fn match_ints_general(p: &mut Process, m: &MatchInts) -> Flow {
     if let Some(s) = &m.start {
-        let t = get(p, s.src);
+        let t = x(p, s.src);
         if t.is_match_context() && !p.heap.needs_gc() {
             set_x(p, m.ctx, t);
         } else {
-            match start_match(p, s.fail, s.live, s.src, Dst::x(m.ctx as usize)) {
+            let (src, ctx) = (Src::x(s.src as usize), Dst::x(m.ctx as usize));
+            match start_match(p, s.fail, s.live, src, ctx) {
                 Flow::Next => {}
                 other => return other,
             }
@@ -746,6 +793,24 @@ fn append_ints(p: &mut Process, a: &AppendInts) -> Option<Term> {
     // heap, which only this thread touches (`spare_room` refuses a binary
     // that is not writable); we write only the room asked for.
     let spare = unsafe { b.spare_room(end / 8, a.bytes + 8)? };
+    if a.packed {
+        // The integers one after another in the low `a.bytes` bytes of a
+        // word, each its value modulo 2^size.
+        let mut word = 0u64;
+        for i in a.ints.iter() {
+            let v = get(p, i.src).as_small()? as u64;
+            let k = 8 * u32::from(i.bytes);
+            // `word << k` in two steps: k is 64 for a lone 8-byte integer.
+            word = (word << (k - 1) << 1) | (v & (u64::MAX >> (64 - k)));
+        }
+        let out = (word << (64 - 8 * a.bytes)).to_be_bytes();
+        // SAFETY: 8 <= a.bytes + 8, the room `spare_room` gave.
+        unsafe { spare.cast::<[u8; 8]>().write_unaligned(out) };
+        // SAFETY: the a.bytes bytes from `spare` are written, within its room.
+        unsafe { b.commit_append(end / 8, a.bytes) };
+        // `orig` is a refc binary (as_off_heap_binary above).
+        return Some(p.heap.sub_binary_of_whole(orig, off, size + extra));
+    }
     let mut at = 0;
     for i in a.ints.iter() {
         let v = get(p, i.src).as_small()?;
