@@ -931,18 +931,29 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::BsTestUnit { fail, ctx, unit } => {
                 flow!(ops::bs::test_unit(p, *fail, *ctx, *unit as usize))
             }
-            Instr::BsAppendInts(c) => flow!(ops::bs::create_append_ints(p, c)),
-            Instr::BsMatchInts(m) => match ops::bs::match_ints(p, m) {
-                Flow::Next => {
-                    // SAFETY: a fused instruction is made only where the
-                    // `span - 1` instructions it stands for follow it in
-                    // the same code array (loader/specialise.rs), and the
-                    // last of them has a successor (see next!).
-                    ip = unsafe { ip.add(m.span as usize) };
-                    continue;
+            Instr::BsAppendInts(c) => {
+                if let Some(t) = ops::bs::append_packed(p, c) {
+                    put(p, c.dst, t);
+                    next!()
                 }
-                other => flow!(other),
-            },
+                flow!(ops::bs::create_append_ints(p, c))
+            }
+            Instr::BsMatchInts(m) => {
+                match ops::bs::match_ints_packed(p, m) {
+                    Some(true) => {}
+                    Some(false) => jump!(m.fail),
+                    None => match ops::bs::match_ints(p, m) {
+                        Flow::Next => {}
+                        other => flow!(other),
+                    },
+                }
+                // SAFETY: a fused instruction is made only where the
+                // `span - 1` instructions it stands for follow it in the
+                // same code array (loader/specialise.rs), and the last of
+                // them has a successor (see next!).
+                ip = unsafe { ip.add(m.span as usize) };
+                continue;
+            }
             Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
             Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             Instr::Record(op) => flow!(ops::record::exec(p, op)),

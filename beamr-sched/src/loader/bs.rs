@@ -14,7 +14,7 @@ use beamr_core::term::Term;
 
 use super::error::LoadError;
 use super::lower::Lowering;
-use super::operand::{Dst, Src, Target};
+use super::operand::{Dst, Src, SrcKind, Target};
 
 /// Segment flag: little-endian (after resolving `native`).
 pub const LITTLE: u8 = 1;
@@ -119,9 +119,55 @@ pub struct AppendInts {
     pub bytes: usize,
     /// The integers, in order.
     pub ints: Box<[IntBytes]>,
-    /// True when every integer is big-endian and they take at most 8
-    /// bytes in all: they are put together in one word and stored at once.
-    pub packed: bool,
+    /// The packed form, when the binary and every integer are in X
+    /// registers, the integers are big-endian and take at most 8 bytes in
+    /// all, and the unit is a power of two: the integers are put together
+    /// in one word and stored at once.
+    pub packed: Option<PackedInts>,
+}
+
+/// The packed form of [`AppendInts`].
+#[derive(Copy, Clone, Debug)]
+pub struct PackedInts {
+    /// The X register of the binary appended to.
+    pub head: u32,
+    /// Its unit less one (the unit is a power of two).
+    pub unit_mask: u32,
+    /// How many of `ints` are used.
+    pub len: u8,
+    /// The X register and size in bytes of each integer, in order.
+    pub ints: [(u32, u8); 8],
+}
+
+impl PackedInts {
+    /// The integers.
+    #[inline(always)]
+    pub fn ints(&self) -> &[(u32, u8)] {
+        &self.ints[..self.len as usize]
+    }
+
+    /// The packed form of an append of `ints` to the binary in `head`, if
+    /// it has one.
+    fn of(head: Src, unit: u32, ints: &[IntBytes]) -> Option<PackedInts> {
+        let x = |s: Src| match s.kind() {
+            SrcKind::X(n) => u32::try_from(n).ok(),
+            _ => None,
+        };
+        let bytes: usize = ints.iter().map(|i| i.bytes as usize).sum();
+        if bytes > 8 || !unit.is_power_of_two() || ints.iter().any(|i| i.little) {
+            return None;
+        }
+        let mut packed = PackedInts {
+            head: x(head)?,
+            unit_mask: unit - 1,
+            len: ints.len() as u8,
+            ints: [(0, 0); 8],
+        };
+        for (slot, i) in packed.ints.iter_mut().zip(ints) {
+            *slot = (x(i.src)?, i.bytes);
+        }
+        Some(packed)
+    }
 }
 
 /// One integer segment of [`AppendInts`].
@@ -158,12 +204,12 @@ impl AppendInts {
                 _ => None,
             })
             .collect::<Option<Box<[IntBytes]>>>()?;
-        let bytes = ints.iter().map(|i| i.bytes as usize).sum();
+        let unit = unit.max(1);
         Some(AppendInts {
             head: head.src,
-            unit: unit.max(1),
-            bytes,
-            packed: bytes <= 8 && ints.iter().all(|i| !i.little),
+            unit,
+            bytes: ints.iter().map(|i| i.bytes as usize).sum(),
+            packed: PackedInts::of(head.src, unit, &ints),
             ints,
         })
     }
