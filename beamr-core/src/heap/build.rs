@@ -217,6 +217,30 @@ impl Heap {
         t
     }
 
+    /// [`Heap::sub_binary`] of `whole`, a heap or refc binary (never a
+    /// sub-binary, which `sub_binary` would flatten): the same object
+    /// without that test, inlined, for the interpreter's hot paths (a
+    /// binary appended to in a loop gets a new sub-binary each time).
+    #[inline(always)]
+    pub fn sub_binary_of_whole(&mut self, whole: Term, bit_offset: usize, bit_size: usize) -> Term {
+        debug_assert!(whole.as_sub_binary().is_none());
+        // `alloc` and `object` by hand: the bump allocation inline, its
+        // overflow out of line.
+        let p = match self.young.alloc(4) {
+            Some(p) => p,
+            None => self.alloc_slow(4),
+        };
+        // SAFETY: the allocation has four writable words: the header and
+        // the three of a sub-binary's body.
+        unsafe {
+            p.write(Header::new(Subtag::SubBin, 3).0);
+            p.add(1).write(bit_size as u64);
+            p.add(2).write(bit_offset as u64);
+            p.add(3).write(whole.raw());
+        }
+        boxed(p)
+    }
+
     /// A bitstring of `bit_size` bits taken from the start of `bytes` (the
     /// last partial byte's bits in its high end).
     pub fn bitstring(&mut self, bytes: &[u8], bit_size: usize) -> Term {

@@ -307,6 +307,26 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 arith_tail!(ins, *fail, x, y, *dst)
             }
+            Instr::RemC {
+                fail, a, b, dst, ..
+            } => {
+                let v = get(p, *a);
+                if let Some(i) = v.as_small() {
+                    put(p, *dst, Term::small_unchecked(rem_by(i, b.small_value())));
+                    next!()
+                }
+                arith_tail!(ins, *fail, v, *b, *dst)
+            }
+            Instr::AddXX {
+                fail, a, b, dst, ..
+            } => {
+                let (l, r) = (x(p, *a), x(p, *b));
+                if let Some(v) = l.small_add(r) {
+                    set_x(p, u32::from(*dst), v);
+                    next!()
+                }
+                arith_tail!(ins, *fail, l, r, Dst::x(usize::from(*dst)))
+            }
             Instr::AddC {
                 fail, a, b, dst, ..
             } => {
@@ -392,6 +412,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::IsNeExact { fail, a, b } => test!(!exact_eq(get(p, *a), get(p, *b)), *fail),
             Instr::IsLt { fail, a, b } => test!(less(get(p, *a), get(p, *b)), *fail),
             Instr::IsEqExactXX { fail, a, b } => test!(exact_eq(x(p, *a), x(p, *b)), *fail),
+            Instr::IsEqExactXC { fail, x: n, c } => test!(x(p, *n) == *c, *fail),
             Instr::IsLtXX { fail, a, b } => test!(less(x(p, *a), x(p, *b)), *fail),
             Instr::IsGe { fail, a, b } => test!(!less(get(p, *a), get(p, *b)), *fail),
             Instr::IsNonemptyList { fail, arg } => test!(get(p, *arg).is_cons(), *fail),
@@ -926,12 +947,52 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             Instr::BsTestUnit { fail, ctx, unit } => {
                 flow!(ops::bs::test_unit(p, *fail, *ctx, *unit as usize))
             }
-            Instr::BsAppendInts(c) => flow!(ops::bs::create_append_ints(p, c)),
+            Instr::BsAppendInts(c) => {
+                if let Some(t) = ops::bs::append_packed(p, c) {
+                    put(p, c.dst, t);
+                    next!()
+                }
+                flow!(ops::bs::create_append_ints(p, c))
+            }
+            Instr::BsMatchInts(m) => {
+                match ops::bs::match_ints_packed(p, m) {
+                    Some(true) => {}
+                    Some(false) => jump!(m.fail),
+                    None => match ops::bs::match_ints(p, m) {
+                        Flow::Next => {}
+                        other => flow!(other),
+                    },
+                }
+                // SAFETY: a fused instruction is made only where the
+                // `span - 1` instructions it stands for follow it in the
+                // same code array (loader/specialise.rs), and the last of
+                // them has a successor (see next!).
+                ip = unsafe { ip.add(m.span as usize) };
+                continue;
+            }
             Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
             Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             Instr::Record(op) => flow!(ops::record::exec(p, op)),
             Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         }
+    }
+}
+
+/// `i rem d` for small integers, `d` not 0 ([`Instr::RemC`]): the sign
+/// of `i`, as Erlang's `rem`; a power of two by a mask. The result is
+/// smaller in magnitude than `i`, so a small again.
+#[inline(always)]
+fn rem_by(i: i64, d: i64) -> i64 {
+    if d > 0 && d & (d - 1) == 0 {
+        let mask = d - 1;
+        if i >= 0 {
+            i & mask
+        } else {
+            -(i.wrapping_neg() & mask)
+        }
+    } else {
+        // No overflow: |i| < 2^59, and d is not 0.
+        i % d
     }
 }
 
@@ -1106,9 +1167,10 @@ fn arith_slow(
 ) -> Result<Term, Option<Exception>> {
     let (op, fail, live) = match *ins {
         Instr::Arith { op, fail, live, .. } => (op, fail, live),
-        Instr::Add { fail, live, .. } | Instr::AddC { fail, live, .. } => {
-            (ArithOp::Add, fail, live)
-        }
+        Instr::Add { fail, live, .. }
+        | Instr::AddC { fail, live, .. }
+        | Instr::AddXX { fail, live, .. } => (ArithOp::Add, fail, live),
+        Instr::RemC { fail, live, .. } => (ArithOp::Rem, fail, live),
         Instr::Sub { fail, live, .. } | Instr::SubC { fail, live, .. } => {
             (ArithOp::Sub, fail, live)
         }

@@ -14,7 +14,7 @@ use beamr_core::term::Term;
 
 use super::error::LoadError;
 use super::lower::Lowering;
-use super::operand::{Dst, Src, Target};
+use super::operand::{Dst, Src, SrcKind, Target};
 
 /// Segment flag: little-endian (after resolving `native`).
 pub const LITTLE: u8 = 1;
@@ -119,6 +119,55 @@ pub struct AppendInts {
     pub bytes: usize,
     /// The integers, in order.
     pub ints: Box<[IntBytes]>,
+    /// The packed form, when the binary and every integer are in X
+    /// registers, the integers are big-endian and take at most 8 bytes in
+    /// all, and the unit is a power of two: the integers are put together
+    /// in one word and stored at once.
+    pub packed: Option<PackedInts>,
+}
+
+/// The packed form of [`AppendInts`].
+#[derive(Copy, Clone, Debug)]
+pub struct PackedInts {
+    /// The X register of the binary appended to.
+    pub head: u32,
+    /// Its unit less one (the unit is a power of two).
+    pub unit_mask: u32,
+    /// How many of `ints` are used.
+    pub len: u8,
+    /// The X register and size in bytes of each integer, in order.
+    pub ints: [(u32, u8); 8],
+}
+
+impl PackedInts {
+    /// The integers.
+    #[inline(always)]
+    pub fn ints(&self) -> &[(u32, u8)] {
+        &self.ints[..self.len as usize]
+    }
+
+    /// The packed form of an append of `ints` to the binary in `head`, if
+    /// it has one.
+    fn of(head: Src, unit: u32, ints: &[IntBytes]) -> Option<PackedInts> {
+        let x = |s: Src| match s.kind() {
+            SrcKind::X(n) => u32::try_from(n).ok(),
+            _ => None,
+        };
+        let bytes: usize = ints.iter().map(|i| i.bytes as usize).sum();
+        if bytes > 8 || !unit.is_power_of_two() || ints.iter().any(|i| i.little) {
+            return None;
+        }
+        let mut packed = PackedInts {
+            head: x(head)?,
+            unit_mask: unit - 1,
+            len: ints.len() as u8,
+            ints: [(0, 0); 8],
+        };
+        for (slot, i) in packed.ints.iter_mut().zip(ints) {
+            *slot = (x(i.src)?, i.bytes);
+        }
+        Some(packed)
+    }
 }
 
 /// One integer segment of [`AppendInts`].
@@ -155,12 +204,86 @@ impl AppendInts {
                 _ => None,
             })
             .collect::<Option<Box<[IntBytes]>>>()?;
+        let unit = unit.max(1);
         Some(AppendInts {
             head: head.src,
-            unit: unit.max(1),
+            unit,
             bytes: ints.iter().map(|i| i.bytes as usize).sum(),
+            packed: PackedInts::of(head.src, unit, &ints),
             ints,
         })
+    }
+}
+
+/// The head of an OTP 25 matching loop, fused into one instruction
+/// ([`Instr::BsMatchInts`](super::Instr::BsMatchInts)): an optional
+/// `bs_start_match*` (with the `bs_get_position` of its context), one to
+/// [`MatchInts::MAX_INTS`] `bs_get_integer2` of constant sizes up to 64
+/// bits, and an optional `bs_test_unit`, all on one context in an X
+/// register and failing to one label. It does what the instructions do one
+/// after another, in their order: a get that does not fit leaves the
+/// earlier gets' registers and position in place and jumps. The
+/// instructions it absorbs stay in place after it, for jumps that land on
+/// them (see `specialise`).
+#[derive(Debug)]
+pub struct MatchInts {
+    /// The `bs_start_match*` at the head, if the run begins with one.
+    pub start: Option<MatchStart>,
+    /// Where a get or the unit test goes when it fails, relative to the
+    /// fused instruction.
+    pub fail: Target,
+    /// The context's X register.
+    pub ctx: u32,
+    /// The unit test after the gets (1 when there is none: every size
+    /// passes it).
+    pub unit: u32,
+    /// Instructions the fused one stands for, itself included.
+    pub span: u32,
+    /// Bits the integers take in all.
+    pub bits: u32,
+    /// True when every integer is unsigned and big-endian, of 1 to 59
+    /// bits (a small integer whatever its value), and they take at most 64
+    /// bits in all: at a byte position, one 8-byte load holds them all.
+    pub packed: bool,
+    /// How many of `ints` are used.
+    pub len: u8,
+    /// The integers, in order.
+    pub ints: [MatchInt; MatchInts::MAX_INTS],
+}
+
+/// The `bs_start_match*` of [`MatchInts`].
+#[derive(Copy, Clone, Debug)]
+pub struct MatchStart {
+    /// Where to go when `src` is not a bitstring; NONE raises `badarg`.
+    pub fail: Target,
+    /// Live X registers.
+    pub live: u32,
+    /// The X register of the binary or context.
+    pub src: u32,
+    /// The X register that the following `bs_get_position` writes, if it
+    /// follows.
+    pub pos: Option<u32>,
+}
+
+/// One integer of [`MatchInts`].
+#[derive(Copy, Clone, Debug, Default)]
+pub struct MatchInt {
+    /// Its size in bits, at most 64.
+    pub bits: u8,
+    /// [`LITTLE`], [`SIGNED`].
+    pub flags: u8,
+    /// The X register it goes to.
+    pub dst: u32,
+}
+
+impl MatchInts {
+    /// Most integers one fused instruction reads.
+    pub const MAX_INTS: usize = 4;
+
+    /// The integers read.
+    #[inline(always)]
+    pub fn ints(&self) -> &[MatchInt] {
+        &self.ints[..self.len as usize]
     }
 }
 

@@ -982,6 +982,50 @@ pub enum Instr {
     /// A `bs_create_bin` with an [`AppendInts`](super::bs::AppendInts)
     /// form, tried before the generic construction.
     BsAppendInts(Box<super::bs::CreateBin>),
+    /// The head of a matching loop fused into one instruction: start,
+    /// position, integers and unit test (see
+    /// [`MatchInts`](super::bs::MatchInts)); the instructions it stands
+    /// for stay in place after it.
+    BsMatchInts(Box<super::bs::MatchInts>),
+    /// `is_eq_exact` of X register `x` and an immediate constant (a
+    /// counter's `N =:= 0`): equal exactly when the words are.
+    IsEqExactXC {
+        /// Where to go when it does not hold.
+        fail: Target,
+        /// The X register compared.
+        x: u32,
+        /// The constant: an immediate.
+        c: Term,
+    },
+    /// [`Instr::Arith`] of `rem` by a small-integer constant other than 0
+    /// (`N rem 256`): by a mask for a power of two, which a division
+    /// would take tens of cycles for.
+    RemC {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand.
+        a: Src,
+        /// Right operand: a small integer, not 0.
+        b: Term,
+        /// Result register.
+        dst: Dst,
+        /// Live X registers, the roots of a collection in the slow path.
+        live: u16,
+    },
+    /// [`Instr::Add`] of two X registers into an X register (an
+    /// accumulator's `Acc + X`).
+    AddXX {
+        /// Where to jump when the BIF fails in a guard; NONE raises.
+        fail: Target,
+        /// Left operand's X register.
+        a: u32,
+        /// Right operand's X register.
+        b: u32,
+        /// Result X register.
+        dst: u16,
+        /// Live X registers, the roots of a collection in the slow path.
+        live: u16,
+    },
     /// `test_heap` fused with the `put_list` that follows it (which stays
     /// in place after it).
     TestHeapPutList {

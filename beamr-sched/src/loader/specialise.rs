@@ -42,14 +42,16 @@
 
 use beamr_core::term::Term;
 
-use super::bs::{BsInstr, GetKind, Size};
+use super::bs::{BsInstr, GetKind, MatchInt, MatchInts, MatchStart, Size, LITTLE, SIGNED};
 use super::instr::{ArithOp, Compare, Instr, Select, TypeTest};
-use super::operand::{Src, SrcKind};
+use super::operand::{Src, SrcKind, Target};
 
 /// Rewrites `code` in place (see the module documentation).
 pub fn specialise(code: &mut [Instr]) {
     for i in 0..code.len() {
-        if let Some(fused) = fuse(&code[i], code.get(i + 1)) {
+        if let Some(head) = match_ints(&code[i..]) {
+            code[i] = Instr::BsMatchInts(Box::new(head));
+        } else if let Some(fused) = fuse(&code[i], code.get(i + 1)) {
             code[i] = fused;
         } else if let Some(special) = special_form(&code[i]) {
             code[i] = special;
@@ -101,6 +103,131 @@ fn bs_form(op: BsInstr) -> Instr {
         BsInstr::Create(c) if c.append_ints.is_some() => Instr::BsAppendInts(Box::new(c)),
         other => Instr::Bs(Box::new(other)),
     }
+}
+
+/// The [`MatchInts`] form of the binary-matching instructions at the
+/// start of `code`, if they have its shape and there are at least two:
+/// an optional `bs_start_match*` into an X register (with the
+/// `bs_get_position` of that register, if one follows), then
+/// `bs_get_integer2`s of constant sizes up to 64 bits on that context into
+/// other X registers, then an optional `bs_test_unit` of the context, the
+/// gets and the test failing to one label. The instructions stay
+/// unspecialised at this point (the loop in [`specialise`] has not reached
+/// them), so they are read as lowering made them.
+fn match_ints(code: &[Instr]) -> Option<MatchInts> {
+    let bs = |k: usize| match code.get(k) {
+        Some(Instr::Bs(op)) => Some(&**op),
+        _ => None,
+    };
+    // A target relative to instruction k, made relative to instruction 0.
+    let rebase = |t: Target, k: usize| -> Option<Target> {
+        t.is_some()
+            .then(|| t.0.checked_add(i32::try_from(k).ok()?).map(Target))
+            .flatten()
+    };
+    let mut start = None;
+    let mut ctx = None;
+    let mut k = 0;
+    if let Some(&BsInstr::StartMatch {
+        fail,
+        live,
+        src,
+        dst,
+    }) = bs(0)
+    {
+        let SrcKind::X(src) = src.kind() else {
+            return None;
+        };
+        if dst.is_y() {
+            return None;
+        }
+        let pos = match bs(1) {
+            Some(&BsInstr::GetPosition { ctx: of, dst: pos })
+                if of == dst.as_src() && !pos.is_y() && pos != dst =>
+            {
+                Some(pos.index() as u32)
+            }
+            _ => None,
+        };
+        start = Some(MatchStart {
+            fail,
+            live,
+            src: src as u32,
+            pos,
+        });
+        ctx = Some(dst.index());
+        k = 1 + usize::from(pos.is_some());
+    }
+    let mut ints = [MatchInt::default(); MatchInts::MAX_INTS];
+    let mut len = 0;
+    let mut fail = None;
+    while len < MatchInts::MAX_INTS {
+        let Some(&BsInstr::Get {
+            kind: GetKind::Integer,
+            fail: f,
+            ctx: of,
+            size: Size::Bits(n),
+            flags,
+            dst,
+        }) = bs(k)
+        else {
+            break;
+        };
+        let SrcKind::X(of) = of.kind() else {
+            break;
+        };
+        let Some(f) = rebase(f, k) else {
+            break;
+        };
+        if n > 64 || dst.is_y() || dst.index() == of || *ctx.get_or_insert(of) != of {
+            break;
+        }
+        if *fail.get_or_insert(f) != f {
+            break;
+        }
+        ints[len] = MatchInt {
+            bits: n as u8,
+            flags,
+            dst: dst.index() as u32,
+        };
+        len += 1;
+        k += 1;
+    }
+    let (ctx, fail) = (ctx?, fail?);
+    let mut unit = 1;
+    if let Some(&BsInstr::TestUnit {
+        fail: f,
+        ctx: of,
+        unit: u,
+    }) = bs(k)
+    {
+        if of == Src::x(ctx) && rebase(f, k) == Some(fail) {
+            if let Ok(u) = u32::try_from(u) {
+                unit = u;
+                k += 1;
+            }
+        }
+    }
+    if k < 2 {
+        return None;
+    }
+    let ints_used = &ints[..len];
+    let bits: u32 = ints_used.iter().map(|i| u32::from(i.bits)).sum();
+    let packed = bits <= 64
+        && ints_used
+            .iter()
+            .all(|i| (1..=59).contains(&i.bits) && i.flags & (LITTLE | SIGNED) == 0);
+    Some(MatchInts {
+        start,
+        fail,
+        ctx: ctx as u32,
+        unit,
+        span: k as u32,
+        bits,
+        packed,
+        len: len as u8,
+        ints,
+    })
 }
 
 /// The fused form of `first` followed by `second`, if there is one.
@@ -250,6 +377,13 @@ fn special_form(ins: &Instr) -> Option<Instr> {
                 a: a as u32,
                 b: b as u32,
             },
+            (Compare::EqExact, SrcKind::X(a), SrcKind::Const(c)) if c.is_immediate() => {
+                Instr::IsEqExactXC {
+                    fail,
+                    x: a as u32,
+                    c,
+                }
+            }
             (Compare::EqExact, ..) => Instr::IsEqExact { fail, a, b },
             (Compare::NeExact, ..) => Instr::IsNeExact { fail, a, b },
             (Compare::Lt, ..) => Instr::IsLt { fail, a, b },
@@ -278,12 +412,28 @@ fn special_form(ins: &Instr) -> Option<Instr> {
                 dst,
                 live,
             },
-            (ArithOp::Add, None) => Instr::Add {
+            (ArithOp::Rem, Some(b)) if b != Term::small_unchecked(0) => Instr::RemC {
                 fail,
                 a,
                 b,
                 dst,
                 live,
+            },
+            (ArithOp::Add, None) => match (a.kind(), b.kind()) {
+                (SrcKind::X(a), SrcKind::X(b)) if !dst.is_y() => Instr::AddXX {
+                    fail,
+                    a: a as u32,
+                    b: b as u32,
+                    dst: dst.index() as u16,
+                    live,
+                },
+                _ => Instr::Add {
+                    fail,
+                    a,
+                    b,
+                    dst,
+                    live,
+                },
             },
             (ArithOp::Sub, None) => Instr::Sub {
                 fail,
@@ -629,6 +779,67 @@ mod tests {
         assert!(matches!(code[6], Instr::Add { .. }));
         // A constant that is not a small integer raises: the general form.
         assert!(matches!(code[7], Instr::Add { .. }));
+    }
+
+    #[test]
+    fn a_matching_loop_head_is_one_instruction() {
+        let bs = |op| Instr::Bs(Box::new(op));
+        let get = |fail, bits, dst| {
+            bs(BsInstr::Get {
+                kind: GetKind::Integer,
+                fail: Target(fail),
+                ctx: Src::x(0),
+                size: Size::Bits(bits),
+                flags: 0,
+                dst,
+            })
+        };
+        let mut code = vec![
+            bs(BsInstr::StartMatch {
+                fail: Target::NONE,
+                live: 2,
+                src: Src::x(0),
+                dst: Dst::x(0),
+            }),
+            bs(BsInstr::GetPosition {
+                ctx: Src::x(0),
+                dst: Dst::x(2),
+            }),
+            // All fail to the instruction at index 9.
+            get(7, 32, Dst::x(3)),
+            get(6, 8, Dst::x(4)),
+            bs(BsInstr::TestUnit {
+                fail: Target(5),
+                ctx: Src::x(0),
+                unit: 8,
+            }),
+            // Another label: a run of its own, cut at the Y register.
+            get(4, 8, Dst::x(1)),
+            get(3, 8, Dst::x(2)),
+            get(2, 8, Dst::y(0)),
+            Instr::Return,
+            Instr::Return,
+        ];
+        specialise(&mut code);
+        let Instr::BsMatchInts(m) = &code[0] else {
+            panic!("not fused: {:?}", code[0]);
+        };
+        assert_eq!((m.fail, m.ctx, m.unit, m.span), (Target(9), 0, 8, 5));
+        assert!(m.packed && m.bits == 40);
+        assert!(matches!(m.start, Some(s) if s.pos == Some(2) && s.live == 2));
+        let ints: Vec<_> = m.ints().iter().map(|i| (i.bits, i.dst)).collect();
+        assert_eq!(ints, [(32, 3), (8, 4)]);
+        // The instructions it stands for stay, each in its own form (the
+        // two gets and the test are a shorter run of their own).
+        assert!(matches!(code[1], Instr::BsGetPosition { .. }));
+        assert!(matches!(&code[2], Instr::BsMatchInts(m) if m.span == 3 && m.start.is_none()));
+        assert!(matches!(code[4], Instr::BsTestUnit { .. }));
+        let Instr::BsMatchInts(m) = &code[5] else {
+            panic!("not fused: {:?}", code[5]);
+        };
+        assert_eq!((m.fail, m.span, m.unit), (Target(4), 2, 1));
+        // One get alone is no run.
+        assert!(matches!(code[7], Instr::BsGetInt { .. }));
     }
 
     #[test]

@@ -38,9 +38,9 @@ use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
-use super::{fail_or, get, put, Flow};
+use super::{fail_or, get, put, set_x, x, Flow};
 use crate::loader::bs::{
-    AppendInts, BsInstr, CreateBin, GetKind, SegKind, Segment, Size, Utf, LITTLE, SIGNED,
+    AppendInts, BsInstr, CreateBin, GetKind, MatchInts, SegKind, Segment, Size, Utf, LITTLE, SIGNED,
 };
 use crate::loader::{Dst, Src, Target};
 use crate::process::{Exception, Process};
@@ -257,6 +257,96 @@ pub(crate) fn get_int(
     Flow::Next
 }
 
+/// [`Instr::BsMatchInts`](crate::loader::Instr::BsMatchInts) in the
+/// common case: a `packed` head on a context (no new context to make, no
+/// collection due) at a byte position with the integers' bits left and 8
+/// bytes readable, every check made before the first register is
+/// written. `Some(true)` when it matched (on past the instructions it
+/// stands for), `Some(false)` when the unit test failed after the reads
+/// (to the fail label); `None`, having changed nothing, in every other
+/// case: then [`match_ints`].
+#[inline(always)]
+pub(crate) fn match_ints_packed(p: &mut Process, m: &MatchInts) -> Option<bool> {
+    if !m.packed {
+        return None;
+    }
+    let t = x(p, m.start.map_or(m.ctx, |s| s.src));
+    let c = t.as_match_context()?;
+    let at = c.position;
+    if at % 8 != 0 || c.end - at < m.bits as usize {
+        return None;
+    }
+    let bytes = storage(&c.orig).get(at / 8..at / 8 + 8)?;
+    let word = u64::from_be_bytes(bytes.try_into().expect("8 bytes"));
+    if let Some(s) = m.start {
+        if p.heap.needs_gc() {
+            return None;
+        }
+        set_x(p, m.ctx, t);
+        if let Some(pos) = s.pos {
+            set_x(p, pos, Term::small_unchecked(at as i64));
+        }
+    }
+    let mut used = 0;
+    for i in m.ints() {
+        // 1 <= bits <= 59 and used + bits <= 64 (`packed`): the shifts
+        // are in range and the value is a small.
+        let v = (word << used) >> (64 - u32::from(i.bits));
+        set_x(p, i.dst, Term::small_unchecked(v as i64));
+        used += u32::from(i.bits);
+    }
+    let at = at + used as usize;
+    set_position(t, at);
+    Some(multiple_of(c.end - at, m.unit as usize))
+}
+
+/// [`Instr::BsMatchInts`](crate::loader::Instr::BsMatchInts) in every
+/// case: the instructions of a matching loop's head in one step, each
+/// one's work in turn, as they would run one after another
+/// ([`MatchInts`]). `Next` is past all of them.
+#[inline(never)]
+pub(crate) fn match_ints(p: &mut Process, m: &MatchInts) -> Flow {
+    if let Some(s) = &m.start {
+        let t = x(p, s.src);
+        if t.is_match_context() && !p.heap.needs_gc() {
+            set_x(p, m.ctx, t);
+        } else {
+            let (src, ctx) = (Src::x(s.src as usize), Dst::x(m.ctx as usize));
+            match start_match(p, s.fail, s.live, src, ctx) {
+                Flow::Next => {}
+                other => return other,
+            }
+        }
+    }
+    let t = x(p, m.ctx);
+    let Some(c) = t.as_match_context() else {
+        // Only without a start (which leaves a context): the first get fails.
+        return Flow::Jump(m.fail);
+    };
+    if let Some(pos) = m.start.and_then(|s| s.pos) {
+        set_x(p, pos, Term::small_unchecked(c.position as i64));
+    }
+    let data = storage(&c.orig);
+    let mut at = c.position;
+    for i in m.ints() {
+        let n = i.bits as usize;
+        if c.end - at < n {
+            set_position(t, at);
+            return Flow::Jump(m.fail);
+        }
+        let raw = bits::read_raw(data, at, n, i.flags & LITTLE != 0);
+        let value = int_term(p, bits::int_of_raw(raw, n, i.flags & SIGNED != 0));
+        set_x(p, i.dst, value);
+        at += n;
+    }
+    set_position(t, at);
+    if multiple_of(c.end - at, m.unit as usize) {
+        Flow::Next
+    } else {
+        Flow::Jump(m.fail)
+    }
+}
+
 /// The term for an integer read by [`bits::int_of_raw`]: a small when it
 /// fits, else a bignum on the heap.
 #[inline(always)]
@@ -358,10 +448,57 @@ fn match_size(p: &Process, size: Size, left: usize, allow_all: bool) -> Option<u
 /// `system_limit`, where the BEAM would try the allocation and abort.
 const MAX_BITS: usize = 1 << 43;
 
+/// The result of a `bs_create_bin` with a
+/// [`PackedInts`](crate::loader::bs::PackedInts) form, when that
+/// form applies and no collection is due: `Bin` (in an X register) is the
+/// latest version of a writable binary with 8 spare bytes, its size a
+/// multiple of its unit, and every integer (each in an X register) a
+/// small. The integers are put together in one word, in order, each its
+/// value modulo 2^size, and stored with one 8-byte write (the bytes past
+/// them stay spare). `None`, having changed nothing, otherwise: then
+/// [`create_append_ints`].
+#[inline(always)]
+pub(crate) fn append_packed(p: &mut Process, c: &CreateBin) -> Option<Term> {
+    let a = c.append_ints.as_ref()?;
+    let k = a.packed.as_ref()?;
+    if p.heap.needs_gc() {
+        return None;
+    }
+    let (orig, off, size) = x(p, k.head).as_sub_binary()?;
+    let ptr = orig.as_off_heap_binary()?;
+    let end = off + size;
+    let extra = 8 * a.bytes;
+    if end % 8 != 0 || size & k.unit_mask as usize != 0 || size + extra >= MAX_BITS {
+        return None;
+    }
+    let mut word = 0u64;
+    for &(r, bytes) in k.ints() {
+        let v = x(p, r).as_small()? as u64;
+        let n = 8 * u32::from(bytes);
+        // `word << n` in two steps: n is 64 for a lone 8-byte integer.
+        word = (word << (n - 1) << 1) | (v & (u64::MAX >> (64 - n)));
+    }
+    // SAFETY: a refc-binary object holds a reference to a live off-heap
+    // binary; `orig` is reachable from a register.
+    let b = unsafe { &*ptr };
+    // SAFETY: a writable binary's one reference is held by this process's
+    // heap, which only this thread touches (`spare_room` refuses a binary
+    // that is not writable); we write only the 8 bytes asked for.
+    let spare = unsafe { b.spare_room(end / 8, 8)? };
+    // The a.bytes <= 8 bytes of `word`'s low end, first byte first.
+    let out = (word << (64 - extra)).to_be_bytes();
+    // SAFETY: `spare` has 8 bytes of room.
+    unsafe { spare.cast::<[u8; 8]>().write_unaligned(out) };
+    // SAFETY: the a.bytes bytes from `spare` are written, within its room.
+    unsafe { b.commit_append(end / 8, a.bytes) };
+    // `orig` is a refc binary (as_off_heap_binary above).
+    Some(p.heap.sub_binary_of_whole(orig, off, size + extra))
+}
+
 /// A `bs_create_bin` with an [`AppendInts`] form: that form when it
 /// applies (after a collection, when one is due), else the generic
 /// construction.
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn create_append_ints(p: &mut Process, c: &CreateBin) -> Flow {
     if let Some(a) = &c.append_ints {
         if p.heap.needs_gc() {
@@ -717,5 +854,6 @@ fn append_ints(p: &mut Process, a: &AppendInts) -> Option<Term> {
     }
     // SAFETY: the a.bytes bytes from `spare` are written, within its room.
     unsafe { b.commit_append(end / 8, a.bytes) };
-    Some(p.heap.sub_binary(orig, off, size + extra))
+    // `orig` is a refc binary (as_off_heap_binary above).
+    Some(p.heap.sub_binary_of_whole(orig, off, size + extra))
 }
