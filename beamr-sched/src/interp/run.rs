@@ -12,7 +12,9 @@ use super::ops::{self, get, put, set_x, set_y, x, y, Flow};
 use super::return_trace;
 use super::unwind::{self, Unwound};
 use crate::code::{resolve, Callee};
-use crate::loader::{ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Src, Tail, Target, TypeTest};
+use crate::loader::{
+    ArithOp, BifFn, Compare, Dst, FloatOp, Instr, Src, SrcKind, Tail, Target, TypeTest,
+};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 use crate::trace::pattern;
@@ -1189,9 +1191,44 @@ fn arith_slow(
         if has_fail_label {
             return None;
         }
+        if crate::code::otp_release() < 26 && is_increment(ins) {
+            return Some(e);
+        }
         let name = Atom::new(op.name()).expect("atom");
         Some(unwind::bif_error(p, e, Atom::ERLANG, name, &[x, y]))
     })
+}
+
+/// Whether OTP 25's loader runs the arithmetic `ins` as an increment: `+`
+/// of a register and a small-integer constant, or a register `-` a
+/// non-negative one. Its `badarith` then shows no `{erlang, '+', Args,
+/// ...}` frame on top of the stack trace, only the function that applied
+/// it; OTP 26 and later show the operator's frame for these too.
+fn is_increment(ins: &Instr) -> bool {
+    let small = |s: Src| match s.kind() {
+        SrcKind::Const(t) => t.as_small(),
+        _ => None,
+    };
+    let register = |s: Src| matches!(s.kind(), SrcKind::X(_) | SrcKind::Y(_));
+    match *ins {
+        Instr::AddC { a, .. } => register(a),
+        Instr::SubC { a, b, .. } => register(a) && b.as_small().is_some_and(|c| c >= 0),
+        Instr::Add { a, b, .. }
+        | Instr::Arith {
+            op: ArithOp::Add,
+            a,
+            b,
+            ..
+        } => (register(a) && small(b).is_some()) || (small(a).is_some() && register(b)),
+        Instr::Sub { a, b, .. }
+        | Instr::Arith {
+            op: ArithOp::Sub,
+            a,
+            b,
+            ..
+        } => register(a) && small(b).is_some_and(|c| c >= 0),
+        _ => false,
+    }
 }
 
 /// Calls the native BIF behind `export` with its arguments in x0..,
