@@ -12,7 +12,7 @@ use crate::term::{
 impl Heap {
     /// Allocates a boxed object: writes its header and returns the term and a
     /// pointer to its first word after the header.
-    #[inline]
+    #[inline(always)]
     fn object(&mut self, subtag: Subtag, arity: usize) -> (Term, *mut u64) {
         let p = self.alloc(1 + arity);
         // SAFETY: `alloc` returned 1 + arity writable words.
@@ -203,42 +203,29 @@ impl Heap {
     /// `orig` may itself be a sub-binary; the result refers to its storage.
     #[inline]
     pub fn sub_binary(&mut self, orig: Term, bit_offset: usize, bit_size: usize) -> Term {
-        let (orig, base_offset) = match orig.as_sub_binary() {
-            Some((whole, offset, _)) => (whole, offset),
-            None => (orig, 0),
-        };
+        match orig.as_sub_binary() {
+            Some((whole, offset, _)) => {
+                self.sub_binary_of_whole(whole, offset + bit_offset, bit_size)
+            }
+            None => self.sub_binary_of_whole(orig, bit_offset, bit_size),
+        }
+    }
+
+    /// [`Heap::sub_binary`] of `whole`, a heap or refc binary (never a
+    /// sub-binary, which `sub_binary` flattens first): without that test,
+    /// and inlined, for the interpreter's hot paths (a binary appended to
+    /// in a loop gets a new sub-binary each time).
+    #[inline(always)]
+    pub fn sub_binary_of_whole(&mut self, whole: Term, bit_offset: usize, bit_size: usize) -> Term {
+        debug_assert!(whole.as_sub_binary().is_none());
         let (t, body) = self.object(Subtag::SubBin, 3);
         // SAFETY: the body has three words.
         unsafe {
             body.write(bit_size as u64);
-            body.add(1).write((base_offset + bit_offset) as u64);
-            body.add(2).write(orig.raw());
+            body.add(1).write(bit_offset as u64);
+            body.add(2).write(whole.raw());
         }
         t
-    }
-
-    /// [`Heap::sub_binary`] of `whole`, a heap or refc binary (never a
-    /// sub-binary, which `sub_binary` would flatten): the same object
-    /// without that test, inlined, for the interpreter's hot paths (a
-    /// binary appended to in a loop gets a new sub-binary each time).
-    #[inline(always)]
-    pub fn sub_binary_of_whole(&mut self, whole: Term, bit_offset: usize, bit_size: usize) -> Term {
-        debug_assert!(whole.as_sub_binary().is_none());
-        // `alloc` and `object` by hand: the bump allocation inline, its
-        // overflow out of line.
-        let p = match self.young.alloc(4) {
-            Some(p) => p,
-            None => self.alloc_slow(4),
-        };
-        // SAFETY: the allocation has four writable words: the header and
-        // the three of a sub-binary's body.
-        unsafe {
-            p.write(Header::new(Subtag::SubBin, 3).0);
-            p.add(1).write(bit_size as u64);
-            p.add(2).write(bit_offset as u64);
-            p.add(3).write(whole.raw());
-        }
-        boxed(p)
     }
 
     /// A bitstring of `bit_size` bits taken from the start of `bytes` (the

@@ -114,7 +114,7 @@ impl Heap {
     }
 
     #[cold]
-    pub(crate) fn alloc_slow(&mut self, n: usize) -> *mut u64 {
+    fn alloc_slow(&mut self, n: usize) -> *mut u64 {
         self.fragment_words += n;
         if let Some(p) = self.fragments.last_mut().and_then(|f| f.alloc(n)) {
             return p;
