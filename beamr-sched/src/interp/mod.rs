@@ -4,7 +4,8 @@
 //!
 //! - [`run`](fn@run) (`slice`): one slice of a process, its registers
 //!   lent for the slice and the live ones kept after.
-//! - `run`: the dispatch loop.
+//! - `run`: the dispatch loop, and `cold`: the instructions it runs out of
+//!   line.
 //! - `unwind`: raising an exception and finding its handler.
 //! - `fun_call`: what a fun or an `apply` runs.
 //! - `call_trace` and `return_trace`: calls of functions with trace
@@ -13,6 +14,7 @@
 //! - [`ops`]: instruction groups with their own files (binaries, maps, receive).
 
 mod call_trace;
+mod cold;
 mod fun_call;
 pub mod ops;
 mod return_trace;
