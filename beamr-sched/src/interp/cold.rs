@@ -1,6 +1,6 @@
 //! The instructions the dispatch loop ([`super::run`]) runs out of line,
-//! one at a time: calls of BIFs and funs, `apply`, exceptions, floats,
-//! binaries, maps, records and receive. Kept out of the loop's function so
+//! one at a time: fun calls, `apply`, exceptions, floats, binaries (but
+//! the fused integer matches and appends), maps and records. Kept out of the loop's function so
 //! that the loop stays small enough for the compiler to hold its state
 //! (the instruction pointer, the reductions left, the process) in machine
 //! registers.
@@ -114,58 +114,6 @@ pub(super) fn step(
     // SAFETY: ip points into loaded code, which is never freed.
     let ins = unsafe { &*ip };
     match ins {
-        Instr::CallBif { bif, export }
-        | Instr::CallBifOnly { bif, export }
-        | Instr::CallBifLast { bif, export, .. } => {
-            reds -= 1;
-            // A BIF returns at once: no return-trace frame.
-            trace_call(rt, p, export, false);
-            // BIFs that inspect code (check_process_code, purge) see where the caller is.
-            p.ip = ip.cast();
-            if let Err(e) = call_native(rt, p, *bif, export) {
-                raise!(e)
-            }
-            match ins {
-                Instr::CallBif { .. } => next!(),
-                Instr::CallBifLast { dealloc, .. } => {
-                    p.cp = pop_frame(p, *dealloc).cast();
-                    if let Some(done) = do_return(p, &mut ip) {
-                        return Step::Exit(done);
-                    }
-                    go!();
-                }
-                _ => {
-                    if let Some(done) = do_return(p, &mut ip) {
-                        return Step::Exit(done);
-                    }
-                    go!();
-                }
-            }
-        }
-        Instr::Bif(call) => {
-            let args: [Term; 4] =
-                std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
-            // BIFs that inspect code (check_process_code, purge) see where the caller is.
-            p.ip = ip.cast();
-            match (call.bif)(rt, p, &args[..call.args.len()]) {
-                Ok(v) => {
-                    put(p, call.dst, v);
-                    next!()
-                }
-                Err(e) => {
-                    if call.fail.is_some() {
-                        jump!(call.fail)
-                    }
-                    raise!(unwind::bif_error(
-                        p,
-                        e,
-                        call.mfa.0,
-                        call.mfa.1,
-                        &args[..call.args.len()]
-                    ))
-                }
-            }
-        }
         Instr::ReturnTrace => {
             // A function called with a return_trace pattern returned:
             // report it, then return on to where it was called from.
@@ -457,7 +405,6 @@ pub(super) fn step(
             flow!(ops::bs::test_unit(p, *fail, *ctx, *unit as usize))
         }
         Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
-        Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
         Instr::Record(op) => flow!(ops::record::exec(p, op)),
         Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         _ => unreachable!("the dispatch loop runs {ins:?} itself"),

@@ -1,7 +1,8 @@
 //! The dispatch loop: the instructions straight-line code spends its time
 //! in (moves, calls and returns, frames, small-integer arithmetic, tests,
-//! lists and tuples, the fused binary matches and appends), each handled
-//! in the loop's own body; every other instruction is one call of
+//! lists and tuples, the fused binary matches and appends) and the ones
+//! message passing spends it in (BIF calls such as `send`, receive), each
+//! handled in the loop's own body; every other instruction is one call of
 //! [`cold::step`](super::cold::step).
 //!
 //! The loop is kept small so that the compiler holds its state in machine
@@ -653,6 +654,59 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 ip = unsafe { ip.add(m.span as usize) };
                 continue;
             }
+            Instr::CallBif { bif, export }
+            | Instr::CallBifOnly { bif, export }
+            | Instr::CallBifLast { bif, export, .. } => {
+                reds -= 1;
+                // A BIF returns at once: no return-trace frame.
+                trace_call(rt, p, export, false);
+                // BIFs that inspect code (check_process_code, purge) see where the caller is.
+                p.ip = ip.cast();
+                if let Err(e) = call_native(rt, p, *bif, export) {
+                    raise!(e)
+                }
+                match ins {
+                    Instr::CallBif { .. } => next!(),
+                    Instr::CallBifLast { dealloc, .. } => {
+                        p.cp = pop_frame(p, *dealloc).cast();
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                    _ => {
+                        if let Some(done) = do_return(p, &mut ip) {
+                            return done;
+                        }
+                        continue;
+                    }
+                }
+            }
+            Instr::Bif(call) => {
+                let args: [Term; 4] =
+                    std::array::from_fn(|i| call.args.get(i).map_or(Term::NIL, |&s| get(p, s)));
+                // BIFs that inspect code (check_process_code, purge) see where the caller is.
+                p.ip = ip.cast();
+                match (call.bif)(rt, p, &args[..call.args.len()]) {
+                    Ok(v) => {
+                        put(p, call.dst, v);
+                        next!()
+                    }
+                    Err(e) => {
+                        if call.fail.is_some() {
+                            jump!(call.fail)
+                        }
+                        raise!(unwind::bif_error(
+                            p,
+                            e,
+                            call.mfa.0,
+                            call.mfa.1,
+                            &args[..call.args.len()]
+                        ))
+                    }
+                }
+            }
+            Instr::Recv(op) => flow!(ops::recv::exec(rt, p, op)),
             _ => cold_step!(),
         }
     }
