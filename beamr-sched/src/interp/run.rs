@@ -334,6 +334,25 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 }
                 continue;
             }
+            Instr::TestHeapPutListReturn {
+                need,
+                live,
+                head,
+                tail,
+                slots,
+            } => {
+                if !p.heap.fits_without_gc(*need as usize) {
+                    p.collect(*need as usize, *live as usize);
+                }
+                let (h, t) = (get(p, *head), get(p, *tail));
+                let cell = p.heap.cons(h, t);
+                set_x(p, 0, cell);
+                p.cp = pop_frame(p, *slots).cast();
+                if let Some(done) = do_return(p, &mut ip) {
+                    return done;
+                }
+                continue;
+            }
             Instr::Allocate { slots, heap, live } => {
                 push_frame(p, *slots);
                 if *heap > 0 && !p.heap.fits_without_gc(*heap as usize) {

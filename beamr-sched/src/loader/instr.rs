@@ -1040,6 +1040,21 @@ pub enum Instr {
         /// Destination.
         dst: Dst,
     },
+    /// `test_heap`, `put_list` into x0, `deallocate` and `return` (which
+    /// stay in place after it): a body-recursive function that builds a
+    /// list (`[F(H) | map(T)]`) returning the cell it made.
+    TestHeapPutListReturn {
+        /// Heap words needed.
+        need: u16,
+        /// Live X registers.
+        live: u16,
+        /// Head.
+        head: Src,
+        /// Tail.
+        tail: Src,
+        /// Y slots of the frame dropped.
+        slots: u32,
+    },
     /// `move` X to Y fused with a `move` X to X that follows it (which
     /// stays in place after it): saving an argument and placing the next.
     MoveXYThenXX {

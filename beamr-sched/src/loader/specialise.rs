@@ -35,6 +35,10 @@
 //!   so are two `move`s between registers of the same kinds (X to X, X to Y,
 //!   Y to X: argument shuffles, values saved before a call and restored
 //!   after it).
+//! - **A list cell returned.** `test_heap`, `put_list` into x0,
+//!   `deallocate` and `return`, the end of a function that builds a list
+//!   body-recursively (`[F(H) | map(T)]`, `[H | app(T, L)]`), is one
+//!   instruction, with the three after it in place as for a pair.
 //!
 //! No instruction moves and none changes size, so labels, the line table,
 //! export entries and fun entries, all resolved by index during lowering,
@@ -51,6 +55,8 @@ pub fn specialise(code: &mut [Instr]) {
     for i in 0..code.len() {
         if let Some(head) = match_ints(&code[i..]) {
             code[i] = Instr::BsMatchInts(Box::new(head));
+        } else if let Some(fused) = put_list_return(&code[i..]) {
+            code[i] = fused;
         } else if let Some(fused) = fuse(&code[i], code.get(i + 1)) {
             code[i] = fused;
         } else if let Some(special) = special_form(&code[i]) {
@@ -228,6 +234,28 @@ fn match_ints(code: &[Instr]) -> Option<MatchInts> {
         len: len as u8,
         ints,
     })
+}
+
+/// The [`Instr::TestHeapPutListReturn`] form of the instructions at the
+/// start of `code`, if they are `test_heap`, `put_list` into x0,
+/// `deallocate` and `return`: the end of a body-recursive function that
+/// builds a list. The three after the first stay in place.
+fn put_list_return(code: &[Instr]) -> Option<Instr> {
+    let narrow = |n: u32| u16::try_from(n).ok();
+    match code {
+        [Instr::TestHeap { heap, live }, Instr::PutList { head, tail, dst }, Instr::Deallocate { slots }, Instr::Return, ..]
+            if !dst.is_y() && dst.index() == 0 =>
+        {
+            Some(Instr::TestHeapPutListReturn {
+                need: narrow(*heap)?,
+                live: narrow(*live)?,
+                head: *head,
+                tail: *tail,
+                slots: *slots,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The fused form of `first` followed by `second`, if there is one.
@@ -659,6 +687,58 @@ mod tests {
         assert!(matches!(code[5], Instr::MoveXX { from: 1, to: 0 }));
         // A need too large for the fused form keeps the plain test_heap.
         assert!(matches!(code[6], Instr::TestHeap { .. }));
+    }
+
+    #[test]
+    fn a_list_cell_returned_is_one_instruction() {
+        let end = |dst: Dst, slots: u32| {
+            [
+                Instr::TestHeap { heap: 2, live: 1 },
+                Instr::PutList {
+                    head: Src::y(0),
+                    tail: Src::x(0),
+                    dst,
+                },
+                Instr::Deallocate { slots },
+                Instr::Return,
+            ]
+        };
+        let mut code: Vec<Instr> = end(Dst::x(0), 1).into_iter().collect();
+        // Into x1, or into a Y register: not the value returned.
+        code.extend(end(Dst::x(1), 1));
+        code.extend(end(Dst::y(0), 2));
+        // No return after the deallocate.
+        code.extend([
+            Instr::TestHeap { heap: 2, live: 1 },
+            Instr::PutList {
+                head: Src::y(0),
+                tail: Src::x(0),
+                dst: Dst::x(0),
+            },
+            Instr::Deallocate { slots: 1 },
+            Instr::Jump { target: Target(-3) },
+        ]);
+        specialise(&mut code);
+        assert!(matches!(
+            code[0],
+            Instr::TestHeapPutListReturn {
+                need: 2,
+                live: 1,
+                slots: 1,
+                ..
+            }
+        ));
+        // The three after it stay, specialised on their own.
+        assert!(matches!(code[1], Instr::PutList { .. }));
+        assert!(matches!(code[2], Instr::DeallocateReturn { slots: 1 }));
+        assert!(matches!(code[3], Instr::Return));
+        for start in [4, 8, 12] {
+            assert!(
+                matches!(code[start], Instr::TestHeapPutList { .. }),
+                "{:?}",
+                code[start]
+            );
+        }
     }
 
     #[test]
