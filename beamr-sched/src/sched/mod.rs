@@ -3,6 +3,7 @@
 //! spawning, which makes new processes runnable.
 
 mod exiting;
+mod internal_error;
 mod spawn;
 mod worker;
 

@@ -41,7 +41,12 @@ pub fn spawn_schedulers(rt: &Arc<Runtime>, n: usize) -> Vec<std::thread::JoinHan
                     rt.run_queues.register_worker(id);
                     let mut registers = RegisterFile::new();
                     while let Some(task) = rt.run_queues.next() {
-                        run_slice(&rt, &task, &mut registers);
+                        let slice = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            run_slice(&rt, &task, &mut registers)
+                        }));
+                        if let Err(panic) = slice {
+                            super::internal_error::end(id, task.pid, panic.as_ref());
+                        }
                     }
                 })
                 .expect("spawn scheduler thread")
