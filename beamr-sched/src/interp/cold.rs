@@ -12,7 +12,7 @@ use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
 use super::return_trace;
 use super::run::{
-    call_native, do_return, pop_frame, raise_at, trace_call, trace_fun, undef, Outcome,
+    call_native, do_return, pause, pop_frame, raise_at, trace_call, trace_fun, undef, Outcome,
 };
 use super::unwind;
 use crate::code::{resolve, Callee};
@@ -85,9 +85,7 @@ pub(super) fn step(
             reds -= 1;
             ip = $addr;
             if reds <= 0 {
-                p.ip = ip.cast();
-                p.reductions += budget as u64;
-                return Step::Exit(Outcome::Yielded);
+                return Step::Exit(pause(p, ip, budget as u64, Outcome::Yielded));
             }
             go!()
         }};
@@ -99,16 +97,20 @@ pub(super) fn step(
                 Flow::Jump(t) => jump!(t),
                 Flow::Raise(e) => raise!(e),
                 Flow::Wait => {
-                    p.ip = ip.cast();
-                    p.reductions += (budget as i64 - reds).max(0) as u64;
-                    return Step::Exit(Outcome::Waiting);
+                    let spent = (budget as i64 - reds).max(0) as u64;
+                    return Step::Exit(pause(p, ip, spent, Outcome::Waiting));
                 }
-                Flow::Yield => {
-                    p.ip = ip.cast();
-                    p.reductions += budget as u64;
-                    return Step::Exit(Outcome::Yielded);
-                }
+                Flow::Yield => return Step::Exit(pause(p, ip, budget as u64, Outcome::Yielded)),
             }
+        }};
+    }
+    // Returns to CP (the frame, if any, already dropped).
+    macro_rules! ret {
+        () => {{
+            if let Some(done) = do_return(p, &mut ip) {
+                return Step::Exit(done);
+            }
+            go!()
         }};
     }
     // SAFETY: ip points into loaded code, which is never freed.
@@ -122,10 +124,7 @@ pub(super) fn step(
                 raise!(return_trace::broken_frame(p))
             };
             p.cp = back.cast();
-            if let Some(done) = do_return(p, &mut ip) {
-                return Step::Exit(done);
-            }
-            go!();
+            ret!()
         }
         Instr::FuncInfo {
             module,
@@ -135,21 +134,18 @@ pub(super) fn step(
             let args = p.x[..*arity as usize].to_vec();
             raise!(unwind::function_clause(p, *module, *function, &args))
         }
-        Instr::Badmatch { arg } => {
+        Instr::Badmatch { arg }
+        | Instr::CaseEnd { arg }
+        | Instr::TryCaseEnd { arg }
+        | Instr::Badrecord { arg } => {
+            let tag = match ins {
+                Instr::Badmatch { .. } => Atom::BADMATCH,
+                Instr::CaseEnd { .. } => Atom::CASE_CLAUSE,
+                Instr::TryCaseEnd { .. } => Atom::TRY_CLAUSE,
+                _ => Atom::BADRECORD,
+            };
             let v = get(p, *arg);
-            raise!(unwind::tagged_error(p, Atom::BADMATCH, v))
-        }
-        Instr::CaseEnd { arg } => {
-            let v = get(p, *arg);
-            raise!(unwind::tagged_error(p, Atom::CASE_CLAUSE, v))
-        }
-        Instr::TryCaseEnd { arg } => {
-            let v = get(p, *arg);
-            raise!(unwind::tagged_error(p, Atom::TRY_CLAUSE, v))
-        }
-        Instr::Badrecord { arg } => {
-            let v = get(p, *arg);
-            raise!(unwind::tagged_error(p, Atom::BADRECORD, v))
+            raise!(unwind::tagged_error(p, tag, v))
         }
         Instr::IfEnd => raise!(Exception::error(Term::atom(Atom::IF_CLAUSE))),
         Instr::Catch { y, handler } => {
@@ -271,10 +267,7 @@ pub(super) fn step(
                         Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc).cast(),
                         Tail::Only => {}
                     }
-                    if let Some(done) = do_return(p, &mut ip) {
-                        return Step::Exit(done);
-                    }
-                    go!();
+                    ret!()
                 }
             };
             match tail {
@@ -313,10 +306,7 @@ pub(super) fn step(
                         Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc).cast(),
                         Tail::Only => {}
                     }
-                    if let Some(done) = do_return(p, &mut ip) {
-                        return Step::Exit(done);
-                    }
-                    go!();
+                    ret!()
                 }
                 Err(e) => raise!(e),
             }

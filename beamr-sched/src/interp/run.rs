@@ -108,6 +108,15 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
         }};
     }
+    // Returns to CP (the frame, if any, already dropped).
+    macro_rules! ret {
+        () => {{
+            if let Some(done) = do_return(p, &mut ip) {
+                return done;
+            }
+            continue;
+        }};
+    }
     // An instruction the loop does not run itself.
     macro_rules! cold_step {
         () => {{
@@ -126,9 +135,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             reds -= 1;
             ip = $addr;
             if reds <= 0 {
-                p.ip = ip.cast();
-                p.reductions += budget as u64;
-                return Outcome::Yielded;
+                return pause(p, ip, budget as u64, Outcome::Yielded);
             }
             continue;
         }};
@@ -140,15 +147,10 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 Flow::Jump(t) => jump!(t),
                 Flow::Raise(e) => raise!(e),
                 Flow::Wait => {
-                    p.ip = ip.cast();
-                    p.reductions += (budget as i64 - reds).max(0) as u64;
-                    return Outcome::Waiting;
+                    let spent = (budget as i64 - reds).max(0) as u64;
+                    return pause(p, ip, spent, Outcome::Waiting);
                 }
-                Flow::Yield => {
-                    p.ip = ip.cast();
-                    p.reductions += budget as u64;
-                    return Outcome::Yielded;
-                }
+                Flow::Yield => return pause(p, ip, budget as u64, Outcome::Yielded),
             }
         }};
     }
@@ -322,17 +324,11 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 arith_tail!(ins, *fail, x, *b, *dst)
             }
             Instr::Return => {
-                if let Some(done) = do_return(p, &mut ip) {
-                    return done;
-                }
-                continue;
+                ret!()
             }
             Instr::DeallocateReturn { slots } => {
                 p.cp = pop_frame(p, *slots).cast();
-                if let Some(done) = do_return(p, &mut ip) {
-                    return done;
-                }
-                continue;
+                ret!()
             }
             Instr::TestHeapPutListReturn {
                 need,
@@ -341,17 +337,10 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 tail,
                 slots,
             } => {
-                if !p.heap.fits_without_gc(*need as usize) {
-                    p.collect(*need as usize, *live as usize);
-                }
-                let (h, t) = (get(p, *head), get(p, *tail));
-                let cell = p.heap.cons(h, t);
+                let cell = cons_after_test_heap(p, *need, *live, *head, *tail);
                 set_x(p, 0, cell);
                 p.cp = pop_frame(p, *slots).cast();
-                if let Some(done) = do_return(p, &mut ip) {
-                    return done;
-                }
-                continue;
+                ret!()
             }
             Instr::Allocate { slots, heap, live } => {
                 push_frame(p, *slots);
@@ -361,9 +350,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 next!()
             }
             Instr::TestHeap { heap, live } => {
-                if !p.heap.fits_without_gc(*heap as usize) {
-                    p.collect(*heap as usize, *live as usize);
-                }
+                test_heap(p, *heap as usize, *live as usize);
                 next!()
             }
             Instr::Deallocate { slots } => {
@@ -580,11 +567,7 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 tail,
                 dst,
             } => {
-                if !p.heap.fits_without_gc(*need as usize) {
-                    p.collect(*need as usize, *live as usize);
-                }
-                let (h, t) = (get(p, *head), get(p, *tail));
-                let cell = p.heap.cons(h, t);
+                let cell = cons_after_test_heap(p, *need, *live, *head, *tail);
                 put(p, *dst, cell);
                 skip2!()
             }
@@ -688,16 +671,10 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                     Instr::CallBif { .. } => next!(),
                     Instr::CallBifLast { dealloc, .. } => {
                         p.cp = pop_frame(p, *dealloc).cast();
-                        if let Some(done) = do_return(p, &mut ip) {
-                            return done;
-                        }
-                        continue;
+                        ret!()
                     }
                     _ => {
-                        if let Some(done) = do_return(p, &mut ip) {
-                            return done;
-                        }
-                        continue;
+                        ret!()
                     }
                 }
             }
@@ -811,6 +788,33 @@ pub(super) fn raise_at(
             Err(Outcome::Crashed { exception, trace })
         }
     }
+}
+
+/// Ends the slice at `ip` with `spent` more reductions done: the process
+/// resumes there (`Yielded`, `Waiting`).
+#[inline(always)]
+pub(super) fn pause(p: &mut Process, ip: *const Instr, spent: u64, why: Outcome) -> Outcome {
+    p.ip = ip.cast();
+    p.reductions += spent;
+    why
+}
+
+/// `test_heap`'s work: a collection, with X registers `0..live` as roots,
+/// when `need` words do not fit.
+#[inline(always)]
+fn test_heap(p: &mut Process, need: usize, live: usize) {
+    if !p.heap.fits_without_gc(need) {
+        p.collect(need, live);
+    }
+}
+
+/// A `put_list` after its `test_heap` (`Instr::TestHeapPutList`,
+/// `Instr::TestHeapPutListReturn`): the cell of `head` and `tail`.
+#[inline(always)]
+fn cons_after_test_heap(p: &mut Process, need: u16, live: u16, head: Src, tail: Src) -> Term {
+    test_heap(p, need as usize, live as usize);
+    let (h, t) = (get(p, head), get(p, tail));
+    p.heap.cons(h, t)
 }
 
 /// Returns to CP; `Some(Returned)` when the initial call is done.
