@@ -70,6 +70,13 @@ impl Block {
         self.limit
     }
 
+    /// Sets the words in use (bump allocation done outside [`Block::alloc`]).
+    #[inline]
+    pub(crate) fn set_used(&mut self, used: usize) {
+        debug_assert!(used <= self.limit);
+        self.top = used;
+    }
+
     /// Words still free.
     #[inline]
     pub(crate) fn free(&self) -> usize {

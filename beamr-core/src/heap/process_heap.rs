@@ -150,6 +150,38 @@ impl Heap {
         self.young.free() >= n.max(self.fragment_words)
     }
 
+    /// The young generation's free words as a bump region, for code that
+    /// allocates without calling in (the native code of beamr-sched's
+    /// loader): its next free word, and the end of the words that can be
+    /// taken while [`fits_without_gc`](Self::fits_without_gc) holds. When a
+    /// collection is due, the end lies below the start, so that any test
+    /// against it fails and that code leaves the work to the path that
+    /// collects. Hand the new next free word back with
+    /// [`set_young_bump_top`](Self::set_young_bump_top).
+    pub fn young_bump_region(&mut self) -> (*mut u64, *mut u64) {
+        let top = self.young.end_used();
+        if self.young.free() < self.fragment_words {
+            return (top, top.wrapping_sub(1));
+        }
+        // SAFETY: top + free is the block's usable end.
+        (top, unsafe { top.add(self.young.free()) })
+    }
+
+    /// Ends a bump allocation begun with
+    /// [`young_bump_region`](Self::young_bump_region): the words below
+    /// `top` are in use.
+    ///
+    /// # Safety
+    ///
+    /// `top` lies between the region's start and end, and every word from
+    /// the start to `top` holds a term or the words of an object.
+    pub unsafe fn set_young_bump_top(&mut self, top: *mut u64) {
+        // SAFETY: the caller keeps top within the block's usable words.
+        let used = unsafe { top.offset_from(self.young.start()) } as usize;
+        debug_assert!(used >= self.young.used() && used <= self.young.capacity());
+        self.young.set_used(used);
+    }
+
     /// Words in use in all generations and fragments.
     pub fn used_words(&self) -> usize {
         self.young.used() + self.old.used() + self.fragments.iter().map(Block::used).sum::<usize>()

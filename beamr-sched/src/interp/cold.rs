@@ -12,10 +12,12 @@ use super::fun_call::{self, FunTarget};
 use super::ops::{self, get, put, Flow};
 use super::return_trace;
 use super::run::{
-    call_native, do_return, pause, pop_frame, raise_at, trace_call, trace_fun, undef, Outcome,
+    call_native, do_return, offset, pause, pop_frame, raise_at, trace_call, trace_fun, trace_local,
+    undef, Outcome,
 };
 use super::unwind;
 use crate::code::{resolve, Callee};
+use crate::loader::native;
 use crate::loader::{Dst, FloatOp, Instr, Tail};
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -116,6 +118,31 @@ pub(super) fn step(
     // SAFETY: ip points into loaded code, which is never freed.
     let ins = unsafe { &*ip };
     match ins {
+        Instr::NativeCall {
+            target,
+            tail,
+            entry,
+        } => {
+            // The interpreter's local call (run's `Call`, `CallLast`,
+            // `CallOnly`), then the callee's native code instead of its
+            // instructions.
+            let callee = offset(ip, *target);
+            match tail {
+                // SAFETY: the successor exists (see next!).
+                Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
+                Tail::Last(slots) => p.cp = pop_frame(p, *slots).cast(),
+                Tail::Only => {}
+            }
+            trace_local(rt, p, callee);
+            reds -= 1;
+            if reds <= 0 {
+                return Step::Exit(pause(p, callee, budget as u64, Outcome::Yielded));
+            }
+            let (at, left) = native::enter(p, *entry, reds);
+            ip = at;
+            reds = left;
+            go!()
+        }
         Instr::ReturnTrace => {
             // A function called with a return_trace pattern returned:
             // report it, then return on to where it was called from.

@@ -893,7 +893,7 @@ pub(super) fn trace_call(rt: &Runtime, p: &mut Process, export: &'static Export,
 /// The local-call gate (`trace::pattern::local_calls`): one load and one
 /// branch; past it, the call-trace cold path for the code at `entry`.
 #[inline(always)]
-fn trace_local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
+pub(super) fn trace_local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
     if pattern::local_calls() {
         call_trace::local(rt, p, entry);
     }

@@ -1103,6 +1103,17 @@ pub enum Instr {
         /// Destination X register of the second move.
         to_b: u32,
     },
+    /// A local call (as [`Instr::Call`], [`Instr::CallLast`] or
+    /// [`Instr::CallOnly`]) of a function that runs as native code
+    /// (`loader::native`): the interpreter enters it there.
+    NativeCall {
+        /// Target function entry.
+        target: Target,
+        /// Call, tail call after dropping a frame, or tail call.
+        tail: Tail,
+        /// The callee's native code.
+        entry: super::native::NativeEntry,
+    },
     /// `deallocate` fused with the `return` that follows it (which stays
     /// in place after it, for jumps that land there).
     DeallocateReturn {

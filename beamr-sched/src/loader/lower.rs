@@ -191,7 +191,11 @@ impl<'f> Lowering<'f> {
             code.push(self.lower(ins, here)?);
         }
         super::specialise::specialise(&mut code);
-        let code = code.into_boxed_slice();
+        let mut code = code.into_boxed_slice();
+        let native = super::native::compile(&code, &functions);
+        if let Some(native) = &native {
+            enter_native_at_calls(&mut code, native);
+        }
         let mut exports = Vec::new();
         for e in &self.file.exports {
             let name = self.atom_at(e.function);
@@ -215,6 +219,7 @@ impl<'f> Lowering<'f> {
             funs: self.funs,
             records: self.records,
             literals: self.literal_heap,
+            native,
         })
     }
 
@@ -1008,6 +1013,30 @@ fn constant_element_index(export: &Export, args: &[Src]) -> Option<u32> {
     let SrcKind::Const(n) = n else { return None };
     let n = n.as_small()?;
     u32::try_from(n.checked_sub(1)?).ok()
+}
+
+/// Turns each local call of a function that runs natively into an
+/// [`Instr::NativeCall`], where the interpreter enters its native code.
+fn enter_native_at_calls(code: &mut [Instr], native: &super::native::NativeCode) {
+    for (i, ins) in code.iter_mut().enumerate() {
+        let (target, tail) = match *ins {
+            Instr::Call { target } => (target, Tail::Call),
+            Instr::CallLast { target, dealloc } => (target, Tail::Last(dealloc)),
+            Instr::CallOnly { target } => (target, Tail::Only),
+            _ => continue,
+        };
+        let callee = i as i64 + i64::from(target.0);
+        let Ok(callee) = usize::try_from(callee) else {
+            continue;
+        };
+        if let Some(entry) = native.entry_at(callee) {
+            *ins = Instr::NativeCall {
+                target,
+                tail,
+                entry,
+            };
+        }
+    }
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ mod instr;
 mod lower;
 pub mod maps;
 mod module;
+pub mod native;
 mod natives;
 mod operand;
 pub mod record;

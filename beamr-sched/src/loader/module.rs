@@ -39,6 +39,8 @@ pub struct Module {
     pub records: Vec<super::record::ModuleRecord>,
     /// Literals live here; it is never collected.
     pub literals: Heap,
+    /// The module's native code, where it has any (`loader::native`).
+    pub native: Option<super::native::NativeCode>,
 }
 
 // SAFETY: a module is immutable after loading; the literal heap's terms are

@@ -106,6 +106,12 @@ pub mod pattern {
         super::PROBES && LOCAL_CALLS.load(Ordering::Relaxed)
     }
 
+    /// The address of the local-call gate's byte (non-zero while open),
+    /// for native code that tests it as [`local_calls`] does.
+    pub fn local_calls_flag() -> *const u8 {
+        LOCAL_CALLS.as_ptr().cast_const().cast()
+    }
+
     /// Opens or closes the local-call gate (the pattern table does, when
     /// patterns change).
     pub fn set_local_calls(on: bool) {

@@ -1,0 +1,990 @@
+//! The x86-64 code generator of [`super`]: one pass over a module's
+//! instructions, each one's fast path in machine code, its way out a jump
+//! to a stub that hands its address back to the interpreter.
+//!
+//! Registers while native code runs (callee-saved ones are saved by the
+//! entry sequence; native code calls nothing, so the rest are free too):
+//!
+//! ```text
+//! rdi  *mut State          rsi  CP (an instruction pointer, or null)
+//! r12  X registers         rbx  reductions left
+//! r14  stack top           r13  stack end (capacity)
+//! r15  heap top            rbp  heap limit
+//! rax rcx rdx              scratch
+//! ```
+//!
+//! Y register n of the current frame is the word n + 1 below the stack's
+//! top, as in the interpreter (`interp::ops::y`).
+
+use std::mem::offset_of;
+
+use beamr_core::term::tag::{IMMED1_SMALL, IMMED2_NIL, PRIMARY_BOXED, PRIMARY_LIST};
+use dynasmrt::x64::{Assembler, Rq};
+use dynasmrt::{dynasm, AssemblyOffset, DynamicLabel, DynasmApi, DynasmLabelApi, ExecutableBuffer};
+
+use super::{EnterFn, NativeEntry, State};
+use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail};
+use crate::loader::module::FunctionInfo;
+use crate::loader::operand::{Dst, Src, SrcKind, Target};
+use crate::trace::pattern;
+
+/// A module's generated code and its return table.
+pub(super) struct Compiled {
+    buf: ExecutableBuffer,
+    enter: AssemblyOffset,
+    /// Per instruction, the address of its native code: where a return to
+    /// that instruction goes on. Its address is in the generated code.
+    table: Box<[usize]>,
+    /// Per instruction, what its native code does.
+    kinds: Vec<Kind>,
+}
+
+/// What an instruction's native code does.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Kind {
+    /// Its fast path, leaving to the interpreter only where that does not apply.
+    Runs,
+    /// Hands over to the interpreter at once, which raises (`func_info`,
+    /// `badmatch` and their kin): harmless in a function that runs natively.
+    Raises,
+    /// Hands over to the interpreter at once.
+    Leaves,
+}
+
+/// Why an instruction gets no native code of its own.
+struct NoCode;
+
+type Gen = Result<(), NoCode>;
+
+const RAX: Rq = Rq::RAX;
+const RCX: Rq = Rq::RCX;
+const RDX: Rq = Rq::RDX;
+
+/// Bytes of one instruction: a return address maps to a table index by a shift.
+const INSTR_SHIFT: u32 = 5;
+const _: () = assert!(std::mem::size_of::<Instr>() == 1 << INSTR_SHIFT);
+
+/// The tag bits of a small integer, all set.
+const SMALL_TAG: i32 = IMMED1_SMALL as i32;
+const NIL: i32 = IMMED2_NIL as i32;
+
+fn off(field: usize) -> i32 {
+    field as i32
+}
+
+/// Compiles `code`; `None` if the assembler fails (it does not for code
+/// this generator writes, but then the module simply runs interpreted).
+pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<Compiled> {
+    let _ = functions;
+    let mut g = Generator::new(code)?;
+    g.entry_and_exit();
+    for (i, ins) in code.iter().enumerate() {
+        let label = g.labels[i];
+        g.offsets.push(g.ops.offset());
+        dynasm!(g.ops ; =>label);
+        g.exit = None;
+        let kind = match g.instr(i, ins) {
+            Ok(()) => Kind::Runs,
+            Err(NoCode) => {
+                let exit = g.exit_label(i);
+                dynasm!(g.ops ; jmp =>exit);
+                if raises(ins) {
+                    Kind::Raises
+                } else {
+                    Kind::Leaves
+                }
+            }
+        };
+        g.kinds.push(kind);
+    }
+    g.exit_stubs();
+    let Generator {
+        ops,
+        offsets,
+        enter,
+        mut table,
+        kinds,
+        ..
+    } = g;
+    let buf = ops.finalize().ok()?;
+    for (slot, &at) in table.iter_mut().zip(&offsets) {
+        *slot = buf.ptr(at) as usize;
+    }
+    Some(Compiled {
+        buf,
+        enter,
+        table,
+        kinds,
+    })
+}
+
+/// Instructions that only raise an error: a function that has them still
+/// runs natively up to the error.
+fn raises(ins: &Instr) -> bool {
+    matches!(
+        ins,
+        Instr::FuncInfo { .. }
+            | Instr::IntCodeEnd
+            | Instr::Badmatch { .. }
+            | Instr::CaseEnd { .. }
+            | Instr::TryCaseEnd { .. }
+            | Instr::Badrecord { .. }
+            | Instr::IfEnd
+    )
+}
+
+impl Compiled {
+    /// The entry of each function all of whose instructions run natively
+    /// or raise, by the index of its first instruction after `func_info`.
+    pub(super) fn function_entries(
+        &self,
+        code: &[Instr],
+        functions: &[FunctionInfo],
+    ) -> Vec<(usize, NativeEntry)> {
+        // SAFETY: `enter` is the entry sequence, generated for `EnterFn`'s
+        // signature and calling convention.
+        let enter: EnterFn = unsafe { std::mem::transmute(self.buf.ptr(self.enter)) };
+        let mut entries = Vec::new();
+        for (f, info) in functions.iter().enumerate() {
+            let end = functions.get(f + 1).map_or(code.len(), |next| next.start);
+            let body = info.start + 1;
+            if body >= end || !matches!(code[info.start], Instr::FuncInfo { .. }) {
+                continue;
+            }
+            if self.kinds[body..end].iter().all(|&k| k != Kind::Leaves) {
+                let entry = NativeEntry {
+                    code: self.table[body] as *const u8,
+                    enter,
+                };
+                entries.push((body, entry));
+            }
+        }
+        entries
+    }
+}
+
+struct Generator<'a> {
+    ops: Assembler,
+    code: &'a [Instr],
+    /// One label per instruction, at its native code.
+    labels: Vec<DynamicLabel>,
+    offsets: Vec<AssemblyOffset>,
+    kinds: Vec<Kind>,
+    /// Exit stubs to write after the code: label and instruction index.
+    exits: Vec<(DynamicLabel, usize)>,
+    /// The current instruction's exit stub, once it has one.
+    exit: Option<DynamicLabel>,
+    enter: AssemblyOffset,
+    table: Box<[usize]>,
+}
+
+impl<'a> Generator<'a> {
+    fn new(code: &'a [Instr]) -> Option<Generator<'a>> {
+        let mut ops = Assembler::new().ok()?;
+        let labels = (0..code.len()).map(|_| ops.new_dynamic_label()).collect();
+        Some(Generator {
+            enter: ops.offset(),
+            ops,
+            code,
+            labels,
+            offsets: Vec::with_capacity(code.len()),
+            kinds: Vec::with_capacity(code.len()),
+            exits: Vec::new(),
+            exit: None,
+            table: vec![0; code.len()].into_boxed_slice(),
+        })
+    }
+
+    /// The address of instruction `i`, as the interpreter's instruction pointer.
+    fn ip(&self, i: usize) -> i64 {
+        (&self.code[i]) as *const Instr as i64
+    }
+
+    /// The entry sequence (loads `State`, jumps to the code in rsi) and
+    /// the exit (rax: the instruction where the interpreter goes on).
+    fn entry_and_exit(&mut self) {
+        let x = off(offset_of!(State, x));
+        let top = off(offset_of!(State, stack_top));
+        let end = off(offset_of!(State, stack_end));
+        let heap = off(offset_of!(State, heap_top));
+        let limit = off(offset_of!(State, heap_limit));
+        let cp = off(offset_of!(State, cp));
+        let reds = off(offset_of!(State, reds));
+        let ip = off(offset_of!(State, ip));
+        self.enter = self.ops.offset();
+        dynasm!(self.ops
+            ; push rbx
+            ; push rbp
+            ; push r12
+            ; push r13
+            ; push r14
+            ; push r15
+            ; mov r12, [rdi + x]
+            ; mov r14, [rdi + top]
+            ; mov r13, [rdi + end]
+            ; mov r15, [rdi + heap]
+            ; mov rbp, [rdi + limit]
+            ; mov rbx, [rdi + reds]
+            ; mov rax, rsi
+            ; mov rsi, [rdi + cp]
+            ; jmp rax
+            ; ->exit:
+            ; mov [rdi + ip], rax
+            ; mov [rdi + top], r14
+            ; mov [rdi + heap], r15
+            ; mov [rdi + cp], rsi
+            ; mov [rdi + reds], rbx
+            ; pop r15
+            ; pop r14
+            ; pop r13
+            ; pop r12
+            ; pop rbp
+            ; pop rbx
+            ; ret
+        );
+    }
+
+    fn exit_stubs(&mut self) {
+        for (label, i) in std::mem::take(&mut self.exits) {
+            let ip = self.ip(i);
+            dynasm!(self.ops
+                ; =>label
+                ; mov rax, QWORD ip
+                ; jmp ->exit
+            );
+        }
+    }
+
+    /// The stub that hands instruction `i` to the interpreter.
+    fn exit_label(&mut self, i: usize) -> DynamicLabel {
+        if let Some(l) = self.exit {
+            return l;
+        }
+        let l = self.ops.new_dynamic_label();
+        self.exits.push((l, i));
+        self.exit = Some(l);
+        l
+    }
+
+    /// The label of the instruction `t` is relative to `i`.
+    fn target(&self, i: usize, t: Target) -> Result<DynamicLabel, NoCode> {
+        if !t.is_some() {
+            return Err(NoCode);
+        }
+        let j = i as i64 + i64::from(t.0);
+        if j < 0 || j as usize >= self.labels.len() {
+            return Err(NoCode);
+        }
+        Ok(self.labels[j as usize])
+    }
+
+    // ----- operands --------------------------------------------------
+
+    fn load(&mut self, r: Rq, s: Src) -> Gen {
+        match s.kind() {
+            SrcKind::X(n) => self.load_x(r, n as u32),
+            SrcKind::Y(n) => self.load_y(r, n as u32),
+            SrcKind::Const(t) => {
+                let raw = t.raw() as i64;
+                dynasm!(self.ops ; mov Rq(r), QWORD raw);
+            }
+            SrcKind::Fr(_) => return Err(NoCode),
+        }
+        Ok(())
+    }
+
+    fn load_x(&mut self, r: Rq, n: u32) {
+        let d = (n * 8) as i32;
+        dynasm!(self.ops ; mov Rq(r), [r12 + d]);
+    }
+
+    fn load_y(&mut self, r: Rq, n: u32) {
+        let d = -(((n + 1) * 8) as i32);
+        dynasm!(self.ops ; mov Rq(r), [r14 + d]);
+    }
+
+    fn store(&mut self, d: Dst, r: Rq) {
+        if d.is_y() {
+            self.store_y(d.index() as u32, r);
+        } else {
+            self.store_x(d.index() as u32, r);
+        }
+    }
+
+    fn store_x(&mut self, n: u32, r: Rq) {
+        let d = (n * 8) as i32;
+        dynasm!(self.ops ; mov [r12 + d], Rq(r));
+    }
+
+    fn store_y(&mut self, n: u32, r: Rq) {
+        let d = -(((n + 1) * 8) as i32);
+        dynasm!(self.ops ; mov [r14 + d], Rq(r));
+    }
+
+    /// Jumps to `to` unless the term in `r` is a cons cell.
+    fn unless_cons(&mut self, r: Rq, to: DynamicLabel) {
+        dynasm!(self.ops
+            ; mov edx, Rd(r)
+            ; and edx, 3
+            ; cmp edx, PRIMARY_LIST as i32
+            ; jne =>to
+        );
+    }
+
+    /// Jumps to `to` unless the term in `r` is a tuple; leaves its
+    /// header word in rdx.
+    fn unless_tuple(&mut self, r: Rq, to: DynamicLabel) {
+        let header = -(PRIMARY_BOXED as i32);
+        dynasm!(self.ops
+            ; mov edx, Rd(r)
+            ; and edx, 3
+            ; cmp edx, PRIMARY_BOXED as i32
+            ; jne =>to
+            ; mov rdx, [Rq(r) + header]
+            ; test dl, dl
+            ; jne =>to
+        );
+    }
+
+    // ----- instructions ------------------------------------------------
+
+    fn instr(&mut self, i: usize, ins: &Instr) -> Gen {
+        match ins {
+            Instr::Move { src, dst } => {
+                self.load(RAX, *src)?;
+                self.store(*dst, RAX);
+            }
+            // A fused pair of moves: the first here, the second (which
+            // stays in place after it) is the next instruction's code.
+            Instr::MoveXX { from, to }
+            | Instr::MoveXX2 {
+                from_a: from,
+                to_a: to,
+                ..
+            } => {
+                self.load_x(RAX, *from);
+                self.store_x(*to, RAX);
+            }
+            Instr::MoveXY { from, to }
+            | Instr::MoveXY2 {
+                from_a: from,
+                to_a: to,
+                ..
+            }
+            | Instr::MoveXYThenXX {
+                from_x: from,
+                to_y: to,
+                ..
+            } => {
+                self.load_x(RAX, *from);
+                self.store_y(*to, RAX);
+            }
+            Instr::MoveYX { from, to }
+            | Instr::MoveYX2 {
+                from_a: from,
+                to_a: to,
+                ..
+            } => {
+                self.load_y(RAX, *from);
+                self.store_x(*to, RAX);
+            }
+            Instr::MoveCX { value, to } => {
+                self.load(RAX, *value)?;
+                self.store_x(*to, RAX);
+            }
+            Instr::Swap { a, b } => {
+                self.load(RAX, a.as_src())?;
+                self.load(RCX, b.as_src())?;
+                self.store(*a, RCX);
+                self.store(*b, RAX);
+            }
+            Instr::Jump { target } => {
+                let to = self.target(i, *target)?;
+                dynasm!(self.ops ; jmp =>to);
+            }
+
+            // ----- frames, heap, calls and returns -----
+            Instr::Allocate { slots, heap, .. } => self.allocate(i, *slots, *heap)?,
+            Instr::TestHeap { heap, .. } => self.test_heap(i, *heap)?,
+            Instr::TestHeapPutList { need, .. } | Instr::TestHeapPutListReturn { need, .. } => {
+                self.test_heap(i, u32::from(*need))?
+            }
+            Instr::Deallocate { slots } | Instr::DeallocateReturn { slots } => {
+                self.deallocate(i, *slots)?;
+                dynasm!(self.ops ; mov rsi, rcx ; mov r14, rax);
+            }
+            Instr::Trim { n } => {
+                let d = frame_bytes(*n, 0)?;
+                let base = off(offset_of!(State, stack_base));
+                let exit = self.exit_label(i);
+                dynasm!(self.ops
+                    ; lea rax, [r14 - d]
+                    ; cmp rax, [rdi + base]
+                    ; jb =>exit
+                    ; mov r14, rax
+                );
+            }
+            Instr::InitYregs(ys) => {
+                for &y in ys.iter() {
+                    let d = -(frame_bytes(y, 1)?);
+                    dynasm!(self.ops ; mov QWORD [r14 + d], NIL);
+                }
+            }
+            Instr::Return => self.ret(i)?,
+            Instr::Call { target } => self.call(i, *target, Tail::Call)?,
+            Instr::CallLast { target, dealloc } => self.call(i, *target, Tail::Last(*dealloc))?,
+            Instr::CallOnly { target } => self.call(i, *target, Tail::Only)?,
+
+            // ----- lists and tuples -----
+            Instr::PutList { head, tail, dst } => {
+                let exit = self.exit_label(i);
+                dynasm!(self.ops
+                    ; lea rax, [r15 + 16]
+                    ; cmp rax, rbp
+                    ; ja =>exit
+                );
+                self.load(RCX, *head)?;
+                self.load(RDX, *tail)?;
+                dynasm!(self.ops
+                    ; mov [r15], rcx
+                    ; mov [r15 + 8], rdx
+                    ; lea rcx, [r15 + PRIMARY_LIST as i32]
+                    ; mov r15, rax
+                );
+                self.store(*dst, RCX);
+            }
+            Instr::GetList { src, head, tail } => {
+                let exit = self.exit_label(i);
+                self.load(RAX, *src)?;
+                self.unless_cons(RAX, exit);
+                let (h, t) = (-(PRIMARY_LIST as i32), 8 - PRIMARY_LIST as i32);
+                dynasm!(self.ops
+                    ; mov rcx, [rax + h]
+                    ; mov rax, [rax + t]
+                );
+                self.store(*head, RCX);
+                self.store(*tail, RAX);
+            }
+            Instr::GetHd { src, dst } | Instr::GetTl { src, dst } => {
+                let exit = self.exit_label(i);
+                self.load(RAX, *src)?;
+                self.unless_cons(RAX, exit);
+                let word = if matches!(ins, Instr::GetHd { .. }) {
+                    0
+                } else {
+                    8
+                };
+                let d = word - PRIMARY_LIST as i32;
+                dynasm!(self.ops ; mov rax, [rax + d]);
+                self.store(*dst, RAX);
+            }
+            Instr::GetTupleElement { src, index, dst } => {
+                self.load(RAX, *src)?;
+                self.tuple_element(i, *index)?;
+                self.store(*dst, RAX);
+            }
+            Instr::GetTupleElementXX { from, index, to } => {
+                self.load_x(RAX, *from);
+                self.tuple_element(i, *index)?;
+                self.store_x(*to, RAX);
+            }
+
+            // ----- tests -----
+            Instr::IsNonemptyList { fail, arg }
+            | Instr::IsNonemptyGetList { fail, src: arg, .. } => {
+                let to = self.target(i, *fail)?;
+                self.load(RAX, *arg)?;
+                self.unless_cons(RAX, to);
+            }
+            Instr::IsNonemptyListX { fail, x } | Instr::IsNonemptyGetListX { fail, x, .. } => {
+                let to = self.target(i, *fail)?;
+                self.load_x(RAX, *x);
+                self.unless_cons(RAX, to);
+            }
+            Instr::IsNil { fail, arg } => {
+                let to = self.target(i, *fail)?;
+                self.load(RAX, *arg)?;
+                dynasm!(self.ops ; cmp rax, NIL ; jne =>to);
+            }
+            Instr::IsNilX { fail, x } => {
+                let to = self.target(i, *fail)?;
+                self.load_x(RAX, *x);
+                dynasm!(self.ops ; cmp rax, NIL ; jne =>to);
+            }
+            Instr::IsTuple { fail, arg } => {
+                let to = self.target(i, *fail)?;
+                self.load(RAX, *arg)?;
+                self.unless_tuple(RAX, to);
+            }
+            Instr::TestArity { fail, arg, arity } => {
+                let to = self.target(i, *fail)?;
+                let arity = i32::try_from(*arity).map_err(|_| NoCode)?;
+                self.load(RAX, *arg)?;
+                self.unless_tuple(RAX, to);
+                dynasm!(self.ops
+                    ; shr rdx, 8
+                    ; cmp rdx, arity
+                    ; jne =>to
+                );
+            }
+            Instr::IsEqExactXC { fail, x, c } => {
+                let to = self.target(i, *fail)?;
+                self.load_x(RAX, *x);
+                let raw = c.raw() as i64;
+                dynasm!(self.ops
+                    ; mov rcx, QWORD raw
+                    ; cmp rax, rcx
+                    ; jne =>to
+                );
+            }
+            Instr::IsEqExact { fail, a, b } => {
+                self.load(RAX, *a)?;
+                self.load(RCX, *b)?;
+                self.equality(i, *fail, Compare::EqExact)?;
+            }
+            Instr::IsEqExactXX { fail, a, b } => {
+                self.load_x(RAX, *a);
+                self.load_x(RCX, *b);
+                self.equality(i, *fail, Compare::EqExact)?;
+            }
+            Instr::IsNeExact { fail, a, b } => {
+                self.load(RAX, *a)?;
+                self.load(RCX, *b)?;
+                self.equality(i, *fail, Compare::NeExact)?;
+            }
+            Instr::IsLt { fail, a, b } => {
+                self.load(RAX, *a)?;
+                self.load(RCX, *b)?;
+                self.order(i, *fail, Compare::Lt)?;
+            }
+            Instr::IsLtXX { fail, a, b } => {
+                self.load_x(RAX, *a);
+                self.load_x(RCX, *b);
+                self.order(i, *fail, Compare::Lt)?;
+            }
+            Instr::IsGe { fail, a, b } => {
+                self.load(RAX, *a)?;
+                self.load(RCX, *b)?;
+                self.order(i, *fail, Compare::Ge)?;
+            }
+            Instr::Compare { op, fail, a, b } => {
+                self.load(RAX, *a)?;
+                self.load(RCX, *b)?;
+                match op {
+                    Compare::Lt | Compare::Ge => self.order(i, *fail, *op)?,
+                    _ => self.equality(i, *fail, *op)?,
+                }
+            }
+            Instr::SelectVal2X {
+                x,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+            } => {
+                let targets = [
+                    self.target(i, *to_a)?,
+                    self.target(i, *to_b)?,
+                    self.target(i, *fail)?,
+                ];
+                self.load_x(RAX, u32::from(*x));
+                self.select_small(&[*a, *b], &targets);
+            }
+            Instr::SelectVal2 {
+                arg,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+            } => {
+                let targets = [
+                    self.target(i, *to_a)?,
+                    self.target(i, *to_b)?,
+                    self.target(i, *fail)?,
+                ];
+                self.load(RAX, *arg)?;
+                self.select_small(&[*a, *b], &targets);
+            }
+            Instr::SelectVal3X {
+                x,
+                fail,
+                a,
+                to_a,
+                b,
+                to_b,
+                c,
+                to_c,
+            } => {
+                let targets = [
+                    self.target(i, *to_a)?,
+                    self.target(i, *to_b)?,
+                    self.target(i, *to_c)?,
+                    self.target(i, *fail)?,
+                ];
+                self.load_x(RAX, u32::from(*x));
+                self.select_small(&[*a, *b, *c], &targets);
+            }
+            Instr::SelectVal(sel) => self.select_val(i, sel)?,
+            Instr::SelectTupleArity(sel) => self.select_arity(i, sel)?,
+
+            // ----- small-integer arithmetic -----
+            Instr::Add { a, b, dst, .. } => self.arith(i, ArithOp::Add, *a, *b, *dst)?,
+            Instr::Sub { a, b, dst, .. } => self.arith(i, ArithOp::Sub, *a, *b, *dst)?,
+            Instr::AddC { a, b, dst, .. } => {
+                self.arith(i, ArithOp::Add, *a, Src::constant(*b), *dst)?
+            }
+            Instr::SubC { a, b, dst, .. } => {
+                self.arith(i, ArithOp::Sub, *a, Src::constant(*b), *dst)?
+            }
+            Instr::AddXX { a, b, dst, .. } => self.arith(
+                i,
+                ArithOp::Add,
+                Src::x(*a as usize),
+                Src::x(*b as usize),
+                Dst::x(usize::from(*dst)),
+            )?,
+            Instr::Arith {
+                op: op @ (ArithOp::Add | ArithOp::Sub),
+                a,
+                b,
+                dst,
+                ..
+            } => self.arith(i, *op, *a, *b, *dst)?,
+            _ => return Err(NoCode),
+        }
+        Ok(())
+    }
+
+    /// `allocate`: a frame of `slots` Y registers, each `[]`, under the
+    /// saved CP, when it fits the stack's capacity and `heap` words fit
+    /// the heap (else the interpreter grows the one or collects the other).
+    fn allocate(&mut self, i: usize, slots: u32, heap: u32) -> Gen {
+        let frame = frame_bytes(slots, 1)?;
+        let need = frame_bytes(heap, 0)?;
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; lea rax, [r14 + frame]
+            ; cmp rax, r13
+            ; ja =>exit
+        );
+        if heap > 0 {
+            dynasm!(self.ops
+                ; lea rcx, [r15 + need]
+                ; cmp rcx, rbp
+                ; ja =>exit
+            );
+        }
+        dynasm!(self.ops ; mov [r14], rsi);
+        for k in 1..=slots {
+            let d = (k * 8) as i32;
+            dynasm!(self.ops ; mov QWORD [r14 + d], NIL);
+        }
+        dynasm!(self.ops ; mov r14, rax);
+        Ok(())
+    }
+
+    /// `test_heap`: on when `heap` words fit, else the interpreter collects.
+    fn test_heap(&mut self, i: usize, heap: u32) -> Gen {
+        let need = frame_bytes(heap, 0)?;
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; lea rax, [r15 + need]
+            ; cmp rax, rbp
+            ; ja =>exit
+        );
+        Ok(())
+    }
+
+    /// The checks of dropping a frame of `slots`: leaves the new stack top
+    /// in rax and the saved CP in rcx, changing nothing yet. A frame that
+    /// is not there, or a saved word that is not a code pointer, is the
+    /// interpreter's to deal with.
+    fn deallocate(&mut self, i: usize, slots: u32) -> Gen {
+        let frame = frame_bytes(slots, 1)?;
+        let base = off(offset_of!(State, stack_base));
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; lea rax, [r14 - frame]
+            ; cmp rax, [rdi + base]
+            ; jb =>exit
+            ; mov rcx, [rax]
+            ; test rcx, rcx
+            ; jz =>exit
+            ; test cl, 7
+            ; jnz =>exit
+        );
+        Ok(())
+    }
+
+    /// `return`: to the native code of the instruction CP points at when it
+    /// is in this module; else (another module, the initial call's end, a
+    /// return-trace stub) the interpreter returns.
+    fn ret(&mut self, i: usize) -> Gen {
+        let base = self.ip(0);
+        let bytes = i32::try_from(self.code.len() << INSTR_SHIFT).map_err(|_| NoCode)?;
+        let table = self.table.as_ptr() as i64;
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; mov rax, rsi
+            ; mov rcx, QWORD base
+            ; sub rax, rcx
+            ; cmp rax, bytes
+            ; jae =>exit
+            ; shr rax, INSTR_SHIFT as i8
+            ; mov rcx, QWORD table
+            ; mov rax, [rcx + rax * 8]
+            ; test rax, rax
+            ; jz =>exit
+            ; xor esi, esi
+            ; jmp rax
+        );
+        Ok(())
+    }
+
+    /// A local call: CP set (or the frame dropped first), one reduction,
+    /// then on at the callee. A traced call, and the slice's last
+    /// reduction, are the interpreter's.
+    fn call(&mut self, i: usize, target: Target, tail: Tail) -> Gen {
+        let to = self.target(i, target)?;
+        let exit = self.exit_label(i);
+        if crate::trace::PROBES {
+            let flag = pattern::local_calls_flag() as i64;
+            dynasm!(self.ops
+                ; mov rax, QWORD flag
+                ; cmp BYTE [rax], 0
+                ; jne =>exit
+            );
+        }
+        dynasm!(self.ops
+            ; cmp rbx, 1
+            ; jle =>exit
+        );
+        match tail {
+            Tail::Call => {
+                let next = self.ip(i + 1);
+                dynasm!(self.ops ; mov rsi, QWORD next);
+            }
+            Tail::Last(slots) => {
+                self.deallocate(i, slots)?;
+                dynasm!(self.ops ; mov rsi, rcx ; mov r14, rax);
+            }
+            Tail::Only => {}
+        }
+        dynasm!(self.ops
+            ; dec rbx
+            ; jmp =>to
+        );
+        Ok(())
+    }
+
+    /// `+` or `-` of two small integers whose result is small; else the
+    /// interpreter's arithmetic.
+    fn arith(&mut self, i: usize, op: ArithOp, a: Src, b: Src, dst: Dst) -> Gen {
+        let exit = self.exit_label(i);
+        self.load(RAX, a)?;
+        let small_constant = match b.kind() {
+            SrcKind::Const(t) => match t.as_small() {
+                Some(_) => i32::try_from(t.raw() as i64 & !0xf).ok(),
+                None => return Err(NoCode),
+            },
+            _ => None,
+        };
+        match small_constant {
+            Some(k) => {
+                dynasm!(self.ops
+                    ; mov edx, eax
+                    ; and edx, SMALL_TAG
+                    ; cmp edx, SMALL_TAG
+                    ; jne =>exit
+                );
+                match op {
+                    ArithOp::Add => dynasm!(self.ops ; add rax, k ; jo =>exit),
+                    _ => dynasm!(self.ops ; sub rax, k ; jo =>exit),
+                }
+            }
+            None => {
+                self.load(RCX, b)?;
+                dynasm!(self.ops
+                    ; mov edx, eax
+                    ; and edx, ecx
+                    ; and edx, SMALL_TAG
+                    ; cmp edx, SMALL_TAG
+                    ; jne =>exit
+                    ; and rcx, -16
+                );
+                match op {
+                    ArithOp::Add => dynasm!(self.ops ; add rax, rcx ; jo =>exit),
+                    _ => dynasm!(self.ops ; sub rax, rcx ; jo =>exit),
+                }
+            }
+        }
+        self.store(dst, RAX);
+        Ok(())
+    }
+
+    /// `=:=`, `=/=`, `==`, `/=` of rax and rcx: decided when the words
+    /// are equal, or when they differ and one (for `==` both) is an
+    /// immediate; compound terms are the interpreter's.
+    fn equality(&mut self, i: usize, fail: Target, op: Compare) -> Gen {
+        let to = self.target(i, fail)?;
+        let exit = self.exit_label(i);
+        let holds = self.ops.new_dynamic_label();
+        let differ = self.ops.new_dynamic_label();
+        let equal_holds = matches!(op, Compare::EqExact | Compare::Eq);
+        let exact = matches!(op, Compare::EqExact | Compare::NeExact);
+        if !matches!(
+            op,
+            Compare::EqExact | Compare::NeExact | Compare::Eq | Compare::Ne
+        ) {
+            return Err(NoCode);
+        }
+        let (on_equal, on_differ) = if equal_holds {
+            (holds, to)
+        } else {
+            (to, holds)
+        };
+        dynasm!(self.ops
+            ; cmp rax, rcx
+            ; je =>on_equal
+            ; mov edx, eax
+            ; and edx, 3
+            ; mov r8d, ecx
+            ; and r8d, 3
+        );
+        if exact {
+            // Either an immediate: they differ.
+            dynasm!(self.ops
+                ; cmp edx, 3
+                ; je =>differ
+                ; cmp r8d, 3
+                ; je =>differ
+                ; jmp =>exit
+            );
+        } else {
+            // Both immediates: they differ.
+            dynasm!(self.ops
+                ; and edx, r8d
+                ; cmp edx, 3
+                ; jne =>exit
+            );
+        }
+        dynasm!(self.ops
+            ; =>differ
+            ; jmp =>on_differ
+            ; =>holds
+        );
+        Ok(())
+    }
+
+    /// `<` or `>=` of rax and rcx when both are small integers (their
+    /// words order as their values); else the interpreter's term order.
+    fn order(&mut self, i: usize, fail: Target, op: Compare) -> Gen {
+        let to = self.target(i, fail)?;
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; mov edx, eax
+            ; and edx, ecx
+            ; and edx, SMALL_TAG
+            ; cmp edx, SMALL_TAG
+            ; jne =>exit
+            ; cmp rax, rcx
+        );
+        match op {
+            Compare::Lt => dynasm!(self.ops ; jge =>to),
+            Compare::Ge => dynasm!(self.ops ; jl =>to),
+            _ => return Err(NoCode),
+        }
+        Ok(())
+    }
+
+    /// A jump on rax's word among `values` (raw words that fit 32 bits);
+    /// `targets` has one more entry, the fail label.
+    fn select_small(&mut self, values: &[i32], targets: &[DynamicLabel]) {
+        for (&v, &to) in values.iter().zip(targets) {
+            dynasm!(self.ops ; cmp rax, v ; je =>to);
+        }
+        let fail = targets[values.len()];
+        dynasm!(self.ops ; jmp =>fail);
+    }
+
+    /// `select_val` over immediates: a compare chain (for tables of up to
+    /// 32 values); others are the interpreter's.
+    fn select_val(&mut self, i: usize, sel: &Select) -> Gen {
+        if !sel.immediates || sel.cases.len() > 32 {
+            return Err(NoCode);
+        }
+        let fail = self.target(i, sel.fail)?;
+        let cases = sel
+            .cases
+            .iter()
+            .map(|&(v, t)| Ok((v.raw() as i64, self.target(i, t)?)))
+            .collect::<Result<Vec<_>, NoCode>>()?;
+        self.load(RAX, sel.arg)?;
+        for (v, to) in cases {
+            dynasm!(self.ops
+                ; mov rcx, QWORD v
+                ; cmp rax, rcx
+                ; je =>to
+            );
+        }
+        dynasm!(self.ops ; jmp =>fail);
+        Ok(())
+    }
+
+    /// `select_tuple_arity`: the fail label for anything but a tuple, else
+    /// a compare chain on the arity.
+    fn select_arity(&mut self, i: usize, sel: &Select) -> Gen {
+        if sel.cases.len() > 32 {
+            return Err(NoCode);
+        }
+        let fail = self.target(i, sel.fail)?;
+        let cases = sel
+            .cases
+            .iter()
+            .map(|&(v, t)| {
+                let arity = v
+                    .as_small()
+                    .and_then(|a| i32::try_from(a).ok())
+                    .ok_or(NoCode)?;
+                Ok((arity, self.target(i, t)?))
+            })
+            .collect::<Result<Vec<_>, NoCode>>()?;
+        self.load(RAX, sel.arg)?;
+        self.unless_tuple(RAX, fail);
+        dynasm!(self.ops ; shr rdx, 8);
+        for (arity, to) in cases {
+            dynasm!(self.ops ; cmp rdx, arity ; je =>to);
+        }
+        dynasm!(self.ops ; jmp =>fail);
+        Ok(())
+    }
+
+    /// Element `index` (0-based) of the tuple in rax, into rax; anything
+    /// but a tuple that long is the interpreter's.
+    fn tuple_element(&mut self, i: usize, index: u32) -> Gen {
+        let exit = self.exit_label(i);
+        let at = i32::try_from(index).map_err(|_| NoCode)?;
+        let d = frame_bytes(index, 1)? - PRIMARY_BOXED as i32;
+        self.unless_tuple(RAX, exit);
+        dynasm!(self.ops
+            ; shr rdx, 8
+            ; cmp rdx, at
+            ; jbe =>exit
+            ; mov rax, [rax + d]
+        );
+        Ok(())
+    }
+}
+
+/// The bytes of `words + extra` stack or heap words, when that is a
+/// displacement an instruction can hold.
+fn frame_bytes(words: u32, extra: u32) -> Result<i32, NoCode> {
+    words
+        .checked_add(extra)
+        .and_then(|n| n.checked_mul(8))
+        .and_then(|b| i32::try_from(b).ok())
+        .filter(|&b| b < 1 << 24)
+        .ok_or(NoCode)
+}
