@@ -163,3 +163,121 @@ pub fn enter(p: &mut Process, entry: NativeEntry, reds: i64) -> (*const Instr, i
     p.cp = state.cp.cast();
     (state.ip, state.reds)
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use beamr_core::atom::Atom;
+    use beamr_core::term::Term;
+
+    use super::*;
+    use crate::loader::{Dst, Src, Target};
+
+    fn info(name: &str, start: usize) -> FunctionInfo {
+        FunctionInfo {
+            name: Atom::new(name).expect("an atom"),
+            arity: 1,
+            start,
+        }
+    }
+
+    fn func_info(name: &str) -> Instr {
+        Instr::FuncInfo {
+            module: Atom::new("m").expect("an atom"),
+            function: Atom::new(name).expect("an atom"),
+            arity: 1,
+        }
+    }
+
+    /// `inc(X) -> X + 1.`, `wrap(X) -> [X].`, and a function with a fun
+    /// call, which has no native code.
+    fn module() -> (Vec<Instr>, Vec<FunctionInfo>) {
+        let code = vec![
+            func_info("inc"),
+            Instr::AddC {
+                fail: Target::NONE,
+                a: Src::x(0),
+                b: Term::small_unchecked(1),
+                dst: Dst::x(0),
+                live: 1,
+            },
+            Instr::Return,
+            func_info("wrap"),
+            Instr::TestHeap { heap: 2, live: 1 },
+            Instr::PutList {
+                head: Src::x(0),
+                tail: Src::constant(Term::NIL),
+                dst: Dst::x(0),
+            },
+            Instr::Return,
+            func_info("apply"),
+            Instr::CallFun { arity: 0 },
+            Instr::Return,
+            Instr::IntCodeEnd,
+        ];
+        let functions = vec![info("inc", 0), info("wrap", 3), info("apply", 7)];
+        (code, functions)
+    }
+
+    fn process(x0: Term) -> Process {
+        let mut p = Process::new(Term::pid(1));
+        p.x = vec![Term::NIL; 16].into_boxed_slice();
+        p.x[0] = x0;
+        p
+    }
+
+    #[test]
+    fn only_functions_of_fast_paths_get_an_entry() {
+        let (code, functions) = module();
+        let native = compile(&code, &functions).expect("native code");
+        assert!(native.entry_at(1).is_some());
+        assert!(native.entry_at(4).is_some());
+        assert!(
+            native.entry_at(8).is_none(),
+            "a fun call has no native code"
+        );
+        assert!(native.entry_at(2).is_none(), "only function entries");
+    }
+
+    #[test]
+    fn native_code_runs_to_a_return_with_no_caller_and_hands_it_back() {
+        let (code, functions) = module();
+        let native = compile(&code, &functions).expect("native code");
+        let mut p = process(Term::small_unchecked(41));
+        let (ip, reds) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        assert_eq!(p.x[0], Term::small_unchecked(42));
+        assert!(
+            std::ptr::eq(ip, &code[2]),
+            "stops at the return: CP is null"
+        );
+        assert_eq!(reds, 100);
+    }
+
+    #[test]
+    fn an_overflow_leaves_the_instruction_to_the_interpreter_untouched() {
+        let (code, functions) = module();
+        let native = compile(&code, &functions).expect("native code");
+        let max = Term::small((1 << 59) - 1).expect("the largest small");
+        let mut p = process(max);
+        let (ip, _) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        assert!(std::ptr::eq(ip, &code[1]), "hands back the addition");
+        assert_eq!(p.x[0], max);
+        let mut p = process(Term::atom(Atom::OK));
+        let (ip, _) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        assert!(std::ptr::eq(ip, &code[1]));
+    }
+
+    #[test]
+    fn a_cell_built_natively_is_on_the_process_heap() {
+        let (code, functions) = module();
+        let native = compile(&code, &functions).expect("native code");
+        let mut p = process(Term::small_unchecked(7));
+        let used = p.heap.young_used();
+        let (ip, _) = enter(&mut p, native.entry_at(4).expect("wrap"), 100);
+        assert!(std::ptr::eq(ip, &code[6]));
+        assert_eq!(p.heap.young_used(), used + 2);
+        assert_eq!(
+            p.x[0].as_cons(),
+            Some((Term::small_unchecked(7), Term::NIL))
+        );
+    }
+}
