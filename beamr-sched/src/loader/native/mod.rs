@@ -115,8 +115,8 @@ pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode>
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let compiled = x64::compile(code, functions)?;
-        let entries = compiled.function_entries(code, functions);
+        let mut compiled = x64::compile(code, functions)?;
+        let entries = std::mem::take(&mut compiled.entries);
         Some(NativeCode {
             _code: compiled,
             entries,

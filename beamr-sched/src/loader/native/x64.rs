@@ -17,6 +17,7 @@
 //! top, as in the interpreter (`interp::ops::y`).
 
 use std::mem::offset_of;
+use std::ops::Range;
 
 use beamr_core::term::tag::{IMMED1_SMALL, IMMED2_NIL, PRIMARY_BOXED, PRIMARY_LIST};
 use dynasmrt::x64::{Assembler, Rq};
@@ -28,27 +29,17 @@ use crate::loader::module::FunctionInfo;
 use crate::loader::operand::{Dst, Src, SrcKind, Target};
 use crate::trace::pattern;
 
-/// A module's generated code and its return table.
+/// A module's generated code, its return table and its entries.
 pub(super) struct Compiled {
-    buf: ExecutableBuffer,
-    enter: AssemblyOffset,
-    /// Per instruction, the address of its native code: where a return to
-    /// that instruction goes on. Its address is in the generated code.
-    table: Box<[usize]>,
-    /// Per instruction, what its native code does.
-    kinds: Vec<Kind>,
-}
-
-/// What an instruction's native code does.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Kind {
-    /// Its fast path, leaving to the interpreter only where that does not apply.
-    Runs,
-    /// Hands over to the interpreter at once, which raises (`func_info`,
-    /// `badmatch` and their kin): harmless in a function that runs natively.
-    Raises,
-    /// Hands over to the interpreter at once.
-    Leaves,
+    /// The code; it must live as long as the module.
+    _buf: ExecutableBuffer,
+    /// Per instruction, the address of its native code, or 0 for one of a
+    /// function without native code: where a return to that instruction
+    /// goes on. Its address is in the generated code.
+    _table: Box<[usize]>,
+    /// The entry of each function with native code, by the index of its
+    /// first instruction after `func_info`, in order.
+    pub(super) entries: Vec<(usize, NativeEntry)>,
 }
 
 /// Why an instruction gets no native code of its own.
@@ -72,50 +63,144 @@ fn off(field: usize) -> i32 {
     field as i32
 }
 
-/// Compiles `code`; `None` if the assembler fails (it does not for code
-/// this generator writes, but then the module simply runs interpreted).
+/// Compiles the functions of `code` whose every instruction has a fast
+/// path here or only raises ([`has_fast_path`], [`raises`]); the rest of
+/// the module gets no native code. `None` when no function qualifies, or
+/// if the assembler fails (it does not for code this generator writes,
+/// but then the module simply runs interpreted).
 pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<Compiled> {
-    let _ = functions;
-    let mut g = Generator::new(code)?;
+    let chosen = native_functions(code, functions);
+    if chosen.is_empty() {
+        return None;
+    }
+    let mut g = Generator::new(code, &chosen)?;
     g.entry_and_exit();
-    for (i, ins) in code.iter().enumerate() {
-        let label = g.labels[i];
-        g.offsets.push(g.ops.offset());
-        dynasm!(g.ops ; =>label);
-        g.exit = None;
-        let kind = match g.instr(i, ins) {
-            Ok(()) => Kind::Runs,
-            Err(NoCode) => {
+    let mut offsets = Vec::new();
+    for range in &chosen {
+        for i in range.clone() {
+            let label = g.labels[i].expect("a label for each chosen instruction");
+            offsets.push((i, g.ops.offset()));
+            dynasm!(g.ops ; =>label);
+            g.exit = None;
+            if g.instr(i, &code[i]).is_err() {
                 let exit = g.exit_label(i);
                 dynasm!(g.ops ; jmp =>exit);
-                if raises(ins) {
-                    Kind::Raises
-                } else {
-                    Kind::Leaves
-                }
             }
-        };
-        g.kinds.push(kind);
+        }
     }
     g.exit_stubs();
     let Generator {
         ops,
-        offsets,
         enter,
         mut table,
-        kinds,
         ..
     } = g;
     let buf = ops.finalize().ok()?;
-    for (slot, &at) in table.iter_mut().zip(&offsets) {
-        *slot = buf.ptr(at) as usize;
+    for (i, at) in offsets {
+        table[i] = buf.ptr(at) as usize;
     }
+    // SAFETY: `enter` is the entry sequence, generated for `EnterFn`'s
+    // signature and calling convention.
+    let enter: EnterFn = unsafe { std::mem::transmute(buf.ptr(enter)) };
+    let entries = chosen
+        .iter()
+        .map(|range| {
+            let body = range.start + 1;
+            let code = table[body] as *const u8;
+            (body, NativeEntry { code, enter })
+        })
+        .collect();
     Some(Compiled {
-        buf,
-        enter,
-        table,
-        kinds,
+        _buf: buf,
+        _table: table,
+        entries,
     })
+}
+
+/// The instruction ranges (from `func_info` to the next function) of the
+/// functions that get native code.
+fn native_functions(code: &[Instr], functions: &[FunctionInfo]) -> Vec<Range<usize>> {
+    let mut chosen = Vec::new();
+    for (f, info) in functions.iter().enumerate() {
+        let end = functions.get(f + 1).map_or(code.len(), |next| next.start);
+        if end <= info.start + 1 || !matches!(code[info.start], Instr::FuncInfo { .. }) {
+            continue;
+        }
+        if code[info.start..end]
+            .iter()
+            .all(|ins| has_fast_path(ins) || raises(ins))
+        {
+            chosen.push(info.start..end);
+        }
+    }
+    chosen
+}
+
+/// Instructions [`Generator::instr`] has code for (which may still find
+/// an operand it cannot handle, and then hands the instruction over).
+fn has_fast_path(ins: &Instr) -> bool {
+    matches!(
+        ins,
+        Instr::Move { .. }
+            | Instr::MoveXX { .. }
+            | Instr::MoveXX2 { .. }
+            | Instr::MoveXY { .. }
+            | Instr::MoveXY2 { .. }
+            | Instr::MoveXYThenXX { .. }
+            | Instr::MoveYX { .. }
+            | Instr::MoveYX2 { .. }
+            | Instr::MoveCX { .. }
+            | Instr::Swap { .. }
+            | Instr::Jump { .. }
+            | Instr::Allocate { .. }
+            | Instr::TestHeap { .. }
+            | Instr::TestHeapPutList { .. }
+            | Instr::TestHeapPutListReturn { .. }
+            | Instr::Deallocate { .. }
+            | Instr::DeallocateReturn { .. }
+            | Instr::Trim { .. }
+            | Instr::InitYregs(_)
+            | Instr::Return
+            | Instr::Call { .. }
+            | Instr::CallLast { .. }
+            | Instr::CallOnly { .. }
+            | Instr::PutList { .. }
+            | Instr::GetList { .. }
+            | Instr::GetHd { .. }
+            | Instr::GetTl { .. }
+            | Instr::GetTupleElement { .. }
+            | Instr::GetTupleElementXX { .. }
+            | Instr::IsNonemptyList { .. }
+            | Instr::IsNonemptyGetList { .. }
+            | Instr::IsNonemptyListX { .. }
+            | Instr::IsNonemptyGetListX { .. }
+            | Instr::IsNil { .. }
+            | Instr::IsNilX { .. }
+            | Instr::IsTuple { .. }
+            | Instr::TestArity { .. }
+            | Instr::IsEqExactXC { .. }
+            | Instr::IsEqExact { .. }
+            | Instr::IsEqExactXX { .. }
+            | Instr::IsNeExact { .. }
+            | Instr::IsLt { .. }
+            | Instr::IsLtXX { .. }
+            | Instr::IsGe { .. }
+            | Instr::Compare { .. }
+            | Instr::SelectVal2X { .. }
+            | Instr::SelectVal2 { .. }
+            | Instr::SelectVal3X { .. }
+            | Instr::SelectVal(_)
+            | Instr::SelectTupleArity(_)
+            | Instr::Add { .. }
+            | Instr::Sub { .. }
+            | Instr::AddC { .. }
+            | Instr::SubC { .. }
+            | Instr::AddXX { .. }
+            | Instr::Arith {
+                op: ArithOp::Add | ArithOp::Sub,
+                ..
+            }
+    )
 }
 
 /// Instructions that only raise an error: a function that has them still
@@ -133,43 +218,11 @@ fn raises(ins: &Instr) -> bool {
     )
 }
 
-impl Compiled {
-    /// The entry of each function all of whose instructions run natively
-    /// or raise, by the index of its first instruction after `func_info`.
-    pub(super) fn function_entries(
-        &self,
-        code: &[Instr],
-        functions: &[FunctionInfo],
-    ) -> Vec<(usize, NativeEntry)> {
-        // SAFETY: `enter` is the entry sequence, generated for `EnterFn`'s
-        // signature and calling convention.
-        let enter: EnterFn = unsafe { std::mem::transmute(self.buf.ptr(self.enter)) };
-        let mut entries = Vec::new();
-        for (f, info) in functions.iter().enumerate() {
-            let end = functions.get(f + 1).map_or(code.len(), |next| next.start);
-            let body = info.start + 1;
-            if body >= end || !matches!(code[info.start], Instr::FuncInfo { .. }) {
-                continue;
-            }
-            if self.kinds[body..end].iter().all(|&k| k != Kind::Leaves) {
-                let entry = NativeEntry {
-                    code: self.table[body] as *const u8,
-                    enter,
-                };
-                entries.push((body, entry));
-            }
-        }
-        entries
-    }
-}
-
 struct Generator<'a> {
     ops: Assembler,
     code: &'a [Instr],
-    /// One label per instruction, at its native code.
-    labels: Vec<DynamicLabel>,
-    offsets: Vec<AssemblyOffset>,
-    kinds: Vec<Kind>,
+    /// Per instruction of a function with native code, the label of its code.
+    labels: Vec<Option<DynamicLabel>>,
     /// Exit stubs to write after the code: label and instruction index.
     exits: Vec<(DynamicLabel, usize)>,
     /// The current instruction's exit stub, once it has one.
@@ -179,16 +232,17 @@ struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    fn new(code: &'a [Instr]) -> Option<Generator<'a>> {
+    fn new(code: &'a [Instr], chosen: &[Range<usize>]) -> Option<Generator<'a>> {
         let mut ops = Assembler::new().ok()?;
-        let labels = (0..code.len()).map(|_| ops.new_dynamic_label()).collect();
+        let mut labels = vec![None; code.len()];
+        for i in chosen.iter().flat_map(Range::clone) {
+            labels[i] = Some(ops.new_dynamic_label());
+        }
         Some(Generator {
             enter: ops.offset(),
             ops,
             code,
             labels,
-            offsets: Vec::with_capacity(code.len()),
-            kinds: Vec::with_capacity(code.len()),
             exits: Vec::new(),
             exit: None,
             table: vec![0; code.len()].into_boxed_slice(),
@@ -266,16 +320,17 @@ impl<'a> Generator<'a> {
         l
     }
 
-    /// The label of the instruction `t` is relative to `i`.
+    /// The label of the instruction `t` is relative to `i`, when it has
+    /// native code.
     fn target(&self, i: usize, t: Target) -> Result<DynamicLabel, NoCode> {
         if !t.is_some() {
             return Err(NoCode);
         }
         let j = i as i64 + i64::from(t.0);
-        if j < 0 || j as usize >= self.labels.len() {
-            return Err(NoCode);
-        }
-        Ok(self.labels[j as usize])
+        let j = usize::try_from(j).map_err(|_| NoCode)?;
+        // A label outside the functions with native code (a call of one
+        // without) hands the instruction over.
+        self.labels.get(j).copied().flatten().ok_or(NoCode)
     }
 
     // ----- operands --------------------------------------------------
