@@ -15,13 +15,15 @@
 //! exceptions, tracing and garbage collection see the same state the
 //! interpreter would have left.
 //!
-//! The interpreter enters native code at a local call to a function whose
-//! every instruction has native code or only raises
-//! ([`Instr::NativeCall`], which replaces such calls at load time). Inside
-//! native code, calls and returns within the module are jumps: the return
-//! address is kept in CP and on the stack as the interpreter's instruction
-//! pointer, and a return finds the native code of the instruction CP
-//! points at through a table indexed by instruction.
+//! Only the functions whose every instruction has a fast path here (or
+//! only raises) are compiled. The interpreter enters native code at a
+//! local call of one ([`Instr::NativeCall`], which replaces such calls at
+//! load time). Inside native code, calls and returns between them are
+//! jumps: the return address is kept in CP and on the stack as the
+//! interpreter's instruction pointer, and a return finds the native code
+//! of the instruction CP points at through a table indexed by
+//! instruction; a call of any other function, and a return to one, hand
+//! over to the interpreter.
 //!
 //! Only x86-64 has a code generator (`x64`); on other targets nothing is
 //! compiled and every module runs in the interpreter. `BEAMR_NATIVE=off`
