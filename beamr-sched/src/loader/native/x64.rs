@@ -403,12 +403,16 @@ impl<'a> Generator<'a> {
 
     // ----- instructions ------------------------------------------------
 
+    /// `dst = src`.
+    fn mov(&mut self, src: Src, dst: Dst) -> Gen {
+        self.load(RAX, src)?;
+        self.store(dst, RAX);
+        Ok(())
+    }
+
     fn instr(&mut self, i: usize, ins: &Instr) -> Gen {
         match ins {
-            Instr::Move { src, dst } => {
-                self.load(RAX, *src)?;
-                self.store(*dst, RAX);
-            }
+            Instr::Move { src, dst } => self.mov(*src, *dst)?,
             // A fused pair of moves: the first here, the second (which
             // stays in place after it) is the next instruction's code.
             Instr::MoveXX { from, to }
@@ -416,10 +420,7 @@ impl<'a> Generator<'a> {
                 from_a: from,
                 to_a: to,
                 ..
-            } => {
-                self.load_x(RAX, *from);
-                self.store_x(*to, RAX);
-            }
+            } => self.mov(x_src(*from), Dst::x(*to as usize))?,
             Instr::MoveXY { from, to }
             | Instr::MoveXY2 {
                 from_a: from,
@@ -430,23 +431,14 @@ impl<'a> Generator<'a> {
                 from_x: from,
                 to_y: to,
                 ..
-            } => {
-                self.load_x(RAX, *from);
-                self.store_y(*to, RAX);
-            }
+            } => self.mov(x_src(*from), Dst::y(*to as usize))?,
             Instr::MoveYX { from, to }
             | Instr::MoveYX2 {
                 from_a: from,
                 to_a: to,
                 ..
-            } => {
-                self.load_y(RAX, *from);
-                self.store_x(*to, RAX);
-            }
-            Instr::MoveCX { value, to } => {
-                self.load(RAX, *value)?;
-                self.store_x(*to, RAX);
-            }
+            } => self.mov(Src::y(*from as usize), Dst::x(*to as usize))?,
+            Instr::MoveCX { value, to } => self.mov(*value, Dst::x(*to as usize))?,
             Instr::Swap { a, b } => {
                 self.load(RAX, a.as_src())?;
                 self.load(RCX, b.as_src())?;
@@ -592,60 +584,30 @@ impl<'a> Generator<'a> {
                     ; jne =>to
                 );
             }
-            Instr::IsEqExact { fail, a, b } => {
-                self.load(RAX, *a)?;
-                self.load(RCX, *b)?;
-                self.equality(i, *fail, Compare::EqExact)?;
-            }
+            Instr::IsEqExact { fail, a, b } => self.compare(i, *fail, Compare::EqExact, *a, *b)?,
             Instr::IsEqExactXX { fail, a, b } => {
-                self.load_x(RAX, *a);
-                self.load_x(RCX, *b);
-                self.equality(i, *fail, Compare::EqExact)?;
+                self.compare(i, *fail, Compare::EqExact, x_src(*a), x_src(*b))?
             }
-            Instr::IsNeExact { fail, a, b } => {
-                self.load(RAX, *a)?;
-                self.load(RCX, *b)?;
-                self.equality(i, *fail, Compare::NeExact)?;
-            }
-            Instr::IsLt { fail, a, b } => {
-                self.load(RAX, *a)?;
-                self.load(RCX, *b)?;
-                self.order(i, *fail, Compare::Lt)?;
-            }
+            Instr::IsNeExact { fail, a, b } => self.compare(i, *fail, Compare::NeExact, *a, *b)?,
+            Instr::IsLt { fail, a, b } => self.compare(i, *fail, Compare::Lt, *a, *b)?,
             Instr::IsLtXX { fail, a, b } => {
-                self.load_x(RAX, *a);
-                self.load_x(RCX, *b);
-                self.order(i, *fail, Compare::Lt)?;
+                self.compare(i, *fail, Compare::Lt, x_src(*a), x_src(*b))?
             }
-            Instr::IsGe { fail, a, b } => {
-                self.load(RAX, *a)?;
-                self.load(RCX, *b)?;
-                self.order(i, *fail, Compare::Ge)?;
-            }
-            Instr::Compare { op, fail, a, b } => {
-                self.load(RAX, *a)?;
-                self.load(RCX, *b)?;
-                match op {
-                    Compare::Lt | Compare::Ge => self.order(i, *fail, *op)?,
-                    _ => self.equality(i, *fail, *op)?,
-                }
-            }
+            Instr::IsGe { fail, a, b } => self.compare(i, *fail, Compare::Ge, *a, *b)?,
+            Instr::Compare { op, fail, a, b } => self.compare(i, *fail, *op, *a, *b)?,
             Instr::SelectVal2X {
-                x,
+                x: arg,
                 fail,
                 a,
                 to_a,
                 b,
                 to_b,
-            } => {
-                let targets = [
-                    self.target(i, *to_a)?,
-                    self.target(i, *to_b)?,
-                    self.target(i, *fail)?,
-                ];
-                self.load_x(RAX, u32::from(*x));
-                self.select_small(&[*a, *b], &targets);
-            }
+            } => self.select_small(
+                i,
+                x_src(u32::from(*arg)),
+                &[(*a, *to_a), (*b, *to_b)],
+                *fail,
+            )?,
             Instr::SelectVal2 {
                 arg,
                 fail,
@@ -653,17 +615,9 @@ impl<'a> Generator<'a> {
                 to_a,
                 b,
                 to_b,
-            } => {
-                let targets = [
-                    self.target(i, *to_a)?,
-                    self.target(i, *to_b)?,
-                    self.target(i, *fail)?,
-                ];
-                self.load(RAX, *arg)?;
-                self.select_small(&[*a, *b], &targets);
-            }
+            } => self.select_small(i, *arg, &[(*a, *to_a), (*b, *to_b)], *fail)?,
             Instr::SelectVal3X {
-                x,
+                x: arg,
                 fail,
                 a,
                 to_a,
@@ -671,16 +625,12 @@ impl<'a> Generator<'a> {
                 to_b,
                 c,
                 to_c,
-            } => {
-                let targets = [
-                    self.target(i, *to_a)?,
-                    self.target(i, *to_b)?,
-                    self.target(i, *to_c)?,
-                    self.target(i, *fail)?,
-                ];
-                self.load_x(RAX, u32::from(*x));
-                self.select_small(&[*a, *b, *c], &targets);
-            }
+            } => self.select_small(
+                i,
+                x_src(u32::from(*arg)),
+                &[(*a, *to_a), (*b, *to_b), (*c, *to_c)],
+                *fail,
+            )?,
             Instr::SelectVal(sel) => self.select_val(i, sel)?,
             Instr::SelectTupleArity(sel) => self.select_arity(i, sel)?,
 
@@ -879,6 +829,16 @@ impl<'a> Generator<'a> {
         Ok(())
     }
 
+    /// A guard comparison of `a` and `b`: on when `op` holds, else to `fail`.
+    fn compare(&mut self, i: usize, fail: Target, op: Compare, a: Src, b: Src) -> Gen {
+        self.load(RAX, a)?;
+        self.load(RCX, b)?;
+        match op {
+            Compare::Lt | Compare::Ge => self.order(i, fail, op),
+            _ => self.equality(i, fail, op),
+        }
+    }
+
     /// `=:=`, `=/=`, `==`, `/=` of rax and rcx: decided when the words
     /// are equal, or when they differ and one (for `==` both) is an
     /// immediate; compound terms are the interpreter's.
@@ -954,14 +914,20 @@ impl<'a> Generator<'a> {
         Ok(())
     }
 
-    /// A jump on rax's word among `values` (raw words that fit 32 bits);
-    /// `targets` has one more entry, the fail label.
-    fn select_small(&mut self, values: &[i32], targets: &[DynamicLabel]) {
-        for (&v, &to) in values.iter().zip(targets) {
+    /// A jump on the word of `arg` among `cases` (raw words that fit 32
+    /// bits, each with its target), else to `fail`.
+    fn select_small(&mut self, i: usize, arg: Src, cases: &[(i32, Target)], fail: Target) -> Gen {
+        let fail = self.target(i, fail)?;
+        let cases = cases
+            .iter()
+            .map(|&(v, t)| Ok((v, self.target(i, t)?)))
+            .collect::<Result<Vec<_>, NoCode>>()?;
+        self.load(RAX, arg)?;
+        for (v, to) in cases {
             dynasm!(self.ops ; cmp rax, v ; je =>to);
         }
-        let fail = targets[values.len()];
         dynasm!(self.ops ; jmp =>fail);
+        Ok(())
     }
 
     /// `select_val` over immediates: a compare chain (for tables of up to
@@ -1031,6 +997,11 @@ impl<'a> Generator<'a> {
         );
         Ok(())
     }
+}
+
+/// X register `n` as a source.
+fn x_src(n: u32) -> Src {
+    Src::x(n as usize)
 }
 
 /// The bytes of `words + extra` stack or heap words, when that is a
