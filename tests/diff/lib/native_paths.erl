@@ -6,8 +6,8 @@
 %% as native code (every instruction has a fast path),
 %% driven off each fast path mid-function: arithmetic that overflows into
 %% bignums or meets floats, comparisons of compound terms, select_val on
-%% values no clause names, frames past the stack's room, cells past the
-%% heap's, errors raised deep in native recursion, a slice that runs out of
+%% values no clause names, type tests on every kind of term, tuples and
+%% records, frames past the stack's room, cells and tuples past the heap's, errors raised deep in native recursion, a slice that runs out of
 %% reductions, and a local-call trace on a function that runs natively.
 run() ->
     arithmetic(),
@@ -17,6 +17,8 @@ run() ->
     errors(),
     preemption(),
     tracing(),
+    types(),
+    tuples(),
     ok.
 
 arithmetic() ->
@@ -181,3 +183,58 @@ collect(Parent, Acc) ->
         {trace, _, call, {?MODULE, fib, [N]}} -> collect(Parent, [N | Acc]);
         {done, Parent} -> Parent ! {calls, lists:reverse(Acc)}
     end.
+
+types() ->
+    Values = [0, -7, 1 bsl 64, 2.5, a, true, false, [], [1], "s", {}, {a, 1},
+              <<1, 2>>, <<1:3>>, self(), make_ref(), fun types/0, fun() -> ok end,
+              #{}, #{a => 1}],
+    io:format("~p~n", [[type_row(V) || V <- Values]]).
+
+type_row(V) ->
+    [t_int(V), t_float(V), t_num(V), t_atom(V), t_pid(V), t_ref(V), t_port(V),
+     t_nil(V), t_bin(V), t_bits(V), t_list(V), t_cons(V), t_tuple(V), t_fun(V),
+     t_bool(V), t_map(V)].
+
+t_int(X) when is_integer(X) -> 1; t_int(_) -> 0.
+t_float(X) when is_float(X) -> 1; t_float(_) -> 0.
+t_num(X) when is_number(X) -> 1; t_num(_) -> 0.
+t_atom(X) when is_atom(X) -> 1; t_atom(_) -> 0.
+t_pid(X) when is_pid(X) -> 1; t_pid(_) -> 0.
+t_ref(X) when is_reference(X) -> 1; t_ref(_) -> 0.
+t_port(X) when is_port(X) -> 1; t_port(_) -> 0.
+t_nil(X) when X =:= [] -> 1; t_nil(_) -> 0.
+t_bin(X) when is_binary(X) -> 1; t_bin(_) -> 0.
+t_bits(X) when is_bitstring(X) -> 1; t_bits(_) -> 0.
+t_list(X) when is_list(X) -> 1; t_list(_) -> 0.
+t_cons([_ | _]) -> 1; t_cons(_) -> 0.
+t_tuple(X) when is_tuple(X) -> 1; t_tuple(_) -> 0.
+t_fun(X) when is_function(X) -> 1; t_fun(_) -> 0.
+t_bool(X) when is_boolean(X) -> 1; t_bool(_) -> 0.
+t_map(X) when is_map(X) -> 1; t_map(_) -> 0.
+
+-record(point, {x, y}).
+-record(box, {w, h, d}).
+
+tuples() ->
+    io:format("~p~n", [[shape(T) || T <- [#point{x = 1, y = 2}, #box{w = 1, h = 2, d = 3},
+                                           {point, 1}, {box, 1, 2}, {other, 1, 2}, point, [],
+                                           {point, 1, 2, 3}]]]),
+    io:format("~p~n", [pairs(lists:seq(1, 5), [])]),
+    %% Tuples built natively across collections.
+    L = wrap_all(lists:seq(1, 150000)),
+    io:format("~p ~p~n", [length(L), lists:last(L)]),
+    io:format("~p~n", [{}]),
+    io:format("~p~n", [big(1, 2, 3)]).
+
+shape(#point{x = X, y = Y}) -> {point, X + Y};
+shape(#box{w = W, h = H, d = D}) -> {box, W + H + D};
+shape(T) when is_tuple(T) -> {tuple, tuple_size(T)};
+shape(_) -> other.
+
+pairs([], Acc) -> Acc;
+pairs([H | T], Acc) -> pairs(T, [{H, -H, {H}} | Acc]).
+
+wrap_all([]) -> [];
+wrap_all([H | T]) -> [{w, H, [H]} | wrap_all(T)].
+
+big(A, B, C) -> {A, B, C, A, B, C, A, B, C, A, B, C, {A, {B, {C}}}, [A, B, C]}.

@@ -19,12 +19,16 @@
 use std::mem::offset_of;
 use std::ops::Range;
 
-use beamr_core::term::tag::{IMMED1_SMALL, IMMED2_NIL, PRIMARY_BOXED, PRIMARY_LIST};
+use beamr_core::term::tag::{
+    IMMED1_MASK, IMMED1_PID, IMMED1_PORT, IMMED1_SMALL, IMMED2_ATOM, IMMED2_MASK, IMMED2_NIL,
+    PRIMARY_BOXED, PRIMARY_LIST,
+};
+use beamr_core::term::{Header, Subtag, Term};
 use dynasmrt::x64::{Assembler, Rq};
 use dynasmrt::{dynasm, AssemblyOffset, DynamicLabel, DynasmApi, DynasmLabelApi, ExecutableBuffer};
 
 use super::{EnterFn, NativeEntry, State};
-use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail};
+use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail, TypeTest};
 use crate::loader::module::FunctionInfo;
 use crate::loader::operand::{Dst, Src, SrcKind, Target};
 use crate::trace::pattern;
@@ -177,6 +181,9 @@ fn has_fast_path(ins: &Instr) -> bool {
             | Instr::IsNil { .. }
             | Instr::IsNilX { .. }
             | Instr::IsTuple { .. }
+            | Instr::TypeTest { .. }
+            | Instr::IsTaggedTuple { .. }
+            | Instr::PutTuple2 { .. }
             | Instr::TestArity { .. }
             | Instr::IsEqExactXC { .. }
             | Instr::IsEqExact { .. }
@@ -563,6 +570,32 @@ impl<'a> Generator<'a> {
                 self.load(RAX, *arg)?;
                 self.unless_tuple(RAX, to);
             }
+            Instr::TypeTest { test, fail, arg } => self.type_test(i, *test, *fail, *arg)?,
+            Instr::IsTaggedTuple {
+                fail,
+                arg,
+                arity,
+                tag,
+            } => {
+                let to = self.target(i, *fail)?;
+                let arity = i32::try_from(*arity)
+                    .ok()
+                    .filter(|&a| a > 0)
+                    .ok_or(NoCode)?;
+                let tag = Term::atom(*tag).raw() as i64;
+                let first = 8 - PRIMARY_BOXED as i32;
+                self.load(RAX, *arg)?;
+                self.unless_tuple(RAX, to);
+                dynasm!(self.ops
+                    ; shr rdx, 8
+                    ; cmp rdx, arity
+                    ; jne =>to
+                    ; mov rcx, QWORD tag
+                    ; cmp [rax + first], rcx
+                    ; jne =>to
+                );
+            }
+            Instr::PutTuple2 { dst, elements } => self.put_tuple(i, *dst, elements)?,
             Instr::TestArity { fail, arg, arity } => {
                 let to = self.target(i, *fail)?;
                 let arity = i32::try_from(*arity).map_err(|_| NoCode)?;
@@ -687,6 +720,114 @@ impl<'a> Generator<'a> {
             dynasm!(self.ops ; mov QWORD [r14 + d], NIL);
         }
         dynasm!(self.ops ; mov r14, rax);
+        Ok(())
+    }
+
+    /// A tuple of `elements` built on the heap into `dst`, when its words
+    /// fit (else the interpreter's, which takes them as a fragment).
+    fn put_tuple(&mut self, i: usize, dst: Dst, elements: &[Src]) -> Gen {
+        let arity = u32::try_from(elements.len()).map_err(|_| NoCode)?;
+        let words = frame_bytes(arity, 1)?;
+        let header = Header::new(Subtag::Tuple, elements.len()).0 as i64;
+        let exit = self.exit_label(i);
+        dynasm!(self.ops
+            ; lea rax, [r15 + words]
+            ; cmp rax, rbp
+            ; ja =>exit
+            ; mov rcx, QWORD header
+            ; mov [r15], rcx
+        );
+        for (k, &e) in elements.iter().enumerate() {
+            self.load(RCX, e)?;
+            let d = ((k + 1) * 8) as i32;
+            dynasm!(self.ops ; mov [r15 + d], rcx);
+        }
+        dynasm!(self.ops
+            ; lea rcx, [r15 + PRIMARY_BOXED as i32]
+            ; mov r15, rax
+        );
+        self.store(dst, RCX);
+        Ok(())
+    }
+
+    /// A type test on `arg`, decided from its tag where that is enough:
+    /// an immediate, a cons cell, a tuple; another boxed term (a bignum,
+    /// a float, a binary, a fun, a map, an external pid) is the
+    /// interpreter's, unless no boxed term passes the test.
+    fn type_test(&mut self, i: usize, test: TypeTest, fail: Target, arg: Src) -> Gen {
+        let to = self.target(i, fail)?;
+        let exit = self.exit_label(i);
+        let holds = self.ops.new_dynamic_label();
+        let immediate = self.ops.new_dynamic_label();
+        let not_list = self.ops.new_dynamic_label();
+        self.load(RAX, arg)?;
+        dynasm!(self.ops
+            ; mov edx, eax
+            ; and edx, 3
+            ; cmp edx, 3
+            ; je =>immediate
+            ; cmp edx, PRIMARY_LIST as i32
+            ; jne =>not_list
+        );
+        // A cons cell.
+        let on_list = if matches!(test, TypeTest::List | TypeTest::NonemptyList) {
+            holds
+        } else {
+            to
+        };
+        dynasm!(self.ops ; jmp =>on_list ; =>not_list);
+        // A boxed term.
+        match test {
+            TypeTest::Tuple => {
+                let header = -(PRIMARY_BOXED as i32);
+                dynasm!(self.ops
+                    ; cmp edx, PRIMARY_BOXED as i32
+                    ; jne =>exit
+                    ; cmp BYTE [rax + header], 0
+                    ; jne =>to
+                    ; jmp =>holds
+                );
+            }
+            TypeTest::Atom
+            | TypeTest::Nil
+            | TypeTest::List
+            | TypeTest::NonemptyList
+            | TypeTest::Boolean => dynasm!(self.ops ; jmp =>to),
+            _ => dynasm!(self.ops ; jmp =>exit),
+        }
+        dynasm!(self.ops ; =>immediate);
+        let tag = |mask: u64, value: u64| (mask as i32, value as i32);
+        let immediate_tag = match test {
+            TypeTest::Integer | TypeTest::Number => Some(tag(IMMED1_MASK, IMMED1_SMALL)),
+            TypeTest::Atom => Some(tag(IMMED2_MASK, IMMED2_ATOM)),
+            TypeTest::Pid => Some(tag(IMMED1_MASK, IMMED1_PID)),
+            TypeTest::Port => Some(tag(IMMED1_MASK, IMMED1_PORT)),
+            _ => None,
+        };
+        match (test, immediate_tag) {
+            (_, Some((mask, value))) => dynasm!(self.ops
+                ; and eax, mask
+                ; cmp eax, value
+                ; jne =>to
+            ),
+            (TypeTest::Nil | TypeTest::List, _) => dynasm!(self.ops
+                ; cmp rax, NIL
+                ; jne =>to
+            ),
+            (TypeTest::Boolean, _) => {
+                let (t, f) = (Term::TRUE.raw() as i64, Term::FALSE.raw() as i64);
+                dynasm!(self.ops
+                    ; mov rcx, QWORD t
+                    ; cmp rax, rcx
+                    ; je =>holds
+                    ; mov rcx, QWORD f
+                    ; cmp rax, rcx
+                    ; jne =>to
+                );
+            }
+            _ => dynasm!(self.ops ; jmp =>to),
+        }
+        dynasm!(self.ops ; =>holds);
         Ok(())
     }
 
