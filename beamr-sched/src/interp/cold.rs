@@ -127,12 +127,7 @@ pub(super) fn step(
             // `CallOnly`), then the callee's native code instead of its
             // instructions.
             let callee = offset(ip, *target);
-            match tail {
-                // SAFETY: the successor exists (see next!).
-                Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
-                Tail::Last(slots) => p.cp = pop_frame(p, *slots).cast(),
-                Tail::Only => {}
-            }
+            set_cp_for_call(p, ip, *tail);
             trace_local(rt, p, callee);
             reds -= 1;
             if reds <= 0 {
@@ -297,12 +292,7 @@ pub(super) fn step(
                     ret!()
                 }
             };
-            match tail {
-                // SAFETY: see next!.
-                Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
-                Tail::Last(dealloc) => p.cp = pop_frame(p, dealloc).cast(),
-                Tail::Only => {}
-            }
+            set_cp_for_call(p, ip, tail);
             trace_call(rt, p, export, true);
             call_code!(code)
         }
@@ -314,12 +304,7 @@ pub(super) fn step(
             };
             match fun_call::fun_target(p, f, arity) {
                 Ok(FunTarget::Code(code)) => {
-                    match tail {
-                        // SAFETY: see next!.
-                        Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
-                        Tail::Last(dealloc) => p.cp = pop_frame(p, *dealloc).cast(),
-                        Tail::Only => {}
-                    }
+                    set_cp_for_call(p, ip, *tail);
                     trace_fun(rt, p, f, code);
                     call_code!(code)
                 }
@@ -425,5 +410,19 @@ pub(super) fn step(
         Instr::Record(op) => flow!(ops::record::exec(p, op)),
         Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
         _ => unreachable!("the dispatch loop runs {ins:?} itself"),
+    }
+}
+
+/// CP for a call of kind `tail` made by the instruction at `ip`: the next
+/// instruction for a plain call, the CP saved under the frame a `_last`
+/// call drops, unchanged for an `_only` call.
+#[inline(always)]
+fn set_cp_for_call(p: &mut Process, ip: *const Instr, tail: Tail) {
+    match tail {
+        // SAFETY: a call is never a function's last instruction (a return
+        // or jump follows it), so its successor is in the same code array.
+        Tail::Call => p.cp = unsafe { ip.add(1) }.cast(),
+        Tail::Last(slots) => p.cp = pop_frame(p, slots).cast(),
+        Tail::Only => {}
     }
 }
