@@ -117,8 +117,7 @@ pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode>
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let mut compiled = x64::compile(code, functions)?;
-        let entries = std::mem::take(&mut compiled.entries);
+        let (compiled, entries) = x64::compile(code, functions)?;
         Some(NativeCode {
             _code: compiled,
             entries,

@@ -33,18 +33,19 @@ use crate::loader::module::FunctionInfo;
 use crate::loader::operand::{Dst, Src, SrcKind, Target};
 use crate::trace::pattern;
 
-/// A module's generated code, its return table and its entries.
+/// A module's generated code and its return table, kept alive as long as
+/// the module (the code holds the table's address).
 pub(super) struct Compiled {
-    /// The code; it must live as long as the module.
     _buf: ExecutableBuffer,
     /// Per instruction, the address of its native code, or 0 for one of a
     /// function without native code: where a return to that instruction
-    /// goes on. Its address is in the generated code.
+    /// goes on.
     _table: Box<[usize]>,
-    /// The entry of each function with native code, by the index of its
-    /// first instruction after `func_info`, in order.
-    pub(super) entries: Vec<(usize, NativeEntry)>,
 }
+
+/// The entry of each function with native code, by the index of its
+/// first instruction after `func_info`, in order.
+pub(super) type Entries = Vec<(usize, NativeEntry)>;
 
 /// Why an instruction gets no native code of its own.
 struct NoCode;
@@ -72,13 +73,13 @@ fn off(field: usize) -> i32 {
 /// the module gets no native code. `None` when no function qualifies, or
 /// if the assembler fails (it does not for code this generator writes,
 /// but then the module simply runs interpreted).
-pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<Compiled> {
+pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<(Compiled, Entries)> {
     let chosen = native_functions(code, functions);
     if chosen.is_empty() {
         return None;
     }
     let mut g = Generator::new(code, &chosen)?;
-    g.entry_and_exit();
+    let enter = g.entry_and_exit();
     let mut offsets = Vec::new();
     for range in &chosen {
         for i in range.clone() {
@@ -93,12 +94,7 @@ pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<Comp
         }
     }
     g.exit_stubs();
-    let Generator {
-        ops,
-        enter,
-        mut table,
-        ..
-    } = g;
+    let Generator { ops, mut table, .. } = g;
     let buf = ops.finalize().ok()?;
     for (i, at) in offsets {
         table[i] = buf.ptr(at) as usize;
@@ -114,11 +110,11 @@ pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<Comp
             (body, NativeEntry { code, enter })
         })
         .collect();
-    Some(Compiled {
+    let compiled = Compiled {
         _buf: buf,
         _table: table,
-        entries,
-    })
+    };
+    Some((compiled, entries))
 }
 
 /// The instruction ranges (from `func_info` to the next function) of the
@@ -234,7 +230,6 @@ struct Generator<'a> {
     exits: Vec<(DynamicLabel, usize)>,
     /// The current instruction's exit stub, once it has one.
     exit: Option<DynamicLabel>,
-    enter: AssemblyOffset,
     table: Box<[usize]>,
 }
 
@@ -246,7 +241,6 @@ impl<'a> Generator<'a> {
             labels[i] = Some(ops.new_dynamic_label());
         }
         Some(Generator {
-            enter: ops.offset(),
             ops,
             code,
             labels,
@@ -261,9 +255,10 @@ impl<'a> Generator<'a> {
         (&self.code[i]) as *const Instr as i64
     }
 
-    /// The entry sequence (loads `State`, jumps to the code in rsi) and
-    /// the exit (rax: the instruction where the interpreter goes on).
-    fn entry_and_exit(&mut self) {
+    /// The entry sequence (loads `State`, jumps to the code in rsi), whose
+    /// offset it returns, and the exit (rax: the instruction where the
+    /// interpreter goes on).
+    fn entry_and_exit(&mut self) -> AssemblyOffset {
         let x = off(offset_of!(State, x));
         let top = off(offset_of!(State, stack_top));
         let end = off(offset_of!(State, stack_end));
@@ -272,7 +267,7 @@ impl<'a> Generator<'a> {
         let cp = off(offset_of!(State, cp));
         let reds = off(offset_of!(State, reds));
         let ip = off(offset_of!(State, ip));
-        self.enter = self.ops.offset();
+        let enter = self.ops.offset();
         dynasm!(self.ops
             ; push rbx
             ; push rbp
@@ -303,6 +298,7 @@ impl<'a> Generator<'a> {
             ; pop rbx
             ; ret
         );
+        enter
     }
 
     fn exit_stubs(&mut self) {
