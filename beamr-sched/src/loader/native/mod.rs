@@ -10,10 +10,19 @@
 //! reduction, an instruction it has no code for), it stops at the start
 //! of that instruction, before changing anything, and hands the
 //! instruction pointer back: the interpreter runs that instruction, and
-//! every later one, as it always has. Native code never calls back into
-//! Rust, never collects garbage and never raises; so stack traces,
-//! exceptions, tracing and garbage collection see the same state the
-//! interpreter would have left.
+//! every later one, as it always has. Native code never collects garbage
+//! and never raises; so stack traces, exceptions and garbage collection
+//! see the same state the interpreter would have left.
+//!
+//! It calls back into Rust at one place: a local call while some trace
+//! pattern fires on local calls (the gate `trace::pattern::local_calls`).
+//! There it writes its registers back to the process, runs the
+//! interpreter's call-trace path (the [`LocalCallProbe`] it was entered
+//! with), which sees the process exactly as the interpreter would at that
+//! call, reloads them
+//! (a probe may push a return-trace frame, or run a match specification
+//! that collects), and goes on into the callee. A panic in the probe is
+//! caught there and resumed once native code has exited.
 //!
 //! Only the functions whose every instruction has a fast path here (or
 //! only raises) are compiled. The interpreter enters native code at a
@@ -32,17 +41,25 @@
 #[cfg(target_arch = "x86_64")]
 mod x64;
 
+use std::any::Any;
+use std::panic::resume_unwind;
 use std::sync::OnceLock;
 
 use super::instr::Instr;
 use super::module::FunctionInfo;
 use crate::process::Process;
 
+/// What native code runs at a local call while the local-call gate is
+/// open: the interpreter's call-trace path for a call of the code at the
+/// instruction given, on the process with its state written back and CP
+/// set for the call. The interpreter passes it in (it is a layer above).
+pub type LocalCallProbe<'a> = dyn FnMut(&mut Process, *const Instr) + 'a;
+
 /// The machine state native code runs on, loaded into registers on entry
 /// and written back on exit (layout fixed: the generated code reads and
 /// writes these fields by offset).
 #[repr(C)]
-pub(crate) struct State {
+pub(crate) struct State<'a> {
     /// X register 0.
     x: *mut u64,
     /// One past the stack's top word.
@@ -61,6 +78,70 @@ pub(crate) struct State {
     reds: i64,
     /// Out: where the interpreter goes on.
     ip: *const Instr,
+    // The fields below are Rust's alone: generated code passes `State` to
+    // the call-outs but never reads them.
+    /// The process native code runs, for the call-outs.
+    process: *mut Process,
+    /// The local-call probe.
+    probe: *mut LocalCallProbe<'a>,
+    /// A panic caught in a call-out, resumed once native code has exited.
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+impl<'a> State<'a> {
+    /// The state of `p` (registers, stack, young heap, CP) for native code
+    /// with `reds` reductions left, calling `probe` at traced local calls.
+    fn of(p: &mut Process, reds: i64, probe: &'a mut LocalCallProbe<'a>) -> State<'a> {
+        let mut state = State {
+            x: std::ptr::null_mut(),
+            stack_top: std::ptr::null_mut(),
+            stack_end: std::ptr::null_mut(),
+            stack_base: std::ptr::null_mut(),
+            heap_top: std::ptr::null_mut(),
+            heap_limit: std::ptr::null_mut(),
+            cp: std::ptr::null(),
+            reds,
+            ip: std::ptr::null(),
+            process: std::ptr::null_mut(),
+            probe,
+            panic: None,
+        };
+        state.load(p);
+        // Taken last: `p` is not used again while native code runs.
+        state.process = p;
+        state
+    }
+
+    /// Reads `p`'s registers, stack, young heap and CP (on entry, and
+    /// after a call-out that may have moved any of them).
+    fn load(&mut self, p: &mut Process) {
+        let base = p.stack.as_mut_ptr().cast::<u64>();
+        (self.heap_top, self.heap_limit) = p.heap.young_bump_region();
+        // SAFETY: len and capacity are within the stack's allocation.
+        (self.stack_top, self.stack_end) =
+            unsafe { (base.add(p.stack.len()), base.add(p.stack.capacity())) };
+        self.stack_base = base;
+        self.x = p.x.as_mut_ptr().cast();
+        self.cp = p.cp.cast();
+    }
+
+    /// Writes the stack's top, the heap's top and CP back to `p`.
+    ///
+    /// # Safety
+    ///
+    /// Native code has run on the state [`State::load`] read from `p`,
+    /// keeping the stack's top between its base and its capacity, every
+    /// word below it written, and the heap's top within the region it was
+    /// given, every word below it written.
+    unsafe fn store(&self, p: &mut Process) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let len = self.stack_top.offset_from(self.stack_base) as usize;
+            p.stack.set_len(len);
+            p.heap.set_young_bump_top(self.heap_top);
+        }
+        p.cp = self.cp.cast();
+    }
 }
 
 /// The generated entry sequence: loads `State` into registers and jumps to
@@ -112,12 +193,22 @@ pub fn enabled() -> bool {
 /// module whose functions are `functions`) to native code; `None` where
 /// there is no code generator or it is turned off.
 pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode> {
+    compile_with_gate(code, functions, crate::trace::pattern::local_calls_flag())
+}
+
+/// [`compile`], with the local-call gate's byte at `gate` (tests open and
+/// close their own).
+fn compile_with_gate(
+    code: &[Instr],
+    functions: &[FunctionInfo],
+    gate: *const u8,
+) -> Option<NativeCode> {
     if !enabled() {
         return None;
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let (compiled, entries) = x64::compile(code, functions)?;
+        let (compiled, entries) = x64::compile(code, functions, gate)?;
         Some(NativeCode {
             _code: compiled,
             entries,
@@ -125,44 +216,61 @@ pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode>
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (code, functions);
+        let _ = (code, functions, gate);
         None
     }
 }
 
-/// Runs native code from `entry` with `reds` reductions left; returns the
-/// instruction where the interpreter goes on and the reductions left.
-pub fn enter(p: &mut Process, entry: NativeEntry, reds: i64) -> (*const Instr, i64) {
-    let base = p.stack.as_mut_ptr().cast::<u64>();
-    let (heap_top, heap_limit) = p.heap.young_bump_region();
-    // SAFETY: len and capacity are within the stack's allocation.
-    let (stack_top, stack_end) = unsafe { (base.add(p.stack.len()), base.add(p.stack.capacity())) };
-    let mut state = State {
-        x: p.x.as_mut_ptr().cast(),
-        stack_top,
-        stack_end,
-        stack_base: base,
-        heap_top,
-        heap_limit,
-        cp: p.cp.cast(),
-        reds,
-        ip: std::ptr::null(),
-    };
+/// Runs native code from `entry` with `reds` reductions left, calling
+/// `probe` at each local call while the local-call gate is open; returns
+/// the instruction where the interpreter goes on and the reductions left.
+pub fn enter(
+    p: &mut Process,
+    entry: NativeEntry,
+    reds: i64,
+    probe: &mut LocalCallProbe<'_>,
+) -> (*const Instr, i64) {
+    let mut state = State::of(p, reds, probe);
     // SAFETY: the entry is the code generated for this layout of `State`;
     // it reads and writes only X registers below the loader's limit (the
     // lent register file's length), the stack below its capacity, and the
-    // young heap below `heap_limit`, and stops before anything else.
+    // young heap below `heap_limit`, and stops before anything else. Its
+    // one call-out (`local_call_probe`) writes the state back before it
+    // touches the process and reloads it after.
     unsafe { (entry.enter)(&mut state, entry.code) };
-    // SAFETY: native code keeps the stack's top between its base and its
-    // capacity, every word below it written, and the heap's top within the
-    // region it was given, every word below it written.
-    unsafe {
-        let len = state.stack_top.offset_from(base) as usize;
-        p.stack.set_len(len);
-        p.heap.set_young_bump_top(state.heap_top);
+    // SAFETY: native code keeps the stack and heap as `store` requires.
+    unsafe { state.store(p) };
+    if let Some(panic) = state.panic.take() {
+        resume_unwind(panic);
     }
-    p.cp = state.cp.cast();
     (state.ip, state.reds)
+}
+
+/// Native code's call-out at a local call of the code at `callee` while
+/// the local-call gate is open: CP is already set for the call (or the
+/// caller's frame dropped), as when the interpreter runs its call-trace
+/// path. Returns 0 to go on into the callee, 1 when the probe panicked
+/// (native code then exits and [`enter`] resumes the panic).
+#[cfg(target_arch = "x86_64")]
+extern "sysv64" fn local_call_probe(state: *mut State<'_>, callee: *const Instr) -> u64 {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    // SAFETY: generated code passes the `State` it runs on, made by
+    // `enter` from a live process and probe that `enter` does not touch
+    // while native code runs.
+    let state = unsafe { &mut *state };
+    // SAFETY: as above.
+    let (p, probe) = unsafe { (&mut *state.process, &mut *state.probe) };
+    // SAFETY: native code keeps the stack and heap as `store` requires.
+    unsafe { state.store(p) };
+    let run = catch_unwind(AssertUnwindSafe(|| probe(p, callee)));
+    state.load(p);
+    match run {
+        Ok(()) => 0,
+        Err(panic) => {
+            state.panic = Some(panic);
+            1
+        }
+    }
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
@@ -189,8 +297,9 @@ mod tests {
         }
     }
 
-    /// `inc(X) -> X + 1.`, `wrap(X) -> [X].`, and a function with a fun
-    /// call, which has no native code.
+    /// `inc(X) -> X + 1.`, `wrap(X) -> [X].`, a function with a fun
+    /// call, which has no native code, and `outer(X) -> inc(X).` with a
+    /// frame (as a body call).
     fn module() -> (Vec<Instr>, Vec<FunctionInfo>) {
         let code = vec![
             func_info("inc"),
@@ -213,10 +322,34 @@ mod tests {
             func_info("apply"),
             Instr::CallFun { arity: 0 },
             Instr::Return,
+            func_info("outer"),
+            Instr::Allocate {
+                slots: 1,
+                heap: 0,
+                live: 1,
+            },
+            Instr::Call {
+                target: Target(-11),
+            },
+            Instr::Deallocate { slots: 1 },
+            Instr::Return,
             Instr::IntCodeEnd,
         ];
-        let functions = vec![info("inc", 0), info("wrap", 3), info("apply", 7)];
+        let functions = vec![
+            info("inc", 0),
+            info("wrap", 3),
+            info("apply", 7),
+            info("outer", 10),
+        ];
         (code, functions)
+    }
+
+    /// A local-call gate that stays closed, and one that stays open.
+    const CLOSED: u8 = 0;
+    const OPEN: u8 = 1;
+
+    fn not_traced(_: &mut Process, _: *const Instr) {
+        panic!("a local call probed with the gate closed");
     }
 
     fn process(x0: Term) -> Process {
@@ -229,7 +362,7 @@ mod tests {
     #[test]
     fn only_functions_of_fast_paths_get_an_entry() {
         let (code, functions) = module();
-        let native = compile(&code, &functions).expect("native code");
+        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
         assert!(native.entry_at(1).is_some());
         assert!(native.entry_at(4).is_some());
         assert!(
@@ -242,9 +375,14 @@ mod tests {
     #[test]
     fn native_code_runs_to_a_return_with_no_caller_and_hands_it_back() {
         let (code, functions) = module();
-        let native = compile(&code, &functions).expect("native code");
+        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
         let mut p = process(Term::small_unchecked(41));
-        let (ip, reds) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        let (ip, reds) = enter(
+            &mut p,
+            native.entry_at(1).expect("inc"),
+            100,
+            &mut not_traced,
+        );
         assert_eq!(p.x[0], Term::small_unchecked(42));
         assert!(
             std::ptr::eq(ip, &code[2]),
@@ -256,29 +394,107 @@ mod tests {
     #[test]
     fn an_overflow_leaves_the_instruction_to_the_interpreter_untouched() {
         let (code, functions) = module();
-        let native = compile(&code, &functions).expect("native code");
+        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
         let max = Term::small((1 << 59) - 1).expect("the largest small");
         let mut p = process(max);
-        let (ip, _) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        let (ip, _) = enter(
+            &mut p,
+            native.entry_at(1).expect("inc"),
+            100,
+            &mut not_traced,
+        );
         assert!(std::ptr::eq(ip, &code[1]), "hands back the addition");
         assert_eq!(p.x[0], max);
         let mut p = process(Term::atom(Atom::OK));
-        let (ip, _) = enter(&mut p, native.entry_at(1).expect("inc"), 100);
+        let (ip, _) = enter(
+            &mut p,
+            native.entry_at(1).expect("inc"),
+            100,
+            &mut not_traced,
+        );
         assert!(std::ptr::eq(ip, &code[1]));
     }
 
     #[test]
     fn a_cell_built_natively_is_on_the_process_heap() {
         let (code, functions) = module();
-        let native = compile(&code, &functions).expect("native code");
+        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
         let mut p = process(Term::small_unchecked(7));
         let used = p.heap.young_used();
-        let (ip, _) = enter(&mut p, native.entry_at(4).expect("wrap"), 100);
+        let (ip, _) = enter(
+            &mut p,
+            native.entry_at(4).expect("wrap"),
+            100,
+            &mut not_traced,
+        );
         assert!(std::ptr::eq(ip, &code[6]));
         assert_eq!(p.heap.young_used(), used + 2);
         assert_eq!(
             p.x[0].as_cons(),
             Some((Term::small_unchecked(7), Term::NIL))
         );
+    }
+
+    #[test]
+    fn a_traced_call_probes_the_written_back_state_and_goes_on_with_what_it_left() {
+        let (code, functions) = module();
+        let native = compile_with_gate(&code, &functions, &OPEN).expect("native code");
+        let mut p = process(Term::small_unchecked(1));
+        p.stack.reserve(16);
+        // A return address outside the module: the final return hands over.
+        let caller = [Instr::Return];
+        p.cp = caller.as_ptr().cast();
+        let depth = p.stack.len();
+        let mut probed = Vec::new();
+        let mut probe = |p: &mut Process, callee: *const Instr| {
+            probed.push((callee, p.cp.cast::<Instr>(), p.stack.len()));
+            // Move the stack, frame and all: native code must reload it.
+            let base = p.stack.as_ptr();
+            p.stack.reserve(p.stack.capacity() * 64);
+            assert_ne!(base, p.stack.as_ptr(), "the stack moved");
+        };
+        let (ip, _) = enter(&mut p, native.entry_at(11).expect("outer"), 100, &mut probe);
+        assert_eq!(probed.len(), 1, "one traced call");
+        let (callee, cp, at_call) = probed[0];
+        assert!(
+            std::ptr::eq(callee, &code[1]),
+            "the callee's first instruction"
+        );
+        assert!(std::ptr::eq(cp, &code[13]), "CP set for the call");
+        assert!(at_call > depth, "the caller's frame is on the stack");
+        assert_eq!(p.x[0], Term::small_unchecked(2));
+        assert!(
+            std::ptr::eq(ip, &code[14]),
+            "the return to the caller is handed over"
+        );
+        assert!(std::ptr::eq(p.cp.cast::<Instr>(), caller.as_ptr()));
+        assert_eq!(
+            p.stack.len(),
+            depth,
+            "the frame popped from the moved stack"
+        );
+    }
+
+    #[test]
+    fn a_panic_in_the_probe_comes_out_of_enter_with_the_state_written_back() {
+        let (code, functions) = module();
+        let native = compile_with_gate(&code, &functions, &OPEN).expect("native code");
+        let mut p = process(Term::small_unchecked(1));
+        p.stack.reserve(16);
+        let caller = [Instr::Return];
+        p.cp = caller.as_ptr().cast();
+        let depth = p.stack.len();
+        let entry = native.entry_at(11).expect("outer");
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            enter(&mut p, entry, 100, &mut |_, _| panic!("the probe failed"))
+        }));
+        let panic = outcome.expect_err("the probe's panic");
+        assert_eq!(panic.downcast_ref::<&str>(), Some(&"the probe failed"));
+        assert_eq!(
+            p.stack.len(),
+            depth + 2,
+            "outer's frame, as the probe saw it"
+        );
+        assert!(std::ptr::eq(p.cp.cast::<Instr>(), &code[13]));
     }
 }

@@ -3,7 +3,8 @@
 //! to a stub that hands its address back to the interpreter.
 //!
 //! Registers while native code runs (callee-saved ones are saved by the
-//! entry sequence; native code calls nothing, so the rest are free too):
+//! entry sequence; the rest are free, since native code calls only the
+//! local-call probe, around which it saves and reloads the state):
 //!
 //! ```text
 //! rdi  *mut State          rsi  CP (an instruction pointer, or null)
@@ -27,11 +28,10 @@ use beamr_core::term::{Header, Subtag, Term};
 use dynasmrt::x64::{Assembler, Rq};
 use dynasmrt::{dynasm, AssemblyOffset, DynamicLabel, DynasmApi, DynasmLabelApi, ExecutableBuffer};
 
-use super::{EnterFn, NativeEntry, State};
+use super::{local_call_probe, EnterFn, NativeEntry, State};
 use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail, TypeTest};
 use crate::loader::module::FunctionInfo;
 use crate::loader::operand::{Dst, Src, SrcKind, Target};
-use crate::trace::pattern;
 
 /// A module's generated code and its return table, kept alive as long as
 /// the module (the code holds the table's address).
@@ -73,12 +73,16 @@ fn off(field: usize) -> i32 {
 /// the module gets no native code. `None` when no function qualifies, or
 /// if the assembler fails (it does not for code this generator writes,
 /// but then the module simply runs interpreted).
-pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<(Compiled, Entries)> {
+pub(super) fn compile(
+    code: &[Instr],
+    functions: &[FunctionInfo],
+    gate: *const u8,
+) -> Option<(Compiled, Entries)> {
     let chosen = native_functions(code, functions);
     if chosen.is_empty() {
         return None;
     }
-    let mut g = Generator::new(code, &chosen)?;
+    let mut g = Generator::new(code, &chosen, gate)?;
     let enter = g.entry_and_exit();
     let mut offsets = Vec::new();
     for range in &chosen {
@@ -93,6 +97,7 @@ pub(super) fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<(Com
             }
         }
     }
+    g.probe_stubs();
     g.exit_stubs();
     let Generator { ops, mut table, .. } = g;
     let buf = ops.finalize().ok()?;
@@ -230,11 +235,16 @@ struct Generator<'a> {
     exits: Vec<(DynamicLabel, usize)>,
     /// The current instruction's exit stub, once it has one.
     exit: Option<DynamicLabel>,
+    /// Probe stubs to write after the code: per traced local call, the
+    /// stub's label, the label to go on at, and the callee's index.
+    probes: Vec<(DynamicLabel, DynamicLabel, usize)>,
     table: Box<[usize]>,
+    /// The local-call gate's byte (`trace::pattern::local_calls_flag`).
+    gate: *const u8,
 }
 
 impl<'a> Generator<'a> {
-    fn new(code: &'a [Instr], chosen: &[Range<usize>]) -> Option<Generator<'a>> {
+    fn new(code: &'a [Instr], chosen: &[Range<usize>], gate: *const u8) -> Option<Generator<'a>> {
         let mut ops = Assembler::new().ok()?;
         let mut labels = vec![None; code.len()];
         for i in chosen.iter().flat_map(Range::clone) {
@@ -246,7 +256,9 @@ impl<'a> Generator<'a> {
             labels,
             exits: Vec::new(),
             exit: None,
+            probes: Vec::new(),
             table: vec![0; code.len()].into_boxed_slice(),
+            gate,
         })
     }
 
@@ -299,6 +311,48 @@ impl<'a> Generator<'a> {
             ; ret
         );
         enter
+    }
+
+    /// The call-outs of traced local calls: the state written back,
+    /// `local_call_probe(state, callee)`, the state reloaded (the probe
+    /// may have moved the stack, the heap or the registers, and set CP to
+    /// a return-trace stub), and on into the callee; or, if the probe
+    /// panicked, out to `enter`, which resumes the panic.
+    fn probe_stubs(&mut self) {
+        let x = off(offset_of!(State, x));
+        let top = off(offset_of!(State, stack_top));
+        let end = off(offset_of!(State, stack_end));
+        let heap = off(offset_of!(State, heap_top));
+        let limit = off(offset_of!(State, heap_limit));
+        let cp = off(offset_of!(State, cp));
+        type Probe = extern "sysv64" fn(*mut State<'static>, *const Instr) -> u64;
+        let probe = local_call_probe as Probe as usize as i64;
+        for (label, back, callee) in std::mem::take(&mut self.probes) {
+            let callee = self.ip(callee);
+            // rsp is 8 below a multiple of 16 in native code (a call's
+            // return address and six pushes): one push aligns the call.
+            dynasm!(self.ops
+                ; =>label
+                ; mov [rdi + top], r14
+                ; mov [rdi + heap], r15
+                ; mov [rdi + cp], rsi
+                ; push rdi
+                ; mov rsi, QWORD callee
+                ; mov rax, QWORD probe
+                ; call rax
+                ; pop rdi
+                ; mov r12, [rdi + x]
+                ; mov r14, [rdi + top]
+                ; mov r13, [rdi + end]
+                ; mov r15, [rdi + heap]
+                ; mov rbp, [rdi + limit]
+                ; mov rsi, [rdi + cp]
+                ; test rax, rax
+                ; jz =>back
+                ; mov rax, QWORD callee
+                ; jmp ->exit
+            );
+        }
     }
 
     fn exit_stubs(&mut self) {
@@ -885,20 +939,13 @@ impl<'a> Generator<'a> {
         Ok(())
     }
 
-    /// A local call: CP set (or the frame dropped first), one reduction,
-    /// then on at the callee. A traced call, and the slice's last
-    /// reduction, are the interpreter's.
+    /// A local call: CP set (or the frame dropped first), the call-trace
+    /// probe while the local-call gate is open (as the interpreter's call
+    /// runs it), one reduction, then on at the callee. The slice's last
+    /// reduction is the interpreter's.
     fn call(&mut self, i: usize, target: Target, tail: Tail) -> Gen {
         let to = self.target(i, target)?;
         let exit = self.exit_label(i);
-        if crate::trace::PROBES {
-            let flag = pattern::local_calls_flag() as i64;
-            dynasm!(self.ops
-                ; mov rax, QWORD flag
-                ; cmp BYTE [rax], 0
-                ; jne =>exit
-            );
-        }
         dynasm!(self.ops
             ; cmp rbx, 1
             ; jle =>exit
@@ -913,6 +960,18 @@ impl<'a> Generator<'a> {
                 dynasm!(self.ops ; mov rsi, rcx ; mov r14, rax);
             }
             Tail::Only => {}
+        }
+        if crate::trace::PROBES {
+            let flag = self.gate as i64;
+            let (probe, back) = (self.ops.new_dynamic_label(), self.ops.new_dynamic_label());
+            let callee = usize::try_from(i as i64 + i64::from(target.0)).map_err(|_| NoCode)?;
+            self.probes.push((probe, back, callee));
+            dynasm!(self.ops
+                ; mov rax, QWORD flag
+                ; cmp BYTE [rax], 0
+                ; jne =>probe
+                ; =>back
+            );
         }
         dynasm!(self.ops
             ; dec rbx
