@@ -651,7 +651,23 @@ fn changes_of(trace: &FunctionTrace) -> Vec<Change> {
     changes
 }
 
-/// Recomputes the modules local calls look in, and the local-call gate.
+/// Marks the functions of `modules` that have local patterns as traced
+/// (or not) in their modules' native code, whose call sites test it.
+fn set_native_traces(modules: &[LocalModule], on: bool) {
+    for m in modules {
+        let Some(native) = &m.module.native else {
+            continue;
+        };
+        for (f, entry) in m.functions.iter().enumerate() {
+            if entry.is_some() {
+                native.set_local_trace(f, on);
+            }
+        }
+    }
+}
+
+/// Recomputes the modules local calls look in, the local-call gate, and
+/// the traced bytes of native code.
 fn rebuild_local_modules(table: &mut Table) {
     let mut names: Vec<Atom> = table
         .functions
@@ -697,8 +713,11 @@ fn rebuild_local_modules(table: &mut Table) {
         })
         .collect();
     let any = !modules.is_empty();
-    *LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner()) =
-        Arc::new(LocalIndex { modules, entries });
+    let mut index = LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner());
+    set_native_traces(&index.modules, false);
+    set_native_traces(&modules, true);
+    *index = Arc::new(LocalIndex { modules, entries });
+    drop(index);
     LOCAL_GENERATION.fetch_add(1, Ordering::AcqRel);
     pattern::set_local_calls(any);
 }

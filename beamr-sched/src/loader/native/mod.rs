@@ -14,9 +14,12 @@
 //! and never raises; so stack traces, exceptions and garbage collection
 //! see the same state the interpreter would have left.
 //!
-//! It calls back into Rust at one place: a local call while some trace
-//! pattern fires on local calls (the gate `trace::pattern::local_calls`).
-//! There it writes its registers back to the process, runs the
+//! It calls back into Rust at one place: a local call of a function whose
+//! trace patterns fire on local calls. Each module's native code has a
+//! byte per function, set while that function has such patterns (the
+//! pattern table sets them, `NativeCode::set_local_trace`); a call site
+//! tests its callee's byte, so that calls of every other function stay
+//! native while some function is traced. There native code writes its registers back to the process, runs the
 //! interpreter's call-trace path (the [`LocalCallProbe`] it was entered
 //! with), which sees the process exactly as the interpreter would at that
 //! call, reloads them
@@ -43,14 +46,15 @@ mod x64;
 
 use std::any::Any;
 use std::panic::resume_unwind;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 use super::instr::Instr;
 use super::module::FunctionInfo;
 use crate::process::Process;
 
-/// What native code runs at a local call while the local-call gate is
-/// open: the interpreter's call-trace path for a call of the code at the
+/// What native code runs at a local call of a function traced on local
+/// calls: the interpreter's call-trace path for a call of the code at the
 /// instruction given, on the process with its state written back and CP
 /// set for the call. The interpreter passes it in (it is a layer above).
 pub type LocalCallProbe<'a> = dyn FnMut(&mut Process, *const Instr) + 'a;
@@ -170,6 +174,10 @@ pub struct NativeCode {
     /// raises): the index of each one's first instruction after its
     /// `func_info`, and its entry, sorted by index.
     entries: Vec<(usize, NativeEntry)>,
+    /// Per function of the module (in `Module::functions`' order), 1 while
+    /// its trace patterns fire on local calls: native call sites test
+    /// their callee's byte, at an address fixed when the code was made.
+    traced: Box<[AtomicU8]>,
 }
 
 impl NativeCode {
@@ -178,6 +186,15 @@ impl NativeCode {
     pub fn entry_at(&self, index: usize) -> Option<NativeEntry> {
         let at = self.entries.binary_search_by_key(&index, |&(i, _)| i);
         at.ok().map(|at| self.entries[at].1)
+    }
+
+    /// Marks function `function` (its index in `Module::functions`) as
+    /// traced on local calls or not: native calls of it run the local-call
+    /// probe while it is. Out of range does nothing.
+    pub fn set_local_trace(&self, function: usize, on: bool) {
+        if let Some(byte) = self.traced.get(function) {
+            byte.store(u8::from(on), Ordering::Relaxed);
+        }
     }
 }
 
@@ -193,36 +210,28 @@ pub fn enabled() -> bool {
 /// module whose functions are `functions`) to native code; `None` where
 /// there is no code generator or it is turned off.
 pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode> {
-    compile_with_gate(code, functions, crate::trace::pattern::local_calls_flag())
-}
-
-/// [`compile`], with the local-call gate's byte at `gate` (tests open and
-/// close their own).
-fn compile_with_gate(
-    code: &[Instr],
-    functions: &[FunctionInfo],
-    gate: *const u8,
-) -> Option<NativeCode> {
     if !enabled() {
         return None;
     }
     #[cfg(target_arch = "x86_64")]
     {
-        let (compiled, entries) = x64::compile(code, functions, gate)?;
+        let traced: Box<[AtomicU8]> = functions.iter().map(|_| AtomicU8::new(0)).collect();
+        let (compiled, entries) = x64::compile(code, functions, &traced)?;
         Some(NativeCode {
             _code: compiled,
             entries,
+            traced,
         })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (code, functions, gate);
+        let _ = (code, functions);
         None
     }
 }
 
 /// Runs native code from `entry` with `reds` reductions left, calling
-/// `probe` at each local call while the local-call gate is open; returns
+/// `probe` at each local call of a function traced on local calls; returns
 /// the instruction where the interpreter goes on and the reductions left.
 pub fn enter(
     p: &mut Process,
@@ -246,8 +255,8 @@ pub fn enter(
     (state.ip, state.reds)
 }
 
-/// Native code's call-out at a local call of the code at `callee` while
-/// the local-call gate is open: CP is already set for the call (or the
+/// Native code's call-out at a local call of the code at `callee`, a
+/// function traced on local calls: CP is already set for the call (or the
 /// caller's frame dropped), as when the interpreter runs its call-trace
 /// path. Returns 0 to go on into the callee, 1 when the probe panicked
 /// (native code then exits and [`enter`] resumes the panic).
@@ -344,12 +353,15 @@ mod tests {
         (code, functions)
     }
 
-    /// A local-call gate that stays closed, and one that stays open.
-    const CLOSED: u8 = 0;
-    const OPEN: u8 = 1;
-
     fn not_traced(_: &mut Process, _: *const Instr) {
-        panic!("a local call probed with the gate closed");
+        panic!("a local call of a function not traced was probed");
+    }
+
+    /// The module's native code with `inc` traced on local calls.
+    fn inc_traced(code: &[Instr], functions: &[FunctionInfo]) -> NativeCode {
+        let native = compile(code, functions).expect("native code");
+        native.set_local_trace(0, true);
+        native
     }
 
     fn process(x0: Term) -> Process {
@@ -362,7 +374,7 @@ mod tests {
     #[test]
     fn only_functions_of_fast_paths_get_an_entry() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
+        let native = compile(&code, &functions).expect("native code");
         assert!(native.entry_at(1).is_some());
         assert!(native.entry_at(4).is_some());
         assert!(
@@ -375,7 +387,7 @@ mod tests {
     #[test]
     fn native_code_runs_to_a_return_with_no_caller_and_hands_it_back() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
+        let native = compile(&code, &functions).expect("native code");
         let mut p = process(Term::small_unchecked(41));
         let (ip, reds) = enter(
             &mut p,
@@ -394,7 +406,7 @@ mod tests {
     #[test]
     fn an_overflow_leaves_the_instruction_to_the_interpreter_untouched() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
+        let native = compile(&code, &functions).expect("native code");
         let max = Term::small((1 << 59) - 1).expect("the largest small");
         let mut p = process(max);
         let (ip, _) = enter(
@@ -418,7 +430,7 @@ mod tests {
     #[test]
     fn a_cell_built_natively_is_on_the_process_heap() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &CLOSED).expect("native code");
+        let native = compile(&code, &functions).expect("native code");
         let mut p = process(Term::small_unchecked(7));
         let used = p.heap.young_used();
         let (ip, _) = enter(
@@ -438,7 +450,7 @@ mod tests {
     #[test]
     fn a_traced_call_probes_the_written_back_state_and_goes_on_with_what_it_left() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &OPEN).expect("native code");
+        let native = inc_traced(&code, &functions);
         let mut p = process(Term::small_unchecked(1));
         p.stack.reserve(16);
         // A return address outside the module: the final return hands over.
@@ -478,7 +490,7 @@ mod tests {
     #[test]
     fn a_panic_in_the_probe_comes_out_of_enter_with_the_state_written_back() {
         let (code, functions) = module();
-        let native = compile_with_gate(&code, &functions, &OPEN).expect("native code");
+        let native = inc_traced(&code, &functions);
         let mut p = process(Term::small_unchecked(1));
         p.stack.reserve(16);
         let caller = [Instr::Return];

@@ -19,6 +19,7 @@
 
 use std::mem::offset_of;
 use std::ops::Range;
+use std::sync::atomic::AtomicU8;
 
 use beamr_core::term::tag::{
     IMMED1_MASK, IMMED1_PID, IMMED1_PORT, IMMED1_SMALL, IMMED2_ATOM, IMMED2_MASK, IMMED2_NIL,
@@ -76,13 +77,13 @@ fn off(field: usize) -> i32 {
 pub(super) fn compile(
     code: &[Instr],
     functions: &[FunctionInfo],
-    gate: *const u8,
+    traced: &[AtomicU8],
 ) -> Option<(Compiled, Entries)> {
     let chosen = native_functions(code, functions);
     if chosen.is_empty() {
         return None;
     }
-    let mut g = Generator::new(code, &chosen, gate)?;
+    let mut g = Generator::new(code, functions, &chosen, traced)?;
     let enter = g.entry_and_exit();
     let mut offsets = Vec::new();
     for range in &chosen {
@@ -239,12 +240,18 @@ struct Generator<'a> {
     /// stub's label, the label to go on at, and the callee's index.
     probes: Vec<(DynamicLabel, DynamicLabel, usize)>,
     table: Box<[usize]>,
-    /// The local-call gate's byte (`trace::pattern::local_calls_flag`).
-    gate: *const u8,
+    functions: &'a [FunctionInfo],
+    /// Per function, its traced-on-local-calls byte (`NativeCode::traced`).
+    traced: &'a [AtomicU8],
 }
 
 impl<'a> Generator<'a> {
-    fn new(code: &'a [Instr], chosen: &[Range<usize>], gate: *const u8) -> Option<Generator<'a>> {
+    fn new(
+        code: &'a [Instr],
+        functions: &'a [FunctionInfo],
+        chosen: &[Range<usize>],
+        traced: &'a [AtomicU8],
+    ) -> Option<Generator<'a>> {
         let mut ops = Assembler::new().ok()?;
         let mut labels = vec![None; code.len()];
         for i in chosen.iter().flat_map(Range::clone) {
@@ -258,7 +265,8 @@ impl<'a> Generator<'a> {
             exit: None,
             probes: Vec::new(),
             table: vec![0; code.len()].into_boxed_slice(),
-            gate,
+            functions,
+            traced,
         })
     }
 
@@ -940,8 +948,8 @@ impl<'a> Generator<'a> {
     }
 
     /// A local call: CP set (or the frame dropped first), the call-trace
-    /// probe while the local-call gate is open (as the interpreter's call
-    /// runs it), one reduction, then on at the callee. The slice's last
+    /// probe while the callee is traced on local calls (where the
+    /// interpreter's call runs it), one reduction, then on at the callee. The slice's last
     /// reduction is the interpreter's.
     fn call(&mut self, i: usize, target: Target, tail: Tail) -> Gen {
         let to = self.target(i, target)?;
@@ -962,9 +970,11 @@ impl<'a> Generator<'a> {
             Tail::Only => {}
         }
         if crate::trace::PROBES {
-            let flag = self.gate as i64;
-            let (probe, back) = (self.ops.new_dynamic_label(), self.ops.new_dynamic_label());
             let callee = usize::try_from(i as i64 + i64::from(target.0)).map_err(|_| NoCode)?;
+            let function = self.functions.partition_point(|f| f.start <= callee);
+            let byte = self.traced.get(function.wrapping_sub(1)).ok_or(NoCode)?;
+            let flag = byte.as_ptr() as i64;
+            let (probe, back) = (self.ops.new_dynamic_label(), self.ops.new_dynamic_label());
             self.probes.push((probe, back, callee));
             dynasm!(self.ops
                 ; mov rax, QWORD flag
