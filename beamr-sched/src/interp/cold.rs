@@ -8,8 +8,8 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::{Export, Term};
 
-use super::call_trace;
 use super::fun_call::{self, FunTarget};
+use super::native_outs::Interpreter;
 use super::ops::{self, get, put, Flow};
 use super::return_trace;
 use super::run::{
@@ -134,9 +134,7 @@ pub(super) fn step(
             if reds <= 0 {
                 return Step::Exit(pause(p, callee, budget as u64, Outcome::Yielded));
             }
-            let (at, left) = native::enter(p, *entry, reds, &mut |p, callee| {
-                call_trace::local(rt, p, callee)
-            });
+            let (at, left) = native::enter(p, *entry, reds, &mut Interpreter { rt });
             ip = at;
             reds = left;
             go!()

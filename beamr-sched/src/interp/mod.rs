@@ -9,13 +9,15 @@
 //! - `unwind`: raising an exception and finding its handler.
 //! - `fun_call`: what a fun or an `apply` runs.
 //! - `call_trace` and `return_trace`: calls of functions with trace
-//!   patterns, and their returns.
+//!   patterns, and their returns; `native_outs`: the same for native
+//!   code, which calls back into them.
 //! - [`stacktrace`]: stack traces as Erlang terms.
 //! - [`ops`]: instruction groups with their own files (binaries, maps, receive).
 
 mod call_trace;
 mod cold;
 mod fun_call;
+mod native_outs;
 pub mod ops;
 mod return_trace;
 mod run;

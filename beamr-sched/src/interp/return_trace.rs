@@ -27,16 +27,13 @@ use beamr_core::term::Term;
 use beamr_trace::{Mfa, Payload, TraceTag};
 
 use crate::code::CodeServer;
-use crate::loader::Instr;
+use crate::loader::{Instr, RETURN_TRACE_STUB};
 use crate::process::{Exception, Process};
 use crate::trace::{now_ns, probes, FrameKind, Meter, ReturnTraceFrame};
 
-/// The return-trace instruction, at a fixed address for the whole run.
-static STUB: Instr = Instr::ReturnTrace;
-
 /// The address of the return-trace instruction.
 pub fn stub() -> *const Instr {
-    &STUB
+    &RETURN_TRACE_STUB
 }
 
 /// True if `cp` is the return-trace instruction: the call it belongs to
@@ -227,6 +224,17 @@ pub fn returned(p: &mut Process) -> Option<*const Instr> {
         FrameKind::Metered { .. } => close_meter(p, &frame.kind),
     }
     Some(back)
+}
+
+/// [`returned`] for native code's return to the stub: `None`, changing
+/// nothing, when the innermost frame is not there to pop (the interpreter
+/// then returns to the stub itself, and raises).
+pub fn returned_if_intact(p: &mut Process) -> Option<*const Instr> {
+    let depth = p.return_traces.last()?.depth;
+    if depth != p.stack.len() || depth == 0 {
+        return None;
+    }
+    returned(p)
 }
 
 /// The real return address of the running function: `p.cp`, or, when that

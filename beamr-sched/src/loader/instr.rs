@@ -228,6 +228,13 @@ pub struct MakeFun {
     pub dst: Dst,
 }
 
+/// The return-trace stub: the one [`Instr::ReturnTrace`], at a fixed
+/// address for the whole run. A call traced with `return_trace` (or
+/// `exception_trace`, `return_to`, `call_time`...) returns here
+/// (`interp::return_trace`); native code knows such a return by this
+/// address.
+pub static RETURN_TRACE_STUB: Instr = Instr::ReturnTrace;
+
 /// One executable instruction.
 #[derive(Debug)]
 pub enum Instr {
@@ -383,7 +390,7 @@ pub enum Instr {
     /// Returns to CP.
     Return,
     /// Never loaded from a module: the one instruction of the return-trace
-    /// stub (`interp::return_trace`). A function called with a
+    /// stub ([`RETURN_TRACE_STUB`], `interp::return_trace`). A function called with a
     /// `return_trace` pattern returns here; it pops the frame the call
     /// pushed (the real return address on the stack, the function in the
     /// process's `return_traces`), fires `return_from` and returns on.

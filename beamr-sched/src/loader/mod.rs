@@ -19,7 +19,9 @@ pub mod recv;
 mod specialise;
 
 pub use error::LoadError;
-pub use instr::{ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest};
+pub use instr::{
+    ArithOp, BifCall, Compare, FloatOp, Instr, MakeFun, Select, Tail, TypeTest, RETURN_TRACE_STUB,
+};
 pub use lower::load;
 pub use module::{FunctionInfo, Module};
 pub use natives::{BifFn, BifRow, Natives};

@@ -6,25 +6,33 @@
 //! fast path for it does, on the same process state (X registers, the
 //! stack, the young heap, CP, the reductions left). Wherever the fast path
 //! does not apply (an operand that is not a small integer, a heap or stack
-//! that needs to grow, a call the tracer watches, a slice's last
-//! reduction, an instruction it has no code for), it stops at the start
+//! that needs to grow, a slice's last reduction, an instruction it has no
+//! code for), it stops at the start
 //! of that instruction, before changing anything, and hands the
 //! instruction pointer back: the interpreter runs that instruction, and
 //! every later one, as it always has. Native code never collects garbage
 //! and never raises; so stack traces, exceptions and garbage collection
 //! see the same state the interpreter would have left.
 //!
-//! It calls back into Rust at one place: a local call of a function whose
-//! trace patterns fire on local calls. Each module's native code has a
-//! byte per function, set while that function has such patterns (the
-//! pattern table sets them, `NativeCode::set_local_trace`); a call site
-//! tests its callee's byte, so that calls of every other function stay
-//! native while some function is traced. There native code writes its registers back to the process, runs the
-//! interpreter's call-trace path (the [`LocalCallProbe`] it was entered
-//! with), which sees the process exactly as the interpreter would at that
-//! call, reloads them
-//! (a probe may push a return-trace frame, or run a match specification
-//! that collects), and goes on into the callee. A panic in the probe is
+//! It calls back into the interpreter ([`CallOuts`], which the
+//! interpreter passes in: it is a layer above) for tracing, so that traced
+//! code runs natively too:
+//!
+//! - a local call of a function whose trace patterns fire on local calls.
+//!   Each module's native code has a byte per function, set while that
+//!   function has such patterns (the pattern table sets them,
+//!   `NativeCode::set_local_trace`); a call site tests its callee's byte,
+//!   so that calls of every other function stay native while some
+//!   function is traced;
+//! - a return to the return-trace stub ([`RETURN_TRACE_STUB`](super::RETURN_TRACE_STUB)), where a
+//!   call traced with `return_trace`, `exception_trace`, `return_to`,
+//!   `call_time` or `call_memory` returns.
+//!
+//! For either, native code writes its registers back to the process, runs
+//! the call-out, which sees the process exactly as the interpreter would
+//! at that instruction, reloads them (a probe may push a return-trace
+//! frame, or run a match specification that collects), and goes on: into
+//! the callee, or to the real return address. A panic in a call-out is
 //! caught there and resumed once native code has exited.
 //!
 //! Only the functions whose every instruction has a fast path here (or
@@ -53,11 +61,21 @@ use super::instr::Instr;
 use super::module::FunctionInfo;
 use crate::process::Process;
 
-/// What native code runs at a local call of a function traced on local
-/// calls: the interpreter's call-trace path for a call of the code at the
-/// instruction given, on the process with its state written back and CP
-/// set for the call. The interpreter passes it in (it is a layer above).
-pub type LocalCallProbe<'a> = dyn FnMut(&mut Process, *const Instr) + 'a;
+/// What native code calls back into the interpreter for (see the module
+/// documentation). Each runs on the process with native code's state
+/// written back; native code reloads the state after it.
+pub trait CallOuts {
+    /// A local call of the code at `callee`, a function traced on local
+    /// calls, CP set for the call (or the caller's frame dropped): the
+    /// interpreter's call-trace path.
+    fn local_call(&mut self, p: &mut Process, callee: *const Instr);
+
+    /// A return to [`RETURN_TRACE_STUB`](super::RETURN_TRACE_STUB): pops the innermost return-trace
+    /// frame, reports as it says, and gives the real return address.
+    /// `None`, changing nothing, when that frame is not there (the
+    /// interpreter then returns to the stub itself, and raises).
+    fn traced_return(&mut self, p: &mut Process) -> Option<*const Instr>;
+}
 
 /// The machine state native code runs on, loaded into registers on entry
 /// and written back on exit (layout fixed: the generated code reads and
@@ -86,16 +104,16 @@ pub(crate) struct State<'a> {
     // the call-outs but never reads them.
     /// The process native code runs, for the call-outs.
     process: *mut Process,
-    /// The local-call probe.
-    probe: *mut LocalCallProbe<'a>,
+    /// The interpreter's call-outs.
+    outs: *mut (dyn CallOuts + 'a),
     /// A panic caught in a call-out, resumed once native code has exited.
     panic: Option<Box<dyn Any + Send>>,
 }
 
 impl<'a> State<'a> {
     /// The state of `p` (registers, stack, young heap, CP) for native code
-    /// with `reds` reductions left, calling `probe` at traced local calls.
-    fn of(p: &mut Process, reds: i64, probe: &'a mut LocalCallProbe<'a>) -> State<'a> {
+    /// with `reds` reductions left, calling back into `outs`.
+    fn of(p: &mut Process, reds: i64, outs: &'a mut (dyn CallOuts + 'a)) -> State<'a> {
         let mut state = State {
             x: std::ptr::null_mut(),
             stack_top: std::ptr::null_mut(),
@@ -107,7 +125,7 @@ impl<'a> State<'a> {
             reds,
             ip: std::ptr::null(),
             process: std::ptr::null_mut(),
-            probe,
+            outs,
             panic: None,
         };
         state.load(p);
@@ -231,21 +249,21 @@ pub fn compile(code: &[Instr], functions: &[FunctionInfo]) -> Option<NativeCode>
 }
 
 /// Runs native code from `entry` with `reds` reductions left, calling
-/// `probe` at each local call of a function traced on local calls; returns
-/// the instruction where the interpreter goes on and the reductions left.
+/// back into `outs` for tracing; returns the instruction where the
+/// interpreter goes on and the reductions left.
 pub fn enter(
     p: &mut Process,
     entry: NativeEntry,
     reds: i64,
-    probe: &mut LocalCallProbe<'_>,
+    outs: &mut dyn CallOuts,
 ) -> (*const Instr, i64) {
-    let mut state = State::of(p, reds, probe);
+    let mut state = State::of(p, reds, outs);
     // SAFETY: the entry is the code generated for this layout of `State`;
     // it reads and writes only X registers below the loader's limit (the
     // lent register file's length), the stack below its capacity, and the
     // young heap below `heap_limit`, and stops before anything else. Its
-    // one call-out (`local_call_probe`) writes the state back before it
-    // touches the process and reloads it after.
+    // call-outs (`call_out`) write the state back before they touch the
+    // process and reload it after.
     unsafe { (entry.enter)(&mut state, entry.code) };
     // SAFETY: native code keeps the stack and heap as `store` requires.
     unsafe { state.store(p) };
@@ -255,29 +273,61 @@ pub fn enter(
     (state.ip, state.reds)
 }
 
+/// A call-out's answer: native code goes on.
+#[cfg(target_arch = "x86_64")]
+const GO_ON: u64 = 0;
+/// A call-out's answer: native code hands its instruction to the
+/// interpreter (the interpreter is to run it, or the call-out panicked and
+/// [`enter`] resumes the panic).
+#[cfg(target_arch = "x86_64")]
+const HAND_OVER: u64 = 1;
+
 /// Native code's call-out at a local call of the code at `callee`, a
-/// function traced on local calls: CP is already set for the call (or the
-/// caller's frame dropped), as when the interpreter runs its call-trace
-/// path. Returns 0 to go on into the callee, 1 when the probe panicked
-/// (native code then exits and [`enter`] resumes the panic).
+/// function traced on local calls ([`CallOuts::local_call`]).
 #[cfg(target_arch = "x86_64")]
 extern "sysv64" fn local_call_probe(state: *mut State<'_>, callee: *const Instr) -> u64 {
+    call_out(state, |outs, p| {
+        outs.local_call(p, callee);
+        true
+    })
+}
+
+/// Native code's call-out at a return to [`RETURN_TRACE_STUB`](super::RETURN_TRACE_STUB)
+/// ([`CallOuts::traced_return`]): on success CP is the real return
+/// address, which native code returns to next.
+#[cfg(target_arch = "x86_64")]
+extern "sysv64" fn traced_return_probe(state: *mut State<'_>) -> u64 {
+    call_out(state, |outs, p| match outs.traced_return(p) {
+        Some(back) => {
+            p.cp = back.cast();
+            true
+        }
+        None => false,
+    })
+}
+
+/// Runs `f` on the process of `state`, its state written back first and
+/// read again after; a panic is kept in `state` for [`enter`]. `f` says
+/// whether native code goes on.
+#[cfg(target_arch = "x86_64")]
+fn call_out(state: *mut State<'_>, f: impl FnOnce(&mut dyn CallOuts, &mut Process) -> bool) -> u64 {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     // SAFETY: generated code passes the `State` it runs on, made by
-    // `enter` from a live process and probe that `enter` does not touch
-    // while native code runs.
+    // `enter` from a live process and call-outs that `enter` does not
+    // touch while native code runs.
     let state = unsafe { &mut *state };
     // SAFETY: as above.
-    let (p, probe) = unsafe { (&mut *state.process, &mut *state.probe) };
+    let (p, outs) = unsafe { (&mut *state.process, &mut *state.outs) };
     // SAFETY: native code keeps the stack and heap as `store` requires.
     unsafe { state.store(p) };
-    let run = catch_unwind(AssertUnwindSafe(|| probe(p, callee)));
+    let run = catch_unwind(AssertUnwindSafe(|| f(outs, p)));
     state.load(p);
     match run {
-        Ok(()) => 0,
+        Ok(true) => GO_ON,
+        Ok(false) => HAND_OVER,
         Err(panic) => {
             state.panic = Some(panic);
-            1
+            HAND_OVER
         }
     }
 }
@@ -288,7 +338,7 @@ mod tests {
     use beamr_core::term::Term;
 
     use super::*;
-    use crate::loader::{Dst, Src, Target};
+    use crate::loader::{Dst, Src, Target, RETURN_TRACE_STUB};
 
     fn info(name: &str, start: usize) -> FunctionInfo {
         FunctionInfo {
@@ -353,8 +403,53 @@ mod tests {
         (code, functions)
     }
 
-    fn not_traced(_: &mut Process, _: *const Instr) {
-        panic!("a local call of a function not traced was probed");
+    /// Call-outs of a run with nothing traced: none may come.
+    struct NotTraced;
+
+    impl CallOuts for NotTraced {
+        fn local_call(&mut self, _: &mut Process, _: *const Instr) {
+            panic!("a local call of a function not traced was probed");
+        }
+
+        fn traced_return(&mut self, _: &mut Process) -> Option<*const Instr> {
+            panic!("a return to the return-trace stub with no traced call");
+        }
+    }
+
+    /// Call-outs made of two closures.
+    struct Outs<L, R> {
+        local: L,
+        ret: R,
+    }
+
+    impl<L, R> CallOuts for Outs<L, R>
+    where
+        L: FnMut(&mut Process, *const Instr),
+        R: FnMut(&mut Process) -> Option<*const Instr>,
+    {
+        fn local_call(&mut self, p: &mut Process, callee: *const Instr) {
+            (self.local)(p, callee)
+        }
+
+        fn traced_return(&mut self, p: &mut Process) -> Option<*const Instr> {
+            (self.ret)(p)
+        }
+    }
+
+    /// A probe that pushes a return-trace frame, as `return_trace` does:
+    /// the real return address on the stack, CP at the stub.
+    fn push_return_frame(p: &mut Process, _: *const Instr) {
+        p.stack.push(Term::code_pointer(p.cp.cast()));
+        p.cp = (&RETURN_TRACE_STUB as *const Instr).cast();
+    }
+
+    /// A process about to run `outer` as a body call from outside the
+    /// module (its return address `caller`), with room for its frame.
+    fn outer_process(caller: &[Instr; 1]) -> Process {
+        let mut p = process(Term::small_unchecked(1));
+        p.stack.reserve(16);
+        p.cp = caller.as_ptr().cast();
+        p
     }
 
     /// The module's native code with `inc` traced on local calls.
@@ -393,7 +488,7 @@ mod tests {
             &mut p,
             native.entry_at(1).expect("inc"),
             100,
-            &mut not_traced,
+            &mut NotTraced,
         );
         assert_eq!(p.x[0], Term::small_unchecked(42));
         assert!(
@@ -413,7 +508,7 @@ mod tests {
             &mut p,
             native.entry_at(1).expect("inc"),
             100,
-            &mut not_traced,
+            &mut NotTraced,
         );
         assert!(std::ptr::eq(ip, &code[1]), "hands back the addition");
         assert_eq!(p.x[0], max);
@@ -422,7 +517,7 @@ mod tests {
             &mut p,
             native.entry_at(1).expect("inc"),
             100,
-            &mut not_traced,
+            &mut NotTraced,
         );
         assert!(std::ptr::eq(ip, &code[1]));
     }
@@ -437,7 +532,7 @@ mod tests {
             &mut p,
             native.entry_at(4).expect("wrap"),
             100,
-            &mut not_traced,
+            &mut NotTraced,
         );
         assert!(std::ptr::eq(ip, &code[6]));
         assert_eq!(p.heap.young_used(), used + 2);
@@ -465,7 +560,11 @@ mod tests {
             p.stack.reserve(p.stack.capacity() * 64);
             assert_ne!(base, p.stack.as_ptr(), "the stack moved");
         };
-        let (ip, _) = enter(&mut p, native.entry_at(11).expect("outer"), 100, &mut probe);
+        let mut outs = Outs {
+            local: &mut probe,
+            ret: |_: &mut Process| panic!("no return-trace frame"),
+        };
+        let (ip, _) = enter(&mut p, native.entry_at(11).expect("outer"), 100, &mut outs);
         assert_eq!(probed.len(), 1, "one traced call");
         let (callee, cp, at_call) = probed[0];
         assert!(
@@ -498,7 +597,11 @@ mod tests {
         let depth = p.stack.len();
         let entry = native.entry_at(11).expect("outer");
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            enter(&mut p, entry, 100, &mut |_, _| panic!("the probe failed"))
+            let mut outs = Outs {
+                local: |_: &mut Process, _: *const Instr| panic!("the probe failed"),
+                ret: |_: &mut Process| None,
+            };
+            enter(&mut p, entry, 100, &mut outs)
         }));
         let panic = outcome.expect_err("the probe's panic");
         assert_eq!(panic.downcast_ref::<&str>(), Some(&"the probe failed"));
@@ -508,5 +611,57 @@ mod tests {
             "outer's frame, as the probe saw it"
         );
         assert!(std::ptr::eq(p.cp.cast::<Instr>(), &code[13]));
+    }
+
+    #[test]
+    fn a_return_to_the_stub_pops_the_frame_through_the_call_out_and_returns_on() {
+        let (code, functions) = module();
+        let native = inc_traced(&code, &functions);
+        let caller = [Instr::Return];
+        let mut p = outer_process(&caller);
+        let depth = p.stack.len();
+        let mut returns = 0;
+        let mut outs = Outs {
+            local: push_return_frame,
+            ret: |p: &mut Process| {
+                returns += 1;
+                let back = p.stack.pop()?.as_code_pointer()?;
+                Some(back.cast())
+            },
+        };
+        let (ip, _) = enter(&mut p, native.entry_at(11).expect("outer"), 100, &mut outs);
+        assert_eq!(returns, 1, "inc returned to the stub once");
+        assert_eq!(p.x[0], Term::small_unchecked(2));
+        assert!(
+            std::ptr::eq(ip, &code[14]),
+            "outer's own return is handed over"
+        );
+        assert!(std::ptr::eq(p.cp.cast::<Instr>(), caller.as_ptr()));
+        assert_eq!(p.stack.len(), depth);
+    }
+
+    #[test]
+    fn a_return_the_call_out_refuses_is_handed_to_the_interpreter_untouched() {
+        let (code, functions) = module();
+        let native = inc_traced(&code, &functions);
+        let caller = [Instr::Return];
+        let mut p = outer_process(&caller);
+        let depth = p.stack.len();
+        let mut outs = Outs {
+            local: push_return_frame,
+            ret: |_: &mut Process| None,
+        };
+        let (ip, _) = enter(&mut p, native.entry_at(11).expect("outer"), 100, &mut outs);
+        assert!(
+            std::ptr::eq(ip, &code[2]),
+            "inc's return, for the interpreter"
+        );
+        assert!(std::ptr::eq(p.cp.cast::<Instr>(), &RETURN_TRACE_STUB));
+        assert_eq!(
+            p.stack.len(),
+            depth + 3,
+            "outer's frame and the return-trace word"
+        );
+        assert_eq!(p.x[0], Term::small_unchecked(2));
     }
 }

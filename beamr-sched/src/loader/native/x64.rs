@@ -29,8 +29,8 @@ use beamr_core::term::{Header, Subtag, Term};
 use dynasmrt::x64::{Assembler, Rq};
 use dynasmrt::{dynasm, AssemblyOffset, DynamicLabel, DynasmApi, DynasmLabelApi, ExecutableBuffer};
 
-use super::{local_call_probe, EnterFn, NativeEntry, State};
-use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail, TypeTest};
+use super::{local_call_probe, traced_return_probe, EnterFn, NativeEntry, State};
+use crate::loader::instr::{ArithOp, Compare, Instr, Select, Tail, TypeTest, RETURN_TRACE_STUB};
 use crate::loader::module::FunctionInfo;
 use crate::loader::operand::{Dst, Src, SrcKind, Target};
 
@@ -99,6 +99,7 @@ pub(super) fn compile(
         }
     }
     g.probe_stubs();
+    g.return_stubs();
     g.exit_stubs();
     let Generator { ops, mut table, .. } = g;
     let buf = ops.finalize().ok()?;
@@ -239,6 +240,9 @@ struct Generator<'a> {
     /// Probe stubs to write after the code: per traced local call, the
     /// stub's label, the label to go on at, and the callee's index.
     probes: Vec<(DynamicLabel, DynamicLabel, usize)>,
+    /// Per `return`, the code for a return address outside the module:
+    /// its label, the return's label to start again at, and its exit.
+    returns: Vec<(DynamicLabel, DynamicLabel, DynamicLabel)>,
     table: Box<[usize]>,
     functions: &'a [FunctionInfo],
     /// Per function, its traced-on-local-calls byte (`NativeCode::traced`).
@@ -264,6 +268,7 @@ impl<'a> Generator<'a> {
             exits: Vec::new(),
             exit: None,
             probes: Vec::new(),
+            returns: Vec::new(),
             table: vec![0; code.len()].into_boxed_slice(),
             functions,
             traced,
@@ -321,46 +326,80 @@ impl<'a> Generator<'a> {
         enter
     }
 
-    /// The call-outs of traced local calls: the state written back,
-    /// `local_call_probe(state, callee)`, the state reloaded (the probe
-    /// may have moved the stack, the heap or the registers, and set CP to
-    /// a return-trace stub), and on into the callee; or, if the probe
-    /// panicked, out to `enter`, which resumes the panic.
+    /// The call-outs of traced local calls: `local_call_probe(state,
+    /// callee)` (see `call_out`), and on into the callee; or out to the
+    /// interpreter if the probe panicked (`enter` resumes the panic).
     fn probe_stubs(&mut self) {
-        let x = off(offset_of!(State, x));
-        let top = off(offset_of!(State, stack_top));
-        let end = off(offset_of!(State, stack_end));
-        let heap = off(offset_of!(State, heap_top));
-        let limit = off(offset_of!(State, heap_limit));
-        let cp = off(offset_of!(State, cp));
         type Probe = extern "sysv64" fn(*mut State<'static>, *const Instr) -> u64;
         let probe = local_call_probe as Probe as usize as i64;
         for (label, back, callee) in std::mem::take(&mut self.probes) {
             let callee = self.ip(callee);
-            // rsp is 8 below a multiple of 16 in native code (a call's
-            // return address and six pushes): one push aligns the call.
             dynasm!(self.ops
                 ; =>label
-                ; mov [rdi + top], r14
-                ; mov [rdi + heap], r15
-                ; mov [rdi + cp], rsi
-                ; push rdi
-                ; mov rsi, QWORD callee
-                ; mov rax, QWORD probe
-                ; call rax
-                ; pop rdi
-                ; mov r12, [rdi + x]
-                ; mov r14, [rdi + top]
-                ; mov r13, [rdi + end]
-                ; mov r15, [rdi + heap]
-                ; mov rbp, [rdi + limit]
-                ; mov rsi, [rdi + cp]
+                ; mov rdx, QWORD callee
+            );
+            self.call_out(probe);
+            dynasm!(self.ops
                 ; test rax, rax
                 ; jz =>back
                 ; mov rax, QWORD callee
                 ; jmp ->exit
             );
         }
+    }
+
+    /// The returns to an address outside the module: one to the
+    /// return-trace stub runs `traced_return_probe(state)` (see
+    /// `call_out`), which pops the frame, reports and sets CP to the real
+    /// return address, and the return starts again; any other (or a
+    /// frame the interpreter must raise for) hands the return over.
+    fn return_stubs(&mut self) {
+        type Probe = extern "sysv64" fn(*mut State<'static>) -> u64;
+        let probe = traced_return_probe as Probe as usize as i64;
+        let stub = &RETURN_TRACE_STUB as *const Instr as i64;
+        for (label, again, exit) in std::mem::take(&mut self.returns) {
+            dynasm!(self.ops
+                ; =>label
+                ; mov rcx, QWORD stub
+                ; cmp rsi, rcx
+                ; jne =>exit
+            );
+            self.call_out(probe);
+            dynasm!(self.ops
+                ; test rax, rax
+                ; jz =>again
+                ; jmp =>exit
+            );
+        }
+    }
+
+    /// Calls `function(state, rdx)`, a call-out, with the state written
+    /// back before and read again after; its answer is in rax.
+    fn call_out(&mut self, function: i64) {
+        let x = off(offset_of!(State, x));
+        let top = off(offset_of!(State, stack_top));
+        let end = off(offset_of!(State, stack_end));
+        let heap = off(offset_of!(State, heap_top));
+        let limit = off(offset_of!(State, heap_limit));
+        let cp = off(offset_of!(State, cp));
+        // rsp is 8 below a multiple of 16 in native code (a call's return
+        // address and six pushes): one push aligns the call.
+        dynasm!(self.ops
+            ; mov [rdi + top], r14
+            ; mov [rdi + heap], r15
+            ; mov [rdi + cp], rsi
+            ; push rdi
+            ; mov rsi, rdx
+            ; mov rax, QWORD function
+            ; call rax
+            ; pop rdi
+            ; mov r12, [rdi + x]
+            ; mov r14, [rdi + top]
+            ; mov r13, [rdi + end]
+            ; mov r15, [rdi + heap]
+            ; mov rbp, [rdi + limit]
+            ; mov rsi, [rdi + cp]
+        );
     }
 
     fn exit_stubs(&mut self) {
@@ -923,19 +962,23 @@ impl<'a> Generator<'a> {
     }
 
     /// `return`: to the native code of the instruction CP points at when it
-    /// is in this module; else (another module, the initial call's end, a
-    /// return-trace stub) the interpreter returns.
+    /// is in this module; through the return-trace call-out when CP is the
+    /// return-trace stub (`return_stubs`); else (another module, the
+    /// initial call's end) the interpreter returns.
     fn ret(&mut self, i: usize) -> Gen {
         let base = self.ip(0);
         let bytes = i32::try_from(self.code.len() << INSTR_SHIFT).map_err(|_| NoCode)?;
         let table = self.table.as_ptr() as i64;
         let exit = self.exit_label(i);
+        let (again, outside) = (self.ops.new_dynamic_label(), self.ops.new_dynamic_label());
+        self.returns.push((outside, again, exit));
         dynasm!(self.ops
+            ; =>again
             ; mov rax, rsi
             ; mov rcx, QWORD base
             ; sub rax, rcx
             ; cmp rax, bytes
-            ; jae =>exit
+            ; jae =>outside
             ; shr rax, INSTR_SHIFT as i8
             ; mov rcx, QWORD table
             ; mov rax, [rcx + rax * 8]
