@@ -338,6 +338,26 @@ pub(crate) fn call_words(
 /// Payload words of a `call` event (`payload_words(TraceTag::Call)`).
 pub(crate) const CALL_WORDS: usize = payload_words(TraceTag::Call);
 
+/// The payload words of a `return_from` event of `tracee` returning
+/// `value` from `mfa`, as [`encode_to`] writes them: the function's names
+/// keyed by `mfa_key` (which need not intern them), atoms in `value` by
+/// `atom_key`.
+#[inline]
+pub(crate) fn return_words(
+    tracee: Tracee,
+    mfa: Mfa,
+    value: Term,
+    mut mfa_key: impl FnMut(Atom) -> u32,
+    atom_key: impl FnMut(Atom) -> u32,
+) -> [u64; RETURN_WORDS] {
+    let [m, a] = mfa_words(Some(mfa), 0, &mut mfa_key);
+    let [v0, v1] = summary::encode(value, atom_key);
+    [tracee_word(tracee), m, a, v0, v1]
+}
+
+/// Payload words of a `return_from` event.
+pub(crate) const RETURN_WORDS: usize = payload_words(TraceTag::ReturnFrom);
+
 /// Payload words (after the timestamp) the layout of `tag` takes.
 pub const fn payload_words(tag: TraceTag) -> usize {
     use TraceTag as T;

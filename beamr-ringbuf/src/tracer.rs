@@ -144,10 +144,34 @@ impl RingTracer {
         })
     }
 
-    /// A `call` event from a thread with no ring of its own (see
-    /// [`RingTracer::ring_for`]): written as every event is, through
-    /// [`RingTracer::write`], so that the path of the scheduler rings
-    /// keeps no lock (and ring 0 no cache of known functions).
+    /// [`RingTracer::write_call`] for a `return_from` event: the value's
+    /// atoms are interned as any event's are.
+    #[inline(always)]
+    fn write_return(
+        &self,
+        ring: Ring<'_>,
+        s: usize,
+        tracee: Tracee,
+        mfa: &Mfa,
+        value: Term,
+        timestamp_ns: u64,
+    ) -> bool {
+        let words = codec::return_words(tracee, *mfa, value, strings::atom_key, |a| {
+            self.recorder.intern_atom(a)
+        });
+        self.know(s, mfa, words[1]);
+        let kind = TraceTag::ReturnFrom as u16;
+        ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
+            for (slot, w) in slots.iter().zip(words) {
+                slot.store(w, Ordering::Relaxed);
+            }
+        })
+    }
+
+    /// A `call` or `return_from` event from a thread with no ring of its
+    /// own (see [`RingTracer::ring_for`]): written as every event is,
+    /// through [`RingTracer::write`], so that the path of the scheduler
+    /// rings keeps no lock (and ring 0 no cache of known functions).
     #[cold]
     #[inline(never)]
     fn write_call_shared(&self, event: &TraceEvent<'_>) -> bool {
@@ -257,6 +281,32 @@ impl Tracer for RingTracer {
                     };
                     let event = TraceEvent::new(
                         TraceTag::Call,
+                        tracee,
+                        timestamp_ns,
+                        scheduler_id,
+                        payload,
+                    );
+                    self.write_call_shared(&event)
+                }
+            };
+        }
+        decision
+    }
+
+    /// `enabled`, then the `return_from` event's words straight into the
+    /// scheduler's ring, as `fire_call` does for `call`.
+    #[inline]
+    fn fire_return(&self, tracee: Tracee, scheduler_id: u32, mfa: &Mfa, value: Term) -> Decision {
+        let decision = self.enabled(TraceTag::ReturnFrom, tracee);
+        if decision == Decision::Trace {
+            let timestamp_ns = clock::now_ns();
+            let s = scheduler_id as usize;
+            match self.recorder.own_ring(s) {
+                Some(ring) => self.write_return(ring, s, tracee, mfa, value, timestamp_ns),
+                None => {
+                    let payload = Payload::Return { mfa: *mfa, value };
+                    let event = TraceEvent::new(
+                        TraceTag::ReturnFrom,
                         tracee,
                         timestamp_ns,
                         scheduler_id,

@@ -22,13 +22,22 @@ struct Collect {
 impl Callbacks for Collect {
     fn event(&mut self, e: &Event<'_>, strings: &StringTable) {
         let rec = e.trace().expect("trace category").expect("decodes");
-        if let Body::Call { mfa } = rec.body {
+        let named = match rec.body {
+            Body::Call { mfa } => Some((mfa, None)),
+            Body::Return { mfa, value } => Some((mfa, Some(value))),
+            _ => None,
+        };
+        if let Some((mfa, value)) = named {
             self.names.push(format!(
                 "{}:{}/{}",
                 strings.atom(mfa.module).unwrap(),
                 strings.atom(mfa.function).unwrap(),
                 mfa.arity
             ));
+            // An atom's summary names it by its key: the table has it.
+            if let Some(v) = value.filter(|v| v.kind == SummaryKind::Atom) {
+                self.names.push(strings.atom(v.detail).unwrap().to_owned());
+            }
         }
         self.events.push((e.ring, e.seq, e.timestamp_ns, rec));
     }
@@ -250,7 +259,8 @@ fn every_tag_round_trips() {
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(c.names, vec!["lists:seq/2"]);
+    // The call's function, and the return's.
+    assert_eq!(c.names, vec!["lists:seq/2", "lists:seq/2"]);
     match by_tag(TraceTag::ExceptionFrom) {
         Body::Exception { class, reason, .. } => {
             assert_eq!(strings.atom(class), Some("error"));
@@ -334,43 +344,84 @@ fn pause_and_tag_filter_stop_events_at_enabled() {
 /// and the same answers when paused or filtered.
 #[test]
 fn fire_call_records_what_the_protocol_records() {
+    let args = [Term::NIL];
+    one_step_records_what_the_protocol_records(
+        TraceTag::Call,
+        |tracer, tracee, sched, m, _| {
+            tracer.fire_call(tracee, sched, m, CallArgs::Args(&args), None)
+        },
+        |m, _| Payload::Call {
+            mfa: *m,
+            args: CallArgs::Args(&args),
+            match_spec_result: None,
+        },
+    );
+}
+
+/// `fire_return`, the ring's one-step `return_from`, the same way, with
+/// values whose summaries hold atoms (which go to the string table) and
+/// values that hold none.
+#[test]
+fn fire_return_records_what_the_protocol_records() {
+    let value = |i: usize| match i % 4 {
+        0 => Term::small_unchecked(i as i64),
+        1 => Term::atom(Atom::new(&format!("value_{}", i % 7)).unwrap()),
+        2 => Term::NIL,
+        _ => Term::atom(Atom::OK),
+    };
+    one_step_records_what_the_protocol_records(
+        TraceTag::ReturnFrom,
+        |tracer, tracee, sched, m, i| tracer.fire_return(tracee, sched, m, value(i)),
+        |m, i| Payload::Return {
+            mfa: *m,
+            value: value(i),
+        },
+    );
+}
+
+/// Records events of `tag` with `one_step` (a backend's one-call probe)
+/// and with the protocol's two steps (`payload` built into an event), for
+/// 40 functions over every ring (0, not a scheduler; 1; 2; and 7, past the
+/// last: ring 0), and asserts the two files hold the same events and
+/// names, and that the one step answers as the protocol when paused and
+/// when filtered.
+fn one_step_records_what_the_protocol_records<'a>(
+    tag: TraceTag,
+    one_step: impl Fn(&RingTracer, Tracee, u32, &Mfa, usize) -> beamr_trace::Decision,
+    payload: impl Fn(&Mfa, usize) -> Payload<'a>,
+) {
     let calls: Vec<(u32, Mfa)> = (0..40)
         .map(|i| {
             // Repeats (cache hits), a module with two functions, and more
-            // functions than a ring's cache has slots, on every ring:
-            // 0 (not a scheduler), 1, 2, and 7 (past the last: ring 0).
+            // functions than a ring's cache has slots.
             let f = format!("f{}", i % 11);
             let m = if i % 3 == 0 { "mod_a" } else { "mod_b" };
             ([0, 1, 2, 7][i % 4], mfa(m, &f, (i % 5) as u32))
         })
         .collect();
-    let record = |one_step: bool| {
-        let path = tmp(if one_step { "one_step" } else { "two_steps" });
+    let record = |one: bool| {
+        let path = tmp(&format!(
+            "{tag:?}_{}",
+            if one { "one_step" } else { "two_steps" }
+        ));
         let tracer = RingTracer::new(Recorder::create(Options::new(3).path(&path)).unwrap());
         for (i, (sched, m)) in calls.iter().enumerate() {
             let tracee = Tracee::pid(i as u64);
-            let args = [Term::NIL];
-            let d = if one_step {
-                tracer.fire_call(tracee, *sched, m, CallArgs::Args(&args), None)
+            let d = if one {
+                one_step(&tracer, tracee, *sched, m, i)
             } else {
-                fire(&tracer, TraceTag::Call, tracee, || {
-                    let payload = Payload::Call {
-                        mfa: *m,
-                        args: CallArgs::Args(&args),
-                        match_spec_result: None,
-                    };
-                    TraceEvent::new(TraceTag::Call, tracee, 0, *sched, payload)
+                fire(&tracer, tag, tracee, || {
+                    TraceEvent::new(tag, tracee, 0, *sched, payload(m, i))
                 })
             };
             assert_eq!(d, beamr_trace::Decision::Trace);
         }
         tracer.recorder().pause();
-        let args = CallArgs::Arity(0);
-        let d = tracer.fire_call(Tracee::pid(1), 1, &calls[0].1, args, None);
+        let d = one_step(&tracer, Tracee::pid(1), 1, &calls[0].1, 0);
         assert_eq!(d, beamr_trace::Decision::Discard, "paused");
         tracer.recorder().resume();
         tracer.set_tags(&[TraceTag::Send]);
-        let d = tracer.fire_call(Tracee::pid(1), 1, &calls[0].1, args, None);
+        let d = one_step(&tracer, Tracee::pid(1), 1, &calls[0].1, 0);
         assert_eq!(d, beamr_trace::Decision::Discard, "filtered");
         let mut c = Collect::default();
         let mut cursor = Cursor::open(&path).unwrap();

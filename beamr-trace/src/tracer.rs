@@ -154,6 +154,22 @@ pub trait Tracer: Send + Sync {
             TraceEvent::new(TraceTag::Call, tracee, at, scheduler_id, payload)
         })
     }
+    /// [`Tracer::fire_call`] for a `return_from` event: `tracee`'s call of
+    /// `mfa` returned `value`. The default asks, builds and hands over as
+    /// `fire_call`'s does; a backend that overrides it gives the same
+    /// answers and records the same event.
+    fn fire_return(&self, tracee: Tracee, scheduler_id: u32, mfa: &Mfa, value: Term) -> Decision {
+        let mfa = *mfa;
+        fire(self, TraceTag::ReturnFrom, tracee, || {
+            let at = if self.reads_clock() {
+                clock::now_ns()
+            } else {
+                0
+            };
+            let payload = Payload::Return { mfa, value };
+            TraceEvent::new(TraceTag::ReturnFrom, tracee, at, scheduler_id, payload)
+        })
+    }
 }
 
 /// Runs steps 2 and 3 of the protocol for one probe: asks `tracer` whether it

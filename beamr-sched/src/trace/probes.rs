@@ -154,15 +154,7 @@ pub fn meta(tracer: &dyn Tracer, tag: TraceTag, pid: Term, payload: Payload<'_>)
 #[inline(always)]
 pub fn return_from(t: &mut ProcessTrace, session: &Session, pid: Term, mfa: Mfa, value: Term) {
     if t.wants(TraceFlags::CALL) {
-        let payload = Payload::Return { mfa, value };
-        t.report_in(
-            session,
-            TraceFlags::CALL,
-            true,
-            TraceTag::ReturnFrom,
-            pid,
-            payload,
-        );
+        t.report_return(session, pid, &mfa, value);
     }
 }
 

@@ -292,6 +292,35 @@ impl ProcessTrace {
         }
     }
 
+    /// The `return_from` event of `pid`'s call of `mfa` returning `value`,
+    /// to `session`'s tracer if it traces the process with `call` and
+    /// without `silent`: [`ProcessTrace::report_in`]'s answers, in the
+    /// tracer's one call (`Tracer::fire_return`), as a traced function's
+    /// every return makes it.
+    pub fn report_return(
+        &mut self,
+        session: &Session,
+        pid: Term,
+        mfa: &beamr_trace::Mfa,
+        value: Term,
+    ) {
+        let Some(i) = self.sessions.iter().position(|s| {
+            s.session.id() == session.id()
+                && s.session.is_alive()
+                && s.flags.contains(TraceFlags::CALL)
+                && !s.flags.contains(TraceFlags::SILENT)
+        }) else {
+            return;
+        };
+        let Some(tracee) = Tracee::from_term(pid) else {
+            return;
+        };
+        let tracer = &*self.sessions[i].tracer;
+        if tracer.fire_return(tracee, scheduler_id(), mfa, value) == Decision::Remove {
+            self.remove_session(i);
+        }
+    }
+
     /// The `call` event of `pid` calling `mfa` with `args` (and the match
     /// specification's `extra`), to `session`'s tracer if it traces the
     /// process with `call` and without `silent`; with `arity`, only the
