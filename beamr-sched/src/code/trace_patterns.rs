@@ -89,13 +89,15 @@ pub struct FunctionTrace {
 
 impl FunctionTrace {
     /// True if all it has is a local call pattern with no match
-    /// specification and no return trace (`dbg:tpl(M, F, A, [])`,
-    /// `beamr run --trace-call`): each call is one `call` event and at most
-    /// a `return_to` frame, the path [`LocalEntry::plain`] takes.
+    /// specification (`dbg:tpl(M, F, A, [])`, `beamr run --trace-call`,
+    /// with `:x` too): each call is one `call` event and at most one
+    /// frame, a return-trace frame (the pattern's fixed flags) or a
+    /// `return_to` one, the path [`LocalEntry::plain`] takes.
     pub fn is_plain_local_call(&self) -> bool {
+        let fixed = pattern::RETURN_TRACE | pattern::EXCEPTION_TRACE;
         self.call
             .as_ref()
-            .is_some_and(|c| c.local && c.spec.ms.is_none() && c.spec.flags == 0)
+            .is_some_and(|c| c.local && c.spec.ms.is_none() && c.spec.flags & !fixed == 0)
             && self.meta.is_none()
             && self.count.is_none()
             && self.time.is_none()
@@ -211,9 +213,21 @@ pub struct LocalEntry {
     pub mfa: Mfa,
     /// Every session's patterns of it.
     pub all: Patterns,
-    /// The session, when one session has a plain local call pattern on it
-    /// and nothing else ([`FunctionTrace::is_plain_local_call`]).
-    pub plain: Option<Arc<Session>>,
+    /// The session and its pattern's fixed flags, when one session has a
+    /// plain local call pattern on it and nothing else
+    /// ([`FunctionTrace::is_plain_local_call`]).
+    pub plain: Option<PlainCall>,
+}
+
+/// A function's one plain local call pattern ([`LocalEntry::plain`]).
+pub struct PlainCall {
+    /// The pattern's session.
+    pub session: Arc<Session>,
+    /// Its returns fire `return_from` (`pattern::RETURN_TRACE`).
+    pub returns: bool,
+    /// Exceptions leaving it fire `exception_from`
+    /// (`pattern::EXCEPTION_TRACE`).
+    pub exceptions: bool,
 }
 
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
@@ -698,7 +712,14 @@ fn rebuild_local_modules(table: &mut Table) {
                         arity: key.2,
                     };
                     let plain = match all.as_slice() {
-                        [one] if one.trace.is_plain_local_call() => Some(Arc::clone(&one.session)),
+                        [one] if one.trace.is_plain_local_call() => {
+                            let flags = one.trace.call.as_ref().map_or(0, |c| c.spec.flags);
+                            Some(PlainCall {
+                                session: Arc::clone(&one.session),
+                                returns: flags & pattern::RETURN_TRACE != 0,
+                                exceptions: flags & pattern::EXCEPTION_TRACE != 0,
+                            })
+                        }
                         _ => None,
                     };
                     entries.push(LocalEntry {

@@ -78,25 +78,36 @@ pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
 #[inline(always)]
 fn local_entry(rt: &Runtime, p: &mut Process, e: &trace_patterns::LocalEntry) {
     match &e.plain {
-        Some(session) => plain_local_call(p, session, &e.mfa),
+        Some(plain) => plain_local_call(p, plain, &e.mfa),
         None => on_calls(rt, p, e.mfa, &e.all, true, true),
     }
 }
 
 /// A local call of a function whose one pattern is a plain local call
-/// pattern of `session` (`LocalEntry::plain`): what [`on_call`] does for
-/// it, with one search of the process's sessions. Inlined into [`local`],
-/// as the path every call of a function traced so takes.
+/// pattern (`LocalEntry::plain`): what [`on_call`] does for it, with one
+/// search of the process's sessions. Inlined into [`local`], as the path
+/// every call of a function traced so takes.
 #[inline(always)]
-fn plain_local_call(p: &mut Process, session: &Arc<Session>, mfa: &Mfa) {
+fn plain_local_call(p: &mut Process, plain: &trace_patterns::PlainCall, mfa: &Mfa) {
     if !p.trace.wants(TraceFlags::CALL) {
         return;
     }
     let pid = p.pid;
     let arity = mfa.arity as usize;
+    let session = &plain.session;
     let flags = p.trace.report_call(session, pid, mfa, &p.x[..arity], None);
-    let return_to = flags.contains(TraceFlags::RETURN_TO);
-    push_call_frame(p, session, *mfa, (false, false), return_to);
+    // As `plain_call`: a process the session traces with `call` (silent
+    // or not) gets the call's frame.
+    if flags.contains(TraceFlags::CALL) {
+        let return_to = flags.contains(TraceFlags::RETURN_TO);
+        push_call_frame(
+            p,
+            session,
+            *mfa,
+            (plain.returns, plain.exceptions),
+            return_to,
+        );
+    }
 }
 
 /// Every live session's patterns of the called function, in turn.
