@@ -168,6 +168,35 @@ impl RingTracer {
         })
     }
 
+    /// The one-call probes' shape (`fire_call`, `fire_return`):
+    /// `enabled`, then on a scheduler's own ring `own` writes the event's
+    /// words straight into it (given the ring, its number and the
+    /// timestamp); from any other thread the event, of `payload`, takes
+    /// the path of every event.
+    #[inline(always)]
+    fn fire_one<'p>(
+        &self,
+        tag: TraceTag,
+        tracee: Tracee,
+        scheduler_id: u32,
+        payload: impl FnOnce() -> Payload<'p>,
+        own: impl FnOnce(Ring<'_>, usize, u64) -> bool,
+    ) -> Decision {
+        let decision = self.enabled(tag, tracee);
+        if decision == Decision::Trace {
+            let timestamp_ns = clock::now_ns();
+            let s = scheduler_id as usize;
+            match self.recorder.own_ring(s) {
+                Some(ring) => own(ring, s, timestamp_ns),
+                None => {
+                    let event = TraceEvent::new(tag, tracee, timestamp_ns, scheduler_id, payload());
+                    self.write_call_shared(&event)
+                }
+            };
+        }
+        decision
+    }
+
     /// A `call` or `return_from` event from a thread with no ring of its
     /// own (see [`RingTracer::ring_for`]): written as every event is,
     /// through [`RingTracer::write`], so that the path of the scheduler
@@ -267,56 +296,32 @@ impl Tracer for RingTracer {
         args: CallArgs<'_>,
         match_spec_result: Option<Term>,
     ) -> Decision {
-        let decision = self.enabled(TraceTag::Call, tracee);
-        if decision == Decision::Trace {
-            let timestamp_ns = clock::now_ns();
-            let s = scheduler_id as usize;
-            match self.recorder.own_ring(s) {
-                Some(ring) => self.write_call(ring, s, tracee, mfa, timestamp_ns),
-                None => {
-                    let payload = Payload::Call {
-                        mfa: *mfa,
-                        args,
-                        match_spec_result,
-                    };
-                    let event = TraceEvent::new(
-                        TraceTag::Call,
-                        tracee,
-                        timestamp_ns,
-                        scheduler_id,
-                        payload,
-                    );
-                    self.write_call_shared(&event)
-                }
-            };
-        }
-        decision
+        let payload = || Payload::Call {
+            mfa: *mfa,
+            args,
+            match_spec_result,
+        };
+        self.fire_one(
+            TraceTag::Call,
+            tracee,
+            scheduler_id,
+            payload,
+            |ring, s, at| self.write_call(ring, s, tracee, mfa, at),
+        )
     }
 
     /// `enabled`, then the `return_from` event's words straight into the
     /// scheduler's ring, as `fire_call` does for `call`.
     #[inline]
     fn fire_return(&self, tracee: Tracee, scheduler_id: u32, mfa: &Mfa, value: Term) -> Decision {
-        let decision = self.enabled(TraceTag::ReturnFrom, tracee);
-        if decision == Decision::Trace {
-            let timestamp_ns = clock::now_ns();
-            let s = scheduler_id as usize;
-            match self.recorder.own_ring(s) {
-                Some(ring) => self.write_return(ring, s, tracee, mfa, value, timestamp_ns),
-                None => {
-                    let payload = Payload::Return { mfa: *mfa, value };
-                    let event = TraceEvent::new(
-                        TraceTag::ReturnFrom,
-                        tracee,
-                        timestamp_ns,
-                        scheduler_id,
-                        payload,
-                    );
-                    self.write_call_shared(&event)
-                }
-            };
-        }
-        decision
+        let payload = || Payload::Return { mfa: *mfa, value };
+        self.fire_one(
+            TraceTag::ReturnFrom,
+            tracee,
+            scheduler_id,
+            payload,
+            |ring, s, at| self.write_return(ring, s, tracee, mfa, value, at),
+        )
     }
 }
 

@@ -546,11 +546,9 @@ mod tests {
     fn a_traced_call_probes_the_written_back_state_and_goes_on_with_what_it_left() {
         let (code, functions) = module();
         let native = inc_traced(&code, &functions);
-        let mut p = process(Term::small_unchecked(1));
-        p.stack.reserve(16);
         // A return address outside the module: the final return hands over.
         let caller = [Instr::Return];
-        p.cp = caller.as_ptr().cast();
+        let mut p = outer_process(&caller);
         let depth = p.stack.len();
         let mut probed = Vec::new();
         let mut probe = |p: &mut Process, callee: *const Instr| {
@@ -590,10 +588,8 @@ mod tests {
     fn a_panic_in_the_probe_comes_out_of_enter_with_the_state_written_back() {
         let (code, functions) = module();
         let native = inc_traced(&code, &functions);
-        let mut p = process(Term::small_unchecked(1));
-        p.stack.reserve(16);
         let caller = [Instr::Return];
-        p.cp = caller.as_ptr().cast();
+        let mut p = outer_process(&caller);
         let depth = p.stack.len();
         let entry = native.entry_at(11).expect("outer");
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -284,11 +284,8 @@ impl<'a> Generator<'a> {
     /// offset it returns, and the exit (rax: the instruction where the
     /// interpreter goes on).
     fn entry_and_exit(&mut self) -> AssemblyOffset {
-        let x = off(offset_of!(State, x));
         let top = off(offset_of!(State, stack_top));
-        let end = off(offset_of!(State, stack_end));
         let heap = off(offset_of!(State, heap_top));
-        let limit = off(offset_of!(State, heap_limit));
         let cp = off(offset_of!(State, cp));
         let reds = off(offset_of!(State, reds));
         let ip = off(offset_of!(State, ip));
@@ -300,14 +297,11 @@ impl<'a> Generator<'a> {
             ; push r13
             ; push r14
             ; push r15
-            ; mov r12, [rdi + x]
-            ; mov r14, [rdi + top]
-            ; mov r13, [rdi + end]
-            ; mov r15, [rdi + heap]
-            ; mov rbp, [rdi + limit]
-            ; mov rbx, [rdi + reds]
             ; mov rax, rsi
-            ; mov rsi, [rdi + cp]
+            ; mov rbx, [rdi + reds]
+        );
+        self.load_state();
+        dynasm!(self.ops
             ; jmp rax
             ; ->exit:
             ; mov [rdi + ip], rax
@@ -376,11 +370,8 @@ impl<'a> Generator<'a> {
     /// Calls `function(state, rdx)`, a call-out, with the state written
     /// back before and read again after; its answer is in rax.
     fn call_out(&mut self, function: i64) {
-        let x = off(offset_of!(State, x));
         let top = off(offset_of!(State, stack_top));
-        let end = off(offset_of!(State, stack_end));
         let heap = off(offset_of!(State, heap_top));
-        let limit = off(offset_of!(State, heap_limit));
         let cp = off(offset_of!(State, cp));
         // rsp is 8 below a multiple of 16 in native code (a call's return
         // address and six pushes): one push aligns the call.
@@ -393,6 +384,21 @@ impl<'a> Generator<'a> {
             ; mov rax, QWORD function
             ; call rax
             ; pop rdi
+        );
+        self.load_state();
+    }
+
+    /// Loads the registers native code keeps the process state in (all
+    /// but the reductions left) from `State` at rdi: on entry, and after a
+    /// call-out, which may have moved any of it.
+    fn load_state(&mut self) {
+        let x = off(offset_of!(State, x));
+        let top = off(offset_of!(State, stack_top));
+        let end = off(offset_of!(State, stack_end));
+        let heap = off(offset_of!(State, heap_top));
+        let limit = off(offset_of!(State, heap_limit));
+        let cp = off(offset_of!(State, cp));
+        dynasm!(self.ops
             ; mov r12, [rdi + x]
             ; mov r14, [rdi + top]
             ; mov r13, [rdi + end]
