@@ -207,6 +207,18 @@ struct LocalModule {
     functions: Vec<Option<usize>>,
 }
 
+impl LocalModule {
+    /// The indices (in `Module::functions`) of its functions that have
+    /// local patterns.
+    fn traced(&self) -> impl Iterator<Item = usize> + '_ {
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.is_some())
+            .map(|(f, _)| f)
+    }
+}
+
 /// A function whose patterns fire on local calls, as a local call finds it.
 pub struct LocalEntry {
     /// The function.
@@ -665,16 +677,25 @@ fn changes_of(trace: &FunctionTrace) -> Vec<Change> {
     changes
 }
 
-/// Marks the functions of `modules` that have local patterns as traced
-/// (or not) in their modules' native code, whose call sites test it.
-fn set_native_traces(modules: &[LocalModule], on: bool) {
-    for m in modules {
+/// Moves the traced bytes of native code (which its call sites test)
+/// from the functions `old` traces on local calls to those `new` does:
+/// the new ones set first, then the old ones `new` does not trace
+/// cleared, so that a function traced in both never reads as untraced in
+/// between (a native call of it then would miss its probe).
+fn move_native_traces(old: &[LocalModule], new: &[LocalModule]) {
+    for m in new {
+        if let Some(native) = &m.module.native {
+            m.traced().for_each(|f| native.set_local_trace(f, true));
+        }
+    }
+    for m in old {
         let Some(native) = &m.module.native else {
             continue;
         };
-        for (f, entry) in m.functions.iter().enumerate() {
-            if entry.is_some() {
-                native.set_local_trace(f, on);
+        let still = new.iter().find(|n| Arc::ptr_eq(&n.module, &m.module));
+        for f in m.traced() {
+            if !still.is_some_and(|n| n.functions.get(f).is_some_and(Option::is_some)) {
+                native.set_local_trace(f, false);
             }
         }
     }
@@ -735,8 +756,7 @@ fn rebuild_local_modules(table: &mut Table) {
         .collect();
     let any = !modules.is_empty();
     let mut index = LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner());
-    set_native_traces(&index.modules, false);
-    set_native_traces(&modules, true);
+    move_native_traces(&index.modules, &modules);
     *index = Arc::new(LocalIndex { modules, entries });
     drop(index);
     LOCAL_GENERATION.fetch_add(1, Ordering::AcqRel);
