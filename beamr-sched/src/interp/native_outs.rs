@@ -20,6 +20,6 @@ impl CallOuts for Interpreter<'_> {
     }
 
     fn traced_return(&mut self, p: &mut Process) -> Option<*const Instr> {
-        return_trace::returned_if_intact(p)
+        return_trace::returned(p)
     }
 }

@@ -186,11 +186,11 @@ pub fn unwound(
 
 /// The function at the top frame returned (with its value in x0): pops the
 /// frame [`push_frame`] pushed, reports it, and gives the real return
-/// address (null when the process ends). `None` if the stack does not end
-/// with a frame (a bug).
+/// address (null when the process ends). `None`, changing nothing, if the
+/// stack does not end with a frame (a bug: the interpreter raises, native
+/// code hands the return to the interpreter).
 pub fn returned(p: &mut Process) -> Option<*const Instr> {
-    let frame = p.return_traces.pop()?;
-    if frame.depth != p.stack.len() {
+    if p.return_traces.last()?.depth != p.stack.len() {
         return None;
     }
     let back = p
@@ -198,6 +198,7 @@ pub fn returned(p: &mut Process) -> Option<*const Instr> {
         .pop()?
         .as_code_pointer()
         .map_or(std::ptr::null(), <*const ()>::cast);
+    let frame = p.return_traces.pop()?;
     let (pid, value) = (p.pid, p.x[0]);
     let mfa = frame.mfa;
     match &frame.kind {
@@ -224,17 +225,6 @@ pub fn returned(p: &mut Process) -> Option<*const Instr> {
         FrameKind::Metered { .. } => close_meter(p, &frame.kind),
     }
     Some(back)
-}
-
-/// [`returned`] for native code's return to the stub: `None`, changing
-/// nothing, when the innermost frame is not there to pop (the interpreter
-/// then returns to the stub itself, and raises).
-pub fn returned_if_intact(p: &mut Process) -> Option<*const Instr> {
-    let depth = p.return_traces.last()?.depth;
-    if depth != p.stack.len() || depth == 0 {
-        return None;
-    }
-    returned(p)
 }
 
 /// The real return address of the running function: `p.cp`, or, when that
