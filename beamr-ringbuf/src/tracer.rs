@@ -12,11 +12,12 @@
 //! runtime's probes stamp each event with the id of the scheduler thread
 //! that fired it).
 //!
-//! A `call` event, which can fire on every function call, skips the event
-//! (`Tracer::fire_call`): its three words go straight into the scheduler's
-//! ring, and the names of its function are checked against the ring's
-//! [`KnownMfas`] rather than the string table's two lookups. From a thread
-//! with no ring of its own it takes the event path, as every other event.
+//! `call` and `return_from` events, which can fire on every function call
+//! and return, skip the event (`Tracer::fire_call`, `Tracer::fire_return`):
+//! their words go straight into the scheduler's ring, and the names of
+//! their function are checked against the ring's [`KnownMfas`] rather than
+//! the string table's two lookups. From a thread with no ring of its own
+//! they take the event path, as every other event.
 //!
 //! Event layouts are in [`crate::codec`].
 
@@ -119,78 +120,39 @@ impl RingTracer {
         })
     }
 
-    /// Writes the `call` event of `tracee` calling `mfa` at `timestamp_ns`
-    /// into `ring`, scheduler `s`'s own, paused or not (the caller has
-    /// just asked): the words [`RingTracer::write`] writes for it, with no
-    /// event to encode. Inlined into `fire_call`, its one caller.
+    /// The one-call probes (`fire_call`, `fire_return`): `enabled`; then,
+    /// from a scheduler's own ring, the event's payload `words` (their
+    /// function's names keyed without interning, the MFA word second)
+    /// straight into it, its names interned unless the ring named `mfa`
+    /// lately ([`KnownMfas`]); from any other thread, the event of
+    /// `payload` the way every event goes. Paused or filtered, nothing.
     #[inline(always)]
-    fn write_call(
-        &self,
-        ring: Ring<'_>,
-        s: usize,
-        tracee: Tracee,
-        mfa: &Mfa,
-        timestamp_ns: u64,
-    ) -> bool {
-        // The keys without interning; `know` interns the names unless this
-        // ring has named the function lately.
-        let words = codec::call_words(tracee, *mfa, strings::atom_key);
-        self.know(s, mfa, words[1]);
-        let kind = TraceTag::Call as u16;
-        ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
-            for (slot, w) in slots.iter().zip(words) {
-                slot.store(w, Ordering::Relaxed);
-            }
-        })
-    }
-
-    /// [`RingTracer::write_call`] for a `return_from` event: the value's
-    /// atoms are interned as any event's are.
-    #[inline(always)]
-    fn write_return(
-        &self,
-        ring: Ring<'_>,
-        s: usize,
-        tracee: Tracee,
-        mfa: &Mfa,
-        value: Term,
-        timestamp_ns: u64,
-    ) -> bool {
-        let words = codec::return_words(tracee, *mfa, value, strings::atom_key, |a| {
-            self.recorder.intern_atom(a)
-        });
-        self.know(s, mfa, words[1]);
-        let kind = TraceTag::ReturnFrom as u16;
-        ring.write_with(Category::Trace, kind, timestamp_ns, words.len(), |slots| {
-            for (slot, w) in slots.iter().zip(words) {
-                slot.store(w, Ordering::Relaxed);
-            }
-        })
-    }
-
-    /// The one-call probes' shape (`fire_call`, `fire_return`):
-    /// `enabled`, then on a scheduler's own ring `own` writes the event's
-    /// words straight into it (given the ring, its number and the
-    /// timestamp); from any other thread the event, of `payload`, takes
-    /// the path of every event.
-    #[inline(always)]
-    fn fire_one<'p>(
+    fn fire_one<'p, const N: usize>(
         &self,
         tag: TraceTag,
         tracee: Tracee,
         scheduler_id: u32,
+        mfa: &Mfa,
+        words: impl FnOnce() -> [u64; N],
         payload: impl FnOnce() -> Payload<'p>,
-        own: impl FnOnce(Ring<'_>, usize, u64) -> bool,
     ) -> Decision {
         let decision = self.enabled(tag, tracee);
         if decision == Decision::Trace {
             let timestamp_ns = clock::now_ns();
             let s = scheduler_id as usize;
             match self.recorder.own_ring(s) {
-                Some(ring) => own(ring, s, timestamp_ns),
+                Some(ring) => {
+                    let words = words();
+                    self.know(s, mfa, words[1]);
+                    ring.write_with(Category::Trace, tag as u16, timestamp_ns, N, |slots| {
+                        for (slot, w) in slots.iter().zip(words) {
+                            slot.store(w, Ordering::Relaxed);
+                        }
+                    })
+                }
                 None => {
                     let event = TraceEvent::new(tag, tracee, timestamp_ns, scheduler_id, payload());
-                    self.write_call_shared(&event)
+                    self.write_shared(&event)
                 }
             };
         }
@@ -203,7 +165,7 @@ impl RingTracer {
     /// rings keeps no lock (and ring 0 no cache of known functions).
     #[cold]
     #[inline(never)]
-    fn write_call_shared(&self, event: &TraceEvent<'_>) -> bool {
+    fn write_shared(&self, event: &TraceEvent<'_>) -> bool {
         self.write(event)
     }
 
@@ -296,31 +258,32 @@ impl Tracer for RingTracer {
         args: CallArgs<'_>,
         match_spec_result: Option<Term>,
     ) -> Decision {
+        let words = || codec::call_words(tracee, *mfa, strings::atom_key);
         let payload = || Payload::Call {
             mfa: *mfa,
             args,
             match_spec_result,
         };
-        self.fire_one(
-            TraceTag::Call,
-            tracee,
-            scheduler_id,
-            payload,
-            |ring, s, at| self.write_call(ring, s, tracee, mfa, at),
-        )
+        self.fire_one(TraceTag::Call, tracee, scheduler_id, mfa, words, payload)
     }
 
     /// `enabled`, then the `return_from` event's words straight into the
     /// scheduler's ring, as `fire_call` does for `call`.
     #[inline]
     fn fire_return(&self, tracee: Tracee, scheduler_id: u32, mfa: &Mfa, value: Term) -> Decision {
+        // The value's atoms are interned as any event's are.
+        let words = || {
+            let intern = |a| self.recorder.intern_atom(a);
+            codec::return_words(tracee, *mfa, value, strings::atom_key, intern)
+        };
         let payload = || Payload::Return { mfa: *mfa, value };
         self.fire_one(
             TraceTag::ReturnFrom,
             tracee,
             scheduler_id,
+            mfa,
+            words,
             payload,
-            |ring, s, at| self.write_return(ring, s, tracee, mfa, value, at),
         )
     }
 }

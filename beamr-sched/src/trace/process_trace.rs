@@ -277,19 +277,30 @@ impl ProcessTrace {
         pid: Term,
         payload: Payload<'_>,
     ) {
-        let Some(i) = self.sessions.iter().position(|s| {
-            s.session.id() == session.id()
-                && s.session.is_alive()
-                && s.flags.contains(flag)
-                && !(quiet_if_silent && s.flags.contains(TraceFlags::SILENT))
-        }) else {
+        let Some(i) = self.reporting(session, flag, quiet_if_silent) else {
             return;
         };
         let tracer = &*self.sessions[i].tracer;
         if report_one(tracer, tag, pid, payload, |t, e| t.trace(e)).0 == Decision::Remove {
-            self.sessions.remove(i);
-            self.refresh();
+            self.remove_session(i);
         }
+    }
+
+    /// Where `session` is among the process's sessions, if it is alive and
+    /// traces the process with `flag` (and, with `quiet_if_silent`,
+    /// without `silent`): the session an event of `flag` goes to.
+    fn reporting(
+        &self,
+        session: &Session,
+        flag: TraceFlags,
+        quiet_if_silent: bool,
+    ) -> Option<usize> {
+        self.sessions.iter().position(|s| {
+            s.session.id() == session.id()
+                && s.session.is_alive()
+                && s.flags.contains(flag)
+                && !(quiet_if_silent && s.flags.contains(TraceFlags::SILENT))
+        })
     }
 
     /// The `return_from` event of `pid`'s call of `mfa` returning `value`,
@@ -304,12 +315,7 @@ impl ProcessTrace {
         mfa: &beamr_trace::Mfa,
         value: Term,
     ) {
-        let Some(i) = self.sessions.iter().position(|s| {
-            s.session.id() == session.id()
-                && s.session.is_alive()
-                && s.flags.contains(TraceFlags::CALL)
-                && !s.flags.contains(TraceFlags::SILENT)
-        }) else {
+        let Some(i) = self.reporting(session, TraceFlags::CALL, true) else {
             return;
         };
         let Some(tracee) = Tracee::from_term(pid) else {
