@@ -433,6 +433,12 @@ impl<'a> Generator<'a> {
     /// The label of the instruction `t` is relative to `i`, when it has
     /// native code.
     fn target(&self, i: usize, t: Target) -> Result<DynamicLabel, NoCode> {
+        self.target_index(i, t).map(|(_, label)| label)
+    }
+
+    /// The index of the instruction `t` is relative to `i`, and its label,
+    /// when it has native code.
+    fn target_index(&self, i: usize, t: Target) -> Result<(usize, DynamicLabel), NoCode> {
         if !t.is_some() {
             return Err(NoCode);
         }
@@ -440,7 +446,8 @@ impl<'a> Generator<'a> {
         let j = usize::try_from(j).map_err(|_| NoCode)?;
         // A label outside the functions with native code (a call of one
         // without) hands the instruction over.
-        self.labels.get(j).copied().flatten().ok_or(NoCode)
+        let label = self.labels.get(j).copied().flatten().ok_or(NoCode)?;
+        Ok((j, label))
     }
 
     // ----- operands --------------------------------------------------
@@ -998,10 +1005,14 @@ impl<'a> Generator<'a> {
 
     /// A local call: CP set (or the frame dropped first), the call-trace
     /// probe while the callee is traced on local calls (where the
-    /// interpreter's call runs it), one reduction, then on at the callee. The slice's last
-    /// reduction is the interpreter's.
+    /// interpreter's call runs it), one reduction, then on at the callee.
+    /// The slice's last reduction is the interpreter's.
     fn call(&mut self, i: usize, target: Target, tail: Tail) -> Gen {
-        let to = self.target(i, target)?;
+        let (callee, to) = self.target_index(i, target)?;
+        // Found before any code is written: past the frame's drop, the
+        // call can no longer be handed over.
+        let function = self.functions.partition_point(|f| f.start <= callee);
+        let traced = self.traced.get(function.wrapping_sub(1)).ok_or(NoCode)?;
         let exit = self.exit_label(i);
         dynasm!(self.ops
             ; cmp rbx, 1
@@ -1019,10 +1030,7 @@ impl<'a> Generator<'a> {
             Tail::Only => {}
         }
         if crate::trace::PROBES {
-            let callee = usize::try_from(i as i64 + i64::from(target.0)).map_err(|_| NoCode)?;
-            let function = self.functions.partition_point(|f| f.start <= callee);
-            let byte = self.traced.get(function.wrapping_sub(1)).ok_or(NoCode)?;
-            let flag = byte.as_ptr() as i64;
+            let flag = traced.as_ptr() as i64;
             let (probe, back) = (self.ops.new_dynamic_label(), self.ops.new_dynamic_label());
             self.probes.push((probe, back, callee));
             dynasm!(self.ops
