@@ -6,9 +6,15 @@ use crate::{Error, Result};
 use std::process::Command;
 
 /// The Debian/Ubuntu packages that provide `erl`, `erlc`, and the parts of
-/// OTP the tests use (`eunit`), plus runtime_tools (`dbg`), which no test
-/// uses yet: beamr has no tracing BIFs, so `dbg` does not work on it.
-pub const APT_PACKAGES: [&str; 3] = ["erlang-base", "erlang-runtime-tools", "erlang-eunit"];
+/// OTP the tests use: `eunit`, runtime_tools (`dbg`), and the header files
+/// the test programs include (`eunit.hrl`, `ms_transform.hrl`, `file.hrl`,
+/// `logger.hrl`), which only `erlang-dev` ships.
+pub const APT_PACKAGES: [&str; 4] = [
+    "erlang-base",
+    "erlang-runtime-tools",
+    "erlang-eunit",
+    "erlang-dev",
+];
 
 const TOOLS: [&str; 2] = ["erl", "erlc"];
 
@@ -16,12 +22,36 @@ fn missing_tools() -> Vec<&'static str> {
     TOOLS.into_iter().filter(|t| which(t).is_none()).collect()
 }
 
+/// The packages of [`APT_PACKAGES`] that dpkg says are not installed; none
+/// where there is no dpkg (Erlang installed some other way).
+fn missing_packages() -> Vec<&'static str> {
+    if which("dpkg-query").is_none() {
+        return Vec::new();
+    }
+    APT_PACKAGES
+        .into_iter()
+        .filter(|package| {
+            process::output(Command::new("dpkg-query").args(["-W", "-f=${Status}", package]))
+                .is_none_or(|status| !status.ends_with(" installed"))
+        })
+        .collect()
+}
+
 /// Ensures `erl` and `erlc` exist, installing Erlang with apt-get if they do
-/// not and this process is root; prints the OTP release found.
+/// not and this process is root; as root, also installs any of
+/// [`APT_PACKAGES`] that is missing beside an `erl` already there (an
+/// `erl` without `erlang-dev` compiles no test that includes `eunit.hrl`).
+/// Prints the OTP release found.
 pub fn ensure() -> Result<()> {
     let missing = missing_tools();
     if !missing.is_empty() {
         install(&missing)?;
+    } else if process::is_root() && which("apt-get").is_some() {
+        let packages = missing_packages();
+        if !packages.is_empty() {
+            println!("erlang: {} not installed", packages.join(", "));
+            apt_install()?;
+        }
     }
     let version = otp_version().ok_or_else(|| {
         Error::new("`erl` is on PATH but `erl -noshell -eval ...` did not run; check the Erlang installation")
@@ -48,6 +78,20 @@ fn install(missing: &[&str]) -> Result<()> {
         )));
     }
     println!("erlang: {missing} not found; installing {packages} with apt-get");
+    apt_install()?;
+    let still_missing = missing_tools();
+    if still_missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::new(format!(
+            "installed {packages}, but {} still not on PATH",
+            still_missing.join(" and ")
+        )))
+    }
+}
+
+/// `apt-get update`, then `apt-get install -y` of every [`APT_PACKAGES`].
+fn apt_install() -> Result<()> {
     process::run(
         Command::new("apt-get")
             .arg("update")
@@ -58,16 +102,7 @@ fn install(missing: &[&str]) -> Result<()> {
             .args(["install", "-y"])
             .args(APT_PACKAGES)
             .env("DEBIAN_FRONTEND", "noninteractive"),
-    )?;
-    let still_missing = missing_tools();
-    if still_missing.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::new(format!(
-            "installed {packages}, but {} still not on PATH",
-            still_missing.join(" and ")
-        )))
-    }
+    )
 }
 
 /// `Erlang/OTP <release> (erts-<version>)`, asked of `erl` itself.
