@@ -19,8 +19,11 @@
 //! - [`event`]: [`TraceEvent`] and its [`Payload`], borrowed from the tracee.
 //! - [`tracer`]: the [`Tracer`] trait, its [`Decision`], and [`fire`], the
 //!   protocol a probe site is to follow.
+//! - [`layer`]: [`Layered`], the one way to wrap a tracer in another: a
+//!   [`Layer`] says what the wrapper changes, and every method of the
+//!   trait passes through the rest.
 //! - [`limit`]: [`LimitedTracer`], a backend behind per-second and total
-//!   limits, counting what it drops.
+//!   limits (a [`Layer`]), counting what it drops.
 //! - [`message`]: the message backend: the BEAM's trace messages, sent to a
 //!   tracer process through the runtime's [`message::Deliver`].
 //! - [`trace_tuple`]: the elements of a trace message, for the message
@@ -36,6 +39,7 @@ pub mod clock;
 pub mod context;
 pub mod event;
 pub mod flags;
+pub mod layer;
 pub mod limit;
 pub mod message;
 pub mod recording;
@@ -49,7 +53,8 @@ pub mod tracer;
 pub use context::TraceContext;
 pub use event::{CallArgs, GcInfo, Mfa, Payload, SeqSerial, TraceEvent};
 pub use flags::TraceFlags;
-pub use limit::{LimitedTracer, Limits};
+pub use layer::{Layer, Layered, Plain};
+pub use limit::{limited, LimitedTracer, Limiter, Limits};
 pub use recording::RecordingTracer;
 pub use seq_token::SeqToken;
 pub use tag::TraceTag;

@@ -1,11 +1,13 @@
 //! [`LimitedTracer`]: a backend behind limits, as `recon_trace` offers
 //! them: at most so many events in all, at most so many a second. Events
-//! past a limit are dropped before they are built, and counted.
+//! past a limit are dropped before they are built, and counted. The
+//! limits are a [`Layer`] ([`Limiter`]), so that every other method of
+//! the tracer, its one-call paths included, passes through.
 //!
 //! # Protocol
 //!
-//! 1. [`Tracer::enabled`] asks the inner tracer first; only an event it
-//!    wants counts against the limits.
+//! 1. [`Tracer::enabled`] (and `fire_call`/`fire_return`) asks the inner
+//!    tracer first; only an event it wants counts against the limits.
 //! 2. The total limit takes a ticket (`admitted`, one atomic add): past the
 //!    limit, the event is dropped.
 //! 3. The rate limit counts events in the current one-second window
@@ -20,14 +22,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use beamr_core::term::Term;
-
 use crate::clock::now_ns;
-use crate::context::TraceContext;
-use crate::event::TraceEvent;
+use crate::layer::{Layer, Layered};
 use crate::tag::TraceTag;
 use crate::tracee::Tracee;
-use crate::tracer::{Decision, Tracer};
+use crate::tracer::Tracer;
 
 /// Limits on the events a tracer takes.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -47,9 +46,8 @@ impl Limits {
 
 const SECOND_NS: u64 = 1_000_000_000;
 
-/// A tracer behind [`Limits`]; counts what it drops.
-pub struct LimitedTracer<T> {
-    inner: T,
+/// The layer that applies [`Limits`] and counts what it drops.
+pub struct Limiter {
     limits: Limits,
     admitted: AtomicU64,
     window_start_ns: AtomicU64,
@@ -57,22 +55,24 @@ pub struct LimitedTracer<T> {
     dropped: AtomicU64,
 }
 
-impl<T: Tracer> LimitedTracer<T> {
-    /// `inner` behind `limits`.
-    pub fn new(inner: T, limits: Limits) -> LimitedTracer<T> {
-        LimitedTracer {
-            inner,
+/// A tracer behind [`Limits`]; counts what it drops.
+pub type LimitedTracer<T> = Layered<Limiter, T>;
+
+/// `inner` behind `limits`.
+pub fn limited<T: Tracer>(inner: T, limits: Limits) -> LimitedTracer<T> {
+    Layered::new(Limiter::new(limits), inner)
+}
+
+impl Limiter {
+    /// A limiter for `limits`, with nothing admitted yet.
+    pub fn new(limits: Limits) -> Limiter {
+        Limiter {
             limits,
             admitted: AtomicU64::new(0),
             window_start_ns: AtomicU64::new(now_ns()),
             window_count: AtomicU64::new(0),
             dropped: AtomicU64::new(0),
         }
-    }
-
-    /// The tracer behind the limits.
-    pub fn inner(&self) -> &T {
-        &self.inner
     }
 
     /// How many events the limits dropped.
@@ -88,7 +88,7 @@ impl<T: Tracer> LimitedTracer<T> {
     }
 
     /// Steps 2 and 3 at `now`: true if one more event may pass.
-    fn admit(&self, now: u64) -> bool {
+    fn admit_at(&self, now: u64) -> bool {
         if let Some(rate) = self.limits.per_second {
             let start = self.window_start_ns.load(Ordering::Acquire);
             if now.saturating_sub(start) >= SECOND_NS
@@ -112,48 +112,28 @@ impl<T: Tracer> LimitedTracer<T> {
     }
 }
 
-impl<T: Tracer> Tracer for LimitedTracer<T> {
-    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
-        match self.inner.enabled(tag, tracee) {
-            Decision::Trace => {
-                if self.admit(now_ns()) {
-                    Decision::Trace
-                } else {
-                    self.dropped.fetch_add(1, Ordering::Relaxed);
-                    Decision::Discard
-                }
-            }
-            other => other,
+impl Layer for Limiter {
+    const GATES: bool = true;
+
+    /// Steps 2 to 4 of the protocol.
+    fn admit(&self, _tag: TraceTag, _tracee: Tracee) -> bool {
+        let admitted = self.admit_at(now_ns());
+        if !admitted {
+            self.dropped.fetch_add(1, Ordering::Relaxed);
         }
-    }
-
-    fn trace(&self, event: &TraceEvent<'_>) {
-        self.inner.trace(event)
-    }
-
-    fn reads_clock(&self) -> bool {
-        self.inner.reads_clock()
-    }
-
-    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        self.inner.monitor(watcher, target, reference, timestamp_ns)
-    }
-
-    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
-        self.inner.trace_send(event)
-    }
-
-    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
-        self.inner.trace_receive(event, carried)
+        admitted
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fire;
+    use crate::event::{CallArgs, Mfa, TraceEvent};
     use crate::recording::RecordingTracer;
-    use crate::Payload;
+    use crate::tracer::Decision;
+    use crate::{fire, Payload};
+    use beamr_core::atom::Atom;
+    use beamr_core::term::Term;
 
     fn send(t: &impl Tracer) -> Decision {
         let me = Tracee::pid(1);
@@ -173,11 +153,12 @@ mod tests {
             total: Some(3),
             per_second: None,
         };
-        let t = LimitedTracer::new(RecordingTracer::new(), limits);
+        let t = limited(RecordingTracer::new(), limits);
         let decisions: Vec<Decision> = (0..5).map(|_| send(&t)).collect();
         assert_eq!(decisions[..3], [Decision::Trace; 3]);
         assert_eq!(decisions[3..], [Decision::Discard; 2]);
-        assert_eq!((t.inner().len(), t.dropped(), t.admitted()), (3, 2, 3));
+        let l = t.layer();
+        assert_eq!((t.inner().len(), l.dropped(), l.admitted()), (3, 2, 3));
     }
 
     #[test]
@@ -186,20 +167,21 @@ mod tests {
             total: None,
             per_second: Some(2),
         };
-        let t = LimitedTracer::new(RecordingTracer::new(), limits);
+        let t = limited(RecordingTracer::new(), limits);
         for _ in 0..4 {
             send(&t);
         }
-        assert_eq!((t.inner().len(), t.dropped()), (2, 2));
+        assert_eq!((t.inner().len(), t.layer().dropped()), (2, 2));
         // A later second admits again.
         let later = now_ns() + 2 * SECOND_NS;
-        assert!(t.admit(later) && t.admit(later) && !t.admit(later));
+        let l = t.layer();
+        assert!(l.admit_at(later) && l.admit_at(later) && !l.admit_at(later));
     }
 
     #[test]
     fn what_the_inner_tracer_refuses_is_not_counted() {
         let inner = RecordingTracer::with_filter(|_, _| Decision::Discard);
-        let t = LimitedTracer::new(
+        let t = limited(
             inner,
             Limits {
                 total: Some(1),
@@ -207,7 +189,33 @@ mod tests {
             },
         );
         assert_eq!(send(&t), Decision::Discard);
-        assert_eq!((t.dropped(), t.admitted()), (0, 0));
+        assert_eq!((t.layer().dropped(), t.layer().admitted()), (0, 0));
         assert!(Limits::default().is_none());
+    }
+
+    #[test]
+    fn calls_count_against_the_limits_on_the_one_call_path() {
+        let t = limited(
+            RecordingTracer::new(),
+            Limits {
+                total: Some(2),
+                per_second: None,
+            },
+        );
+        let mfa = Mfa {
+            module: Atom::OK,
+            function: Atom::OK,
+            arity: 0,
+        };
+        let me = Tracee::pid(1);
+        let decisions: Vec<Decision> = (0..3)
+            .map(|_| t.fire_call(me, 0, &mfa, CallArgs::Args(&[]), None))
+            .collect();
+        assert_eq!(
+            decisions,
+            [Decision::Trace, Decision::Trace, Decision::Discard]
+        );
+        assert_eq!(t.fire_return(me, 0, &mfa, Term::NIL), Decision::Discard);
+        assert_eq!((t.inner().len(), t.layer().dropped()), (2, 2));
     }
 }

@@ -63,7 +63,7 @@ pub enum Decision {
     /// Skip this event.
     Discard,
     /// Skip this event and ask for this tracer to be taken off the tracee
-    /// (the caller of [`fire`] acts on it; no runtime does yet).
+    /// (the caller of [`fire`] acts on it).
     Remove,
 }
 
@@ -215,7 +215,9 @@ where
 }
 
 /// `Tracer` for smart pointers to tracers: every method forwards, so a
-/// method added to the trait is added here once for both.
+/// method added to the trait is added here once for both. Wrappers that
+/// change something are [`Layered`](crate::layer::Layered), which forwards
+/// the rest; `tests/forwarding.rs` fails when either misses a method.
 macro_rules! forward_tracer {
     ($($pointer:ident),*) => {$(
         impl<T: Tracer + ?Sized> Tracer for $pointer<T> {
@@ -252,6 +254,15 @@ macro_rules! forward_tracer {
                 match_spec_result: Option<Term>,
             ) -> Decision {
                 (**self).fire_call(tracee, scheduler_id, mfa, args, match_spec_result)
+            }
+            fn fire_return(
+                &self,
+                tracee: Tracee,
+                scheduler_id: u32,
+                mfa: &Mfa,
+                value: Term,
+            ) -> Decision {
+                (**self).fire_return(tracee, scheduler_id, mfa, value)
             }
         }
     )*};

@@ -51,7 +51,7 @@ use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::{pattern, ProcessTrace, ProgramScope, Session};
 use beamr_trace::clock::now_ns;
-use beamr_trace::{LimitedTracer, Limits, TextTracer, TraceFlags, Tracer};
+use beamr_trace::{limited, LimitedTracer, Limits, TextTracer, TraceFlags, Tracer};
 
 /// Parsed `--trace`, `--trace-call` and `--trace-to` options.
 #[derive(Debug, PartialEq, Eq)]
@@ -206,13 +206,13 @@ fn limit(tracer: Arc<dyn Tracer>, limits: Limits) -> (Arc<dyn Tracer>, Limited) 
     if limits.is_none() {
         return (tracer, None);
     }
-    let limited = Arc::new(LimitedTracer::new(tracer, limits));
+    let limited = Arc::new(limited(tracer, limits));
     (limited.clone(), Some(limited))
 }
 
 /// Tells of the events the limits dropped, on standard error; the count.
 fn report_dropped(limited: &Limited) -> u64 {
-    let dropped = limited.as_ref().map_or(0, |l| l.dropped());
+    let dropped = limited.as_ref().map_or(0, |l| l.layer().dropped());
     if dropped > 0 {
         eprintln!("beamr: trace: {dropped} events dropped by --trace-limit/--trace-rate");
     }

@@ -20,7 +20,7 @@ use beamr_trace::{Decision, TraceEvent, TraceTag, Tracee, Tracer};
 use crate::code::CodeServer;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-use crate::trace::tracer_module::{self, ModuleTracer};
+use crate::trace::tracer_module;
 
 /// A tracer named by a trace BIF's argument.
 pub(super) enum NamedTracer {
@@ -65,9 +65,9 @@ pub(super) fn module_tracer(
         return Ok(None);
     };
     match backend.open(state) {
-        Ok(tracer) => Ok(Some(NamedTracer::Module(Arc::new(ModuleTracer::new(
-            module, state, tracer,
-        ))))),
+        Ok(tracer) => Ok(Some(NamedTracer::Module(Arc::new(
+            tracer_module::module_tracer(module, state, tracer),
+        )))),
         Err(why) => {
             let cause = Atom::new(&format!("{}: {why}", module.name()))
                 .map_or(Term::atom(Atom::BADARG), Term::atom);

@@ -21,7 +21,8 @@
 //! registration (the BIFs know it).
 //!
 //! A tracer made from a module is wrapped in a [`ModuleTracer`], which
-//! keeps a copy of `{Module, State}` for `erlang:trace_info(Pid, tracer)`.
+//! keeps a copy of `{Module, State}` for `erlang:trace_info(Pid, tracer)`
+//! and passes everything else through to the module's tracer.
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex, RwLock};
@@ -29,7 +30,7 @@ use std::sync::{Arc, LazyLock, Mutex, RwLock};
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
-use beamr_trace::{Decision, TraceContext, TraceEvent, TraceTag, Tracee, Tracer};
+use beamr_trace::{Layer, Layered, Tracer};
 
 /// A tracer module: a native trace backend that Erlang code selects by
 /// module name.
@@ -62,50 +63,42 @@ pub fn find(name: Atom) -> Option<Arc<dyn TracerModule>> {
         .cloned()
 }
 
-/// A tracer made by a tracer module, with the `{Module, State}` term that
-/// names it (kept on a heap of its own for `erlang:trace_info/2`).
-pub struct ModuleTracer {
-    inner: Arc<dyn Tracer>,
+/// A tracer made by a tracer module, named by its `{Module, State}` term
+/// for `erlang:trace_info/2`: the module's tracer wrapped in a
+/// [`TracerName`], which passes every other method through (its one-call
+/// paths included).
+pub type ModuleTracer = Layered<TracerName, Arc<dyn Tracer>>;
+
+/// `inner`, made by `module` from `state`, as the tracer `{module,
+/// state}` names (`state` is copied).
+pub fn module_tracer(module: Atom, state: Term, inner: Arc<dyn Tracer>) -> ModuleTracer {
+    Layered::new(TracerName::new(module, state), inner)
+}
+
+/// The layer of a [`ModuleTracer`]: the `{Module, State}` term, kept on a
+/// heap of its own.
+pub struct TracerName {
     name: Term,
     /// Holds `name`'s words; never touched after the copy (the mutex only
     /// makes the heap shareable between threads).
     _heap: Mutex<Heap>,
 }
 
-impl ModuleTracer {
-    /// `inner`, named `{module, state}` (`state` is copied).
-    pub fn new(module: Atom, state: Term, inner: Arc<dyn Tracer>) -> ModuleTracer {
+impl TracerName {
+    /// `{module, state}`, with `state` copied.
+    pub fn new(module: Atom, state: Term) -> TracerName {
         let mut heap = Heap::new();
         let state = heap.copy_term(state);
         let name = heap.tuple(&[Term::atom(module), state]);
-        ModuleTracer {
-            inner,
+        TracerName {
             name,
             _heap: Mutex::new(heap),
         }
     }
 }
 
-impl Tracer for ModuleTracer {
-    fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision {
-        self.inner.enabled(tag, tracee)
-    }
-    fn trace(&self, event: &TraceEvent<'_>) {
-        self.inner.trace(event)
-    }
-    fn trace_status(&self, tracee: Tracee) -> Decision {
-        self.inner.trace_status(tracee)
-    }
-    fn monitor(&self, watcher: Tracee, target: Term, reference: Term, timestamp_ns: u64) {
-        self.inner.monitor(watcher, target, reference, timestamp_ns)
-    }
-    fn trace_send(&self, event: &TraceEvent<'_>) -> Option<TraceContext> {
-        self.inner.trace_send(event)
-    }
-    fn trace_receive(&self, event: &TraceEvent<'_>, carried: Option<TraceContext>) {
-        self.inner.trace_receive(event, carried)
-    }
-    fn tracer_term(&self) -> Option<Term> {
+impl Layer for TracerName {
+    fn name(&self) -> Option<Term> {
         Some(self.name)
     }
 }
@@ -113,7 +106,8 @@ impl Tracer for ModuleTracer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use beamr_trace::RecordingTracer;
+    use beamr_trace::{CallArgs, Decision, Mfa, RecordingTracer, TraceEvent, TraceTag, Tracee};
+    use std::sync::atomic::{AtomicU64, Ordering};
 
     struct Recording;
 
@@ -135,12 +129,72 @@ mod tests {
         let module = find(name).expect("registered");
         assert!(module.open(Term::NIL).is_err());
         let state = Term::atom(Atom::OK);
-        let tracer = ModuleTracer::new(name, state, module.open(state).unwrap());
+        let tracer = module_tracer(name, state, module.open(state).unwrap());
         let term = tracer.tracer_term().expect("a name");
         assert_eq!(term.as_tuple(), Some(&[Term::atom(name), state][..]));
         assert_eq!(
             tracer.enabled(TraceTag::Send, Tracee::pid(1)),
             Decision::Trace
+        );
+    }
+
+    /// A tracer whose one-call paths count their calls; its `trace` is
+    /// never to be reached through them.
+    #[derive(Default)]
+    struct OneCall {
+        calls: AtomicU64,
+        returns: AtomicU64,
+        events: AtomicU64,
+    }
+
+    impl Tracer for OneCall {
+        fn enabled(&self, _tag: TraceTag, _tracee: Tracee) -> Decision {
+            Decision::Trace
+        }
+        fn trace(&self, _event: &TraceEvent<'_>) {
+            self.events.fetch_add(1, Ordering::Relaxed);
+        }
+        fn reads_clock(&self) -> bool {
+            false
+        }
+        fn fire_call(
+            &self,
+            _tracee: Tracee,
+            _scheduler_id: u32,
+            _mfa: &Mfa,
+            _args: CallArgs<'_>,
+            _match_spec_result: Option<Term>,
+        ) -> Decision {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            Decision::Trace
+        }
+        fn fire_return(&self, _: Tracee, _: u32, _: &Mfa, _: Term) -> Decision {
+            self.returns.fetch_add(1, Ordering::Relaxed);
+            Decision::Trace
+        }
+    }
+
+    #[test]
+    fn a_module_tracer_takes_its_backends_one_call_paths() {
+        // As `{tracer, beamr_ring_tracer, State}` wraps the ring's tracer.
+        let inner = Arc::new(OneCall::default());
+        let tracer = module_tracer(Atom::OK, Term::NIL, inner.clone());
+        let mfa = Mfa {
+            module: Atom::OK,
+            function: Atom::OK,
+            arity: 0,
+        };
+        let me = Tracee::pid(1);
+        tracer.fire_call(me, 0, &mfa, CallArgs::Arity(0), None);
+        tracer.fire_return(me, 0, &mfa, Term::NIL);
+        assert!(!tracer.reads_clock());
+        assert_eq!(
+            (
+                inner.calls.load(Ordering::Relaxed),
+                inner.returns.load(Ordering::Relaxed),
+                inner.events.load(Ordering::Relaxed)
+            ),
+            (1, 1, 0)
         );
     }
 }
