@@ -4,29 +4,28 @@
 //! `beamr run --trace FLAGS --trace-to ring:FILE` writes them; so do
 //! beamr-ringbuf's tests and its synthetic generator.
 //!
-//! - `dump`: every event, one per line, in timestamp order ([`dump`]);
-//! - `stats`: counts per kind and per ring, time span, losses ([`stats`]);
-//! - `tail`: follow a file while it is written ([`tail`]);
-//! - `export --format chrome`: Chrome trace-event JSON for Perfetto
-//!   ([`export_chrome`]);
-//! - `flame`: a flame graph of call/return events ([`flame`]);
-//! - `seq --label L`: a Mermaid sequence diagram of one `seq_trace` label
-//!   ([`seq`]).
+//! The analysis is the [`beamr_trace_analysis`] library; this module holds
+//! the subcommands' arguments, and [`print`] calls the library and prints
+//! what it returns:
 //!
-//! Every command reads through [`read`], which turns a bad file into one
-//! error line; [`render`] names pids, functions and terms.
+//! - `dump`: every event, one per line, in timestamp order
+//!   ([`beamr_trace_analysis::dump`]);
+//! - `stats`: counts per kind and per ring, time span, losses
+//!   ([`beamr_trace_analysis::stats`]);
+//! - `tail`: follow a file while it is written
+//!   ([`beamr_trace_analysis::tail`]);
+//! - `export --format chrome`: Chrome trace-event JSON for Perfetto
+//!   ([`beamr_trace_analysis::export_chrome`]);
+//! - `flame`: a flame graph of call/return events
+//!   ([`beamr_trace_analysis::flame`]);
+//! - `seq --label L`: a Mermaid sequence diagram of one `seq_trace` label
+//!   ([`beamr_trace_analysis::seq`]).
 
-pub mod dump;
-pub mod export_chrome;
-pub mod flame;
-pub mod read;
-pub mod render;
-pub mod seq;
-pub mod stats;
-pub mod tail;
+mod print;
 
 use std::path::PathBuf;
 
+use beamr_trace_analysis::render;
 use clap::{Subcommand, ValueEnum};
 
 /// How `dump`, `stats` and `tail` print.
@@ -36,6 +35,15 @@ pub enum LineFormat {
     Text,
     /// One JSON object per line.
     Json,
+}
+
+impl From<LineFormat> for render::LineFormat {
+    fn from(format: LineFormat) -> render::LineFormat {
+        match format {
+            LineFormat::Text => render::LineFormat::Text,
+            LineFormat::Json => render::LineFormat::Json,
+        }
+    }
 }
 
 /// What `export` writes.
@@ -132,8 +140,8 @@ pub enum TraceCommand {
 /// Runs one `beamr trace` subcommand. The error is one line.
 pub fn run(command: TraceCommand) -> Result<(), String> {
     match command {
-        TraceCommand::Dump { file, format } => dump::run(&file, format),
-        TraceCommand::Stats { file, format } => stats::run(&file, format),
+        TraceCommand::Dump { file, format } => print::dump(&file, format.into()),
+        TraceCommand::Stats { file, format } => print::stats(&file, format.into()),
         TraceCommand::Tail {
             file,
             format,
@@ -141,10 +149,10 @@ pub fn run(command: TraceCommand) -> Result<(), String> {
             max_events,
             timeout,
             interval,
-        } => tail::run(
+        } => print::tail(
             &file,
-            &tail::TailOptions {
-                format,
+            &print::TailArgs {
+                format: format.into(),
                 new,
                 max_events,
                 timeout,
@@ -155,26 +163,18 @@ pub fn run(command: TraceCommand) -> Result<(), String> {
             file,
             format: ExportFormat::Chrome,
             output,
-        } => export_chrome::run(&file, &output),
+        } => print::export_chrome(&file, &output),
         TraceCommand::Seq {
             file,
             label,
             output,
-        } => seq::run(&file, &label, &output),
+        } => print::seq(&file, &label, &output),
         TraceCommand::Flame {
             file,
             output,
             per_process,
             collapsed,
             title,
-        } => flame::run(
-            &file,
-            &output,
-            &flame::FlameOptions {
-                per_process,
-                collapsed,
-                title,
-            },
-        ),
+        } => print::flame(&file, &output, per_process, collapsed, &title),
     }
 }

@@ -1,6 +1,6 @@
-//! `beamr trace flame FILE -o OUT.svg`: a flame graph of the time spent in
-//! traced functions, drawn by `inferno` from stacks rebuilt out of
-//! call/return events.
+//! A flame graph of the time spent in traced functions, drawn by `inferno`
+//! from stacks rebuilt out of call/return events (`beamr trace flame FILE
+//! -o OUT.svg`).
 //!
 //! Each process's call stack is replayed from its `call` (push) and
 //! `return_from`/`exception_from` (pop down to the frame of that function)
@@ -9,32 +9,22 @@
 //! while the process was scheduled in: after its `out` and before its next
 //! `in` it is not running (a process with no `in`/`out` events counts as
 //! always running). Time outside any traced call is not drawn. Frames are
-//! `module:function/arity`; weights are nanoseconds. With `--per-process`
-//! every stack starts with the pid, else the stacks of all processes add up.
-//! `--collapsed` writes the folded stacks (`a;b;c NANOSECONDS`, the input
-//! format of `inferno`/`flamegraph.pl`) instead of the SVG.
+//! `module:function/arity`; weights are nanoseconds. Folded per process
+//! ([`fold`]'s `per_process`, `--per-process`), every stack starts with the
+//! pid, else the stacks of all processes add up. [`Folded::write_collapsed`]
+//! writes the folded stacks (`a;b;c NANOSECONDS`, the input format of
+//! `inferno`/`flamegraph.pl`), [`Folded::write_svg`] the graph.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
-use beamr_ringbuf::{Body, MfaRef, Proc, StringTable};
+use beamr_ringbuf::{Body, Cursor, MfaRef, Proc, StringTable};
 use beamr_trace::TraceTag;
 
-use super::read::{self, Item, Order};
-use super::render::{mfa_name, proc_name};
-
-/// `flame`'s options.
-#[derive(Clone, Debug)]
-pub struct FlameOptions {
-    /// Stacks start with the pid.
-    pub per_process: bool,
-    /// Write folded stacks, not SVG.
-    pub collapsed: bool,
-    /// The graph's title.
-    pub title: String,
-}
+use crate::error::Error;
+use crate::read::{self, Item, Order};
+use crate::render::{mfa_name, proc_name};
 
 /// A process's replayed state.
 struct Process {
@@ -135,13 +125,25 @@ impl Folder {
     }
 }
 
-/// Writes the flame graph of `path` to `output` (`-`: standard output).
-pub fn run(path: &Path, output: &Path, opts: &FlameOptions) -> Result<(), String> {
-    let mut cursor = read::open(path)?;
-    let mut folder = Folder::new(opts.per_process);
+/// The folded stacks of a file: what a flame graph draws.
+#[derive(Clone, Debug)]
+pub struct Folded {
+    /// The file they come from (the graph's subtitle names it).
+    pub path: PathBuf,
+    /// `frame;frame;frame` (`module:function/arity` names, the pid first
+    /// when folded per process) to nanoseconds of self time, in key order.
+    pub stacks: BTreeMap<String, u64>,
+}
+
+/// Replays the call stacks of `cursor` (opened on `path`) and folds them,
+/// starting every stack with the pid when `per_process`. Fails with
+/// [`Error::Corrupt`] if a ring was corrupt, and with
+/// [`Error::NothingToDraw`] if no time was spent inside traced calls.
+pub fn fold(cursor: &mut Cursor, path: &Path, per_process: bool) -> Result<Folded, Error> {
+    let mut folder = Folder::new(per_process);
     let mut last = 0u64;
     let mut strings = StringTable::default();
-    let totals = read::read_all(&mut cursor, Order::Time, |item| {
+    let totals = read::read_all(cursor, Order::Time, |item| {
         if let Item::Event(e, s) = item {
             last = last.max(e.timestamp_ns);
             if let Some(Ok(r)) = e.trace() {
@@ -150,42 +152,54 @@ pub fn run(path: &Path, output: &Path, opts: &FlameOptions) -> Result<(), String
         }
         Ok(())
     })
-    .or_else(|e| e.into_result().map(|()| Default::default()))?;
+    // The consumer above never fails.
+    .unwrap_or_default();
     totals.check(path)?;
     strings.clone_from(cursor.strings());
     folder.close(last, &strings);
     if folder.folded.is_empty() {
-        return Err(format!(
-            "{}: no time inside traced calls (no call/return events): nothing to draw",
-            path.display()
-        ));
+        return Err(Error::NothingToDraw {
+            path: path.to_path_buf(),
+        });
     }
-    let lines: Vec<String> = folder
-        .folded
-        .iter()
-        .map(|(stack, ns)| format!("{stack} {ns}"))
-        .collect();
-    let out: Box<dyn Write> = if output == Path::new("-") {
-        Box::new(std::io::stdout().lock())
-    } else {
-        let f = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-        Box::new(f)
-    };
-    let mut out = BufWriter::new(out);
-    let written = if opts.collapsed {
-        lines
+    Ok(Folded {
+        path: path.to_path_buf(),
+        stacks: folder.folded,
+    })
+}
+
+impl Folded {
+    /// The `stack NANOSECONDS` lines, in key order.
+    pub fn lines(&self) -> Vec<String> {
+        self.stacks
+            .iter()
+            .map(|(stack, ns)| format!("{stack} {ns}"))
+            .collect()
+    }
+
+    /// Writes the collapsed stacks to `out`, a line each, and flushes it.
+    pub fn write_collapsed(&self, out: &mut impl Write) -> Result<(), Error> {
+        self.lines()
             .iter()
             .try_for_each(|l| writeln!(out, "{l}"))
             .and_then(|()| out.flush())
-    } else {
+            .map_err(Error::Output)
+    }
+
+    /// Writes the flame graph SVG, titled `title`, to `out` and flushes it.
+    pub fn write_svg(&self, title: &str, out: &mut impl Write) -> Result<(), Error> {
+        let lines = self.lines();
         let mut o = inferno::flamegraph::Options::default();
-        o.title = opts.title.clone();
-        o.subtitle = Some(format!("{} (self time in traced calls)", path.display()));
+        o.title = title.to_owned();
+        o.subtitle = Some(format!(
+            "{} (self time in traced calls)",
+            self.path.display()
+        ));
         o.count_name = "ns".to_owned();
         // Colours from the function names: the same graph for the same trace.
         o.hash = true;
-        inferno::flamegraph::from_lines(&mut o, lines.iter().map(String::as_str), &mut out)
+        inferno::flamegraph::from_lines(&mut o, lines.iter().map(String::as_str), &mut *out)
             .and_then(|()| out.flush())
-    };
-    written.or_else(read::quiet_pipe)
+            .map_err(Error::Output)
+    }
 }

@@ -8,6 +8,16 @@ use beamr_ringbuf::{Body, Category, Event, MfaRef, Proc, StringTable, TermSummar
 use beamr_trace::{GcInfo, TraceTag};
 use serde_json::{json, Map, Value};
 
+/// How [`dump`](crate::dump), [`stats`](crate::stats) and
+/// [`tail`](crate::tail) write.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LineFormat {
+    /// Aligned text for people.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
 /// The name of atom `key`, or `atom#KEY` when the file does not have it.
 pub fn atom(key: u32, strings: &StringTable) -> String {
     match strings.atom(key) {

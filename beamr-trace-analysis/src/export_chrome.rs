@@ -1,6 +1,6 @@
-//! `beamr trace export FILE --format chrome -o OUT.json`: Chrome trace-event
-//! JSON (the "JSON Object Format" that Perfetto and `chrome://tracing`
-//! open).
+//! A trace as Chrome trace-event JSON (the "JSON Object Format" that
+//! Perfetto and `chrome://tracing` open), as `beamr trace export FILE
+//! --format chrome -o OUT.json` writes it.
 //!
 //! Two groups of tracks:
 //!
@@ -33,16 +33,16 @@
 //! `"unfinished": true`. `"otherData"` counts what was written.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
-use beamr_ringbuf::{Body, Event, MfaRef, Proc, StringTable, TraceRecord};
+use beamr_ringbuf::{Body, Cursor, Event, MfaRef, Proc, StringTable, TraceRecord};
 use beamr_trace::TraceTag;
 use serde_json::{json, Value};
 
-use super::read::{self, Item, Order};
-use super::render::{self, mfa_name, proc_name};
+use crate::error::Error;
+use crate::read::{self, Item, Order};
+use crate::render::{self, mfa_name, proc_name};
 
 /// The `pid` of the scheduler tracks.
 pub const SCHEDULERS: u64 = 1;
@@ -51,39 +51,27 @@ pub const PROCESSES: u64 = 2;
 /// Scheduler ring `r`'s track is `"tid": SCHEDULER_TID_BASE + r`.
 pub const SCHEDULER_TID_BASE: u64 = 2_000_000_000;
 
-/// Writes `path` as Chrome trace JSON to `output` (`-`: standard output).
-pub fn run(path: &Path, output: &Path) -> Result<(), String> {
-    let mut cursor = read::open(path)?;
+/// Writes the events of `cursor` (opened on `path`, which `"otherData"`
+/// names) to `out` as Chrome trace JSON and flushes it; then fails with
+/// [`Error::Corrupt`] if a ring was corrupt.
+pub fn write(cursor: &mut Cursor, path: &Path, out: &mut impl Write) -> Result<(), Error> {
     let info = cursor.info();
-    let out: Box<dyn Write> = if output == Path::new("-") {
-        Box::new(std::io::stdout().lock())
-    } else {
-        let f = File::create(output).map_err(|e| format!("{}: {e}", output.display()))?;
-        Box::new(f)
-    };
-    let mut chrome = Chrome::new(
-        BufWriter::with_capacity(1 << 16, out),
-        info.created_monotonic_ns,
-    );
+    let mut chrome = Chrome::new(out, info.created_monotonic_ns);
     let header = format!(
         "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n{}",
         json!({"ph": "M", "name": "process_name", "pid": SCHEDULERS,
                "args": {"name": format!("beamr schedulers (writer pid {})", info.writer_pid)}})
     );
-    let written = chrome.out.write_all(header.as_bytes()).and_then(|()| {
-        chrome.put(json!({"ph": "M", "name": "process_name", "pid": PROCESSES,
-                          "args": {"name": "beamr processes"}}))
-    });
-    let result = written
-        .map_err(read::ReadError::Output)
-        .and_then(|()| read::read_all(&mut cursor, Order::Time, |item| chrome.item(&item)));
-    let totals = match result.and_then(|t| {
-        chrome.finish(path).map_err(read::ReadError::Output)?;
-        Ok(t)
-    }) {
-        Ok(t) => t,
-        Err(e) => return e.into_result(),
-    };
+    chrome
+        .out
+        .write_all(header.as_bytes())
+        .and_then(|()| {
+            chrome.put(json!({"ph": "M", "name": "process_name", "pid": PROCESSES,
+                              "args": {"name": "beamr processes"}}))
+        })
+        .map_err(Error::Output)?;
+    let totals = read::read_all(cursor, Order::Time, |item| chrome.item(&item))?;
+    chrome.finish(path).map_err(Error::Output)?;
     totals.check(path)
 }
 

@@ -2,31 +2,33 @@
 //! one per line, merged into timestamp order, with a line for each loss.
 //!
 //! Text lines are `TIME RING PID TAG REST` (see
-//! [`render::text_line`](super::render::text_line)), times in seconds since
+//! [`render::text_line`]), times in seconds since
 //! the file was created; JSON lines are objects with a `"type"` of `"event"`
-//! or `"lost"` (see [`render::json_line`](super::render::json_line)).
+//! or `"lost"` (see [`render::json_line`]).
 
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
-use super::read::{self, Item, Order};
-use super::{render, LineFormat};
+use beamr_ringbuf::Cursor;
 
-/// Prints `path`'s events to standard output.
-pub fn run(path: &Path, format: LineFormat) -> Result<(), String> {
-    let mut cursor = read::open(path)?;
+use crate::error::Error;
+use crate::read::{self, Item, Order};
+use crate::render::{self, LineFormat};
+
+/// Writes the events of `cursor` (opened on `path`) to `out`, one line
+/// each, and flushes it; then fails with [`Error::Corrupt`] if a ring was
+/// corrupt.
+pub fn write(
+    cursor: &mut Cursor,
+    path: &Path,
+    format: LineFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
     let t0 = cursor.info().created_monotonic_ns;
-    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let totals = read::read_all(&mut cursor, Order::Time, |item| {
-        write_item(&mut out, &item, format, t0)
-    });
-    let totals = match totals.and_then(|t| {
-        out.flush().map_err(read::ReadError::Output)?;
-        Ok(t)
-    }) {
-        Ok(t) => t,
-        Err(e) => return e.into_result(),
-    };
+    let totals = read::read_all(cursor, Order::Time, |item| {
+        write_item(out, &item, format, t0)
+    })?;
+    out.flush().map_err(Error::Output)?;
     totals.check(path)
 }
 

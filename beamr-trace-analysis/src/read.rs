@@ -1,11 +1,13 @@
-//! Reading a trace file for the `beamr trace` commands: opening it (a bad
-//! file is one error line), delivering its events and losses to a consumer,
-//! and keeping the per-ring books (delivered, lost, corrupt).
+//! Reading a trace file: opening it (a bad file is an [`Error::Open`]),
+//! delivering its events and losses to a consumer, and keeping the
+//! per-ring books (delivered, lost, corrupt).
 
 use std::io;
 use std::path::Path;
 
 use beamr_ringbuf::{Callbacks, Cursor, Event, StringTable};
+
+use crate::error::Error;
 
 /// What a consumer is handed, in order.
 pub enum Item<'a, 'e> {
@@ -50,24 +52,23 @@ impl Totals {
         }
     }
 
-    /// `Err` with one line naming the first corrupt ring (and how many more
-    /// there are) if any ring was corrupt.
-    pub fn check(&self, path: &Path) -> Result<(), String> {
+    /// [`Error::Corrupt`], naming the first corrupt ring of `path` (and how
+    /// many more there are), if any ring was corrupt.
+    pub fn check(&self, path: &Path) -> Result<(), Error> {
         match self.corrupt.split_first() {
             None => Ok(()),
-            Some((first, [])) => Err(format!("{}: {first}", path.display())),
-            Some((first, more)) => Err(format!(
-                "{}: {first} (and {} more corrupt rings)",
-                path.display(),
-                more.len()
-            )),
+            Some((first, more)) => Err(Error::Corrupt {
+                path: path.to_path_buf(),
+                first: first.clone(),
+                more: more.len(),
+            }),
         }
     }
 }
 
 /// Opens `path` as a trace file; the error says what is wrong with it.
-pub fn open(path: &Path) -> Result<Cursor, String> {
-    Cursor::open(path).map_err(|e| e.to_string())
+pub fn open(path: &Path) -> Result<Cursor, Error> {
+    Ok(Cursor::open(path)?)
 }
 
 /// Adapts a consumer to [`Callbacks`], keeping the books and the first
@@ -121,42 +122,18 @@ impl<F: FnMut(Item<'_, '_>) -> io::Result<()>> Callbacks for Sink<F> {
     }
 }
 
-/// Why [`read_all`] stopped early.
-#[derive(Debug)]
-pub enum ReadError {
-    /// The consumer failed to write its output.
-    Output(io::Error),
-}
-
-impl ReadError {
-    /// The command's result: a closed pipe (`beamr trace dump F | head`) is
-    /// not an error; anything else is one line.
-    pub fn into_result(self) -> Result<(), String> {
-        match self {
-            ReadError::Output(e) => quiet_pipe(e),
-        }
-    }
-}
-
-/// `Ok` for a broken pipe, else the error as one line.
-pub fn quiet_pipe(e: io::Error) -> Result<(), String> {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Ok(())
-    } else {
-        Err(format!("writing the output: {e}"))
-    }
-}
-
 /// Reads everything `cursor` has not delivered yet, once, in `order`, then
 /// closes the books as for a file whose writer is gone: events the writers
 /// counted but that could not be delivered are reported lost. (With a writer
 /// still running this is a snapshot, and events it is writing at that very
-/// moment may be counted lost.) Corrupt rings are listed in the totals.
+/// moment may be counted lost.) Corrupt rings are listed in the totals. The
+/// consumer's first error stops the delivery and is returned as
+/// [`Error::Output`].
 pub fn read_all(
     cursor: &mut Cursor,
     order: Order,
     consume: impl FnMut(Item<'_, '_>) -> io::Result<()>,
-) -> Result<Totals, ReadError> {
+) -> Result<Totals, Error> {
     let mut sink = Sink::new(cursor.ring_count(), consume);
     match order {
         Order::Time => cursor.poll_merged(&mut sink),
@@ -164,7 +141,7 @@ pub fn read_all(
     };
     cursor.finish(&mut sink);
     match sink.error {
-        Some(e) => Err(ReadError::Output(e)),
+        Some(e) => Err(Error::Output(e)),
         None => Ok(sink.totals),
     }
 }

@@ -1,30 +1,34 @@
-//! `beamr trace tail FILE`: follows a trace file while it is written,
-//! printing new events (merged into timestamp order per poll) and losses as
-//! `dump` does, until one of:
+//! Following a trace file while it is written (`beamr trace tail FILE`):
+//! new events (merged into timestamp order per poll) and losses are written
+//! as [`dump`](crate::dump) writes them, until one of:
 //!
-//! - SIGINT (Ctrl-C), after which it prints what it has and exits with 0;
+//! - the caller's `interrupted` flag is set (`beamr trace tail` sets it on
+//!   SIGINT, Ctrl-C);
 //! - the writing process has exited (its pid, from the file header, is no
 //!   longer a live process; checked through `/proc` where there is one),
 //!   after which the rest of the file is read and the books closed;
-//! - `--max-events N` events printed, or `--timeout SECONDS` elapsed.
+//! - [`TailOptions::max_events`] events written, or
+//!   [`TailOptions::deadline`] passed;
+//! - the output is a pipe whose reader has gone.
 //!
-//! It polls: when a poll finds nothing new it sleeps `--interval`
-//! milliseconds. A summary line (`# N events, M lost: why it stopped`) goes
-//! to standard error, so standard output holds only events.
+//! It polls: when a poll finds nothing new it sleeps
+//! [`TailOptions::interval`]. [`follow`] returns a [`Summary`] of what it
+//! wrote and why it stopped (`beamr trace tail` prints it to standard
+//! error, so standard output holds only events).
 
-use std::io::{BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use beamr_ringbuf::Cursor;
 
-use super::dump::write_item;
-use super::read::{self, Item, Sink};
-use super::LineFormat;
+use crate::dump::write_item;
+use crate::error::Error;
+use crate::read::{Item, Sink};
+use crate::render::LineFormat;
 
-/// `tail`'s options.
+/// [`follow`]'s options.
 #[derive(Clone, Debug)]
 pub struct TailOptions {
     /// Output format.
@@ -33,51 +37,64 @@ pub struct TailOptions {
     pub new: bool,
     /// Stop after this many events.
     pub max_events: Option<u64>,
-    /// Stop after this many seconds.
-    pub timeout: Option<f64>,
-    /// Sleep between empty polls, in milliseconds.
-    pub interval_ms: u64,
+    /// Stop at this time.
+    pub deadline: Option<Instant>,
+    /// Sleep between empty polls.
+    pub interval: Duration,
 }
 
 /// Why following stopped.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Stop {
+pub enum Stop {
+    /// The `interrupted` flag was set.
     Interrupted,
-    WriterExited,
+    /// The writing process has exited; the whole file has been read.
+    WriterExited {
+        /// Its pid, from the file header.
+        pid: u64,
+    },
+    /// [`TailOptions::max_events`] events were written.
     MaxEvents,
+    /// [`TailOptions::deadline`] passed.
     Timeout,
+    /// The output was a pipe whose reader has gone.
     OutputClosed,
 }
 
-/// Follows `path`, printing to standard output.
-pub fn run(path: &Path, opts: &TailOptions) -> Result<(), String> {
-    let deadline = match opts.timeout {
-        Some(s) if s.is_finite() && s >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(s)),
-        Some(s) => return Err(format!("--timeout {s}: not a number of seconds")),
-        None => None,
-    };
-    let mut cursor = read::open(path)?;
+/// What [`follow`] did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Events written.
+    pub printed: u64,
+    /// Events reported lost.
+    pub lost: u64,
+    /// Why it stopped.
+    pub stop: Stop,
+}
+
+/// Follows `cursor` (opened on `path`), writing to `out` (flushed after
+/// every poll) until a reason to [`Stop`]. A corrupt ring, or an output
+/// error other than a closed pipe, ends it with an error.
+pub fn follow(
+    cursor: &mut Cursor,
+    path: &Path,
+    opts: &TailOptions,
+    interrupted: &AtomicBool,
+    out: &mut impl Write,
+) -> Result<Summary, Error> {
     let info = cursor.info();
     let (t0, writer) = (info.created_monotonic_ns, info.writer_pid);
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&interrupted);
-        // If a handler cannot be installed, Ctrl-C keeps its default effect
-        // (ending the process), which is still "until interrupted".
-        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
-    }
     if opts.new {
         let mut skip = Sink::new(cursor.ring_count(), |_| Ok(()));
         cursor.poll(&mut skip);
     }
-    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut printed = 0u64;
     let mut lost = 0u64;
     let stop = loop {
         if interrupted.load(Ordering::Relaxed) {
             break Stop::Interrupted;
         }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if opts.deadline.is_some_and(|d| Instant::now() >= d) {
             break Stop::Timeout;
         }
         // Checked before polling: if the writer was gone then, this poll
@@ -85,8 +102,8 @@ pub fn run(path: &Path, opts: &TailOptions) -> Result<(), String> {
         let gone = writer_gone(writer);
         let mut step = Step {
             path,
-            cursor: &mut cursor,
-            out: &mut out,
+            cursor: &mut *cursor,
+            out: &mut *out,
             opts,
             t0,
             printed: &mut printed,
@@ -99,21 +116,17 @@ pub fn run(path: &Path, opts: &TailOptions) -> Result<(), String> {
             break Stop::MaxEvents;
         }
         if gone {
-            break Stop::WriterExited;
+            break Stop::WriterExited { pid: writer };
         }
         if n == 0 {
-            std::thread::sleep(Duration::from_millis(opts.interval_ms));
+            std::thread::sleep(opts.interval);
         }
     };
-    let why = match stop {
-        Stop::Interrupted => "interrupted".to_owned(),
-        Stop::WriterExited => format!("the writer (pid {writer}) has exited"),
-        Stop::MaxEvents => "--max-events reached".to_owned(),
-        Stop::Timeout => "--timeout reached".to_owned(),
-        Stop::OutputClosed => "the output was closed".to_owned(),
-    };
-    eprintln!("# {printed} events, {lost} lost: {why}");
-    Ok(())
+    Ok(Summary {
+        printed,
+        lost,
+        stop,
+    })
 }
 
 /// One poll's worth of work.
@@ -128,10 +141,10 @@ struct Step<'a, W: Write> {
 }
 
 impl<W: Write> Step<'_, W> {
-    /// Prints what is new (and, when `last`, closes the books); returns the
-    /// number of events read, or `None` when standard output was closed. A
-    /// corrupt ring or an output error ends `tail`.
-    fn poll(&mut self, last: bool) -> Result<Option<usize>, String> {
+    /// Writes what is new (and, when `last`, closes the books); returns the
+    /// number of events read, or `None` when the output was closed. A
+    /// corrupt ring or another output error ends `tail`.
+    fn poll(&mut self, last: bool) -> Result<Option<usize>, Error> {
         let (opts, t0) = (self.opts, self.t0);
         let (printed, lost, out) = (&mut *self.printed, &mut *self.lost, &mut *self.out);
         let mut sink = Sink::new(self.cursor.ring_count(), |item: Item<'_, '_>| {
@@ -148,8 +161,10 @@ impl<W: Write> Step<'_, W> {
         }
         let (error, totals) = (sink.error, sink.totals);
         if let Some(e) = error.map(Err).unwrap_or_else(|| self.out.flush()).err() {
-            read::quiet_pipe(e)?;
-            return Ok(None);
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return Ok(None);
+            }
+            return Err(Error::Output(e));
         }
         totals.check(self.path)?;
         Ok(Some(n))

@@ -1,6 +1,6 @@
-//! `beamr trace seq FILE --label L [-o OUT]`: one `seq_trace` label of a
-//! recording as a Mermaid sequence diagram, the diagram people draw by hand
-//! from seq_trace output.
+//! One `seq_trace` label of a recording as a Mermaid sequence diagram, the
+//! diagram people draw by hand from seq_trace output (`beamr trace seq FILE
+//! --label L [-o OUT]`).
 //!
 //! The recording holds the `seq_trace` events the run's tokens produced
 //! (`beamr run --trace ... --trace-to ring:FILE` records them whatever the
@@ -13,14 +13,14 @@
 //! the order they first take part, named by pid. Message texts are the
 //! recording's sketches of the terms (`{ping,...}/2 (3 words)`).
 
-use std::io::Write;
 use std::path::Path;
 
-use beamr_ringbuf::{Body, Proc, StringTable, SummaryKind, TermSummary};
+use beamr_ringbuf::{Body, Cursor, Proc, StringTable, SummaryKind, TermSummary};
 use beamr_trace::TraceTag;
 
-use super::read::{self, Item, Order};
-use super::render;
+use crate::error::Error;
+use crate::read::{self, Item, Order};
+use crate::render;
 
 /// One `seq_trace` event of the label, as drawn.
 struct Step {
@@ -33,12 +33,13 @@ struct Step {
     info: String,
 }
 
-/// Writes the diagram of `label`'s events in `path` to `output` (`-`:
-/// standard output).
-pub fn run(path: &Path, label: &str, output: &Path) -> Result<(), String> {
-    let mut cursor = read::open(path)?;
+/// The Mermaid text of the events of `label` (an integer, or an atom's
+/// name) in `cursor` (opened on `path`). Fails with [`Error::Corrupt`] if a
+/// ring was corrupt, and with [`Error::NoSeqTraceEvents`] if the label has
+/// no events.
+pub fn mermaid(cursor: &mut Cursor, path: &Path, label: &str) -> Result<String, Error> {
     let mut steps = Vec::new();
-    let totals = read::read_all(&mut cursor, Order::Time, |item| {
+    let totals = read::read_all(cursor, Order::Time, |item| {
         if let Item::Event(e, strings) = item {
             if let Some(Ok(r)) = e.trace() {
                 if let Body::SeqTrace {
@@ -64,29 +65,18 @@ pub fn run(path: &Path, label: &str, output: &Path) -> Result<(), String> {
             }
         }
         Ok(())
-    });
-    let totals = match totals {
-        Ok(t) => t,
-        Err(e) => return e.into_result(),
-    };
+    })
+    // The consumer above never fails.
+    .unwrap_or_default();
     totals.check(path)?;
     if steps.is_empty() {
-        return Err(format!(
-            "{}: no seq_trace events with label {label}",
-            path.display()
-        ));
+        return Err(Error::NoSeqTraceEvents {
+            path: path.to_path_buf(),
+            label: label.to_owned(),
+        });
     }
     steps.sort_by_key(|s| (s.current, s.previous, s.timestamp_ns, s.tag));
-    let text = diagram(&steps);
-    if output == Path::new("-") {
-        let mut out = std::io::stdout().lock();
-        if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-            return read::quiet_pipe(e);
-        }
-        Ok(())
-    } else {
-        std::fs::write(output, text).map_err(|e| format!("{}: {e}", output.display()))
-    }
+    Ok(diagram(&steps))
 }
 
 /// True if the recorded label is `wanted`: an integer by value, an atom by

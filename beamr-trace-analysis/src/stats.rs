@@ -1,4 +1,4 @@
-//! `beamr trace stats FILE [--format text|json]`: what a trace file holds:
+//! What a trace file holds (`beamr trace stats FILE [--format text|json]`):
 //! events per kind and per ring, the time span they cover, the events
 //! lost (per ring, in events) and those the run's trace limits dropped
 //! before writing them, with the file's header facts.
@@ -12,94 +12,122 @@ use std::path::Path;
 use beamr_ringbuf::{Category, Cursor, FileInfo};
 use serde_json::json;
 
-use super::read::{self, Item, Order, Totals};
-use super::{render, LineFormat};
+use crate::error::Error;
+use crate::read::{self, Item, Order, Totals};
+use crate::render::{self, LineFormat};
 
-/// Per-ring facts beyond the books.
+/// The times of one ring's first and last events.
 #[derive(Clone, Copy, Debug, Default)]
-struct RingSpan {
-    first: Option<u64>,
-    last: Option<u64>,
+pub struct RingSpan {
+    /// The earliest timestamp (nanoseconds), if the ring had events.
+    pub first: Option<u64>,
+    /// The latest timestamp (nanoseconds), if the ring had events.
+    pub last: Option<u64>,
 }
 
-/// Everything `stats` reports.
-struct Stats {
-    info: FileInfo,
+/// Everything `stats` reports about a file.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    /// The file's header facts.
+    pub info: FileInfo,
     /// `(name, count)` per kind seen, trace tags first in tag order.
-    kinds: Vec<(String, u64)>,
-    spans: Vec<RingSpan>,
-    written: Vec<u64>,
-    totals: Totals,
-    undecodable: u64,
+    pub kinds: Vec<(String, u64)>,
+    /// Per ring: the time its events span.
+    pub spans: Vec<RingSpan>,
+    /// Per ring: the events ever written to it (its header's count).
+    pub written: Vec<u64>,
+    /// The books of the read: delivered, lost, corrupt.
+    pub totals: Totals,
+    /// Trace events whose payload could not be decoded.
+    pub undecodable: u64,
 }
 
 impl Stats {
-    fn first(&self) -> Option<u64> {
+    /// The earliest timestamp in the file.
+    pub fn first(&self) -> Option<u64> {
         self.spans.iter().filter_map(|s| s.first).min()
     }
 
-    fn last(&self) -> Option<u64> {
+    /// The latest timestamp in the file.
+    pub fn last(&self) -> Option<u64> {
         self.spans.iter().filter_map(|s| s.last).max()
     }
-}
 
-/// Prints `path`'s statistics to standard output.
-pub fn run(path: &Path, format: LineFormat) -> Result<(), String> {
-    let mut cursor = read::open(path)?;
-    let stats = collect(&mut cursor)?;
-    let text = match format {
-        LineFormat::Text => text(path, &stats),
-        LineFormat::Json => format!("{}\n", json(path, &stats)),
-    };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        return read::quiet_pipe(e);
-    }
-    stats.totals.check(path)
-}
-
-fn collect(cursor: &mut Cursor) -> Result<Stats, String> {
-    const KINDS: usize = 1 << 16;
-    let rings = cursor.ring_count();
-    // Counts by category (trace, user) and kind.
-    let mut counts = vec![0u64; 2 * KINDS];
-    let mut spans = vec![RingSpan::default(); rings];
-    let mut undecodable = 0;
-    let totals = read::read_all(cursor, Order::Ring, |item| {
-        if let Item::Event(e, _) = item {
-            let cat = usize::from(e.category == Category::User);
-            counts[cat * KINDS + e.kind as usize] += 1;
-            if let Some(Err(_)) = e.trace() {
-                undecodable += 1;
+    /// Reads everything `cursor` has not delivered yet and counts it.
+    /// Corrupt rings are listed in [`Stats::totals`], not an error.
+    pub fn collect(cursor: &mut Cursor) -> Stats {
+        const KINDS: usize = 1 << 16;
+        let rings = cursor.ring_count();
+        // Counts by category (trace, user) and kind.
+        let mut counts = vec![0u64; 2 * KINDS];
+        let mut spans = vec![RingSpan::default(); rings];
+        let mut undecodable = 0;
+        let totals = read::read_all(cursor, Order::Ring, |item| {
+            if let Item::Event(e, _) = item {
+                let cat = usize::from(e.category == Category::User);
+                counts[cat * KINDS + e.kind as usize] += 1;
+                if let Some(Err(_)) = e.trace() {
+                    undecodable += 1;
+                }
+                let span = &mut spans[e.ring];
+                span.first = Some(span.first.map_or(e.timestamp_ns, |f| f.min(e.timestamp_ns)));
+                span.last = Some(span.last.map_or(e.timestamp_ns, |l| l.max(e.timestamp_ns)));
             }
-            let span = &mut spans[e.ring];
-            span.first = Some(span.first.map_or(e.timestamp_ns, |f| f.min(e.timestamp_ns)));
-            span.last = Some(span.last.map_or(e.timestamp_ns, |l| l.max(e.timestamp_ns)));
-        }
-        Ok(())
-    })
-    .or_else(|e| e.into_result().map(|()| Totals::default()))?;
-    let kinds = counts
-        .iter()
-        .enumerate()
-        .filter(|&(_, &n)| n > 0)
-        .map(|(i, &n)| {
-            let cat = if i < KINDS {
-                Category::Trace
-            } else {
-                Category::User
-            };
-            (render::kind_name(cat, (i % KINDS) as u16), n)
+            Ok(())
         })
-        .collect();
-    Ok(Stats {
-        info: cursor.info(),
-        kinds,
-        spans,
-        written: (0..rings).map(|i| cursor.written(i)).collect(),
-        totals,
-        undecodable,
-    })
+        // The consumer above never fails.
+        .unwrap_or_default();
+        let kinds = counts
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, &n)| {
+                let cat = if i < KINDS {
+                    Category::Trace
+                } else {
+                    Category::User
+                };
+                (render::kind_name(cat, (i % KINDS) as u16), n)
+            })
+            .collect();
+        Stats {
+            info: cursor.info(),
+            kinds,
+            spans,
+            written: (0..rings).map(|i| cursor.written(i)).collect(),
+            totals,
+            undecodable,
+        }
+    }
+
+    /// The text report of the file at `path`, lines ending in `\n`.
+    pub fn text(&self, path: &Path) -> String {
+        text(path, self)
+    }
+
+    /// The JSON report of the file at `path`.
+    pub fn json(&self, path: &Path) -> serde_json::Value {
+        json(path, self)
+    }
+}
+
+/// Writes the statistics of `cursor` (opened on `path`) to `out` and
+/// flushes it; then fails with [`Error::Corrupt`] if a ring was corrupt.
+pub fn write(
+    cursor: &mut Cursor,
+    path: &Path,
+    format: LineFormat,
+    out: &mut impl Write,
+) -> Result<(), Error> {
+    let stats = Stats::collect(cursor);
+    let text = match format {
+        LineFormat::Text => stats.text(path),
+        LineFormat::Json => format!("{}\n", stats.json(path)),
+    };
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(Error::Output)?;
+    stats.totals.check(path)
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for nanoseconds since the Unix epoch.
