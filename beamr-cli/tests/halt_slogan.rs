@@ -3,7 +3,7 @@
 //! standard output, standard error and exit status must be the same, and
 //! so must the crash dump's presence, name and first lines (its format
 //! line and the slogan; beamr's dump holds no more than it can truthfully
-//! say, see `beamr-sched/src/bif/crash_dump.rs`). The differential suite
+//! say, see `beamr-sched/src/bif/erlang/crash_dump.rs`). The differential suite
 //! cannot show these: erl's output written before such a halt is lost or
 //! not at random, and the suite needs some.
 //!

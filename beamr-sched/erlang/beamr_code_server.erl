@@ -2,7 +2,7 @@
 %% process registered as code_server ({code_call, From, Request}, answered
 %% with {code_server, Reply}) from beamr's own code path and loaded code,
 %% through the natives that stand in for the code module's functions
-%% (beamr-sched/src/bif/code.rs, code_loading.rs). Both request shapes are
+%% (beamr-sched/src/bif/code/: ensure_loaded.rs, loading.rs). Both request shapes are
 %% answered: OTP 25's ({add_path, Where, Dir}) and OTP 26's on, which add
 %% a cache setting ({add_path, Where, Dir, Cache}). Any other request gets
 %% {error, {notsup, Request}}.

@@ -2,13 +2,14 @@
 //! mailboxes, signals, links and monitors, timers and schedulers.
 //!
 //! The top-level modules form layers; a module uses only the modules below
-//! it (`tests/layers.rs` reads the sources and holds every `crate::` path to
-//! this order):
+//! it (`tests/layers.rs` reads the sources and holds every `crate::` path,
+//! doc links included, to this order; it holds `bif`'s wings, drawn in its
+//! module doc, to theirs):
 //!
 //! ```text
 //! boot       starting a runtime: native BIFs installed, system processes, run_main
 //!  |
-//! bif        native BIFs, one file per Erlang module and concept
+//! bif        native BIFs in wings by what they implement (erlang, ets, trace, ...)
 //!  |
 //! sched      scheduler threads, time slices, spawning
 //!  |
@@ -31,6 +32,7 @@
 //! process    one process: registers, stack, heap, mailbox, handle, signal data
 //!  |
 //! trace      probes: per-process trace flags, the tracer, one function per probe
+//!            (the BIFs that set flags, patterns and sessions are in `bif::trace`)
 //! ```
 //!
 //! Two knots are cut by passing things in rather than reaching up: a BIF

@@ -1,78 +1,48 @@
-//! Native BIFs: functions that are BIFs in OTP, implemented in Rust, one
-//! file per Erlang module and concept, each with its rows of
-//! `{M, F, A, implementation}`, gathered by [`natives`].
+//! Native BIFs: functions that are BIFs in OTP, implemented in Rust,
+//! grouped into wings by what they implement, one file per Erlang module
+//! or concept inside a wing, each file with its rows of `{M, F, A,
+//! implementation}`, gathered by [`natives`] (`registry`).
+//!
+//! The wings form layers as the crate's top-level modules do: a wing
+//! uses only the wings below it, and the files of a wing use each other
+//! without a circle (`tests/layers.rs` holds both):
+//!
+//! ```text
+//! registry  every wing's rows: the table Runtime::new installs
+//!  |
+//! code      the code server's functions: loading, purging, ensure_loaded, md5
+//! file      prim_file, prim_buffer, erl_prim_loader
+//! text      string, unicode, re
+//! data      lists, maps, binary, math, records
+//! global    atomics, counters, persistent_term
+//! crypto    crypto's NIFs
+//! zlib      zlib, one call and streaming
+//! ets       the ets module
+//!  |
+//! io        beamr_io, its format/2, io:printable_range/0
+//!  |
+//! erlang    the erlang module: terms, binaries, processes, ports, time, the system
+//!  |
+//! trace     the trace BIFs: trace/3, trace_pattern/3, trace_info/2, sessions, seq_trace
+//! os        the os module: environment, pid, OS clocks
+//!  |
+//! common    atoms, the C library, clocks, the default term format, resources
+//! ```
 
-mod atomics;
-mod atoms;
-mod beamr_io;
-mod binary;
-mod c_library;
 mod code;
-mod code_loading;
-mod code_md5;
-mod crash_dump;
+mod common;
 mod crypto;
-mod erl_prim_loader;
-mod erl_tracer;
-mod erlang_arith;
-mod erlang_binaries;
-mod erlang_checksum;
-mod erlang_convert;
-mod erlang_halt;
-mod erlang_identity;
-mod erlang_match_spec_test;
-mod erlang_md5;
-mod erlang_memory;
-mod erlang_misc;
-mod erlang_names;
-mod erlang_phash;
-mod erlang_phash2;
-mod erlang_ports;
-mod erlang_process;
-mod erlang_signals;
-mod erlang_spawn;
-mod erlang_system;
-mod erlang_system_flag;
-mod erlang_system_info;
-mod erlang_system_info_dumps;
-mod erlang_system_info_vm;
-mod erlang_terms;
-mod erlang_time;
-mod erlang_timers;
-mod erlang_trace;
-mod erlang_trace_info;
-mod erlang_trace_pattern;
-mod ets_access;
-mod ets_lookup_walk;
-mod ets_objects;
-mod ets_select;
-mod ets_tables;
-mod gc_flags;
+mod data;
+mod erlang;
+mod ets;
+mod file;
+mod global;
 mod io;
-mod io_format;
-mod lists;
-mod maps;
-mod math;
 mod os;
-mod persistent_term;
-mod prim_buffer;
-mod prim_file;
-mod process_backtrace;
-mod process_info;
-mod process_info_gc;
-mod re;
-mod records;
 mod registry;
-mod resource;
-mod seq_trace;
-mod string;
-mod trace_delivery;
-mod trace_module;
-mod trace_sessions;
-mod tracer_terms;
-mod unicode;
+mod text;
+mod trace;
 mod zlib;
-mod zlib_stream;
 
-pub use prim_file::open_files;
+pub use file::prim_file::open_files;
 pub use registry::natives;

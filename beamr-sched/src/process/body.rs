@@ -289,7 +289,8 @@ fn thin_vec_bytes<T>(list: &ThinVec<T>) -> (usize, usize) {
 
 impl Process {
     /// Prepares the process to call the code at `entry` with `args`; the
-    /// call's return ends the process's run ([`Outcome::Returned`](crate::interp::Outcome)).
+    /// call's return ends the process's run (the interpreter's
+    /// `Outcome::Returned`).
     pub fn prepare_call<T>(&mut self, entry: *const T, args: &[Term]) {
         self.saved_x.clear();
         self.saved_x.extend_from_slice(args);
@@ -298,7 +299,7 @@ impl Process {
     }
 
     /// The value the process's initial call returned, once a run has ended
-    /// with [`Outcome::Returned`](crate::interp::Outcome) (x0, kept when the
+    /// with the interpreter's `Outcome::Returned` (x0, kept when the
     /// registers were parked).
     pub fn returned_value(&self) -> Term {
         self.saved_x.first().copied().unwrap_or(Term::NIL)
