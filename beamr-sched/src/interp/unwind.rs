@@ -66,7 +66,10 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
         None => p.last_exception = Some(Box::new(last)),
     }
     p.last_trace = trace;
-    for i in (0..p.stack.len()).rev() {
+    // A process with a pending exit (an exit signal taken in, or
+    // `exit(self(), R)`) is dead already on the BEAM: no handler runs.
+    let catchable = p.pending_exit.is_none();
+    for i in (0..p.stack.len()).rev().filter(|_| catchable) {
         if let Some(payload) = p.stack[i].as_catch() {
             let (handler, y) = decode_catch(payload);
             if i + 1 + y < handler_frame(handler) {

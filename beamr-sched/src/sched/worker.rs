@@ -189,9 +189,17 @@ pub fn run_slice(
                 return super::exiting::end(rt, handle, process, Term::atom(Atom::NORMAL));
             }
             Outcome::Crashed { exception, trace } => {
-                let class = exception.class;
-                let reason = rt.exit_reason(p, exception, trace);
-                rt.log_uncaught(p, class, reason);
+                // A pending exit (an exit signal, `exit(self(), R)`) ended
+                // the process before the exception: its reason, no report.
+                let reason = match p.pending_exit.take() {
+                    Some(reason) => reason,
+                    None => {
+                        let class = exception.class;
+                        let reason = rt.exit_reason(p, exception, trace);
+                        rt.log_uncaught(p, class, reason);
+                        reason
+                    }
+                };
                 let process = body.take().expect("present");
                 drop(body);
                 return super::exiting::end(rt, handle, process, reason);

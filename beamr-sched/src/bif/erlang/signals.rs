@@ -346,11 +346,13 @@ fn port_exit_signal(rt: &Runtime, from: Term, port: Term, sent: Term) {
     rt.port_exit_by(port, reason, None, end);
 }
 
-/// `exit(self(), Reason)`: takes effect before the BIF returns. A trapping
-/// process gets the `'EXIT'` message (unless the reason is `kill`); any
-/// other ends now, raising the exit reason (`killed` for `kill`, `normal`
-/// included). Should code catch that exception, the exit signal, also sent
-/// to the inbox, ends the process at its next scheduling point.
+/// `exit(self(), Reason)`: takes effect before the BIF returns, as the
+/// signal to itself does on the BEAM. A trapping process gets the
+/// `'EXIT'` message (unless the reason is `kill`); any other ends now with
+/// the reason (`killed` for `kill`, `normal` included): the exception
+/// raised here cannot be caught, since the process has a pending exit
+/// (see `interp::unwind`), so no `catch` or `try` (proc_lib's, a
+/// supervisor's) runs code for a process that is already dead.
 fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Exception> {
     let kill = reason == Term::atom(Atom::KILL);
     if p.trap_exit && !kill {
@@ -358,18 +360,11 @@ fn exit_self(p: &mut Process, rt: &Runtime, reason: Term) -> Result<Term, Except
         signals::deliver_to_self(rt, p, msg);
         return Ok(Term::TRUE);
     }
-    rt.send_signal(
-        p.pid,
-        Signal::Exit {
-            from: p.pid,
-            reason: Payload::copy(reason),
-            linked: false,
-            token: Term::NIL,
-        },
-    );
-    Err(Exception::exit(if kill {
+    let reason = if kill {
         Term::atom(Atom::KILLED)
     } else {
         reason
-    }))
+    };
+    p.pending_exit = Some(reason);
+    Err(Exception::exit(reason))
 }
