@@ -32,7 +32,12 @@
 //! # Contract for implementors
 //!
 //! - Both methods are called on the tracee's scheduler thread, in the middle
-//!   of running it (or of a BIF, or of a collection). They must not block:
+//!   of running it (or of a BIF, or of a collection), with one exception: a
+//!   message that a sender puts straight into the mailbox of a receiver
+//!   that is waiting (no scheduler holds it) fires the receiver's
+//!   `'receive'` on the sender's thread, with the receiver's body locked
+//!   and the sender's scheduler id, because the receiver runs nowhere then
+//!   and the event must still follow its `send`. They must not block:
 //!   no waiting on locks another thread holds for long, no I/O that can
 //!   stall, no waiting for a reader. A backend that cannot keep up drops the
 //!   event and counts it.
@@ -72,7 +77,8 @@ pub trait Tracer: Send + Sync {
     /// Called first, before any event is built: Trace, Discard or Remove
     /// (Remove asks to be taken off the tracee).
     fn enabled(&self, tag: TraceTag, tracee: Tracee) -> Decision;
-    /// Called in the context of the traced process, on its scheduler thread.
+    /// Called in the context of the traced process, on its scheduler thread
+    /// (but for the direct-delivery `'receive'` the contract above names).
     fn trace(&self, event: &TraceEvent<'_>);
     /// Asked when this tracer is set on `tracee` (`erlang:trace/3` with
     /// flags to set), as `erl_tracer`'s `enabled/3` is asked with the tag

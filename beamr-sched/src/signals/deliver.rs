@@ -29,29 +29,19 @@ pub fn deliver_signals(rt: &Runtime, handle: &ProcessHandle, p: &mut Process) {
 pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
     match signal {
         Signal::Message(payload, carried) => {
-            let term = absorb(p, payload);
-            p.mailbox.push(term);
-            message_trace::receive(rt, p, term, runtime_sender(), carried);
+            deliver_message(rt, p, payload, Term::NIL, runtime_sender(), carried)
         }
         Signal::Sent {
             message,
             from,
             carried,
-        } => {
-            let term = absorb(p, message);
-            p.mailbox.push(term);
-            message_trace::receive(rt, p, term, from, carried);
-        }
+        } => deliver_message(rt, p, message, Term::NIL, from, carried),
         Signal::SeqMessage {
             message,
             token,
             from,
             carried,
-        } => {
-            let term = absorb(p, message);
-            super::send::push_message(p, term, token);
-            message_trace::receive(rt, p, term, from, carried);
-        }
+        } => deliver_message(rt, p, message, token, from, carried),
         Signal::SeqTraceReset => super::seq_trace::reset(p),
         Signal::TraceMessage(payload) => {
             let term = absorb(p, payload);
@@ -129,6 +119,23 @@ pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
             }
         }
     }
+}
+
+/// A message signal's one shape of delivery: the payload made part of
+/// `p`'s heap, into the mailbox with its `seq_trace` token word (`[]` for
+/// none), and the `'receive'` probe with its sender and trace context.
+#[inline]
+fn deliver_message(
+    rt: &Runtime,
+    p: &mut Process,
+    message: Payload,
+    token: Term,
+    from: Term,
+    carried: Option<beamr_trace::TraceContext>,
+) {
+    let term = absorb(p, message);
+    super::send::push_message(p, term, token);
+    message_trace::receive(rt, p, term, from, carried);
 }
 
 /// Puts `message`, already on `p`'s heap, in `p`'s own mailbox (a message

@@ -84,13 +84,28 @@ impl Runtime {
     }
 }
 
-/// Sends `msg` to `dest` (a pid, a port, a registered name, or `{Name, Node}`).
-///
-/// Probes: `send` (with `dest` as given) when the destination exists or is
-/// a name, `{Name, Node}` or an alias (live or not, as the BEAM reports
-/// them), `send_to_non_existing_process` when a pid leads nowhere; a
-/// message to itself also fires the sender's `'receive'`.
-pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
+/// Where a send's destination leads, once names are looked up.
+enum Target {
+    /// Another live process of this node.
+    Process(std::sync::Arc<ProcessHandle>),
+    /// The sender itself.
+    Own,
+    /// A port (by its id or a name registered for it).
+    Port(Term),
+    /// An alias, active or not.
+    Alias(Term),
+    /// Nowhere: the message is dropped. `non_existing` for a pid that
+    /// leads nowhere (a dead local one, or one of another node: beamr is
+    /// not distributed), traced as `send_to_non_existing_process`; false
+    /// for `{Name, Node}` with no such name here, which the BEAM traces
+    /// as a plain send.
+    Nowhere { non_existing: bool },
+}
+
+/// Looks `dest` up: what a message sent to it reaches, or `badarg` for
+/// what is no destination (an unregistered name, a term of another kind).
+#[inline(always)]
+fn resolve(rt: &Runtime, p: &Process, dest: Term) -> Result<Target, Exception> {
     let pid = if dest.is_local_pid() {
         dest
     } else if let Some(name) = dest.as_atom() {
@@ -101,80 +116,89 @@ pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), 
         .copied()
     {
         match (name.as_atom(), node.as_atom()) {
-            // An unregistered name on this node: the message is dropped.
             (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
                 Some(pid) => pid,
                 None => {
-                    // The BEAM traces this as a plain send.
-                    let _ = message_trace::send(rt, p, msg, dest, false);
-                    return Ok(());
+                    return Ok(Target::Nowhere {
+                        non_existing: false,
+                    })
                 }
             },
             _ => return Err(Exception::badarg()),
         }
     } else if dest.is_local_port() {
-        let _ = message_trace::send(rt, p, msg, dest, false);
-        super::port::send_to_port(rt, p, dest, msg);
-        return Ok(());
+        return Ok(Target::Port(dest));
     } else if dest.is_reference() {
-        // Active or not, the BEAM traces a send to an alias as a send.
-        let _ = message_trace::send(rt, p, msg, dest, false);
-        rt.send_through_alias(dest, msg);
-        return Ok(());
+        return Ok(Target::Alias(dest));
     } else if dest.is_pid() {
-        // A pid of another node: beamr is not distributed; the message is dropped.
-        let _ = message_trace::send(rt, p, msg, dest, true);
-        return Ok(());
+        return Ok(Target::Nowhere { non_existing: true });
     } else {
         return Err(Exception::badarg());
     };
-    if pid.is_local_port() {
-        // A name registered for a port.
-        let _ = message_trace::send(rt, p, msg, dest, false);
-        super::port::send_to_port(rt, p, pid, msg);
+    Ok(if pid.is_local_port() {
+        Target::Port(pid)
     } else if pid == p.pid {
-        // To itself: the message is already on the process's heap.
-        let carried = message_trace::send(rt, p, msg, dest, false);
-        let token = seq_token_for(rt, p, pid, msg);
-        p.mailbox.push_with_token(msg, token);
-        message_trace::receive(rt, p, msg, pid, carried);
+        Target::Own
     } else if let Some(handle) = rt.processes.get(pid) {
-        // A sender traced for `send` or holding a `seq_trace` token takes
-        // the cold path; the others send with no trace context and the
-        // token word `[]`, constants that fold `send_message`'s token
-        // handling away.
-        let enqueue =
-            if crate::trace::PROBES && (probes::wants_send(&p.trace) || p.seq_token != Term::NIL) {
-                send_traced(rt, p, &handle, dest, msg)
-            } else {
-                send_message(rt, &handle, msg, p.pid, None, Term::NIL)
-            };
-        if enqueue {
-            rt.run_queues.push(handle);
-        }
+        Target::Process(handle)
     } else {
-        let _ = message_trace::send(rt, p, msg, dest, true);
+        Target::Nowhere { non_existing: true }
+    })
+}
+
+/// Sends `msg` to `dest` (a pid, a port, a registered name, an alias, or
+/// `{Name, Node}`).
+///
+/// Probes, from one place for every kind of destination: `send` (with
+/// `dest` as given), or `send_to_non_existing_process` when a pid leads
+/// nowhere, then the `seq_trace` token stamped; a message to itself also
+/// fires the sender's `'receive'`, as a message put straight into a
+/// waiting receiver's mailbox fires the receiver's (see
+/// [`send_message`]).
+pub fn send(rt: &Runtime, p: &mut Process, dest: Term, msg: Term) -> Result<(), Exception> {
+    let target = resolve(rt, p, dest)?;
+    // The common case, a sender neither traced for `send` nor holding a
+    // `seq_trace` token, sends with no trace context and the token word
+    // `[]`: constants that fold `send_message`'s token handling away.
+    let untraced =
+        !crate::trace::PROBES || (!probes::wants_send(&p.trace) && p.seq_token == Term::NIL);
+    match target {
+        Target::Process(handle) if untraced => {
+            if send_message(rt, &handle, msg, p.pid, None, Term::NIL) {
+                rt.run_queues.push(handle);
+            }
+        }
+        target => send_traced(rt, p, dest, msg, target),
     }
     Ok(())
 }
 
-/// [`send`] to the process `handle` (`dest` as the sender named it) by a
-/// sender traced for `send` or holding a `seq_trace` token: the `send`
-/// event (before the receiver's `'receive'`), the token stamped, and the
-/// message with the trace context and token word they gave. True if the
-/// caller must enqueue the receiver.
-#[cold]
+/// [`send`] past its fast path: the one `send` probe site, then the
+/// message to where `target` leads, stamped with the sender's
+/// `seq_trace` token if it has one.
 #[inline(never)]
-fn send_traced(
-    rt: &Runtime,
-    p: &mut Process,
-    handle: &ProcessHandle,
-    dest: Term,
-    msg: Term,
-) -> bool {
-    let carried = message_trace::send(rt, p, msg, dest, false);
-    let token = seq_token_for(rt, p, handle.pid, msg);
-    send_message(rt, handle, msg, p.pid, carried, token)
+fn send_traced(rt: &Runtime, p: &mut Process, dest: Term, msg: Term, target: Target) {
+    let non_existing = matches!(target, Target::Nowhere { non_existing: true });
+    let carried = message_trace::send(rt, p, msg, dest, non_existing);
+    match target {
+        Target::Process(handle) => {
+            let token = seq_token_for(rt, p, handle.pid, msg);
+            if send_message(rt, &handle, msg, p.pid, carried, token) {
+                rt.run_queues.push(handle);
+            }
+        }
+        Target::Own => {
+            // The message is already on the process's heap.
+            let token = seq_token_for(rt, p, p.pid, msg);
+            p.mailbox.push_with_token(msg, token);
+            message_trace::receive(rt, p, msg, p.pid, carried);
+        }
+        Target::Port(port) => super::port::send_to_port(rt, p, port, msg),
+        Target::Alias(alias) => {
+            rt.send_through_alias(alias, msg);
+        }
+        Target::Nowhere { .. } => {}
+    }
 }
 
 /// The `seq_trace` token word a message from `p` to `to` carries: `[]`
@@ -217,6 +241,14 @@ pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
 /// `token` is the message's `seq_trace` token word (on the sender's heap,
 /// or an immediate), copied with the message. Inlined: the untraced send
 /// passes constants for `carried` and `token`.
+///
+/// On the direct path the receiver's `'receive'` probe runs here, on the
+/// sender's thread, while the sender holds the receiver's body: the
+/// receiver is not running on any scheduler then (nobody held it), so no
+/// thread of its own exists to run the probe on, and the probe keeps the
+/// order of events (the receive after its send). This is the one place
+/// where a tracer is called off its tracee's thread; beamr-trace's
+/// contract says so.
 #[must_use]
 #[inline(always)]
 fn send_message(
