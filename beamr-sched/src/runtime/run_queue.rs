@@ -2,13 +2,22 @@
 //!
 //! Each scheduler thread owns a `crossbeam_deque::Worker` (kept in a
 //! thread-local); processes made runnable on that thread go there. Other
-//! threads (timers, the main thread) push to the global injector. An idle
-//! scheduler takes from its own queue, then the injector, then steals from
-//! the others; with nothing found it sleeps on a condition variable, which
-//! a push from outside the schedulers signals, and a scheduler whose queue
-//! stays long (see [`super::wake_other`]).
+//! threads (timers, the main thread) push to the global injector. A
+//! scheduler looking for work takes from its own queue, then the injector,
+//! then steals from the others; with nothing found it sleeps on a
+//! condition variable, which a push from outside the schedulers signals,
+//! and a scheduler whose queue stays long (see [`super::wake_other`]).
+//!
+//! Fairness: a scheduler whose own queue never empties (CPU-bound
+//! processes yielding to each other) would never look at the injector,
+//! where a process woken by a timer, a port or another thread waits, so
+//! a `receive ... after 10` would fire only when a scheduler fell idle
+//! (hundreds of milliseconds late under load). So when the injector holds
+//! work, every other look takes from it first: such a process waits at
+//! most about one time slice of each process ahead of it in turn, and the
+//! local queue still gets at least every other turn.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -27,6 +36,9 @@ pub const SLICE_REDUCTIONS: u32 = 4000;
 
 thread_local! {
     static LOCAL: RefCell<Option<Worker<Task>>> = const { RefCell::new(None) };
+    /// Whether this scheduler's last task came from the injector (see the
+    /// module's fairness rule).
+    static LAST_FROM_INJECTOR: Cell<bool> = const { Cell::new(false) };
     static WAKE_OTHER: RefCell<WakeOther> = const { RefCell::new(WakeOther::new()) };
 }
 
@@ -122,18 +134,23 @@ impl RunQueues {
     }
 
     fn find(&self) -> Option<Task> {
-        if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|w| w.pop())) {
+        let injector_first =
+            !self.injector.is_empty() && !LAST_FROM_INJECTOR.with(|last| last.get());
+        if !injector_first {
+            if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|w| w.pop())) {
+                LAST_FROM_INJECTOR.with(|last| last.set(false));
+                return Some(t);
+            }
+        }
+        if let Some(t) = self.steal_from_injector() {
+            LAST_FROM_INJECTOR.with(|last| last.set(true));
             return Some(t);
         }
-        loop {
-            let stolen = LOCAL.with(|l| match l.borrow().as_ref() {
-                Some(w) => self.injector.steal_batch_and_pop(w),
-                None => self.injector.steal(),
-            });
-            match stolen {
-                Steal::Success(t) => return Some(t),
-                Steal::Retry => continue,
-                Steal::Empty => break,
+        LAST_FROM_INJECTOR.with(|last| last.set(false));
+        if injector_first {
+            // Emptied by another scheduler meanwhile.
+            if let Some(t) = LOCAL.with(|l| l.borrow().as_ref().and_then(|w| w.pop())) {
+                return Some(t);
             }
         }
         let stealers = self
@@ -151,6 +168,22 @@ impl RunQueues {
             }
         }
         None
+    }
+
+    /// A task from the injector (a batch of them moved to the local
+    /// queue too, on a scheduler thread).
+    fn steal_from_injector(&self) -> Option<Task> {
+        loop {
+            let stolen = LOCAL.with(|l| match l.borrow().as_ref() {
+                Some(w) => self.injector.steal_batch_and_pop(w),
+                None => self.injector.steal(),
+            });
+            match stolen {
+                Steal::Success(t) => return Some(t),
+                Steal::Retry => continue,
+                Steal::Empty => return None,
+            }
+        }
     }
 
     /// The next runnable process, sleeping while there is none. `None` once
