@@ -17,18 +17,26 @@ const PROGRAM: &str = r#"-module(procmem).
 -export([main/0]).
 main() ->
     Waiting = spawn(fun wait/0),
-    timer:sleep(20),
+    waiting(Waiting),
     {memory, One} = process_info(Waiting, memory),
     N = 50000,
     Before = erlang:memory(processes),
     Pids = [spawn(fun wait/0) || _ <- lists:seq(1, N)],
-    timer:sleep(200),
+    lists:foreach(fun waiting/1, Pids),
     After = erlang:memory(processes),
     io:format("process_info ~p per_process ~p~n", [One, (After - Before) div N]),
     [P ! stop || P <- [Waiting | Pids]],
     ok.
 
 wait() -> receive stop -> ok end.
+
+%% Until P waits in its receive (however long a loaded machine takes to
+%% run it there).
+waiting(P) ->
+    case process_info(P, status) of
+        {status, waiting} -> ok;
+        _ -> timer:sleep(1), waiting(P)
+    end.
 "#;
 
 /// Programs that end by printing `Label Bytes` pairs (and only them) on

@@ -103,7 +103,16 @@ fn follows_a_live_writer_until_max_events() {
 fn new_skips_what_is_already_there() {
     let dir = scratch("tail-new");
     let path = dir.join("new.trace");
-    let rec = recorder(&path);
+    // A ring that holds every event the loop below can write (2^17 words,
+    // 32,768 events or more), so that a tail a loaded machine holds off
+    // for a while still finds each one it has not read.
+    let rec = Recorder::create(
+        Options::new(2)
+            .path(&path)
+            .ring_words(1 << 17)
+            .preserve(true),
+    )
+    .unwrap();
     let mut w = rec.writer(1).unwrap();
     for i in 0..50u64 {
         w.write_now(7, &[i]);
@@ -118,7 +127,8 @@ fn new_skips_what_is_already_there() {
         "60",
         path.to_str().unwrap(),
     ]);
-    // Keep writing until tail has seen five new events.
+    // Keep writing until tail has seen five new events: 30,000 writes at
+    // 2 ms or more apiece give it a minute or more (it needs milliseconds).
     let mut i = 50u64;
     let status = loop {
         w.write_now(7, &[i]);
@@ -148,14 +158,11 @@ fn losses_while_following_are_reported() {
     for i in 0..1000u64 {
         w.write_now(7, &[i, 0]);
     }
-    let child = spawn_tail(&[
-        "--format",
-        "json",
-        "--timeout",
-        "0.5",
-        path.to_str().unwrap(),
-    ]);
-    let (status, out, err) = wait(child, Duration::from_secs(30));
+    // The timeout runs from tail's start, before its first poll: 5 s
+    // leaves room for a start a loaded machine stalls (it takes
+    // milliseconds), and this test waits it out.
+    let child = spawn_tail(&["--format", "json", "--timeout", "5", path.to_str().unwrap()]);
+    let (status, out, err) = wait(child, Duration::from_secs(60));
     assert!(status.success(), "{err}");
     let lines: Vec<Value> = out
         .lines()

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use beamr_otel::{Config, Pipeline, RuntimeSnapshot, Signals};
 use opentelemetry_sdk::logs::InMemoryLogExporter;
@@ -44,11 +44,22 @@ fn the_sampler_feeds_snapshots_until_dropped() {
         })
         .unwrap()
         .expect("metrics are on");
-    std::thread::sleep(Duration::from_millis(60));
+    // Until the sampler has sampled twice (5 ms apart on an idle machine):
+    // the deadline only ends a sampler that stopped sampling.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while calls.load(Ordering::Relaxed) < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "sampled {} times",
+            calls.load(Ordering::Relaxed)
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
     drop(sampler);
     let taken = calls.load(Ordering::Relaxed);
     assert!(taken >= 2, "sampled {taken} times");
-    std::thread::sleep(Duration::from_millis(20));
+    // Ten intervals in which a sampler still running would sample again.
+    std::thread::sleep(Duration::from_millis(50));
     assert_eq!(calls.load(Ordering::Relaxed), taken, "stopped when dropped");
     p.force_flush().unwrap();
     let exported = exporter.get_finished_metrics().unwrap();

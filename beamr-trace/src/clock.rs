@@ -75,10 +75,15 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         let ours = now_ns() - t0;
         let os = os0.elapsed().as_nanos() as u64;
-        // 20 ms or more, and not more than the OS clock saw (give or take
-        // the two clocks' difference in rate over 20 ms, far below 1 ms).
+        // 20 ms or more, and not more than the OS clock saw, give or take
+        // the two clocks' difference in rate (far below 1%), which grows
+        // with the interval: a loaded machine can stretch it well past the
+        // 20 ms slept.
         assert!(ours >= 19_000_000, "{ours} ns");
-        assert!(ours <= os + 1_000_000, "{ours} ns against {os} ns");
+        assert!(
+            ours <= os + os / 100 + 1_000_000,
+            "{ours} ns against {os} ns"
+        );
     }
 
     #[test]

@@ -22,7 +22,8 @@ work(N) -> N * 2.
 
 ask(P, Req) ->
     P ! Req,
-    receive R when R =/= Req -> R after 2000 -> timeout end.
+    %% The answer comes at once; the timeout only ends a run where it did not.
+    receive R when R =/= Req -> R after 30000 -> timeout end.
 
 session(Flags, Fun) ->
     Dev = dbg_capture:device(),

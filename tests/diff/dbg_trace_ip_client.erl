@@ -14,7 +14,9 @@ main() ->
     [work(I) || I <- [1, 2, 3]],
     Handler = fun(Msg, Acc) -> Self ! {got, Msg}, Acc end,
     _Client = dbg:trace_client(ip, {"127.0.0.1", Port}, {Handler, []}),
-    Got = [receive {got, M} -> setelement(2, M, pid) after 2000 -> none end || _ <- [1, 2, 3]],
+    %% Each comes in milliseconds; the timeout only ends a run where one did
+    %% not.
+    Got = [receive {got, M} -> setelement(2, M, pid) after 30000 -> none end || _ <- [1, 2, 3]],
     io:format("~p~n", [Got]),
     dbg:stop(),
     ok.

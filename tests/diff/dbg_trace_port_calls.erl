@@ -28,9 +28,14 @@ main() ->
     {ok, _} = dbg:p(P, [c, return_to, timestamp]),
     {ok, _} = dbg:tpl(?MODULE, add, 2, x),
     {ok, _} = dbg:tpl(?MODULE, fail, 1, x),
+    %% Until P has made its calls and ended, and its trace messages are at
+    %% the port.
+    Ref = monitor(process, P),
     P ! go,
     P ! stop,
-    timer:sleep(100),
+    receive {'DOWN', Ref, process, P, _} -> ok end,
+    Delivered = erlang:trace_delivered(P),
+    receive {trace_delivered, P, Delivered} -> ok end,
     io:format("flush: ~p~n", [dbg:flush_trace_port()]),
     dbg:stop(),
     {ok, Bin} = file:read_file(F),

@@ -22,8 +22,12 @@ main() ->
     P = spawn(?MODULE, loop, []),
     {ok, _} = dbg:p(P, [s, r, p]),
     [begin P ! {ping, self()}, receive pong -> ok end end || _ <- [1, 2, 3]],
+    %% Until P has ended and its trace messages are at the port.
+    Ref = monitor(process, P),
     P ! stop,
-    timer:sleep(50),
+    receive {'DOWN', Ref, process, P, _} -> ok end,
+    Delivered = erlang:trace_delivered(P),
+    receive {trace_delivered, P, Delivered} -> ok end,
     io:format("flush: ~p~n", [dbg:flush_trace_port()]),
     {ok, Bin} = file:read_file(F),
     Frames = frames(Bin),

@@ -22,7 +22,8 @@ main() ->
     io:format("p: ~p~n", [dbg:p(P, m)]),
     P ! {ping, self()},
     receive pong -> ok end,
-    Got = [receive {handled, N, M} -> {N, M} after 2000 -> none end || _ <- [1, 2]],
+    %% Each comes at once; the timeout only ends a run where one did not.
+    Got = [receive {handled, N, M} -> {N, M} after 30000 -> none end || _ <- [1, 2]],
     io:format("~p~n", [trace_names:name(Got, #{P => p, Self => main})]),
     dbg:stop(),
     io:format("stopped: ~p~n", [dbg:get_tracer()]),

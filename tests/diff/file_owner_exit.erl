@@ -53,11 +53,22 @@ raw_owner(F, How) ->
     Reason = receive {'DOWN', M, process, P, R} -> R end,
     %% erts closes the file in the NIF resource's down callback, which can
     %% run after the 'DOWN' message arrives (erl 27 under load once read
-    %% on): give it time.
-    timer:sleep(100),
+    %% on): wait until it has.
+    closed(Fd),
     io:format("  owner ended ~p, read: ~p, close: ~p, owner check: ~p~n",
               [short(Reason), file:read(adopt(Fd), 5), file:close(adopt(Fd)),
                owner_check(Fd)]).
+
+%% Until the file is closed (its position unknown), up to 30 s or more:
+%% a file left open is then what the next line shows.
+closed(Fd) -> closed(Fd, 30000).
+
+closed(_, 0) -> ok;
+closed(Fd, N) ->
+    case file:position(adopt(Fd), cur) of
+        {error, _} -> ok;
+        _ -> timer:sleep(1), closed(Fd, N - 1)
+    end.
 
 owner_check(Fd) ->
     try file:read(Fd, 1) catch error:E -> E end.
@@ -98,6 +109,6 @@ many(F, N) ->
             end) || _ <- lists:seq(1, N)],
     Fds = lists:append([receive {fds, P, L} -> L end || {P, _} <- Pids]),
     [receive {'DOWN', M, process, P, _} -> ok end || {P, M} <- Pids],
-    timer:sleep(100),
+    lists:foreach(fun closed/1, Fds),
     Answers = lists:usort([file:read(adopt(Fd), 1) || Fd <- Fds]),
     io:format("~p owners, ~p files, reads: ~p~n", [N, length(Fds), Answers]).

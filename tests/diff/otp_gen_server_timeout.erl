@@ -18,15 +18,20 @@ main() ->
     io:format("after hibernate: ~p~n", [gen_server:call(P, count)]),
     io:format("continue: ~p~n", [gen_server:call(P, continue)]),
     receive {continued, second} -> io:format("continued from call~n") end,
-    %% A message cancels the pending timeout.
+    %% A message cancels the pending timeout. The server is suspended while
+    %% both are sent, so that the poke is queued when the timeout starts,
+    %% however long a loaded machine takes between the two sends.
+    ok = sys:suspend(P),
     ok = gen_server:cast(P, {timeout_in, 200}),
     P ! poke,
+    ok = sys:resume(P),
     receive {poked, _} -> io:format("poked~n") end,
     receive {timed_out, N} -> io:format("unexpected ~p~n", [N]) after 400 -> io:format("no timeout after poke~n") end,
     %% erlang:start_timer messages arrive as info.
     io:format("timer: ~p~n", [gen_server:call(P, {start_timer, 5})]),
     receive {timer_fired, ok} -> io:format("timer fired~n") end,
-    ok = gen_server:stop(P, {shutdown, bye}, 1000),
+    %% The timeout only ends a stop that hangs: long, for a loaded machine.
+    ok = gen_server:stop(P, {shutdown, bye}, 60000),
     receive {'EXIT', P, R} -> io:format("exit ~p~n", [R]) end,
     io:format("done~n").
 

@@ -27,7 +27,9 @@ init(Code) ->
 locked(cast, {button, D}, Data = #{code := Code, buffer := Buf}) ->
     NewBuf = lists:sublist(Buf ++ [D], max(0, length(Buf) + 1 - length(Code)) + 1, length(Code)),
     case NewBuf =:= Code of
-        true -> {next_state, open, Data#{buffer := []}, [{state_timeout, 30, lock}]};
+        %% Long enough that the call right after the code finds the door
+        %% open, however loaded the machine; the program waits it once.
+        true -> {next_state, open, Data#{buffer := []}, [{state_timeout, 1000, lock}]};
         false -> {keep_state, Data#{buffer := NewBuf}}
     end;
 locked({call, From}, state, _Data) ->

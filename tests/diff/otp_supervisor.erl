@@ -26,7 +26,8 @@ main() ->
     Ref = monitor(process, T),
     exit(T, crash),
     receive {'DOWN', Ref, process, T, crash} -> ok end,
-    timer:sleep(20),
+    %% The supervisor drops it when it has handled the 'EXIT'.
+    wait_removed(Sup, t),
     say("ids after t: ~p~n", [ids(Sup)]),
     %% transient child: restarted after an abnormal exit only.
     {ok, Tr} = supervisor:start_child(Sup, #{id => tr, start => {?MODULE, start_worker, [tr]},
@@ -80,6 +81,12 @@ wait_new(Sup, Id, Old) ->
     case lists:keyfind(Id, 1, children(Sup)) of
         {Id, P} when is_pid(P), P =/= Old -> P;
         _ -> timer:sleep(2), wait_new(Sup, Id, Old)
+    end.
+
+wait_removed(Sup, Id) ->
+    case lists:keymember(Id, 1, children(Sup)) of
+        false -> ok;
+        true -> timer:sleep(2), wait_removed(Sup, Id)
     end.
 
 wait_gone(Sup, Id) ->

@@ -26,8 +26,10 @@ main() ->
     receive {'DOWN', Ref, process, Top, shutdown} -> ok end,
     io:format("stop order: ~p~n", [stopped([])]).
 
+%% The four workers' first starts, whenever they run.
 flush_started() ->
-    receive {started, _} -> flush_started() after 50 -> ok end.
+    [receive {started, Id} -> ok end || Id <- [w1, w2, w4, w3]],
+    ok.
 
 stopped(Acc) ->
     receive {stopped, Id} -> stopped([Id | Acc]) after 100 -> lists:reverse(Acc) end.

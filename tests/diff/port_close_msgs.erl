@@ -12,12 +12,14 @@ main() ->
     B = open_port({spawn, "cat"}, []),
     RB = erlang:monitor(port, B),
     B ! {self(), close},
+    gone(B),
     io:format("close message: ~p~n", [flush(B, RB)]),
     %% The program ends once monitored (one that ends at once would race
     %% the monitor: noproc).
     C = open_port({spawn, "head -n 1"}, []),
     RC = erlang:monitor(port, C),
     port_command(C, "bye\n"),
+    gone(C),
     io:format("program ends: ~p~n", [flush(C, RC)]),
     D = open_port({spawn, "cat"}, []),
     port_command(D, "echoed\n"),
@@ -33,6 +35,14 @@ main() ->
     port_close(E),
     io:format("not trapping: ~p~n", [flush(E, none)]),
     ok.
+
+%% Until port P has ended (however long its program takes), so that flush
+%% finds its messages sent.
+gone(P) ->
+    case erlang:port_info(P) of
+        undefined -> ok;
+        _ -> timer:sleep(1), gone(P)
+    end.
 
 flush(P, Ref) ->
     receive

@@ -14,6 +14,12 @@ drain(P) ->
     after 5000 -> [timeout]
     end.
 
+exists(File) ->
+    case filelib:is_regular(File) of
+        true -> ok;
+        false -> timer:sleep(10), exists(File)
+    end.
+
 setting(Opt) ->
     try open_port({spawn, "true"}, [Opt]) of
         P when is_port(P) -> catch port_close(P), ok
@@ -26,7 +32,11 @@ setting(Opt) ->
 main() ->
     P = open_port({fd, 1, 1}, [out]),
     port_command(P, "written by the fd port\n"),
-    timer:sleep(200),
+    %% erl writes at once; beamr writes an fd port's output on a thread of
+    %% its own, as it does the io server's, and nothing here can wait for
+    %% that write: a second is far more than it takes, even on a loaded
+    %% machine.
+    timer:sleep(1000),
     io:format("fd name: ~p~n", [erlang:port_info(P, name)]),
     io:format("fd keys: ~p~n", [[K || {K, _} <- erlang:port_info(P)]]),
     io:format("fd os_pid: ~p~n", [erlang:port_info(P, os_pid)]),
@@ -44,9 +54,14 @@ main() ->
     io:format("nouse_stdio executable: ~p~n",
               [receive {E, {data, D}} -> D after 5000 -> timeout end]),
     port_close(E),
-    O = open_port({spawn, "sh -c 'read x; echo out-only got $x'"}, [out]),
+    %% The program writes on the runtime's standard output itself, then
+    %% makes a file: once the file is there, its line is written.
+    Done = "port_fd_and_stdio_" ++ os:getpid() ++ ".done",
+    file:delete(Done),
+    O = open_port({spawn, "sh -c 'read x; echo out-only got $x; : > " ++ Done ++ "'"}, [out]),
     port_command(O, "data\n"),
-    timer:sleep(1000),
+    exists(Done),
+    file:delete(Done),
     io:format("out-only messages: ~p~n", [receive {O, M} -> M after 0 -> none end]),
     port_close(O),
     io:format("settings: ~p~n",

@@ -22,13 +22,16 @@ main() ->
 
 run(Text, Opts) ->
     P = open_port({spawn, "printf '" ++ Text ++ "'"}, Opts),
-    io:format("~p ~p~n", [Opts, drain(P)]).
+    Ref = erlang:monitor(port, P),
+    io:format("~p ~p~n", [Opts, drain(P, Ref)]).
 
-drain(P) ->
+%% Its lines, then eof, or its end without eof (its 'DOWN' comes after
+%% its data), however long the program takes to run.
+drain(P, Ref) ->
     receive
-        {P, {data, D}} -> [D | drain(P)];
-        {P, eof} -> port_close(P), [eof]
-    after 1000 -> [closed]
+        {P, {data, D}} -> [D | drain(P, Ref)];
+        {P, eof} -> port_close(P), erlang:demonitor(Ref, [flush]), [eof];
+        {'DOWN', Ref, port, P, _} -> [closed]
     end.
 
 take(_P, 0) -> [];

@@ -15,8 +15,9 @@ main() ->
     exit(Busy, kill),
     io:format("busy after kill: ~p~n", [is_process_alive(Busy)]),
 
-    Trapper = spawn(fun() -> process_flag(trap_exit, true), receive stop -> ok end end),
-    timer:sleep(10),
+    Self = self(),
+    Trapper = spawn(fun() -> process_flag(trap_exit, true), Self ! trapping, receive stop -> ok end end),
+    receive trapping -> ok end,
     exit(Trapper, shutdown),
     io:format("trapper after shutdown: ~p~n", [is_process_alive(Trapper)]),
     exit(Trapper, kill),

@@ -12,8 +12,9 @@ main() ->
                                         Self ! {survived, Reason},
                                         receive after 50 -> ok end
                                 end),
-         Survived = receive {survived, Reason} -> yes after 100 -> no end,
+         %% What P sent comes before its 'DOWN': then survived or not.
          receive {'DOWN', R, process, P, Why} ->
+                 Survived = receive {survived, Reason} -> yes after 0 -> no end,
                  io:format("~p: survived ~p, down ~p~n", [Reason, Survived, Why])
          end
      end || Reason <- Cases],

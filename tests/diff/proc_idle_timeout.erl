@@ -5,11 +5,16 @@
 
 main() ->
     Self = self(),
-    S = spawn(fun() -> server(Self, 0) end),
+    %% The server starts its idle timeout once all five are queued, so a
+    %% loaded machine's pause between two sends cannot end it early.
+    S = spawn(fun() -> receive go -> server(Self, 0) end end),
     [S ! {work, N} || N <- lists:seq(1, 5)],
+    S ! go,
     receive {idle, Count} -> io:format("idle after ~p messages~n", [Count]) end,
-    %% Collect until no message for 200 ms.
-    P = spawn(fun() -> [Self ! {item, N} || N <- lists:seq(1, 10)] end),
+    %% Collect until no message for 200 ms, once the sender is done (its
+    %% messages come before its 'DOWN').
+    {P, Ref} = spawn_monitor(fun() -> [Self ! {item, N} || N <- lists:seq(1, 10)] end),
+    receive {'DOWN', Ref, process, P, normal} -> ok end,
     Items = collect([]),
     io:format("collected ~p from ~p~n", [Items, is_pid(P)]),
     %% A timeout of 0 in a loop drains the queue without blocking.

@@ -8,7 +8,8 @@ main() ->
     Self = self(),
     Waiter = spawn(fun() -> Self ! ready, receive stop -> ok end end),
     receive ready -> ok end,
-    io:format("waiting: ~p~n", [until(Waiter, waiting, 1000)]),
+    %% Polled up to 30000 times (30 s or more): it waits at once.
+    io:format("waiting: ~p~n", [until(Waiter, waiting, 30000)]),
     Busy = spawn(fun() -> spin(0) end),
     Fresh = spawn(fun() -> ok end),
     io:format("fresh: ~p~n", [live_status(process_info(Fresh, status))]),

@@ -11,7 +11,8 @@ main() ->
     P2 = spawn(fun() -> Self ! {fun_result, self()} end),
     receive {fun_result, P2} -> io:format("spawn/1 pid matches~n") end,
     io:format("pid is_pid: ~p ~p~n", [is_pid(P), is_pid(self())]),
-    timer:sleep(10),
+    PRef = monitor(process, P),
+    receive {'DOWN', PRef, process, P, _} -> ok end,
     io:format("alive: ~p ~p~n", [is_process_alive(P), is_process_alive(self())]),
     %% spawn_link / spawn_monitor / spawn_opt
     process_flag(trap_exit, true),

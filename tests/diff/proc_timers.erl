@@ -8,10 +8,11 @@ main() ->
     receive tick -> io:format("tick~n") end,
     T2 = erlang:start_timer(10, self(), tock),
     receive {timeout, T2, tock} -> io:format("tock with ref~n") end,
-    %% Order of timers by time, not by start order.
-    erlang:send_after(60, self(), third),
-    erlang:send_after(5, self(), first),
-    erlang:send_after(30, self(), second),
+    %% Order of timers by time, not by start order: a second apart, so
+    %% that a loaded machine's pause between two starts cannot reorder them.
+    erlang:send_after(2000, self(), third),
+    erlang:send_after(1, self(), first),
+    erlang:send_after(1000, self(), second),
     io:format("order: ~p~n", [[receive M -> M end || _ <- [1, 2, 3]]]),
     %% cancel_timer returns the time left, then false.
     T3 = erlang:send_after(10000, self(), never),

@@ -42,7 +42,7 @@ after_timeout(T) ->
 main() ->
     [begin
          P = spawn(?MODULE, F, A),
-         timer:sleep(50),
+         waiting(P),
          io:format("~p~n", [process_info(P, current_stacktrace)]),
          exit(P, kill)
      end || {F, A} <- [{plain, []}, {calls, [infinity]}, {calls, [60000]},
@@ -60,5 +60,13 @@ gen_server_waiting() ->
     Server = spawn(fun() -> receive _ -> Self ! ready, receive never -> ok end end end),
     Client = spawn(fun() -> catch gen_server:call(Server, hello, 60000) end),
     receive ready -> ok end,
-    timer:sleep(20),
+    waiting(Client),
     {ok, Client}.
+
+%% Until P waits in a receive (however long a loaded machine takes to get
+%% it there).
+waiting(P) ->
+    case process_info(P, status) of
+        {status, waiting} -> ok;
+        _ -> timer:sleep(1), waiting(P)
+    end.

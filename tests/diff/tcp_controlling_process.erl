@@ -7,12 +7,19 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-%% Whether port P is gone, waiting up to N times 10 ms for it to go.
+%% Whether port P is gone, waiting up to N times 10 ms for it to go (it
+%% goes at once; the callers wait up to 30 s, for a loaded machine).
 closed(P, 0) -> erlang:port_info(P, name) =:= undefined;
 closed(P, N) ->
     case erlang:port_info(P, name) of
         undefined -> true;
         _ -> timer:sleep(10), closed(P, N - 1)
+    end.
+
+queued(N) ->
+    case process_info(self(), message_queue_len) of
+        {message_queue_len, N} -> ok;
+        _ -> timer:sleep(1), queued(N)
     end.
 
 main() ->
@@ -22,11 +29,12 @@ main() ->
     {ok, S} = gen_tcp:accept(L),
     ok = inet:setopts(S, [{active, true}]),
     ok = gen_tcp:send(C, <<"early">>),
-    timer:sleep(50),
+    %% Until the data is in this process's mailbox, to be moved.
+    queued(1),
     Self = self(),
     Owner = spawn(fun() ->
         receive go -> ok end,
-        Got = receive {tcp, S, D} -> D after 500 -> none end,
+        Got = receive {tcp, S, D} -> D after 30000 -> none end,
         Self ! {got, Got, erlang:port_info(S, connected) =:= {connected, self()}},
         receive {tcp, S, D2} -> Self ! {got, D2} end,
         receive stop -> ok end
@@ -41,7 +49,7 @@ main() ->
     Ref = monitor(process, Owner),
     Owner ! stop,
     receive {'DOWN', Ref, process, Owner, R} -> p(R) end,
-    p(closed(S, 100)),
+    p(closed(S, 3000)),
     p(gen_tcp:recv(C, 0)),
     %% A socket opened by a process that then dies.
     spawn(fun() ->
@@ -50,5 +58,5 @@ main() ->
     end),
     receive {c2, C2} -> ok end,
     {ok, S2} = gen_tcp:accept(L),
-    p(closed(C2, 100)),
+    p(closed(C2, 3000)),
     p(gen_tcp:recv(S2, 0)).

@@ -22,6 +22,7 @@ main() ->
          Ref = monitor(process, P),
          End(P),
          receive {'DOWN', Ref, process, P, _} -> ok end,
+         delivered(P),
          io:format("~p: ~p~n", [Name, [element(3, T) || T <- trace_names:collect()]]),
          [O ! stop || O <- Others]
      end || {Name, N, Watch, End} <- Cases],
@@ -31,8 +32,15 @@ main() ->
     BigRef = monitor(process, Big),
     Big ! go,
     receive {'DOWN', BigRef, process, Big, normal} -> ok end,
+    delivered(Big),
     io:format("big: ~p~n", [[element(3, T) || T <- trace_names:collect()]]),
     ok.
+
+%% Until every trace message about P has arrived (its exit's last events
+%% can come after its 'DOWN', however long a loaded machine takes).
+delivered(P) ->
+    Ref = erlang:trace_delivered(P),
+    receive {trace_delivered, P, Ref} -> ok end.
 
 wait() ->
     receive

@@ -28,7 +28,13 @@ main() ->
                {opt, element(1, spawn_opt(?MODULE, local_only, [], [monitor]))}],
     erlang:trace(self(), false, [call, procs, set_on_spawn]),
     [P ! go || {_, P} <- Spawned],
-    timer:sleep(100),
+    %% Until each has ended and every trace message about them has come.
+    [begin
+         M = monitor(process, P),
+         receive {'DOWN', M, process, P, _} -> ok end
+     end || {_, P} <- Spawned],
+    Delivered = erlang:trace_delivered(all),
+    receive {trace_delivered, all, Delivered} -> ok end,
     Names = maps:from_list([{self(), main} | [{P, N} || {N, P} <- Spawned]]),
     Ts = [trace_names:name(T, Names) || T <- trace_names:collect()],
     [io:format("~p: ~p~n", [N, [list_to_tuple(tl(tl(tuple_to_list(T))))

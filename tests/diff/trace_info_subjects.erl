@@ -12,14 +12,16 @@ info(What, Item) ->
 
 main() ->
     Self = self(),
-    W = spawn(fun() -> receive stop -> ok end end),
+    W = spawn(fun Loop() -> receive {sync, From} -> From ! synced, Loop(); stop -> ok end end),
     Names = #{W => w, Self => main},
     Show = fun(Label, T) -> io:format("~s: ~p~n", [Label, trace_names:name(T, Names)]) end,
     Show("flags before", info(W, flags)),
     Show("tracer before", info(W, tracer)),
     erlang:trace(W, true, [call, return_to, arity, send, procs, {tracer, Self}]),
-    W ! sync, % the trace signal reaches W before this message
-    timer:sleep(50),
+    %% The trace signal reaches W before this message (signals from one
+    %% process keep their order): its answer says W has its flags.
+    W ! {sync, Self},
+    receive synced -> ok end,
     Show("flags after", info(W, flags)),
     Show("tracer after", info(W, tracer)),
     Show("own flags", info(Self, flags)),
@@ -31,7 +33,8 @@ main() ->
     Show("existing flags", info(existing, flags)),
     Show("bad subject", info(bad, flags)),
     Dead = spawn(fun() -> ok end),
-    timer:sleep(20),
+    DeadRef = monitor(process, Dead),
+    receive {'DOWN', DeadRef, process, Dead, _} -> ok end,
     Show("dead process", info(Dead, flags)),
     [Show(atom_to_list(I), info({?MODULE, f, 1}, I))
      || I <- [traced, match_spec, meta, meta_match_spec, call_count, all]],

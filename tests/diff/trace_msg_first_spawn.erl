@@ -11,7 +11,11 @@ main() ->
     P ! go,
     {C1, C2} = receive {children, A, B} -> {A, B} end,
     G = receive {grandchild, GC} -> GC end,
-    timer:sleep(50),
+    %% Until C1 (traced) has ended and every trace message has come.
+    C1Ref = monitor(process, C1),
+    receive {'DOWN', C1Ref, process, C1, _} -> ok end,
+    Delivered = erlang:trace_delivered(all),
+    receive {trace_delivered, all, Delivered} -> ok end,
     Events = trace_names:collect(),
     Names = #{P => p, C1 => c1, C2 => c2, G => g, Self => main},
     [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= P],

@@ -10,7 +10,11 @@ main() ->
     P ! go,
     C = receive {child, Child} -> Child end,
     receive done -> ok end,
-    timer:sleep(50),
+    %% Until C has ended and every trace message has come.
+    CRef = monitor(process, C),
+    receive {'DOWN', CRef, process, C, _} -> ok end,
+    Delivered = erlang:trace_delivered(all),
+    receive {trace_delivered, all, Delivered} -> ok end,
     Events = trace_names:collect(),
     Names = #{P => p, C => c, Self => main},
     [io:format("~p~n", [trace_names:name(T, Names)]) || T <- Events, element(2, T) =:= P],

@@ -7,7 +7,8 @@
 main() ->
     Self = self(),
     Dead = spawn(fun() -> ok end),
-    timer:sleep(20),
+    DeadRef = monitor(process, Dead),
+    receive {'DOWN', DeadRef, process, Dead, _} -> ok end,
     P = spawn(fun() -> worker(Self, Dead) end),
     1 = erlang:trace(P, true, ['receive']),
     P ! go,

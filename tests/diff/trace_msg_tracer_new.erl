@@ -8,7 +8,8 @@ main() ->
     Tracer = trace_names:keeper(),
     0 = erlang:trace(new, true, [send, monotonic_timestamp, {tracer, Tracer}]),
     Dead = spawn(fun() -> ok end),
-    timer:sleep(20),
+    DeadRef = monitor(process, Dead),
+    receive {'DOWN', DeadRef, process, Dead, _} -> ok end,
     W = spawn(fun() ->
                   Dead ! hello_dead,
                   Self ! {from_w, self()}
@@ -17,7 +18,9 @@ main() ->
     0 = erlang:trace(new, false, [send]),
     U = spawn(fun() -> Self ! untraced end),
     receive untraced -> ok end,
-    timer:sleep(20),
+    %% Every trace message about W is at the tracer before it is asked.
+    Delivered = erlang:trace_delivered(all),
+    receive {trace_delivered, all, Delivered} -> ok end,
     Msgs = trace_names:kept(Tracer),
     Names = #{Self => main, W => w, Dead => dead, U => u, Tracer => tracer},
     lists:foreach(

@@ -45,7 +45,9 @@ run(V2) ->
     Parked = {erlang:check_process_code(Q, M), erlang:check_process_code(P, M),
               code:soft_purge(M), erlang:load_module(M, V2)},
     Purge = code:purge(M),
-    Down = receive {'DOWN', MQ, process, Q, Why} -> Why after 5000 -> timeout end,
+    %% The purge kills Q at once; the timeout only ends a run where it did
+    %% not (timeout is then returned), long enough for a loaded machine.
+    Down = receive {'DOWN', MQ, process, Q, Why} -> Why after 60000 -> timeout end,
     Gone = {is_process_alive(Q), is_process_alive(P), code:purge(M), erlang:check_old_code(M)},
     P2 = M:start(),
     R5 = call(P2, 6),

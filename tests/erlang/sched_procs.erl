@@ -48,7 +48,9 @@ timers() ->
     R1 = receive {timeout, T, tick} -> tick_ok end,
     R2 = receive later -> later_ok end,
     R3 = receive nothing -> no after 30 -> timed_out end,
-    Cancel = erlang:send_after(1000, self(), never),
+    %% Cancelled right away: an hour is more than any loaded machine
+    %% takes between the two calls (cancel_timer is false once it fired).
+    Cancel = erlang:send_after(3600000, self(), never),
     C = is_integer(erlang:cancel_timer(Cancel)),
     exit({timers, R1, R2, R3, C}).
 

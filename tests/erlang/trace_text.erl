@@ -39,5 +39,19 @@ dbg_main() ->
     {ok, _} = dbg:p(new, [m, c, procs, sos]),
     {_, Ref} = spawn_monitor(?MODULE, main, []),
     receive {'DOWN', Ref, _, _, _} -> ok end,
-    timer:sleep(200),
+    %% Every trace message is at dbg's tracer; it has handed the last of
+    %% them to the io server once its queue is empty and it waits (however
+    %% long that takes), and a request of ours after it is answered once
+    %% the io server has written them.
+    Delivered = erlang:trace_delivered(all),
+    receive {trace_delivered, all, Delivered} -> ok end,
+    {ok, Tracer} = dbg:get_tracer(),
+    drained(Tracer),
+    ok = io:put_chars(""),
     dbg:stop().
+
+drained(P) ->
+    case process_info(P, [message_queue_len, status]) of
+        [{message_queue_len, 0}, {status, waiting}] -> ok;
+        _ -> timer:sleep(10), drained(P)
+    end.

@@ -264,6 +264,10 @@ mod tests {
     use super::*;
     use std::sync::mpsc::Receiver as Rx;
 
+    /// How long a test waits for what comes in microseconds on an idle
+    /// machine: it only ends a test whose worker never answers.
+    const LONG: Duration = Duration::from_secs(60);
+
     /// A sink that reports batch sizes and can be held up by a gate.
     struct Probe {
         sizes: mpsc::Sender<usize>,
@@ -274,7 +278,7 @@ mod tests {
     impl Sink<u32> for Probe {
         fn export(&mut self, batch: Vec<u32>) -> bool {
             if let Some(g) = &self.gate {
-                let _ = g.recv_timeout(Duration::from_secs(5));
+                let _ = g.recv_timeout(LONG);
             }
             let _ = self.sizes.send(batch.len());
             self.ok
@@ -292,6 +296,36 @@ mod tests {
 
     #[test]
     fn batches_by_size_and_by_delay() {
+        // By size: with a delay no test waits out, the fourth of six items
+        // fills a batch, and the other two wait (until the shutdown).
+        let (tx, rx) = mpsc::channel();
+        let q = BatchQueue::start(
+            "test",
+            options(100, 4, 3_600_000),
+            Probe {
+                sizes: tx,
+                gate: None,
+                ok: true,
+            },
+        )
+        .unwrap();
+        for i in 0..6 {
+            q.push(i);
+        }
+        assert_eq!(rx.recv_timeout(LONG).unwrap(), 4);
+        assert!(q.shutdown(LONG));
+        assert_eq!(rx.try_recv(), Ok(2), "the shutdown exports the rest");
+        assert_eq!(
+            q.stats(),
+            QueueStats {
+                dropped: 0,
+                exported: 6,
+                failed: 0
+            }
+        );
+        // By delay: two items short of a batch go when the delay passes,
+        // without a flush. (A loaded machine may hold the pushes more than
+        // the delay apart: they then go one by one, both still unflushed.)
         let (tx, rx) = mpsc::channel();
         let q = BatchQueue::start(
             "test",
@@ -303,21 +337,15 @@ mod tests {
             },
         )
         .unwrap();
-        for i in 0..6 {
-            q.push(i);
+        q.push(0);
+        q.push(1);
+        let mut sent = 0;
+        while sent < 2 {
+            sent += rx.recv_timeout(LONG).unwrap();
         }
-        assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), 4);
-        // The other two go when the delay passes, without a flush.
-        assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), 2);
-        assert!(q.shutdown(Duration::from_secs(5)));
-        assert_eq!(
-            q.stats(),
-            QueueStats {
-                dropped: 0,
-                exported: 6,
-                failed: 0
-            }
-        );
+        assert_eq!(sent, 2);
+        assert!(q.shutdown(LONG));
+        assert_eq!(q.stats().exported, 2);
     }
 
     #[test]
@@ -334,18 +362,22 @@ mod tests {
             },
         )
         .unwrap();
+        // The worker holds the first item at the gate (for up to LONG):
+        // pushes that waited for it would take that long, pushes that
+        // drop take microseconds, so half of LONG tells them apart
+        // however loaded the machine.
         let t = Instant::now();
         for i in 0..100 {
             q.push(i);
         }
-        assert!(t.elapsed() < Duration::from_secs(1), "push waited");
+        assert!(t.elapsed() < LONG / 2, "push waited");
         let dropped = q.stats().dropped;
         assert!(dropped >= 97, "dropped {dropped}");
         for _ in 0..4 {
             let _ = gate_tx.send(());
         }
         drop(gate_tx);
-        assert!(q.shutdown(Duration::from_secs(5)));
+        assert!(q.shutdown(LONG));
         let s = q.stats();
         assert_eq!(s.dropped + s.failed, 100);
         assert_eq!(s.exported, 0);

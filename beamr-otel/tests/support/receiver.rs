@@ -224,6 +224,12 @@ fn serve_http(
             }
             Err(_) => return,
         }
+        // The rest of a request that has begun: a client a loaded machine
+        // holds up mid-request must not lose it, so wait long for it (the
+        // short timeout above only lets an idle connection see `stop`).
+        let _ = reader
+            .get_mut()
+            .set_read_timeout(Some(Duration::from_secs(60)));
         let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
         let mut length = 0usize;
         let mut content_type = String::new();
@@ -245,9 +251,6 @@ fn serve_http(
             }
         }
         let mut body = vec![0; length];
-        let _ = reader
-            .get_mut()
-            .set_read_timeout(Some(Duration::from_secs(5)));
         if reader.read_exact(&mut body).is_err() {
             return;
         }

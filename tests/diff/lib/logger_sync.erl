@@ -45,10 +45,12 @@ say(Format, Args) ->
 watch() ->
     ok = logger:add_handler(logger_sync_watch, ?MODULE, #{config => self()}).
 
+%% A report comes in milliseconds; the timeout only ends a run where none
+%% came (saying so), long for a loaded machine.
 logged() ->
     receive
         logger_sync_logged -> wait()
-    after 10000 ->
+    after 30000 ->
         io:format("logger_sync: nothing logged~n")
     end.
 
