@@ -7,16 +7,16 @@
 
 main() ->
     Self = self(),
-    T = spawn(fun() -> collector([]) end),
-    P = spawn(fun() -> worker(Self) end),
+    T = trace_worker:collector(),
+    P = trace_worker:worker(Self),
     Names = #{P => p, Self => main, T => t},
     S = trace:session_create(mod, {erl_tracer, T}, []),
     show(Names, trace:process(S, P, true, [send, 'receive'])),
     show(Names, trace:info(S, P, tracer)),
     show(Names, trace:info(S, P, flags)),
-    ask(P, 1),
+    trace_worker:ask(P, 1),
     io:format("-- to t~n"),
-    [show(Names, E) || E <- events(T)],
+    [show(Names, E) || E <- trace_worker:events(T)],
     %% A state that is no process: a session whose tracer takes nothing.
     None = trace:session_create(none, {erl_tracer, nobody}, []),
     show(Names, trace:process(None, P, true, [send])),
@@ -30,18 +30,8 @@ main() ->
     show(Names, names(trace:session_info(all))),
     P ! stop.
 
-ask(P, N) ->
-    P ! {work, N},
-    receive {done, _} -> ok end,
-    Ref = erlang:trace_delivered(P),
-    receive {trace_delivered, P, Ref} -> ok end.
-
 names(L) when is_list(L) -> lists:sort([Name || {Name, _} <- L]);
 names(X) -> X.
-
-events(T) ->
-    T ! {events, self()},
-    receive {events, Es} -> Es end.
 
 %% An exception: its reason, and the function, arguments and cause of its
 %% first frame (whose line differs between releases).
@@ -50,15 +40,3 @@ show(Names, {'EXIT', {Reason, [{M, F, Args, Location} | _]}}) ->
     Cause = maps:get(cause, Info, none),
     io:format("~p~n", [trace_names:name({Reason, {M, F, Args}, Cause}, Names)]);
 show(Names, T) -> io:format("~p~n", [trace_names:name(T, Names)]).
-
-collector(Acc) ->
-    receive
-        {events, From} -> From ! {events, lists:reverse(Acc)}, collector([]);
-        E -> collector([E | Acc])
-    end.
-
-worker(Parent) ->
-    receive
-        {work, N} -> Parent ! {done, N}, worker(Parent);
-        stop -> ok
-    end.

@@ -10,11 +10,11 @@ work(N) -> N * 2.
 
 main() ->
     Self = self(),
-    T1 = spawn(fun() -> collector([]) end),
-    T2 = spawn(fun() -> collector([]) end),
+    T1 = trace_worker:collector(),
+    T2 = trace_worker:collector(),
     S1 = trace:session_create(one, T1, []),
     S2 = trace:session_create(two, T2, []),
-    P = spawn(fun() -> worker(Self) end),
+    P = trace_worker:worker(Self, fun(N) -> ?MODULE:work(N) end),
     Names = #{P => p, Self => main, T1 => t1, T2 => t2},
     show(Names, trace:process(S1, P, true, [send])),
     show(Names, trace:process(S2, P, true, ['receive', call])),
@@ -32,21 +32,21 @@ main() ->
     show(Names, names(trace:session_info({?MODULE, work, 1}))),
     show(Names, names(trace:session_info(all))),
     show(Names, erlang:trace_info(P, flags)),
-    ask(P, 1),
+    trace_worker:ask(P, 1),
     io:format("-- t1~n"),
-    [show(Names, T) || T <- events(T1)],
+    [show(Names, T) || T <- trace_worker:events(T1)],
     io:format("-- t2~n"),
-    [show(Names, T) || T <- events(T2)],
+    [show(Names, T) || T <- trace_worker:events(T2)],
     %% Destroying one leaves the other.
     show(Names, trace:session_destroy(S1)),
     show(Names, trace:session_destroy(S1)),
     show(Names, names(trace:session_info(P))),
     show(Names, catch trace:info(S1, P, flags)),
-    ask(P, 2),
+    trace_worker:ask(P, 2),
     io:format("-- t1 after destroy~n"),
-    [show(Names, T) || T <- events(T1)],
+    [show(Names, T) || T <- trace_worker:events(T1)],
     io:format("-- t2 after destroy~n"),
-    [show(Names, T) || T <- events(T2)],
+    [show(Names, T) || T <- trace_worker:events(T2)],
     show(Names, trace:session_destroy(S2)),
     show(Names, names(trace:session_info(all))),
     show(Names, catch trace:session_create("one", T1, [])),
@@ -54,30 +54,8 @@ main() ->
     show(Names, catch trace:process(S2, P, true, [send])),
     P ! stop.
 
-ask(P, N) ->
-    P ! {work, N},
-    receive {done, _} -> ok end,
-    Ref = erlang:trace_delivered(P),
-    receive {trace_delivered, P, Ref} -> ok end.
-
 names(L) when is_list(L) -> lists:sort([Name || {Name, _} <- L]);
 names(X) -> X.
 
-events(T) ->
-    T ! {events, self()},
-    receive {events, Es} -> Es end.
-
 show(Names, {'EXIT', {Reason, _}}) -> io:format("~p~n", [trace_names:name(Reason, Names)]);
 show(Names, T) -> io:format("~p~n", [trace_names:name(T, Names)]).
-
-collector(Acc) ->
-    receive
-        {events, From} -> From ! {events, lists:reverse(Acc)}, collector([]);
-        T -> collector([T | Acc])
-    end.
-
-worker(Parent) ->
-    receive
-        {work, N} -> Parent ! {done, ?MODULE:work(N)}, worker(Parent);
-        stop -> ok
-    end.

@@ -12,15 +12,15 @@ work(N) -> N + 1.
 
 main() ->
     Self = self(),
-    T = spawn(fun() -> collector([]) end),
-    P = spawn(fun() -> worker(Self) end),
+    T = trace_worker:collector(),
+    P = trace_worker:worker(Self),
     Names = #{P => p, Self => main, T => t},
     show(Names, erlang:trace(P, true, [send, 'receive', {tracer, erl_tracer, T}])),
     show(Names, erlang:trace_info(P, tracer)),
     show(Names, erlang:trace_info(P, flags)),
-    ask(P, 1),
+    trace_worker:ask(P, 1),
     io:format("-- to t~n"),
-    [show(Names, E) || E <- events(T)],
+    [show(Names, E) || E <- trace_worker:events(T)],
     %% A dead process or a state that is none: untraced, still counted.
     Dead = spawn(fun() -> ok end),
     Ref = monitor(process, Dead),
@@ -39,7 +39,7 @@ main() ->
     show(Names2, erlang:trace_info({?MODULE, work, 1}, meta)),
     ?MODULE:work(41),
     io:format("-- meta~n"),
-    [show(Names2, strip_ts(E)) || E <- events(T)],
+    [show(Names2, strip_ts(E)) || E <- trace_worker:events(T)],
     show(Names2, erlang:trace_pattern({?MODULE, work, 1}, false, [meta])),
     %% erl_tracer:enabled/3 answers as its NIF does.
     show(Names2, erl_tracer:enabled(trace_status, T, Self)),
@@ -62,29 +62,7 @@ strip_ts(E) when element(1, E) =:= trace_ts ->
     setelement(tuple_size(E), E, is_tuple(element(tuple_size(E), E)));
 strip_ts(E) -> E.
 
-ask(P, N) ->
-    P ! {work, N},
-    receive {done, _} -> ok end,
-    Ref = erlang:trace_delivered(P),
-    receive {trace_delivered, P, Ref} -> ok end.
-
-events(T) ->
-    T ! {events, self()},
-    receive {events, Es} -> Es end.
-
 %% An exception: its reason and first frame (the caller's pid named).
 show(Names, {'EXIT', {Reason, [Frame | _]}}) ->
     io:format("~p~n", [trace_names:name({Reason, Frame}, Names)]);
 show(Names, T) -> io:format("~p~n", [trace_names:name(T, Names)]).
-
-collector(Acc) ->
-    receive
-        {events, From} -> From ! {events, lists:reverse(Acc)}, collector([]);
-        E -> collector([E | Acc])
-    end.
-
-worker(Parent) ->
-    receive
-        {work, N} -> Parent ! {done, N}, worker(Parent);
-        stop -> ok
-    end.
