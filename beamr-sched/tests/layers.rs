@@ -28,29 +28,7 @@ fn src_dir() -> PathBuf {
 
 /// The layers of the `text` diagram in lib.rs's doc, top first.
 fn drawn_order(lib_rs: &str) -> Vec<String> {
-    let mut in_diagram = false;
-    let mut layers = Vec::new();
-    for line in lib_rs.lines() {
-        let Some(doc) = line.strip_prefix("//!") else {
-            continue;
-        };
-        let doc = doc.trim();
-        if doc == "```text" {
-            in_diagram = true;
-            continue;
-        }
-        if in_diagram && doc == "```" {
-            break;
-        }
-        if in_diagram {
-            if let Some(word) = doc.split_whitespace().next() {
-                if word.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-                    layers.push(word.to_string());
-                }
-            }
-        }
-    }
-    layers
+    drawn_levels(lib_rs).concat()
 }
 
 /// The levels of the `text` diagram in a module doc, top first: the

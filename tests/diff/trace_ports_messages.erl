@@ -34,23 +34,10 @@ main() ->
     exit(P4, kill),
     receive {'EXIT', P4, killed} -> ok end,
     New ! stop,
-    ended([P1, P2, P3, P4]),
+    ports_ended:wait([P1, P2, P3, P4]),
     %% erts may make a port's last events as it frees the port, a moment
     %% after port_info/1 stops finding it.
     timer:sleep(100),
     Events = trace_names:kept(Tracer),
     Named = tl(trace_names:ordered([Self | Events])),
     trace_names:print_by_port(Named).
-
-%% Until every port in Ports has ended (its last events are then made),
-%% and every trace message made so far has reached its tracer.
-ended(Ports) ->
-    [gone(P) || P <- Ports],
-    Ref = erlang:trace_delivered(all),
-    receive {trace_delivered, all, Ref} -> ok end.
-
-gone(P) ->
-    case erlang:port_info(P) of
-        undefined -> ok;
-        _ -> timer:sleep(1), gone(P)
-    end.

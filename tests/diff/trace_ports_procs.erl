@@ -54,23 +54,10 @@ main() ->
     Ref6 = monitor(port, P6),
     New ! stop,
     receive {'DOWN', Ref6, port, P6, normal} -> ok end,
-    ended([P1, P2, P3, P4, P5, P6]),
+    ports_ended:wait([P1, P2, P3, P4, P5, P6]),
     %% erts may make a port's closed event as it frees the port, a moment
     %% after port_info/1 stops finding it.
     timer:sleep(50),
     Events = trace_names:kept(Tracer),
     Named = tl(trace_names:ordered([Self | Events])),
     trace_names:print_by_port(Named).
-
-%% Until every port in Ports has ended (its last events are then made),
-%% and every trace message made so far has reached its tracer.
-ended(Ports) ->
-    [gone(P) || P <- Ports],
-    Ref = erlang:trace_delivered(all),
-    receive {trace_delivered, all, Ref} -> ok end.
-
-gone(P) ->
-    case erlang:port_info(P) of
-        undefined -> ok;
-        _ -> timer:sleep(1), gone(P)
-    end.

@@ -21,7 +21,7 @@ main() ->
     P2 = open_port({spawn, "cat"}, []),
     P2 ! {self(), close},
     receive {P2, closed} -> ok end,
-    ended([P1, P2]),
+    ports_ended:wait([P1, P2]),
     %% A port's last in/out pair is made as its task ends, on the BEAM
     %% after the messages above: time for it, even on a loaded machine.
     timer:sleep(50),
@@ -47,16 +47,3 @@ last_marker([{trace, _, InOut, _} | Es], _) when InOut =:= in; InOut =:= out ->
     last_marker(Es, InOut);
 last_marker([_ | Es], Last) -> last_marker(Es, Last);
 last_marker([], Last) -> Last.
-
-%% Until every port in Ports has ended (its last events are then made),
-%% and every trace message made so far has reached its tracer.
-ended(Ports) ->
-    [gone(P) || P <- Ports],
-    Ref = erlang:trace_delivered(all),
-    receive {trace_delivered, all, Ref} -> ok end.
-
-gone(P) ->
-    case erlang:port_info(P) of
-        undefined -> ok;
-        _ -> timer:sleep(1), gone(P)
-    end.
