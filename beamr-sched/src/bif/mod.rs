@@ -17,6 +17,7 @@
 //! global    atomics, counters, persistent_term
 //! crypto    crypto's NIFs
 //! zlib      zlib, one call and streaming
+//! net       erlang:decode_packet/3, over the inet driver's packet parser
 //! ets       the ets module
 //!  |
 //! io        beamr_io, its format/2, io:printable_range/0
@@ -38,6 +39,7 @@ mod ets;
 mod file;
 mod global;
 mod io;
+mod net;
 mod os;
 mod registry;
 mod text;

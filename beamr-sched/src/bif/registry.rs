@@ -69,4 +69,5 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::data::records::BIFS,
     super::file::erl_prim_loader::BIFS,
     super::text::re::BIFS,
+    super::net::decode_packet::BIFS,
 ];

@@ -8,7 +8,8 @@
 //! line of exactly N bytes followed by its newline (or `\r\n`) is one
 //! `{eol, Line}`.
 
-use super::inet::packet::{cut, Cut, Packet};
+use super::inet::packet::{cut, Cut};
+use super::inet::packet_parser::{HttpState, Limits, PacketType};
 
 /// How output is cut into messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +86,16 @@ impl Decoder {
             Framing::Packet(header) => {
                 self.buf.extend_from_slice(bytes);
                 // The same cut as a socket's `{packet, N}`, with no limit.
-                while let Cut::Packet { consumed, start } =
-                    cut(Packet::Header(header), &self.buf, 0, 0, b'\n')
+                let packet = match header {
+                    1 => PacketType::One,
+                    2 => PacketType::Two,
+                    _ => PacketType::Four,
+                };
+                let limits = Limits::default();
+                while let Cut::Packet { consumed, body } =
+                    cut(packet, &self.buf, 0, &limits, HttpState::Start)
                 {
-                    out.push(Chunk::Data(self.buf[start..consumed].to_vec()));
+                    out.push(Chunk::Data(self.buf[body].to_vec()));
                     self.buf.drain(..consumed);
                 }
             }

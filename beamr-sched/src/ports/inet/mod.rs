@@ -11,19 +11,20 @@
 //! - `stream`: connecting, accepting, reading and writing;
 //! - [`options`]: the options of `setopts` and `getopts`;
 //! - [`packet`]: the `packet` option's framing;
+//! - [`packet_parser`]: erts's packet parser, which `packet` and
+//!   `erlang:decode_packet/3` share;
 //! - [`poller`]: the one I/O thread every socket waits on;
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
 //! Not here: UDP data (`gen_udp:send`/`recv` answer `enotsup`), SCTP,
-//! `sendfile`, the `http`, `asn1`, `cdr`, `fcgi`, `sunrm`, `tpkt` and
-//! `ssl_tls` packet types (`setopts` answers `enotsup`), interface
-//! queries (`getifaddrs`, `getiflist`: `enotsup`).
+//! `sendfile`, interface queries (`getifaddrs`, `getiflist`: `enotsup`).
 
 pub mod gethost;
 pub mod options;
 pub mod outbox;
 pub mod packet;
+pub mod packet_parser;
 pub mod poller;
 pub mod socket;
 mod stream;

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use socket2::SockRef;
 
-use super::packet::Packet;
+use super::packet_parser::PacketType;
 use super::wire::Reader;
 
 /// Option codes (`INET_OPT_*`, `TCP_OPT_*`, `INET_LOPT_*`).
@@ -120,7 +120,7 @@ pub struct Options {
     /// `active`.
     pub active: Active,
     /// `packet`.
-    pub packet: Packet,
+    pub packet: PacketType,
     /// `mode`: binaries rather than lists.
     pub binary: bool,
     /// `header`: bytes delivered as list elements before the binary.
@@ -158,14 +158,22 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             active: Active::Passive,
-            packet: Packet::Raw,
+            packet: PacketType::Raw,
             binary: false,
             header: 0,
             exit_on_close: true,
             deliver_term: true,
             packet_size: 0,
             delimiter: b'\n',
-            buffer: 1460,
+            // The user-level buffer erl starts a socket with: 1460 bytes
+            // up to OTP 28, 9216 from OTP 29 (what `inet:getopts(S,
+            // [buffer])` shows, and the longest HTTP line or packet line
+            // a socket takes without `packet_size`).
+            buffer: if beamr_core::release::otp_release() >= 29 {
+                9216
+            } else {
+                1460
+            },
             delay_send: false,
             send_timeout: None,
             send_timeout_close: false,
@@ -274,7 +282,7 @@ impl Options {
             (code::PACKET, _) => {
                 self.packet = u32::try_from(int)
                     .ok()
-                    .and_then(Packet::from_code)
+                    .and_then(PacketType::from_code)
                     .ok_or("enotsup")?;
             }
             (code::MODE, _) => self.binary = int != 0,

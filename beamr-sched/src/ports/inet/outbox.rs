@@ -5,6 +5,7 @@
 //!                               {inet_reply, S, Status}          (OTP 25)
 //!                               {inet_reply, S, Status, Mref}    (OTP 26 on)
 //! to the owner (active modes):  {tcp, S, Data}   ({S, {data, Data}} with {deliver, port})
+//!                               {http, S, HttpPacket}   {ssl_tls, S, Type, Version, Bin}
 //!                               {tcp_closed, S}  {tcp_error, S, Reason}  {tcp_passive, S}
 //! to a subscriber:              {empty_out_q, S}
 //! ```
@@ -16,6 +17,8 @@
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+
+use super::packet_parser::{decode, term, Decoded, HttpState, PacketType};
 
 /// Received bytes, with the settings that shape them into a term.
 #[derive(Debug)]
@@ -46,6 +49,41 @@ impl Data {
     }
 }
 
+/// A packet the socket decodes (an HTTP line, a TLS record): its bytes,
+/// decoded again into its term when the message is built (the socket
+/// decoded it once already, for the HTTP state that follows).
+#[derive(Debug)]
+pub struct Parsed {
+    /// The whole packet.
+    pub packet: Vec<u8>,
+    /// Its type.
+    pub ty: PacketType,
+    /// The HTTP state it was read in.
+    pub state: HttpState,
+}
+
+impl Parsed {
+    /// The packet's term: the HTTP term (`{http_request, ...}`, ...), or
+    /// `{ssl_tls, S, Type, {Major, Minor}, Bin}` with the socket in it.
+    pub fn term(&self, h: &mut Heap, socket: Term) -> Term {
+        match decode(self.ty, &self.packet, self.state).0 {
+            Decoded::Http(line) => term::http_term(h, &line, self.ty.http_binaries()),
+            Decoded::SslTls(record) => term::ssl_tls_term(h, &record, socket),
+            Decoded::Body(body) => h.binary(body),
+        }
+    }
+
+    /// What an active socket sends its owner: `{http, S, Packet}`, or
+    /// the TLS tuple itself.
+    pub fn message(&self, h: &mut Heap, socket: Term) -> Term {
+        let packet = self.term(h, socket);
+        if self.ty == PacketType::SslTls {
+            return packet;
+        }
+        h.tuple(&[atom("http"), socket, packet])
+    }
+}
+
 /// The result an `inet_async` message carries.
 #[derive(Debug)]
 pub enum Reply {
@@ -55,6 +93,8 @@ pub enum Reply {
     Socket(Term),
     /// `{ok, Data}` (a recv).
     Data(Data),
+    /// `{ok, Packet}` (a recv of a decoded packet).
+    Parsed(Parsed),
     /// `{error, Reason}`.
     Error(&'static str),
 }
@@ -73,6 +113,8 @@ pub enum Out {
     },
     /// `{tcp, S, Data}` to the owner.
     Data(Data),
+    /// `{http, S, Packet}` or `{ssl_tls, ...}` to the owner.
+    Parsed(Parsed),
     /// `{tcp_closed, S}` to the owner.
     Closed,
     /// `{tcp_error, S, Reason}` to the owner.
@@ -96,8 +138,8 @@ pub fn error_tuple(h: &mut Heap, reason: &str) -> Term {
     h.tuple(&[atom("error"), reason])
 }
 
-/// The term of `reply`.
-pub fn reply_term(h: &mut Heap, reply: &Reply) -> Term {
+/// The term of `reply` to a request on `socket`.
+pub fn reply_term(h: &mut Heap, socket: Term, reply: &Reply) -> Term {
     match reply {
         Reply::Ok => atom("ok"),
         Reply::Socket(port) => h.tuple(&[atom("ok"), *port]),
@@ -105,13 +147,17 @@ pub fn reply_term(h: &mut Heap, reply: &Reply) -> Term {
             let data = data.term(h);
             h.tuple(&[atom("ok"), data])
         }
+        Reply::Parsed(parsed) => {
+            let packet = parsed.term(h, socket);
+            h.tuple(&[atom("ok"), packet])
+        }
         Reply::Error(reason) => error_tuple(h, reason),
     }
 }
 
 /// `{inet_async, S, Ref, Reply}`.
 pub fn async_message(h: &mut Heap, socket: Term, reference: u16, reply: &Reply) -> Term {
-    let reply = reply_term(h, reply);
+    let reply = reply_term(h, socket, reply);
     h.tuple(&[
         atom("inet_async"),
         socket,
@@ -134,6 +180,7 @@ pub fn owner_message(h: &mut Heap, socket: Term, out: &Out, deliver_term: bool) 
             let data = data.term(h);
             h.tuple(&[atom("tcp"), socket, data])
         }
+        Out::Parsed(parsed) => parsed.message(h, socket),
         Out::Closed => h.tuple(&[atom("tcp_closed"), socket]),
         Out::Error(reason) => h.tuple(&[atom("tcp_error"), socket, atom(reason)]),
         Out::Passive => h.tuple(&[atom("tcp_passive"), socket]),
@@ -162,5 +209,30 @@ mod tests {
         );
         let headed = d(true, 2).term(&mut h);
         assert!(headed.list_to_vec().is_none(), "an improper list");
+    }
+
+    #[test]
+    fn parsed_packets_become_http_and_tls_messages() {
+        let mut h = Heap::new();
+        let socket = Term::port(7);
+        let http = Parsed {
+            packet: b"GET / HTTP/1.1\r\n".to_vec(),
+            ty: PacketType::HttpBin,
+            state: HttpState::Start,
+        };
+        let message = http.message(&mut h, socket);
+        let fields = message.as_tuple().map(<[Term]>::to_vec).unwrap_or_default();
+        assert_eq!(fields.len(), 3);
+        assert_eq!(fields[0], atom("http"));
+        assert_eq!(fields[1], socket);
+        let tls = Parsed {
+            packet: b"\x16\x03\x03\x00\x01x".to_vec(),
+            ty: PacketType::SslTls,
+            state: HttpState::Start,
+        };
+        let record = tls.message(&mut h, socket);
+        let fields = record.as_tuple().map(<[Term]>::to_vec).unwrap_or_default();
+        assert_eq!(fields.len(), 5);
+        assert_eq!((fields[0], fields[1]), (atom("ssl_tls"), socket));
     }
 }

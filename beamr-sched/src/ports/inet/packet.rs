@@ -1,5 +1,6 @@
 //! How a TCP socket cuts its byte stream into packets (the `packet`
-//! option) and frames what it sends:
+//! option) and frames what it sends, on erts's packet parser
+//! ([`super::packet_parser`]) as inet_drv does:
 //!
 //! - `raw` (0): whatever has arrived; `recv(S, N)` with N > 0 waits for
 //!   exactly N bytes;
@@ -8,129 +9,74 @@
 //!   erts keeps only the length's low bytes when it does not fit, and so
 //!   does beamr);
 //! - `line`: up to and including the line delimiter (`line_delimiter`,
-//!   `$\n` by default).
+//!   `$\n` by default); a longer line than the `buffer` option is cut
+//!   there, the rest the next packet;
+//! - `asn1`, `sunrm`, `cdr`, `fcgi`, `tpkt`: one record by its header,
+//!   delivered whole (an fcgi record without its padding);
+//! - `http`, `httph`, `http_bin`, `httph_bin`: one HTTP line, delivered
+//!   as its term (the socket keeps the HTTP state between lines); an HTTP
+//!   line longer than `buffer` is too long unless `packet_size` says
+//!   otherwise;
+//! - `ssl_tls`: one TLS record, delivered as a tuple.
 //!
-//! `packet_size` (when not 0) bounds a packet's length; a longer one is
-//! the error `emsgsize`.
+//! Only 1, 2 and 4 frame what is sent; the others send it as it is.
+//! `packet_size` (when not 0) bounds a packet's length; a longer one, or
+//! a malformed header, is the error `emsgsize`.
 
-/// A packet type (`TCP_PB_*`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Packet {
-    /// No framing.
-    Raw,
-    /// A length header of 1, 2 or 4 bytes.
-    Header(usize),
-    /// Lines.
-    Line,
-}
+use std::ops::Range;
 
-/// `TCP_PB_RAW`.
-pub const PB_RAW: u32 = 0;
-/// `TCP_PB_1`.
-pub const PB_1: u32 = 1;
-/// `TCP_PB_2`.
-pub const PB_2: u32 = 2;
-/// `TCP_PB_4`.
-pub const PB_4: u32 = 3;
-/// `TCP_PB_LINE_LF`.
-pub const PB_LINE: u32 = 8;
+use super::packet_parser::{body_range, packet_length, HttpState, Length, Limits, PacketType};
 
-impl Packet {
-    /// The packet type with code `code`; `None` for the types beamr does
-    /// not cut (asn1, sunrm, cdr, fcgi, tpkt, http, ssl_tls).
-    pub fn from_code(code: u32) -> Option<Packet> {
-        Some(match code {
-            PB_RAW => Packet::Raw,
-            PB_1 => Packet::Header(1),
-            PB_2 => Packet::Header(2),
-            PB_4 => Packet::Header(4),
-            PB_LINE => Packet::Line,
-            _ => return None,
-        })
-    }
-
-    /// Its code, as `getopts` answers it.
-    pub fn code(self) -> u32 {
-        match self {
-            Packet::Raw => PB_RAW,
-            Packet::Header(1) => PB_1,
-            Packet::Header(2) => PB_2,
-            Packet::Header(_) => PB_4,
-            Packet::Line => PB_LINE,
-        }
-    }
-
-    /// `data` framed for sending.
-    pub fn frame(self, data: &[u8]) -> Vec<u8> {
-        let Packet::Header(size) = self else {
-            return data.to_vec();
-        };
-        let len = (data.len() as u64).to_be_bytes();
-        let mut out = Vec::with_capacity(size + data.len());
-        out.extend_from_slice(&len[8 - size..]);
-        out.extend_from_slice(data);
-        out
-    }
+/// `data` framed for sending with packet type `packet`.
+pub fn frame(packet: PacketType, data: &[u8]) -> Vec<u8> {
+    let Some(size) = packet.header_size() else {
+        return data.to_vec();
+    };
+    let len = (data.len() as u64).to_be_bytes();
+    let mut out = Vec::with_capacity(size + data.len());
+    out.extend_from_slice(&len[8 - size..]);
+    out.extend_from_slice(data);
+    out
 }
 
 /// What the receive buffer holds for one reader.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Cut {
-    /// A packet: the range of the buffer it takes (header included) and
-    /// the part that is its data.
+    /// A packet: how much of the buffer it takes (header included) and
+    /// the part that is its body.
     Packet {
         /// Bytes to drop from the buffer's front.
         consumed: usize,
-        /// Where the data starts.
-        start: usize,
+        /// Where the body lies.
+        body: Range<usize>,
     },
     /// Not enough yet.
     Incomplete,
-    /// A packet longer than `packet_size`.
+    /// A packet longer than `packet_size`, or a malformed header.
     TooLarge,
 }
 
 /// Cuts the packet at the front of `buf`. `wanted` is `recv`'s length
-/// (0: any, only meaningful for raw); `limit` is `packet_size` (0: none).
-pub fn cut(packet: Packet, buf: &[u8], wanted: usize, limit: usize, delimiter: u8) -> Cut {
-    match packet {
-        Packet::Raw if wanted == 0 && buf.is_empty() => Cut::Incomplete,
-        Packet::Raw if wanted == 0 => Cut::Packet {
-            consumed: buf.len(),
-            start: 0,
-        },
-        Packet::Raw if buf.len() >= wanted => Cut::Packet {
-            consumed: wanted,
-            start: 0,
-        },
-        Packet::Raw => Cut::Incomplete,
-        Packet::Header(size) => {
-            if buf.len() < size {
-                return Cut::Incomplete;
-            }
-            let len = buf[..size]
-                .iter()
-                .fold(0usize, |n, &b| (n << 8) | usize::from(b));
-            if limit != 0 && len > limit {
-                return Cut::TooLarge;
-            }
-            if buf.len() < size + len {
-                return Cut::Incomplete;
-            }
-            Cut::Packet {
-                consumed: size + len,
-                start: size,
-            }
+/// (0: any, only meaningful for raw); `limits` are the socket's
+/// `packet_size`, `buffer` (as the line length) and `line_delimiter`;
+/// `http` is where an HTTP reader is.
+pub fn cut(packet: PacketType, buf: &[u8], wanted: usize, limits: &Limits, http: HttpState) -> Cut {
+    if packet == PacketType::Raw && wanted != 0 {
+        if buf.len() < wanted {
+            return Cut::Incomplete;
         }
-        Packet::Line => match buf.iter().position(|&b| b == delimiter) {
-            Some(i) if limit != 0 && i + 1 > limit => Cut::TooLarge,
-            Some(i) => Cut::Packet {
-                consumed: i + 1,
-                start: 0,
-            },
-            None if limit != 0 && buf.len() > limit => Cut::TooLarge,
-            None => Cut::Incomplete,
+        return Cut::Packet {
+            consumed: wanted,
+            body: 0..wanted,
+        };
+    }
+    match packet_length(packet, buf, limits, http == HttpState::Headers) {
+        Length::Total(len) if len <= buf.len() => Cut::Packet {
+            consumed: len,
+            body: body_range(packet, &buf[..len]),
         },
+        Length::Total(_) | Length::Unknown => Cut::Incomplete,
+        Length::Invalid => Cut::TooLarge,
     }
 }
 
@@ -138,43 +84,93 @@ pub fn cut(packet: Packet, buf: &[u8], wanted: usize, limit: usize, delimiter: u
 mod tests {
     use super::*;
 
+    fn plain(packet: PacketType, buf: &[u8], wanted: usize, packet_size: u32) -> Cut {
+        let limits = Limits {
+            packet_size,
+            ..Limits::default()
+        };
+        cut(packet, buf, wanted, &limits, HttpState::Start)
+    }
+
     #[test]
     fn cuts_each_packet_type() {
         assert_eq!(
-            cut(Packet::Raw, b"abc", 0, 0, b'\n'),
+            plain(PacketType::Raw, b"abc", 0, 0),
             Cut::Packet {
                 consumed: 3,
-                start: 0
+                body: 0..3
             }
         );
-        assert_eq!(cut(Packet::Raw, b"abc", 4, 0, b'\n'), Cut::Incomplete);
+        assert_eq!(plain(PacketType::Raw, b"abc", 4, 0), Cut::Incomplete);
         assert_eq!(
-            cut(Packet::Header(2), b"\0\x02hix", 0, 0, b'\n'),
+            plain(PacketType::Two, b"\0\x02hix", 0, 0),
             Cut::Packet {
                 consumed: 4,
-                start: 2
+                body: 2..4
             }
         );
+        assert_eq!(plain(PacketType::Two, b"\0\x03hi", 0, 0), Cut::Incomplete);
+        assert_eq!(plain(PacketType::One, b"\x09", 0, 4), Cut::TooLarge);
         assert_eq!(
-            cut(Packet::Header(2), b"\0\x03hi", 0, 0, b'\n'),
-            Cut::Incomplete
-        );
-        assert_eq!(cut(Packet::Header(1), b"\x09", 0, 4, b'\n'), Cut::TooLarge);
-        assert_eq!(
-            cut(Packet::Line, b"ab\ncd", 0, 0, b'\n'),
+            plain(PacketType::Line, b"ab\ncd", 0, 0),
             Cut::Packet {
                 consumed: 3,
-                start: 0
+                body: 0..3
             }
         );
-        assert_eq!(cut(Packet::Line, b"abcd", 0, 0, b'\n'), Cut::Incomplete);
+        assert_eq!(plain(PacketType::Line, b"abcd", 0, 0), Cut::Incomplete);
+        assert_eq!(
+            plain(PacketType::Fcgi, b"\x01\x01\0\x01\0\x01\x02\0aPP", 0, 0),
+            Cut::Packet {
+                consumed: 11,
+                body: 0..9
+            }
+        );
+        assert_eq!(
+            plain(PacketType::Tpkt, b"\x02\0\0\x04", 0, 0),
+            Cut::TooLarge
+        );
+    }
+
+    #[test]
+    fn lines_are_cut_at_the_buffer() {
+        let limits = Limits {
+            packet_size: 0,
+            line_length: 4,
+            delimiter: b'\n',
+        };
+        assert_eq!(
+            cut(PacketType::Line, b"abcdef\n", 0, &limits, HttpState::Start),
+            Cut::Packet {
+                consumed: 4,
+                body: 0..4
+            }
+        );
+    }
+
+    #[test]
+    fn http_headers_wait_for_continuations() {
+        let limits = Limits::default();
+        let header = b"Host: x\r\n";
+        assert_eq!(
+            cut(PacketType::HttpBin, header, 0, &limits, HttpState::Headers),
+            Cut::Incomplete
+        );
+        assert_eq!(
+            cut(PacketType::HttpBin, header, 0, &limits, HttpState::Start),
+            Cut::Packet {
+                consumed: 9,
+                body: 0..9
+            }
+        );
     }
 
     #[test]
     fn frames_with_the_length_header() {
-        assert_eq!(Packet::Header(2).frame(b"hi"), b"\0\x02hi".to_vec());
-        assert_eq!(Packet::Header(4).frame(b""), vec![0, 0, 0, 0]);
-        assert_eq!(Packet::Header(1).frame(&[7; 300])[0], 44);
-        assert_eq!(Packet::Line.frame(b"x\n"), b"x\n".to_vec());
+        assert_eq!(frame(PacketType::Two, b"hi"), b"\0\x02hi".to_vec());
+        assert_eq!(frame(PacketType::Four, b""), vec![0, 0, 0, 0]);
+        assert_eq!(frame(PacketType::One, &[7; 300])[0], 44);
+        assert_eq!(frame(PacketType::Line, b"x\n"), b"x\n".to_vec());
+        assert_eq!(frame(PacketType::HttpBin, b"x"), b"x".to_vec());
     }
 }

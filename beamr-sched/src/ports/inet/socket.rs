@@ -30,6 +30,7 @@ use socket2::{Domain, SockRef, Socket, Type};
 
 use super::options::{self, Options};
 use super::outbox::{self, Out, Reply};
+use super::packet_parser::HttpState;
 use super::poller::{poller, started, Poller};
 use super::wire::{self, flag, req, Reader};
 use crate::ports::errno_name;
@@ -84,6 +85,9 @@ pub(super) struct State {
     pub acceptors: VecDeque<Waiter>,
     pub recv: Option<(Waiter, usize)>,
     pub opts: Options,
+    /// Where an HTTP reader is: before a start line, or among headers
+    /// (kept when the packet type changes, as inet_drv keeps it).
+    pub http: HttpState,
     pub inbuf: Vec<u8>,
     pub outbuf: Vec<u8>,
     /// `shutdown(S, write)` waits for `outbuf` to empty.
@@ -109,6 +113,7 @@ impl State {
             acceptors: VecDeque::new(),
             recv: None,
             opts: Options::default(),
+            http: HttpState::Start,
             inbuf: Vec::new(),
             outbuf: Vec::new(),
             shutdown_write: false,
@@ -271,6 +276,7 @@ impl InetPort {
                     let Some(port) = &port else { continue };
                     let bytes = match &out {
                         Out::Data(d) => d.bytes.len(),
+                        Out::Parsed(parsed) => parsed.packet.len(),
                         _ => 0,
                     };
                     rt.port_deliver(port, bytes, |h| {
@@ -473,6 +479,10 @@ impl InetPort {
             Ok(opts) => opts,
             Err(e) => return wire::error(e),
         };
+        // The socket delivers once every option is set (a new `packet`
+        // type applies to what an `active` in the same call delivers).
+        let mut activated = false;
+        let mut failed = None;
         for (opt, value) in opts {
             let sock = match &st.sock {
                 Sock::None => None,
@@ -485,14 +495,21 @@ impl InetPort {
                     if changed.passive_message {
                         st.outbox.push(Out::Passive);
                     }
-                    if changed.active {
-                        self.pump(st);
-                    }
+                    activated |= changed.active;
                 }
-                Err(e) => return wire::error(e),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
             }
         }
-        wire::ok(&[])
+        if activated {
+            self.pump(st);
+        }
+        match failed {
+            Some(e) => wire::error(e),
+            None => wire::ok(&[]),
+        }
     }
 
     /// `SHUTDOWN`: 0 read, 1 write, 2 both.

@@ -18,13 +18,15 @@
 //!    (`{inet_reply, S, ok}`) does not wait.
 
 use std::io::{Read, Write};
+use std::ops::Range;
 use std::time::Instant;
 
 use beamr_core::term::Term;
 
 use super::options::Active;
-use super::outbox::{Data, Out, Reply};
-use super::packet::{cut, Cut, Packet};
+use super::outbox::{Data, Out, Parsed, Reply};
+use super::packet::{cut, frame, Cut};
+use super::packet_parser::{decode, Limits, PacketType};
 use super::poller::{poller, started};
 use super::socket::{io_error, InetPort, Sock, State, Waiter};
 use super::wire::{self, Reader};
@@ -33,6 +35,32 @@ use crate::runtime::{Port, PortDriver};
 
 /// Bytes asked of the OS per read.
 const READ_SIZE: usize = 64 * 1024;
+
+/// A packet taken off the receive buffer, for a recv or for the owner.
+enum Taken {
+    /// Its body, as data.
+    Data(Data),
+    /// The packet, to be decoded into its term.
+    Parsed(Parsed),
+}
+
+impl Taken {
+    /// What a waiting recv gets: `{ok, Data | Packet}`.
+    fn reply(self) -> Reply {
+        match self {
+            Taken::Data(data) => Reply::Data(data),
+            Taken::Parsed(parsed) => Reply::Parsed(parsed),
+        }
+    }
+
+    /// What an active socket sends its owner.
+    fn message(self) -> Out {
+        match self {
+            Taken::Data(data) => Out::Data(data),
+            Taken::Parsed(parsed) => Out::Parsed(parsed),
+        }
+    }
+}
 
 impl InetPort {
     /// `CONNECT`: a time, an address; answers a reference, and
@@ -204,7 +232,7 @@ impl InetPort {
         if st.recv.is_some() {
             return wire::error("ealready");
         }
-        if length != 0 && st.opts.packet != Packet::Raw {
+        if length != 0 && st.opts.packet != PacketType::Raw {
             return wire::error("einval");
         }
         let reference = st.reference();
@@ -260,54 +288,99 @@ impl InetPort {
     fn deliver_buffered(&self, st: &mut State) {
         loop {
             let o = &st.opts;
-            let data = |bytes: &[u8]| Data {
-                bytes: bytes.to_vec(),
-                binary: o.binary,
-                header: o.header,
+            let buffer = u32::try_from(o.buffer).unwrap_or(0);
+            // OTP 29's inet_drv cuts a `line` packet at the `buffer` size
+            // only while no delimiter has come (earlier releases cut any
+            // longer line there).
+            let whole_lines =
+                o.packet == PacketType::Line && beamr_core::release::otp_release() >= 29;
+            let limits = Limits {
+                packet_size: u32::try_from(o.packet_size).unwrap_or(u32::MAX),
+                line_length: if whole_lines { 0 } else { buffer },
+                delimiter: o.delimiter,
             };
-            if let Some((waiter, length)) = st.recv {
-                let out = match cut(o.packet, &st.inbuf, length, o.packet_size, o.delimiter) {
-                    Cut::Incomplete => return,
-                    Cut::TooLarge => Reply::Error("emsgsize"),
-                    Cut::Packet { consumed, start } => {
-                        let d = data(&st.inbuf[start..consumed]);
-                        st.inbuf.drain(..consumed);
-                        Reply::Data(d)
-                    }
+            let wanted = st.recv.map_or(0, |(_, length)| length);
+            if st.recv.is_none() && o.active == Active::Passive {
+                return;
+            }
+            let mut found = cut(o.packet, &st.inbuf, wanted, &limits, st.http);
+            if whole_lines
+                && found == Cut::Incomplete
+                && buffer > 0
+                && st.inbuf.len() >= buffer as usize
+            {
+                let cut_at_buffer = Limits {
+                    line_length: buffer,
+                    ..limits
                 };
-                st.recv = None;
+                found = cut(o.packet, &st.inbuf, wanted, &cut_at_buffer, st.http);
+            }
+            let (consumed, body) = match found {
+                Cut::Incomplete => return,
+                Cut::TooLarge => return self.packet_error(st),
+                Cut::Packet { consumed, body } => (consumed, body),
+            };
+            let packet = self.take_packet(st, consumed, body);
+            if let Some((waiter, _)) = st.recv.take() {
                 st.outbox.push(Out::Async {
                     to: waiter.caller,
                     reference: waiter.reference,
-                    reply: out,
+                    reply: packet.reply(),
                 });
                 return;
             }
-            if o.active == Active::Passive {
-                return;
-            }
-            match cut(o.packet, &st.inbuf, 0, o.packet_size, o.delimiter) {
-                Cut::Incomplete => return,
-                Cut::TooLarge => {
-                    st.outbox.push(Out::Error("emsgsize"));
-                    st.inbuf.clear();
-                    return;
+            st.outbox.push(packet.message());
+            match st.opts.active {
+                Active::Once => st.opts.active = Active::Passive,
+                Active::Count(1) => {
+                    st.opts.active = Active::Passive;
+                    st.outbox.push(Out::Passive);
                 }
-                Cut::Packet { consumed, start } => {
-                    let d = data(&st.inbuf[start..consumed]);
-                    st.inbuf.drain(..consumed);
-                    st.outbox.push(Out::Data(d));
-                    match st.opts.active {
-                        Active::Once => st.opts.active = Active::Passive,
-                        Active::Count(1) => {
-                            st.opts.active = Active::Passive;
-                            st.outbox.push(Out::Passive);
-                        }
-                        Active::Count(n) => st.opts.active = Active::Count(n - 1),
-                        Active::Always | Active::Passive => {}
-                    }
-                }
+                Active::Count(n) => st.opts.active = Active::Count(n - 1),
+                Active::Always | Active::Passive => {}
             }
+        }
+    }
+
+    /// Takes the packet of `consumed` bytes off the buffer's front, as
+    /// what delivers it: its body as data, or (an HTTP line, a TLS
+    /// record, unless `{deliver, port}` asks for the bytes) the packet to
+    /// be decoded into a term, the HTTP state moved past it.
+    fn take_packet(&self, st: &mut State, consumed: usize, body: Range<usize>) -> Taken {
+        let packet: Vec<u8> = st.inbuf.drain(..consumed).collect();
+        let ty = st.opts.packet;
+        if (ty.is_http() || ty == PacketType::SslTls) && st.opts.deliver_term {
+            let state = st.http;
+            st.http = decode(ty, &packet, state).1;
+            return Taken::Parsed(Parsed { packet, ty, state });
+        }
+        Taken::Data(Data {
+            bytes: packet[body].to_vec(),
+            binary: st.opts.binary,
+            header: st.opts.header,
+        })
+    }
+
+    /// A packet too long, or malformed (inet_drv's `emsgsize`): a
+    /// waiting recv gets the error, the buffer is dropped, and the
+    /// socket is closed (with `exit_on_close`; later requests answer
+    /// `enotconn`) or stops reading. An active socket delivers nothing
+    /// and keeps the bytes: the error waits for the next recv.
+    fn packet_error(&self, st: &mut State) {
+        let Some((waiter, _)) = st.recv.take() else {
+            return;
+        };
+        st.outbox.push(Out::Async {
+            to: waiter.caller,
+            reference: waiter.reference,
+            reply: Reply::Error("emsgsize"),
+        });
+        st.inbuf.clear();
+        if st.opts.exit_on_close {
+            self.close_socket(st);
+            st.closed = false;
+        } else {
+            st.eof = true;
         }
     }
 
@@ -396,7 +469,7 @@ impl InetPort {
         if !st.connected {
             return Err("enotconn");
         }
-        let framed = st.opts.packet.frame(data);
+        let framed = frame(st.opts.packet, data);
         st.stats.send_cnt += 1;
         st.stats.send_oct += framed.len() as u64;
         st.stats.send_max = st.stats.send_max.max(framed.len() as u64);
