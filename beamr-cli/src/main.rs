@@ -1,5 +1,5 @@
-//! beamr: the command-line front end. Runs programs, disassembles `.beam`
-//! files, reads and exports traces.
+//! beamr: the command-line front end. Runs programs (also from erl's
+//! command line), disassembles `.beam` files, reads and exports traces.
 //!
 //! This file holds only the clap definitions and the dispatch; each
 //! subcommand lives in `commands/<name>.rs`. A failing command prints one
@@ -79,9 +79,47 @@ enum Command {
         #[command(subcommand)]
         command: commands::trace::TraceCommand,
     },
+    /// Run erl's command line: -pa/-pz DIR..., -s/-run MOD [FUN [ARG...]], -eval EXPR,
+    /// -noshell, -noinput, -extra ARG..., -env VAR VALUE, -config FILE, +S N[:M], ...
+    #[command(disable_help_flag = true)]
+    Erl {
+        /// erl's arguments, as erl takes them.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "ERL-ARGS"
+        )]
+        args: Vec<String>,
+    },
+    /// Run an escript as erl's escript does: its %%! emulator flags, main/1 with the
+    /// arguments as strings, escript's exit statuses.
+    #[command(disable_help_flag = true)]
+    Escript {
+        /// escript's options, the script, and its arguments.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "FILE ARGS"
+        )]
+        args: Vec<String>,
+    },
+    /// Write launchers named erl and escript into DIR that run this beamr
+    /// (put DIR first on the PATH to run erl's callers, such as Gleam, on beamr).
+    Shim {
+        /// The directory to write them into (made if missing).
+        dir: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
+    // erl's and escript's command lines are theirs, not clap's (`--`,
+    // `-extra`, `+S`).
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match argv.get(1).and_then(|a| a.to_str()) {
+        Some("erl") => return commands::erl::main(&argv[2..]),
+        Some("escript") => return commands::escript::main(&argv[2..]),
+        _ => {}
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
@@ -151,6 +189,15 @@ fn main() -> ExitCode {
         }
         Command::Disasm { file } => commands::disasm::run(&file),
         Command::Trace { command } => commands::trace::run(command),
+        Command::Erl { args } => {
+            let words: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+            return commands::erl::main(&words);
+        }
+        Command::Escript { args } => {
+            let words: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+            return commands::escript::main(&words);
+        }
+        Command::Shim { dir } => commands::shim::run(&dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

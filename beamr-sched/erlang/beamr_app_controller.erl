@@ -32,7 +32,7 @@ start(none) ->
     start_stand_in();
 start(KernelApp) ->
     try
-        {ok, _Controller} = application_controller:start(kernel_spec(KernelApp)),
+        {ok, _Controller} = start_controller(kernel_spec(KernelApp)),
         ok = application:load(stdlib),
         ok = application:start(kernel),
         ok = application:start(stdlib)
@@ -45,6 +45,20 @@ start(KernelApp) ->
     register(beamr_applications_started, self()),
     %% The controller is linked to its parent, as to erl's init.
     receive after infinity -> ok end.
+
+%% With -config files (`beamr erl'), a controller that does not start (a
+%% file missing or unreadable: start/1 returns the reason as a string)
+%% ends the runtime as erl's init ends it.
+start_controller(Spec) ->
+    case application_controller:start(Spec) of
+        Reason when is_list(Reason) ->
+            case init:get_argument(config) of
+                {ok, _} -> beamr_init_boot:kernel_pid_failed(application_controller, Reason);
+                error -> Reason
+            end;
+        Started ->
+            Started
+    end.
 
 %% kernel's application spec, without its start module. Read as the
 %% controller reads `.app' files, through erl_prim_loader (native in beamr).

@@ -1,8 +1,11 @@
 //! One module per `beamr` subcommand.
 
 pub mod disasm;
+pub mod erl;
+pub mod escript;
 pub mod gleam_build;
 pub mod run;
 pub mod run_trace;
+pub mod shim;
 pub mod trace;
 pub mod tracer_modules;

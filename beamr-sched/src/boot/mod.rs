@@ -117,7 +117,13 @@ impl Runtime {
             .map(|a| argv_heap.string(a))
             .collect();
         let argv = argv_heap.list(&argv);
-        self.start_registered(crate::code::embedded::INIT.0, "init", &[argv], options)?;
+        let flags = self.init_flags_term(&mut argv_heap);
+        self.start_registered(
+            crate::code::embedded::INIT.0,
+            "init",
+            &[argv, flags],
+            options,
+        )?;
         let otp_logger = CodeServer::global().find(logger::logger_server()).is_some();
         if !otp_logger {
             self.start_logger_stand_in(options)?;
@@ -219,6 +225,27 @@ impl Runtime {
         }
         let _ = timer_thread.join();
         Ok(reason)
+    }
+
+    /// [`Runtime::init_flags`] as init keeps them: `[{Flag, [Value]}]`,
+    /// the flag an atom, each value a string.
+    fn init_flags_term(&self, heap: &mut beamr_core::heap::Heap) -> Term {
+        let flags = self
+            .init_flags
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        let mut terms = Vec::with_capacity(flags.len());
+        for (flag, values) in &flags {
+            let values: Vec<Term> = values.iter().map(|v| heap.string(v)).collect();
+            let values = heap.list(&values);
+            // A flag that is no valid atom (too long) is left out, as no
+            // init:get_argument/1 call could name it.
+            if let Ok(name) = Atom::new(flag) {
+                terms.push(heap.tuple(&[Term::atom(name), values]));
+            }
+        }
+        heap.list(&terms)
     }
 
     /// Spawns `module:start(args...)` with `options` and registers it as

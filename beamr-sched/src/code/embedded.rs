@@ -1,5 +1,5 @@
 //! Modules beamr carries inside its binary: its group leader, the
-//! `standard_error` process, `init`, `code_server`, and
+//! `standard_error` process, `init` and the boot of `beamr erl`, `code_server`, and
 //! stand-ins for the logger server, `kernel_sup` and the application
 //! controller, written in Erlang and compiled ahead of time (the `.beam`
 //! files are committed beside their sources in `beamr-sched/erlang/`).
@@ -30,6 +30,14 @@ pub const STANDARD_ERROR: (&str, &[u8]) = (
 
 /// The `init` process: answers OTP's requests of it.
 pub const INIT: (&str, &[u8]) = ("beamr_init", include_bytes!("../../erlang/beamr_init.beam"));
+
+/// The boot of `beamr erl`: runs erl's `-s`, `-run` and `-eval`
+/// instructions in order, as init's boot process does, and reports a
+/// failure as init does.
+pub const INIT_BOOT: (&str, &[u8]) = (
+    "beamr_init_boot",
+    include_bytes!("../../erlang/beamr_init_boot.beam"),
+);
 
 /// The stand-in for OTP's logger server: keeps logging off.
 pub const LOGGER: (&str, &[u8]) = (
@@ -64,6 +72,7 @@ pub const EMBEDDED: &[(&str, &[u8])] = &[
     OUTPUT,
     STANDARD_ERROR,
     INIT,
+    INIT_BOOT,
     LOGGER,
     KERNEL_SUP,
     APP_CONTROLLER,

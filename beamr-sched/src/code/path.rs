@@ -74,7 +74,12 @@ pub fn otp_root() -> Option<&'static Path> {
         std::env::var_os("BEAMR_OTP_ROOT")
             .map(PathBuf::from)
             .or_else(|| erl_on_path().and_then(|erl| root_of_erl(&erl)))
-            .or_else(erl_root)
+            .or_else(|| {
+                // An `erl` asked by a beamr asking `erl` (a launcher of
+                // `beamr shim` with no root, or another wrapper running
+                // beamr) does not ask again: that would never end.
+                std::env::var_os(ASKING_ERL).is_none().then(erl_root)?
+            })
     })
     .as_deref()
 }
@@ -152,9 +157,13 @@ pub fn erts_version() -> &'static str {
     })
 }
 
+/// Set in the environment of the `erl` that [`erl_root`] runs.
+const ASKING_ERL: &str = "BEAMR_ASKING_ERL_FOR_ITS_ROOT";
+
 /// The root `erl` reports when started (`code:root_dir()`).
 fn erl_root() -> Option<PathBuf> {
     let out = Command::new("erl")
+        .env(ASKING_ERL, "1")
         .args([
             "-noshell",
             "-eval",

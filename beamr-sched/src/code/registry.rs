@@ -368,6 +368,29 @@ impl CodeServer {
         all.iter().find(|m| m.contains(ip)).cloned()
     }
 
+    /// Removes the first directory of the code path that is `name` or
+    /// holds application `name` (`.../NAME[-VSN][/ebin]`), as OTP's code
+    /// server's `del_path` does; false when none is.
+    pub fn del_path(&self, name: &str) -> bool {
+        let mut path = self.path.write().unwrap_or_else(|e| e.into_inner());
+        let name = name.trim_end_matches('/');
+        let dirs = path.dirs();
+        let Some(at) = dirs.iter().position(|d| {
+            let text = d.to_string_lossy();
+            text.trim_end_matches('/') == name || app_name(d).is_some_and(|app| app == name)
+        }) else {
+            return false;
+        };
+        let mut new = CodePath::new();
+        for (i, d) in dirs.iter().enumerate() {
+            if i != at {
+                new.push(d.clone());
+            }
+        }
+        *path = new;
+        true
+    }
+
     /// Adds a directory to the end of the code path.
     pub fn add_path(&self, dir: impl Into<std::path::PathBuf>) {
         self.path
@@ -375,6 +398,19 @@ impl CodeServer {
             .unwrap_or_else(|e| e.into_inner())
             .push(dir);
     }
+}
+
+/// The application a code path directory holds, as OTP's code server
+/// names it: the directory's name (its parent's, for an `ebin`), without
+/// a `-VSN` suffix.
+fn app_name(dir: &std::path::Path) -> Option<&str> {
+    let last = dir.file_name()?.to_str()?;
+    let named = if last == "ebin" {
+        dir.parent()?.file_name()?.to_str()?
+    } else {
+        last
+    };
+    Some(named.rsplit_once('-').map_or(named, |(app, _)| app))
 }
 
 /// Makes the native records `new` declares the canonical ones of their

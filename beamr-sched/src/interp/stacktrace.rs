@@ -20,6 +20,11 @@
 //!    frames erl's boot process has below the function `-s` calls:
 //!    `{init, start_em, 1, []}` and `{init, do_boot, 3, []}`, after
 //!    `{init, start_it, 1, []}` when the OTP library is release 26 or later.
+//! 5. The frames of `beamr erl`'s boot process, `beamr_init_boot`'s
+//!    `do_boot/3`, `start_em/1` and `start_it/1`, as the init functions of
+//!    those names, without location (erts's preloaded init has none): the
+//!    frames erl's boot process has below an `-s`, `-run` or `-eval`
+//!    instruction. The module's other functions are no frames.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -301,6 +306,9 @@ fn frame_at(
         index
     };
     let function = module.function_at(at)?;
+    if module.name.name() == crate::code::embedded::INIT_BOOT.0 {
+        return boot_frame(p, function.name, function.arity);
+    }
     let loc = location(p, line_of(&module, at), tail);
     let arity = args.unwrap_or(Term::small_unchecked(function.arity as i64));
     Some(p.heap.tuple(&[
@@ -309,6 +317,23 @@ fn frame_at(
         arity,
         loc,
     ]))
+}
+
+/// The frame of `beamr_init_boot`'s function `name/arity` (item 5 of the
+/// module's list): init's function of that name, or none.
+fn boot_frame(p: &mut Process, name: Atom, arity: u32) -> Option<Term> {
+    let shown = matches!(
+        (name.name(), arity),
+        ("do_boot", 3) | ("start_em", 1) | ("start_it", 1)
+    );
+    shown.then(|| {
+        p.heap.tuple(&[
+            Term::atom(atom("init")),
+            Term::atom(name),
+            Term::small_unchecked(i64::from(arity)),
+            Term::NIL,
+        ])
+    })
 }
 
 /// The file and line of instruction `index` of `module`; none in a

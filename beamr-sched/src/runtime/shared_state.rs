@@ -48,6 +48,12 @@ pub struct Runtime {
     /// The command line's plain arguments (`beamr run ... -- ARGS`), which
     /// `init:get_plain_arguments/0` answers; set before [`Runtime::run_main`].
     pub plain_arguments: Mutex<Vec<String>>,
+    /// The command line's flags (`-Flag Value...`, in order after erl's
+    /// own `root`, `bindir`, `progname` and `home`), which
+    /// `init:get_arguments/0` and `init:get_argument/1` answer: `-noshell`
+    /// alone for `beamr run`, the user's flags for `beamr erl`; set before
+    /// [`Runtime::run_main`].
+    pub init_flags: Mutex<Vec<(String, Vec<String>)>>,
     /// The system logger (`erlang:system_flag(system_logger, _)`):
     /// `logger`, `undefined` or a pid; see `signals::system_logger`.
     pub(crate) system_logger: Mutex<Term>,
@@ -89,6 +95,7 @@ impl Runtime {
             weak_self: std::sync::OnceLock::new(),
             reductions: super::stats::ReductionCounter::default(),
             plain_arguments: Mutex::new(Vec::new()),
+            init_flags: Mutex::new(vec![("noshell".to_string(), Vec::new())]),
             system_logger: Mutex::new(Term::atom(Atom::new("logger").expect("atom"))),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),

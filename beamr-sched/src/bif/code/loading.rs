@@ -56,6 +56,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("code", "add_paths", 1, add_pathsz),
     ("code", "add_pathsz", 1, add_pathsz),
     ("code", "add_pathsa", 1, add_pathsa),
+    ("code", "del_path", 1, del_path),
+    ("code", "del_paths", 1, del_paths),
     ("code", "get_path", 0, get_path),
     ("code", "root_dir", 0, root_dir),
     ("code", "lib_dir", 0, lib_dir0),
@@ -364,6 +366,25 @@ fn add_pathsz(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
 
 fn add_pathsa(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     add_paths_with(p, a[0], true)
+}
+
+/// `code:del_path(NameOrDir)`: true when a directory went, false when
+/// none matched, `{error, bad_name}` for what names no directory.
+fn del_path(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match file_name(a[0]) {
+        Some(name) => Ok(Term::bool(code().del_path(&name))),
+        None => Ok(error(p, "bad_name")),
+    }
+}
+
+/// `code:del_paths(NamesOrDirs)` (OTP 26): each as `del_path/1`; ok.
+fn del_paths(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let names = a[0].list_to_vec().ok_or_else(Exception::badarg)?;
+    for name in names {
+        let name = file_name(name).ok_or_else(Exception::badarg)?;
+        code().del_path(&name);
+    }
+    Ok(Term::OK)
 }
 
 fn get_path(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {

@@ -4,7 +4,8 @@
 //! functions made native for speed (`get/3`, `to_list/1`, `size/1`,
 //! `new/0`, `iterator/1`, `next/1`), `erlang:map_size/1`, `map_get/2`,
 //! `is_map_key/2`, and `erts_internal:map_next/3`, the iteration primitive
-//! that `maps:fold/3`, `maps:map/2` and friends run on.
+//! that `maps:fold/3`, `maps:map/2` and friends run on (with
+//! `erts_internal:cmp_term/2`, which OTP 26's ordered iterators sort by).
 //!
 //! Errors are OTP's: `{badmap, Term}` for a non-map, `{badkey, Key}` for a
 //! missing key where one is required, `badarg` for a malformed list.
@@ -56,6 +57,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("maps", "iterator", 1, iterator),
     ("maps", "next", 1, next),
     ("erts_internal", "map_next", 3, map_next),
+    ("erts_internal", "cmp_term", 2, cmp_term),
 ];
 
 static NONE: LazyLock<Term> = LazyLock::new(|| Term::atom(Atom::new("none").expect("atom")));
@@ -204,9 +206,45 @@ fn from_keys(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     Ok(map::from_pairs(&mut p.heap, &pairs))
 }
 
+/// `maps:to_list/1`: of a map, or (OTP 26 and later) of an iterator,
+/// in its order.
 fn to_list(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_map() && crate::code::otp_release() >= 26 {
+        return iterator_to_list(p, a[0]).map_err(|()| badmap(p, a[0]));
+    }
     let m = need_map(p, a[0])?;
     map::to_list(&mut p.heap, m).map_err(|e| map_error(p, e))
+}
+
+/// The associations an iterator has left, as `[{K, V}]` in its order.
+fn iterator_to_list(p: &mut Process, iterator: Term) -> Result<Term, ()> {
+    let mut pairs = Vec::new();
+    let mut step = next_of(p, iterator)?;
+    while let Some(&[k, v, rest]) = step.as_tuple() {
+        pairs.push(p.heap.tuple(&[k, v]));
+        step = next_of(p, rest)?;
+    }
+    if step != *NONE {
+        return Err(());
+    }
+    Ok(p.heap.list(&pairs))
+}
+
+/// `maps:next/1` of any iterator: `{K, V, Rest}` or `none`.
+fn next_of(p: &mut Process, it: Term) -> Result<Term, ()> {
+    if let Some(&[_, _, _]) = it.as_tuple() {
+        return Ok(it);
+    }
+    if it == *NONE {
+        return Ok(it);
+    }
+    match it.as_cons() {
+        Some((path, m)) if path.is_integer() && m.is_map() => {
+            next_batch(p, path, m, Mode::Iterator)
+        }
+        Some((keys, m)) if m.is_map() && is_ordered_path(keys) => ordered_batch(p, keys, m),
+        _ => Err(()),
+    }
 }
 
 fn keys(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -236,21 +274,18 @@ fn iterator(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
     Ok(p.heap.cons(Term::small_unchecked(0), m))
 }
 
-/// `maps:next/1` as OTP 25's `maps.erl` defines it.
+/// `maps:next/1` as `maps.erl` defines it (with OTP 26's ordered
+/// iterators).
 fn next(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let it = a[0];
-    if let Some(&[_, _, _]) = it.as_tuple() {
-        return Ok(it);
-    }
-    if it == *NONE {
-        return Ok(it);
-    }
-    match it.as_cons() {
-        Some((path, m)) if path.is_integer() && m.is_map() => {
-            next_batch(p, path, m, Mode::Iterator).map_err(|()| Exception::badarg())
-        }
-        _ => Err(Exception::badarg()),
-    }
+    next_of(p, a[0]).map_err(|()| Exception::badarg())
+}
+
+/// `erts_internal:cmp_term(A, B)` (OTP 26's ordered map iterators sort
+/// their keys with it): -1, 0 or 1 as `A` is below, equal to (`=:=`) or
+/// above `B` in map-key order.
+fn cmp_term(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let order = beamr_core::order::compare_exact(a[0], a[1]);
+    Ok(Term::small_unchecked(order as i64))
 }
 
 /// How `map_next` returns associations.
@@ -274,7 +309,43 @@ fn map_next(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exceptio
     } else {
         return Err(Exception::badarg());
     };
+    if mode == Mode::Iterator && is_ordered_path(a[0]) {
+        return ordered_batch(p, a[0], a[1]).map_err(|()| Exception::badarg());
+    }
     next_batch(p, a[0], a[1], mode).map_err(|()| Exception::badarg())
+}
+
+/// Whether `path` is the path of an ordered iterator (`maps:iterator(M,
+/// Order)`, OTP 26 and later): the keys still to come, in order.
+fn is_ordered_path(path: Term) -> bool {
+    path.is_list() && crate::code::otp_release() >= 26
+}
+
+/// The next associations of an ordered iterator over `m`, `keys` the keys
+/// still to come: nested `{K, V, Rest}` tuples, `Rest` ending in `none`,
+/// or in `[Keys | M]` after [`BATCH`] associations. A key `m` lacks, or an
+/// improper list, is an error.
+fn ordered_batch(p: &mut Process, keys: Term, m: Term) -> Result<Term, ()> {
+    let mut batch = Vec::new();
+    let mut rest = keys;
+    while batch.len() < BATCH {
+        let Some((key, tail)) = rest.as_cons() else {
+            break;
+        };
+        batch.push((key, map::get(m, key).ok_or(())?));
+        rest = tail;
+    }
+    let mut next = if rest.is_nil() {
+        *NONE
+    } else if rest.is_list() {
+        p.heap.cons(rest, m)
+    } else {
+        return Err(());
+    };
+    for &(key, value) in batch.iter().rev() {
+        next = p.heap.tuple(&[key, value, next]);
+    }
+    Ok(next)
 }
 
 /// Associations handed out per call after the first, standing in for the

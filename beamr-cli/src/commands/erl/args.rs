@@ -1,0 +1,336 @@
+//! erl's command line, parsed as erlexec and init parse it.
+//!
+//! The words are read left to right:
+//!
+//! 1. `-extra`: every word after it is a plain argument.
+//! 2. `+FLAG`: an emulator flag. beamr takes `+S N` and `+S N:M` (also
+//!    written `+SN`), and `+B`/`+Bd` (no break handler: beamr has none);
+//!    any other is refused.
+//! 3. `-env VAR VALUE`: an environment variable for the runtime.
+//! 4. `-s`, `-run`, `-eval`: a start instruction, with the words up to
+//!    the next flag; the instructions run in this order after boot.
+//! 5. `--`: ends the words of the flag before it.
+//! 6. Any other `-FLAG`, with the words up to the next flag or `--`: a
+//!    flag `init:get_arguments/0` answers (`-pa`, `-pz`, `-config`,
+//!    `-noshell`, `-mode`, `-boot`, user flags such as `-kernel Key
+//!    Value`), unless it is one of [`REFUSED`], which beamr cannot honour.
+//! 7. Any other word: a plain argument (`init:get_plain_arguments/0`).
+
+/// One start instruction (`-s`, `-run`, `-eval`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Instruction {
+    /// `-s MOD [FUN [ARG...]]`: arguments as atoms.
+    S(Vec<String>),
+    /// `-run MOD [FUN [ARG...]]`: arguments as strings.
+    Run(Vec<String>),
+    /// `-eval EXPR`.
+    Eval(String),
+}
+
+/// `+S N[:M]`: scheduler threads, and those online.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedulers {
+    /// N.
+    pub total: usize,
+    /// M, if given (at most N).
+    pub online: Option<usize>,
+}
+
+/// What an erl command line asks for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ErlCommand {
+    /// The words of every `-pa`, in command-line order.
+    pub pa: Vec<String>,
+    /// The words of every `-pz`, in command-line order.
+    pub pz: Vec<String>,
+    /// The start instructions, in order.
+    pub instructions: Vec<Instruction>,
+    /// The plain arguments.
+    pub plain: Vec<String>,
+    /// `-env VAR VALUE`, in order.
+    pub env: Vec<(String, String)>,
+    /// `+S`.
+    pub schedulers: Option<Schedulers>,
+    /// Neither `-noshell` nor `-noinput` was given: erl would start its
+    /// interactive shell.
+    pub shell: bool,
+    /// The flags `init:get_arguments/0` answers after erl's own, in order.
+    pub flags: Vec<(String, Vec<String>)>,
+}
+
+/// Flags of erl that beamr does not take, each with the reason.
+pub const REFUSED: &[(&str, &str)] = &[
+    ("sname", "distribution is not supported yet"),
+    ("name", "distribution is not supported yet"),
+    ("setcookie", "distribution is not supported yet"),
+    ("cookie", "distribution is not supported yet"),
+    ("hidden", "distribution is not supported yet"),
+    ("connect_all", "distribution is not supported yet"),
+    ("remsh", "distribution is not supported yet"),
+    ("proto_dist", "distribution is not supported yet"),
+    ("epmd_module", "distribution is not supported yet"),
+    ("start_epmd", "distribution is not supported yet"),
+    ("dist_listen", "distribution is not supported yet"),
+    ("detached", "beamr does not detach from its terminal"),
+    ("heart", "beamr has no heart program"),
+    ("args_file", "beamr reads no argument files"),
+    ("emu_args", "beamr has no emulator arguments to show"),
+    ("emu_type", "beamr has one emulator"),
+    ("emu_flavor", "beamr has one emulator"),
+    (
+        "make",
+        "beamr does not run make:all/0 from the command line",
+    ),
+    ("compile", "beamr does not compile from the command line"),
+    ("man", "beamr shows no manual pages"),
+    ("version", "beamr prints no emulator version"),
+    ("oldshell", "beamr has no interactive shell"),
+    ("shell", "beamr has no interactive shell"),
+    ("user", "beamr runs its own user process"),
+    ("loader", "beamr loads code from files only"),
+    ("hosts", "beamr loads code from files only"),
+    ("boot_var", "beamr boots without a boot script"),
+    ("init_debug", "beamr's init has no debug output"),
+    ("configfd", "beamr reads configuration from files only"),
+    ("S", "init's -S is OTP 28's; use -run"),
+];
+
+/// The values of `-boot` beamr takes: the boot scripts that start only
+/// kernel and stdlib, which is how beamr boots.
+const BOOTS: &[&str] = &["start_clean", "no_dot_erlang"];
+
+/// Parses erl's command line (the words after `erl`); `Err` is one line
+/// naming what beamr does not take.
+pub fn parse(words: &[String]) -> Result<ErlCommand, String> {
+    let mut cmd = ErlCommand {
+        shell: true,
+        ..ErlCommand::default()
+    };
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        i += 1;
+        if word == "-extra" {
+            cmd.plain.extend(words[i..].iter().cloned());
+            break;
+        }
+        if let Some(flag) = word.strip_prefix('+') {
+            i = emulator_flag(&mut cmd, flag, words, i)?;
+            continue;
+        }
+        if word == "-env" {
+            let [var, value] = match words.get(i..i + 2) {
+                Some([var, value]) => [var.clone(), value.clone()],
+                _ => return Err("-env needs a variable and a value".into()),
+            };
+            if var.is_empty() || var.contains('=') || var.contains('\0') || value.contains('\0') {
+                return Err(format!("-env {var}: not a variable name"));
+            }
+            cmd.env.push((var, value));
+            i += 2;
+            continue;
+        }
+        if word == "--" {
+            continue;
+        }
+        let Some(flag) = word.strip_prefix('-') else {
+            cmd.plain.push(word.clone());
+            continue;
+        };
+        let (values, next) = values_from(words, i);
+        i = next;
+        match flag {
+            "s" => cmd.instructions.push(Instruction::S(values)),
+            "run" => cmd.instructions.push(Instruction::Run(values)),
+            "eval" => match values.as_slice() {
+                [] => {}
+                [expr] => cmd.instructions.push(Instruction::Eval(expr.clone())),
+                more => {
+                    return Err(format!(
+                        "-eval takes one expression, got {} words (quote the expression)",
+                        more.len()
+                    ))
+                }
+            },
+            _ => init_flag(&mut cmd, flag, values)?,
+        }
+    }
+    Ok(cmd)
+}
+
+/// The words after a flag, up to the next flag or `--`, and the index
+/// after them (past a `--`).
+fn values_from(words: &[String], mut i: usize) -> (Vec<String>, usize) {
+    let mut values = Vec::new();
+    while let Some(word) = words.get(i) {
+        if word == "--" {
+            return (values, i + 1);
+        }
+        if word.starts_with('-') || word.starts_with('+') {
+            break;
+        }
+        values.push(word.clone());
+        i += 1;
+    }
+    (values, i)
+}
+
+/// A flag init keeps for `init:get_arguments/0`; beamr acts on `-pa`,
+/// `-pz`, `-noshell` and `-noinput`, checks `-mode` and `-boot`, and
+/// refuses the flags of [`REFUSED`].
+fn init_flag(cmd: &mut ErlCommand, flag: &str, values: Vec<String>) -> Result<(), String> {
+    if let Some((_, why)) = REFUSED.iter().find(|(name, _)| *name == flag) {
+        return Err(format!("-{flag} is not supported: {why}"));
+    }
+    match flag {
+        "pa" => cmd.pa.extend(values.iter().cloned()),
+        "pz" => cmd.pz.extend(values.iter().cloned()),
+        "noshell" => cmd.shell = false,
+        "noinput" => {
+            // erlexec gives init -noshell as well.
+            cmd.shell = false;
+            cmd.flags.push(("noshell".into(), Vec::new()));
+        }
+        "mode" if values.iter().any(|v| v != "interactive") => {
+            return Err(format!(
+                "-mode {}: beamr loads code on demand only (-mode interactive)",
+                values.join(" ")
+            ));
+        }
+        "boot" if values.iter().any(|v| !BOOTS.contains(&v.as_str())) => {
+            return Err(format!(
+                "-boot {}: beamr boots kernel and stdlib only (-boot start_clean or no_dot_erlang)",
+                values.join(" ")
+            ));
+        }
+        "" => return Err("-: not a flag".into()),
+        _ => {}
+    }
+    cmd.flags.push((flag.to_string(), values));
+    Ok(())
+}
+
+/// `+FLAG` at `words[i - 1]`; returns the index after its value.
+fn emulator_flag(
+    cmd: &mut ErlCommand,
+    flag: &str,
+    words: &[String],
+    i: usize,
+) -> Result<usize, String> {
+    if matches!(flag, "B" | "Bd") {
+        // No break handler, Ctrl-C ending the runtime: how beamr always
+        // runs (escript gives erl +B).
+        return Ok(i);
+    }
+    let Some(attached) = flag.strip_prefix('S') else {
+        let name = flag.chars().next().map_or(String::new(), String::from);
+        return Err(format!(
+            "+{name} is not supported: beamr takes only +S and +B of erl's emulator flags"
+        ));
+    };
+    if attached.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        // +SP, +SDcpu, +SDio, ...
+        let name: String = flag.chars().take_while(char::is_ascii_alphabetic).collect();
+        return Err(format!(
+            "+{name} is not supported: beamr takes only +S and +B of erl's emulator flags"
+        ));
+    }
+    let (value, next) = if attached.is_empty() {
+        match words.get(i) {
+            Some(v) => (v.as_str(), i + 1),
+            None => return Err("+S needs a number of schedulers (+S N or +S N:M)".into()),
+        }
+    } else {
+        (attached, i)
+    };
+    cmd.schedulers = Some(schedulers(value)?);
+    Ok(next)
+}
+
+/// `N` or `N:M`, each 1..=1024, M at most N.
+fn schedulers(value: &str) -> Result<Schedulers, String> {
+    let number = |s: &str| {
+        s.parse::<usize>()
+            .ok()
+            .filter(|n| (1..=1024).contains(n))
+            .ok_or_else(|| format!("+S {value}: expected N or N:M, each from 1 to 1024"))
+    };
+    let (total, online) = match value.split_once(':') {
+        Some((n, m)) => (number(n)?, Some(number(m)?)),
+        None => (number(value)?, None),
+    };
+    if online.is_some_and(|m| m > total) {
+        return Err(format!(
+            "+S {value}: more schedulers online than schedulers"
+        ));
+    }
+    Ok(Schedulers { total, online })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(line: &str) -> Result<ErlCommand, String> {
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        parse(&words)
+    }
+
+    #[test]
+    fn flags_instructions_and_plain_arguments_keep_their_order() {
+        let cmd = parsed(
+            "foo -noshell -pa a b -pa c -pz z -s m f x -eval 1 -run m g y -kernel k v -- p1 \
+             -env V 1 +S 2:1 -extra e -s +A",
+        )
+        .unwrap();
+        assert_eq!(cmd.pa, ["a", "b", "c"]);
+        assert_eq!(cmd.pz, ["z"]);
+        assert_eq!(
+            cmd.instructions,
+            [
+                Instruction::S(vec!["m".into(), "f".into(), "x".into()]),
+                Instruction::Eval("1".into()),
+                Instruction::Run(vec!["m".into(), "g".into(), "y".into()]),
+            ]
+        );
+        assert_eq!(cmd.plain, ["foo", "p1", "e", "-s", "+A"]);
+        assert_eq!(cmd.env, [("V".to_string(), "1".to_string())]);
+        assert_eq!(
+            cmd.schedulers,
+            Some(Schedulers {
+                total: 2,
+                online: Some(1)
+            })
+        );
+        assert!(!cmd.shell);
+        let names: Vec<&str> = cmd.flags.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(names, ["noshell", "pa", "pa", "pz", "kernel"]);
+    }
+
+    #[test]
+    fn a_flag_beamr_cannot_honour_is_refused_by_name() {
+        for (line, named) in [
+            ("-noshell -sname x", "-sname"),
+            ("-noshell +A 4", "+A"),
+            ("-noshell +SDcpu 2", "+SDcpu"),
+            ("-noshell -detached", "-detached"),
+            ("-noshell -mode embedded", "-mode embedded"),
+            ("-noshell -boot start_sasl", "-boot start_sasl"),
+            ("-noshell +S 2:4", "+S 2:4"),
+            ("-noshell +S 0", "+S 0"),
+            ("-noshell -env X", "-env"),
+            ("-noshell -eval a b", "-eval"),
+        ] {
+            let e = parsed(line).unwrap_err();
+            assert!(e.contains(named), "{line}: {e}");
+            assert_eq!(e.lines().count(), 1);
+        }
+    }
+
+    #[test]
+    fn without_noshell_erl_would_start_a_shell() {
+        assert!(parsed("-pa x").unwrap().shell);
+        assert!(!parsed("-noinput").unwrap().shell);
+        assert_eq!(parsed("+S4").unwrap().schedulers.unwrap().total, 4);
+    }
+}

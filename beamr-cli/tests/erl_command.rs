@@ -1,0 +1,226 @@
+//! `beamr erl ARGS...` against `erl ARGS...`: each of erl's flags beamr
+//! takes, run on both with the same command line in the same directory;
+//! standard output, standard error and the exit status must be the same
+//! (crash dumps included: a failed boot halts with a slogan on both). It
+//! runs on the host's OTP and on each release root `cargo xtask test-all`
+//! made under `target/otp/` (27, 29), through `chroot`, with beamr on that
+//! release's library.
+//!
+//! The flags beamr refuses (distribution, emulator flags other than `+S`
+//! and `+B`, erl's shell) are one line on standard error and status 2.
+
+mod release_roots;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+
+use release_roots::{otp_root_env, releases, shell, work_dir};
+
+const PROGRAM: &str = r#"-module(erlcmd).
+-export([say/1, boom/0, plain/0, flags/0, path/0, config/0, last_flag/0,
+         forever/0, later/0]).
+say(Words) -> io:format("~p~n", [Words]).
+boom() -> error(boom).
+plain() -> io:format("~p~n", [init:get_plain_arguments()]).
+%% The flags after erl's own (root, bindir, progname, home differ).
+flags() ->
+    Own = [root, bindir, progname, home],
+    io:format("~p~n", [[F || {K, _} = F <- init:get_arguments(), not lists:member(K, Own)]]).
+%% The code path without OTP's library.
+path() -> io:format("~p~n", [[D || D <- code:get_path(), string:find(D, "lib/erlang") == nomatch]]).
+config() ->
+    ok = application:load(sasl),
+    io:format("~p~n", [[application:get_env(kernel, foo), application:get_env(kernel, bar),
+                        application:get_env(stdlib, x), application:get_env(myapp, k),
+                        application:get_env(sasl, errlog_type)]]).
+last_flag() -> io:format("~p~n", [lists:last(init:get_arguments())]).
+forever() -> ok.
+later() ->
+    spawn(fun() -> timer:sleep(300), io:format("later~n"), halt(7) end),
+    ok.
+"#;
+
+const CONFIG: &str = "[{kernel, [{foo, 1}]}, {stdlib, [{x, y}]}, {myapp, [{k, v}]}].\n";
+
+/// Each case: a name and erl's arguments, as shell words.
+const CASES: &[(&str, &str)] = &[
+    ("eval", r#"-noshell -eval 'io:format("hi~n"), halt().'"#),
+    ("eval halt status", "-noshell -eval 'erlang:halt(3)'"),
+    ("eval syntax error", "-noshell -eval 'foo(' -s init stop"),
+    ("eval error", "-noshell -eval 'error(boom)' -s init stop"),
+    ("eval throw", "-noshell -eval 'throw({a, \"b\"})'"),
+    ("eval exit", "-noshell -eval 'exit(y)'"),
+    ("eval of a crashing call", "-noshell -eval 'erlcmd:boom()'"),
+    (
+        "s of a missing module",
+        "-noshell -s nosuch fun -s init stop",
+    ),
+    ("s of a function not exported", "-noshell -s erlcmd nofun"),
+    ("s of a crashing function", "-noshell -s erlcmd boom"),
+    (
+        "s, run and eval in order",
+        "-noshell -s erlcmd say a b -run erlcmd say c -eval 'erlcmd:say([d])' -s init stop",
+    ),
+    (
+        "plain arguments",
+        "foo -noshell -s erlcmd plain -s init stop -- p1 p2 -extra e1 -s +S 2",
+    ),
+    (
+        "flags",
+        "-noshell -pa a -pz z -myflag x y -mode interactive -boot start_clean \
+         -s erlcmd flags -s init stop",
+    ),
+    (
+        "code path",
+        "-noshell -pa a b -pa c -pz z nonexistent -s erlcmd path -s init stop",
+    ),
+    (
+        "env",
+        r#"-noshell -env FOO bar -eval 'io:format("~s~n", [os:getenv("FOO")]), halt().'"#,
+    ),
+    (
+        "config",
+        "-noshell -config my -kernel bar 2 -sasl errlog_type error -s erlcmd config -s init stop",
+    ),
+    (
+        "config file missing",
+        "-noshell -config nosuch -s init stop",
+    ),
+    ("noinput", "-noinput -s erlcmd last_flag -s init stop"),
+    (
+        "schedulers",
+        r#"-noshell +S 1 -eval 'io:format("one~n")' +S 1:1 -s init stop"#,
+    ),
+    ("init stop status", "-noshell -eval 'init:stop(4)'"),
+    (
+        "halt later from another process",
+        "-noshell -s erlcmd later",
+    ),
+    // erl runs on after its instructions until something halts it.
+    ("no halt: runs on", "-noshell -s erlcmd forever"),
+];
+
+/// What one run left: standard output, standard error and the status (or
+/// 1000 plus the signal that ended it).
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    stdout: String,
+    stderr: String,
+    status: i32,
+}
+
+/// Runs `command` in `inner` (inside `root` when given), killed after
+/// 60 s: a guard against a hung run on a loaded machine, never a measure
+/// of speed. A program meant to run on (`erlcmd:forever`) is killed after
+/// 8 s on both runtimes, and that is what is compared.
+fn run(root: Option<&Path>, inner: &Path, env: &str, command: &str) -> Outcome {
+    let limit = if command.contains("forever") { 8 } else { 60 };
+    let line = format!(
+        "ulimit -c 0; cd {} && rm -f erl_crash.dump && exec env HOME=/tmp {env} \
+         timeout -s KILL {limit} {command}",
+        inner.display()
+    );
+    let out = shell(root, &line)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    Outcome {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        status: out
+            .status
+            .code()
+            .or(out.status.signal().map(|s| 1000 + s))
+            .unwrap(),
+    }
+}
+
+fn beamr() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_beamr"))
+}
+
+/// A work directory holding erlcmd.beam (compiled by the release's erlc),
+/// the config file, and the directories the code path case names.
+fn prepared(root: Option<&Path>) -> (PathBuf, PathBuf) {
+    let (dir, inner) = work_dir(root, "beamr-erl-command");
+    std::fs::write(dir.join("erlcmd.erl"), PROGRAM).unwrap();
+    std::fs::write(dir.join("my.config"), CONFIG).unwrap();
+    for sub in ["a", "b", "c", "z"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    let compiled = run(root, &inner, "", "erlc erlcmd.erl");
+    assert_eq!(compiled.status, 0, "erlc: {compiled:?}");
+    (dir, inner)
+}
+
+#[test]
+fn erl_flags_run_as_on_erl() {
+    let mut differing = Vec::new();
+    for root in releases() {
+        let root = root.as_deref();
+        let (dir, inner) = prepared(root);
+        for (name, args) in CASES {
+            let erl = run(root, &inner, "", &format!("erl {args}"));
+            let ours = run(
+                None,
+                &dir,
+                &otp_root_env(root),
+                &format!("{} erl {args}", beamr().display()),
+            );
+            if ours != erl {
+                differing.push(format!(
+                    "{name} ({root:?}): erl {args}\n  erl:   {erl:?}\n  beamr: {ours:?}"
+                ));
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    assert!(differing.is_empty(), "{}", differing.join("\n"));
+}
+
+#[test]
+fn flags_beamr_does_not_take_are_one_line_errors() {
+    for (args, named) in [
+        ("-noshell -sname x -s init stop", "-sname"),
+        ("-noshell -remsh x@y", "-remsh"),
+        ("-noshell -detached", "-detached"),
+        ("-noshell +A 4 -s init stop", "+A"),
+        ("-noshell -mode embedded -s init stop", "-mode embedded"),
+        ("-noshell +S 0", "+S 0"),
+        ("-noshell -eval 'a' 'b'", "-eval"),
+        ("-pa .", "interactive shell"),
+    ] {
+        let out = std::process::Command::new(beamr())
+            .arg("erl")
+            .args(shell_words(args))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args}: {stderr}");
+        assert!(stderr.contains(named), "{args}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args}");
+    }
+}
+
+/// `line` split as the shell splits these simple lines (single quotes).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
