@@ -8,14 +8,6 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(Opts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false} | Opts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}, {packet, 2}]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
 %% What S delivered, in order, once the sender is done: every drain below
 %% gets something, so the first message is waited for however long it
 %% takes; tcp_passive and tcp_closed end what can come; else 300 ms of
@@ -36,7 +28,7 @@ more(S) ->
     end.
 
 main() ->
-    {C, S} = pair([binary, {packet, 2}]),
+    {C, S} = tcp_pair:open([binary, {packet, 2}], [binary, {packet, 2}]),
     [ok = gen_tcp:send(C, [I]) || I <- "abcde"],
     p(inet:setopts(S, [{active, true}])),
     p(drain(S)),

@@ -6,17 +6,9 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(SOpts, COpts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false} | SOpts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [{active, false} | COpts]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
 main() ->
     [begin
-         {C, S} = pair([binary, {packet, N}], [binary, {packet, N}]),
+         {C, S} = tcp_pair:open([binary, {packet, N}], [binary, {packet, N}]),
          ok = gen_tcp:send(C, <<"one">>),
          ok = gen_tcp:send(C, <<>>),
          ok = gen_tcp:send(C, binary:copy(<<"z">>, 200)),
@@ -29,13 +21,13 @@ main() ->
          gen_tcp:close(C), gen_tcp:close(S)
      end || N <- [1, 2, 4]],
     %% The header reaches a raw reader as bytes.
-    {C1, S1} = pair([binary, {packet, raw}], [binary, {packet, 2}]),
+    {C1, S1} = tcp_pair:open([binary, {packet, raw}], [binary, {packet, 2}]),
     ok = gen_tcp:send(C1, <<"hey">>),
     p(gen_tcp:recv(S1, 5)),
     ok = gen_tcp:send(S1, <<0, 2, "ok">>),
     p(gen_tcp:recv(C1, 0)),
     %% Lines.
-    {C2, S2} = pair([list, {packet, line}], [binary]),
+    {C2, S2} = tcp_pair:open([list, {packet, line}], [binary]),
     ok = gen_tcp:send(C2, "first\nsecond\nthi"),
     p(gen_tcp:recv(S2, 0)),
     p(gen_tcp:recv(S2, 0)),
@@ -47,7 +39,7 @@ main() ->
     p(gen_tcp:recv(S2, 0)),
     p(gen_tcp:recv(S2, 0)),
     %% List mode, then binary with a header.
-    {C3, S3} = pair([list, {packet, 1}], [binary, {packet, 1}]),
+    {C3, S3} = tcp_pair:open([list, {packet, 1}], [binary, {packet, 1}]),
     ok = gen_tcp:send(C3, <<"list">>),
     p(gen_tcp:recv(S3, 0)),
     p(inet:setopts(S3, [binary, {header, 2}])),
@@ -63,7 +55,7 @@ main() ->
     p(gen_tcp:recv(S3, 2)),
     p(gen_tcp:recv(S3, 0)),
     %% packet_size bounds a packet.
-    {C4, S4} = pair([binary, {packet, 2}, {packet_size, 4}], [binary, {packet, 2}]),
+    {C4, S4} = tcp_pair:open([binary, {packet, 2}, {packet_size, 4}], [binary, {packet, 2}]),
     ok = gen_tcp:send(C4, <<"four">>),
     p(gen_tcp:recv(S4, 0)),
     ok = gen_tcp:send(C4, <<"fives">>),

@@ -12,24 +12,6 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(SOpts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false}, binary | SOpts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
-%% The socket's messages until 300 ms of quiet, the socket shown as 'S'.
-msgs(S) ->
-    receive M when element(2, M) =:= S -> [norm(S, M) | msgs(S)]
-    after 300 -> []
-    end.
-
-norm(S, S) -> 'S';
-norm(S, T) when is_tuple(T) -> list_to_tuple([norm(S, E) || E <- tuple_to_list(T)]);
-norm(_, T) -> T.
-
 recv(S) -> p(gen_tcp:recv(S, 0, 300)).
 
 %% Reads the start line and the headers, then Len bytes of body.
@@ -50,7 +32,7 @@ headers(S) ->
 main() ->
     %% A request, passive, as binaries then as lists.
     [begin
-         {C, S} = pair([{packet, Type}]),
+         {C, S} = tcp_pair:open([binary, {packet, Type}], [binary]),
          ok = gen_tcp:send(C, <<"POST /form?a=1 HTTP/1.1\r\nHost: example.com\r\n"
                                 "content-type: text/plain\r\nContent-Length: 4\r\n"
                                 "X-Multi: one\r\n two\r\nuser-agent: t\r\n\r\nbody">>),
@@ -63,7 +45,7 @@ main() ->
          gen_tcp:close(C), gen_tcp:close(S)
      end || Type <- [http_bin, http]],
     %% Lines that arrive in parts.
-    {C1, S1} = pair([{packet, http_bin}]),
+    {C1, S1} = tcp_pair:open([binary, {packet, http_bin}], [binary]),
     ok = gen_tcp:send(C1, <<"GET /slow HT">>),
     recv(S1),
     ok = gen_tcp:send(C1, <<"TP/1.1\r\nHost: a">>),
@@ -92,11 +74,11 @@ main() ->
     %% Active modes.
     ok = gen_tcp:send(C1, <<"HTTP/1.0 200 OK\r\nA: b\r\n\r\nGET / HTTP/1.1\r\n\r\n">>),
     ok = inet:setopts(S1, [{active, once}]),
-    p(msgs(S1)),
+    p(tcp_pair:msgs(S1)),
     ok = inet:setopts(S1, [{active, 2}]),
-    p(msgs(S1)),
+    p(tcp_pair:msgs(S1)),
     ok = inet:setopts(S1, [{active, true}]),
-    p(msgs(S1)),
+    p(tcp_pair:msgs(S1)),
     ok = inet:setopts(S1, [{active, false}]),
     %% A header longer than the buffer is too long; packet_size lets it in.
     Long = <<"X-Long: ", (binary:copy(<<"v">>, 2000))/binary, "\r\n\r\n">>,
@@ -107,7 +89,7 @@ main() ->
     p(gen_tcp:send(S1, <<"x">>)),
     gen_tcp:close(C1),
     [begin
-         {C2, S2} = pair([{packet, httph_bin} | Opts]),
+         {C2, S2} = tcp_pair:open([binary, {packet, httph_bin} | Opts], [binary]),
          ok = gen_tcp:send(C2, Long),
          case gen_tcp:recv(S2, 0, 1000) of
              {ok, {http_header, 0, Name, _, Value}} -> p({Name, byte_size(Value)});
@@ -118,14 +100,14 @@ main() ->
      end || Opts <- [[], [{packet_size, 100}], [{packet_size, 3000}], [{buffer, 4000}],
                      [{packet_size, 3000}, {buffer, 100}]]],
     %% The peer closes in the middle of a line.
-    {C3, S3} = pair([{packet, http}]),
+    {C3, S3} = tcp_pair:open([binary, {packet, http}], [binary]),
     ok = gen_tcp:send(C3, <<"GET / HTTP/1.1\r\nHost: x">>),
     ok = gen_tcp:close(C3),
     recv(S3),
     recv(S3),
     recv(S3),
     %% The client side reads a response; sends are not framed.
-    {C4, S4} = pair([]),
+    {C4, S4} = tcp_pair:open([binary], [binary]),
     ok = inet:setopts(C4, [{packet, http_bin}]),
     ok = gen_tcp:send(C4, <<"GET / HTTP/1.1\r\n\r\n">>),
     p(gen_tcp:recv(S4, 0, 1000)),

@@ -7,14 +7,6 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(SOpts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false}, binary | SOpts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
 msgs(S) ->
     receive {tcp, S, D} -> [D | msgs(S)]; {tcp_passive, S} -> [passive | msgs(S)]
     after 300 -> []
@@ -23,7 +15,7 @@ msgs(S) ->
 recv(S) -> p(gen_tcp:recv(S, 0, 300)).
 
 main() ->
-    {C, S} = pair([{packet, line}]),
+    {C, S} = tcp_pair:open([binary, {packet, line}], [binary]),
     p(inet:getopts(S, [packet, buffer, packet_size])),
     ok = gen_tcp:send(C, <<"one\ntwo\nthr">>),
     recv(S), recv(S), recv(S),
@@ -65,13 +57,13 @@ main() ->
     p(gen_tcp:send(S, <<"x">>)),
     gen_tcp:close(C),
     %% Without exit_on_close the socket stays, and sends.
-    {C1, S1} = pair([{packet, line}, {packet_size, 3}, {exit_on_close, false}]),
+    {C1, S1} = tcp_pair:open([binary, {packet, line}, {packet_size, 3}, {exit_on_close, false}], [binary]),
     ok = gen_tcp:send(C1, <<"ab\nabcd\nab\n">>),
     recv(S1), recv(S1), recv(S1),
     p(gen_tcp:send(S1, <<"still\n">>)),
     p(gen_tcp:recv(C1, 0, 1000)),
     %% An active socket delivers nothing for it; a recv then gets the error.
-    {C2, S2} = pair([{packet, line}, {packet_size, 3}]),
+    {C2, S2} = tcp_pair:open([binary, {packet, line}, {packet_size, 3}], [binary]),
     ok = gen_tcp:send(C2, <<"ab\nabcd\n">>),
     ok = inet:setopts(S2, [{active, true}]),
     p(msgs(S2)),

@@ -8,33 +8,16 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(SOpts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, {active, false}, binary | SOpts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
-msgs(S) ->
-    receive M when element(2, M) =:= S -> [norm(S, M) | msgs(S)]
-    after 300 -> []
-    end.
-
-norm(S, S) -> 'S';
-norm(S, T) when is_tuple(T) -> list_to_tuple([norm(S, E) || E <- tuple_to_list(T)]);
-norm(_, T) -> T.
-
-recv(S) -> p(norm(S, gen_tcp:recv(S, 0, 300))).
+recv(S) -> p(tcp_pair:norm(S, gen_tcp:recv(S, 0, 300))).
 
 %% Packets of Type sent in one go, read back passive, then active.
 both(Type, Bytes, N) ->
-    {C, S} = pair([{packet, Type}]),
+    {C, S} = tcp_pair:open([binary, {packet, Type}], [binary]),
     ok = gen_tcp:send(C, Bytes),
     [recv(S) || _ <- lists:seq(1, N)],
     ok = gen_tcp:send(C, Bytes),
     ok = inet:setopts(S, [{active, true}]),
-    p({Type, msgs(S)}),
+    p({Type, tcp_pair:msgs(S)}),
     gen_tcp:close(C), gen_tcp:close(S).
 
 main() ->
@@ -45,7 +28,7 @@ main() ->
     both(tpkt, <<3, 0, 0, 6, "ab", 3, 0, 0, 4>>, 2),
     both(ssl_tls, <<22, 3, 3, 0, 2, "ab", 23, 3, 3, 0, 0, 128, 5, 1, 3, 1, "xy">>, 3),
     %% A record that arrives in parts.
-    {C, S} = pair([{packet, tpkt}]),
+    {C, S} = tcp_pair:open([binary, {packet, tpkt}], [binary]),
     ok = gen_tcp:send(C, <<3, 0>>),
     recv(S),
     ok = gen_tcp:send(C, <<0, 7, "abc">>),
@@ -60,7 +43,7 @@ main() ->
     ok = inet:setopts(S, [{packet, cdr}, {packet_size, 2}]),
     ok = gen_tcp:send(C, <<"GIOP", 1, 2, 0, 0, 0, 0, 0, 2, "ab", "GIOP", 1, 2, 0, 0, 0, 0, 0, 3, "abc">>),
     recv(S), recv(S), recv(S),
-    {C1, S1} = pair([{packet, fcgi}]),
+    {C1, S1} = tcp_pair:open([binary, {packet, fcgi}], [binary]),
     ok = gen_tcp:send(C1, <<2, 1, 0, 1, 0, 0, 0, 0>>),
     recv(S1), recv(S1),
     ok.

@@ -7,16 +7,8 @@
 
 p(X) -> io:format("~p~n", [X]).
 
-pair(SOpts) ->
-    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}, binary, {active, false} | SOpts]),
-    {ok, Port} = inet:port(L),
-    {ok, C} = gen_tcp:connect({127,0,0,1}, Port, [binary, {active, false}]),
-    {ok, S} = gen_tcp:accept(L),
-    ok = gen_tcp:close(L),
-    {C, S}.
-
 main() ->
-    {C, S} = pair([{exit_on_close, false}]),
+    {C, S} = tcp_pair:open([binary, {exit_on_close, false}], [binary]),
     ok = gen_tcp:send(C, <<"before">>),
     p(gen_tcp:shutdown(C, write)),
     p(gen_tcp:recv(S, 0)),
@@ -27,7 +19,7 @@ main() ->
     p(gen_tcp:close(S)),
     p(gen_tcp:recv(C, 0)),
     p(gen_tcp:close(C)),
-    {C2, S2} = pair([]),
+    {C2, S2} = tcp_pair:open([binary], [binary]),
     p(inet:getopts(S2, [exit_on_close])),
     p(gen_tcp:shutdown(C2, write)),
     p(gen_tcp:recv(S2, 0)),
