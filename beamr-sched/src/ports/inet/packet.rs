@@ -135,9 +135,8 @@ mod tests {
     #[test]
     fn lines_are_cut_at_the_buffer() {
         let limits = Limits {
-            packet_size: 0,
             line_length: 4,
-            delimiter: b'\n',
+            ..Limits::default()
         };
         assert_eq!(
             cut(PacketType::Line, b"abcdef\n", 0, &limits, HttpState::Start),

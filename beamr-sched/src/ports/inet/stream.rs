@@ -288,33 +288,19 @@ impl InetPort {
     fn deliver_buffered(&self, st: &mut State) {
         loop {
             let o = &st.opts;
-            let buffer = u32::try_from(o.buffer).unwrap_or(0);
-            // OTP 29's inet_drv cuts a `line` packet at the `buffer` size
-            // only while no delimiter has come (earlier releases cut any
-            // longer line there).
-            let whole_lines =
-                o.packet == PacketType::Line && beamr_core::release::otp_release() >= 29;
             let limits = Limits {
                 packet_size: u32::try_from(o.packet_size).unwrap_or(u32::MAX),
-                line_length: if whole_lines { 0 } else { buffer },
+                line_length: u32::try_from(o.buffer).unwrap_or(0),
                 delimiter: o.delimiter,
+                // OTP 29's inet_drv cuts a line at the `buffer` size only
+                // while no delimiter has come.
+                whole_lines: beamr_core::release::otp_release() >= 29,
             };
             let wanted = st.recv.map_or(0, |(_, length)| length);
             if st.recv.is_none() && o.active == Active::Passive {
                 return;
             }
-            let mut found = cut(o.packet, &st.inbuf, wanted, &limits, st.http);
-            if whole_lines
-                && found == Cut::Incomplete
-                && buffer > 0
-                && st.inbuf.len() >= buffer as usize
-            {
-                let cut_at_buffer = Limits {
-                    line_length: buffer,
-                    ..limits
-                };
-                found = cut(o.packet, &st.inbuf, wanted, &cut_at_buffer, st.http);
-            }
+            let found = cut(o.packet, &st.inbuf, wanted, &limits, st.http);
             let (consumed, body) = match found {
                 Cut::Incomplete => return,
                 Cut::TooLarge => return self.packet_error(st),

@@ -40,6 +40,10 @@ pub struct Limits {
     pub line_length: u32,
     /// `line_delimiter`: the byte that ends a `line` packet.
     pub delimiter: u8,
+    /// Cut a `line` packet at `line_length` only while no delimiter has
+    /// come, keeping a longer line whole once it has (OTP 29's sockets);
+    /// false cuts any longer line (decode_packet, earlier sockets).
+    pub whole_lines: bool,
 }
 
 impl Default for Limits {
@@ -48,6 +52,7 @@ impl Default for Limits {
             packet_size: 0,
             line_length: 0,
             delimiter: b'\n',
+            whole_lines: false,
         }
     }
 }
@@ -160,7 +165,8 @@ fn remain(header: usize, len: u64, max: u32) -> Length {
     Length::Total(total as usize)
 }
 
-/// A `line` packet: up to the delimiter, cut at `line_length`.
+/// A `line` packet: up to the delimiter, cut at `line_length` (see
+/// [`Limits::whole_lines`]).
 fn line(buf: &[u8], limits: &Limits) -> Length {
     let max = limits.packet_size as usize;
     let cut = limits.line_length as usize;
@@ -169,7 +175,7 @@ fn line(buf: &[u8], limits: &Limits) -> Length {
         None if cut != 0 && buf.len() >= cut => Length::Total(cut),
         None => Length::Unknown,
         Some(i) if max != 0 && i + 1 > max => Length::Invalid,
-        Some(i) if cut != 0 && i + 1 > cut => Length::Total(cut),
+        Some(i) if cut != 0 && i + 1 > cut && !limits.whole_lines => Length::Total(cut),
         Some(i) => Length::Total(i + 1),
     }
 }
@@ -261,7 +267,7 @@ mod tests {
         let limits = Limits {
             packet_size,
             line_length,
-            delimiter: b'\n',
+            ..Limits::default()
         };
         packet_length(ty, buf, &limits, false)
     }
@@ -312,6 +318,17 @@ mod tests {
             packet_length(PacketType::Line, b"a;b\n", &semicolon, false),
             Length::Total(2)
         );
+        // OTP 29's sockets: a line is cut at line_length only while no
+        // delimiter has come.
+        let whole = Limits {
+            line_length: 2,
+            whole_lines: true,
+            ..Limits::default()
+        };
+        let line = |buf: &[u8]| packet_length(PacketType::Line, buf, &whole, false);
+        assert_eq!(line(b"abcd\n"), Length::Total(5));
+        assert_eq!(line(b"abcd"), Length::Total(2));
+        assert_eq!(line(b"a"), Length::Unknown);
     }
 
     #[test]
