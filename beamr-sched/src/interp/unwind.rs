@@ -67,9 +67,14 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
     }
     p.last_trace = trace;
     // A process with a pending exit (an exit signal taken in, or
-    // `exit(self(), R)`) is dead already on the BEAM: no handler runs.
-    let catchable = p.pending_exit.is_none();
-    for i in (0..p.stack.len()).rev().filter(|_| catchable) {
+    // `exit(self(), R)`) is dead already on the BEAM: no handler runs, so
+    // no frame is searched for one.
+    let searched = if p.pending_exit.is_none() {
+        p.stack.len()
+    } else {
+        0
+    };
+    for i in (0..searched).rev() {
         if let Some(payload) = p.stack[i].as_catch() {
             let (handler, y) = decode_catch(payload);
             if i + 1 + y < handler_frame(handler) {
