@@ -11,10 +11,10 @@
 //! (or run) to another (the abstract code is the same).
 //!
 //! Everything runs inside the OTP 27 root (Gleam 1.18 needs OTP 27), so
-//! beamr is copied into it. Not part of the `gleam` step yet: [`run`] is
-//! for that step's owner to call, with what [`crate::gleam_suites`] has at
-//! hand.
+//! beamr is copied into it. The `gleam` step ([`crate::gleam_suites`])
+//! runs it after the suites.
 
+use crate::gleam_suites::copy_dir;
 use crate::{process, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -171,19 +171,4 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     fs::copy(from, to)
         .map(drop)
         .map_err(|e| Error::new(format!("copying {}: {e}", from.display())))
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    fs::create_dir_all(to).map_err(|e| Error::new(format!("{}: {e}", to.display())))?;
-    let entries = fs::read_dir(from).map_err(|e| Error::new(format!("{}: {e}", from.display())))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copy_dir(&path, &target)?;
-        } else {
-            copy(&path, &target)?;
-        }
-    }
-    Ok(())
 }

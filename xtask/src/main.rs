@@ -19,10 +19,6 @@ mod bench;
 mod erl_atom_order;
 mod erlang;
 mod fixtures;
-#[expect(
-    dead_code,
-    reason = "not called yet: the gleam step's owner wires it in"
-)]
 mod gleam_shim;
 mod gleam_suites;
 mod otp_roots;

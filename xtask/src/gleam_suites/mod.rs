@@ -25,6 +25,9 @@
 //!   export erlang-shipment` (offline: the project has no dependencies) and
 //!   run with the shipment's `entrypoint.sh run` and with `beamr run
 //!   build/erlang-shipment`.
+//! - Last, Gleam's own commands through `beamr shim`: `gleam run` and
+//!   `gleam test` on a small project, with erl 27 and with the shim's
+//!   launchers first on the PATH (see [`crate::gleam_shim`]).
 //!
 //! `tests/gleam/KNOWN_FAILURES` lists suites that still differ, with the
 //! reason: they are run and reported, without failing the step. The tests
@@ -163,6 +166,14 @@ impl Gleam {
         }
         if !self.compare_shipment()? {
             differing.push("examples/process_ring erlang-shipment".into());
+        }
+        if let Err(e) =
+            crate::gleam_shim::run(&self.otp_root, &self.compiler, packages, &self.beamr)
+        {
+            println!("gleam: gleam run and gleam test through beamr shim: DIFFERENT:\n{e}");
+            differing.push("gleam run/test through beamr shim".into());
+        } else {
+            println!("gleam: gleam run and gleam test through beamr shim: same");
         }
         let mut failed = Vec::new();
         for name in &differing {
@@ -576,7 +587,8 @@ fn files_with_extension(dir: &Path, ext: &str, deep: bool) -> Vec<PathBuf> {
     found
 }
 
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+/// Copies the directory `from` to `to`, recursively.
+pub(crate) fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     fs::create_dir_all(to).map_err(|e| Error::new(format!("{}: {e}", to.display())))?;
     let entries = fs::read_dir(from).map_err(|e| Error::new(format!("{}: {e}", from.display())))?;
     for entry in entries.flatten() {
