@@ -79,11 +79,12 @@ impl Report {
         format!("{} tests: {}", self.tests.len(), parts.join(", "))
     }
 
-    fn outcome(&self, key: &str) -> Option<&str> {
+    /// Each test's outcome by its key, for looking tests up.
+    fn by_key(&self) -> BTreeMap<&str, &str> {
         self.tests
             .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, outcome)| outcome.as_str())
+            .map(|(k, outcome)| (k.as_str(), outcome.as_str()))
+            .collect()
     }
 
     fn timed_out(&self) -> bool {
@@ -165,12 +166,14 @@ pub struct Comparison {
 /// Compares beamr's report with erl's, test by test.
 pub fn compare(erl: &Report, beamr: &Report) -> Comparison {
     let mut found = Comparison::default();
+    let (erl_keys, beamr_keys) = (erl.by_key(), beamr.by_key());
     for (key, erl_outcome) in &erl.tests {
-        match beamr.outcome(key) {
+        let beamr_outcome = beamr_keys.get(key.as_str()).copied();
+        match beamr_outcome {
             Some(b) if b == erl_outcome => {}
             _ if erl_outcome == TIMED_OUT => found.notes.push(format!(
                 "{key}: timed out on erl (beamr: {})",
-                cut(beamr.outcome(key).unwrap_or("not run"))
+                cut(beamr_outcome.unwrap_or("not run"))
             )),
             Some(b) => found.differences.push(Difference::Outcome {
                 key: key.clone(),
@@ -184,7 +187,7 @@ pub fn compare(erl: &Report, beamr: &Report) -> Comparison {
         }
     }
     for (key, beamr_outcome) in &beamr.tests {
-        if erl.outcome(key).is_some() {
+        if erl_keys.contains_key(key.as_str()) {
             continue;
         }
         if erl.timed_out() {
