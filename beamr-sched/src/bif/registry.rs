@@ -30,6 +30,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::erlang::checksum::BIFS,
     super::erlang::md5::BIFS,
     super::erlang::spawn::BIFS,
+    super::erlang::spawn_request::BIFS,
     super::erlang::signals::BIFS,
     super::erlang::names::BIFS,
     super::erlang::timers::BIFS,

@@ -53,6 +53,13 @@ pub struct SpawnOptions {
     pub fullsweep_after: Option<u32>,
     /// `spawn_opt`'s `async_dist`.
     pub async_dist: bool,
+    /// `spawn_request`'s reply tag (a term on the parent's heap) when the
+    /// parent is to be told of the success: it gets `{Tag, ReqId, ok, Pid}`
+    /// before the child can run, so before anything the child sends.
+    pub spawn_reply: Option<Term>,
+    /// A `spawn_request`: the call returns request ids (the monitor's, when
+    /// monitoring) even when neither monitoring nor replying.
+    pub request: bool,
 }
 
 /// The parent's `spawn` and the child's `spawned` events (only when either
@@ -129,7 +136,8 @@ impl Runtime {
 
     /// Spawns a process running `target` with `args` (copied from the
     /// caller's heap). Returns the pid, and the monitor reference's ids when
-    /// asked to monitor.
+    /// asked to monitor (a `spawn_request`'s request ids, which are the
+    /// monitor's when it monitors).
     ///
     /// The child is traced as its parent passes on (`set_on_spawn`) or else
     /// as the runtime traces new processes. Probes: the parent's `spawn` and
@@ -241,11 +249,19 @@ impl Runtime {
                 probes::link(&mut parent.trace, TraceTag::Link, parent.pid, pid);
                 probes::link(&mut child.trace, TraceTag::GettingLinked, pid, parent.pid);
             }
-            if options.monitor {
-                let ids = self.new_ref_ids();
+            if options.monitor || options.request {
+                monitor = Some(self.new_ref_ids());
+            }
+            if let (true, Some(ids)) = (options.monitor, monitor) {
                 parent.monitors.push((ids, pid, None));
                 child.monitored_by.push((ids, parent.pid, None));
-                monitor = Some(ids);
+            }
+            if let (Some(tag), Some(ids)) = (options.spawn_reply, monitor) {
+                let request = parent.heap.local_ref(ids);
+                let reply = parent
+                    .heap
+                    .tuple(&[tag, request, Term::atom(Atom::OK), pid]);
+                crate::signals::deliver_to_self(self, parent, reply);
             }
         }
         if let Some(export) = entered {

@@ -29,6 +29,7 @@ pub(super) mod process_info;
 pub(super) mod process_info_gc;
 pub(super) mod signals;
 pub(super) mod spawn;
+pub(super) mod spawn_request;
 pub(super) mod system;
 pub(super) mod system_flag;
 pub(super) mod system_info;

@@ -43,14 +43,14 @@ fn spawn_with(
     })
 }
 
-fn mfa_target(m: Term, f: Term) -> Result<SpawnTarget, Exception> {
+pub(super) fn mfa_target(m: Term, f: Term) -> Result<SpawnTarget, Exception> {
     match (m.as_atom(), f.as_atom()) {
         (Some(m), Some(f)) => Ok(SpawnTarget::Mfa(m, f)),
         _ => Err(Exception::badarg()),
     }
 }
 
-fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
+pub(super) fn fun_target(f: Term) -> Result<SpawnTarget, Exception> {
     if f.is_fun() {
         Ok(SpawnTarget::Fun(f))
     } else {
@@ -128,15 +128,35 @@ fn spawn_monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exc
 /// `min_heap_size`. As on the BEAM, `min_bin_vheap_size` is checked but
 /// leaves the child's reported value at its default.
 fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
-    let mut o = SpawnOptions::default();
-    let mut max_heap = None;
+    let mut parsed = ParsedOptions::default();
     for opt in opts.list_to_vec().ok_or_else(Exception::badarg)? {
+        if !parsed.take(opt)? {
+            return Err(Exception::badarg());
+        }
+    }
+    parsed.finish()
+}
+
+/// Spawn options as they are read, one at a time (`spawn_opt`'s, and the
+/// ones `spawn_request` shares with it).
+#[derive(Default)]
+pub(super) struct ParsedOptions {
+    options: SpawnOptions,
+    max_heap: Option<Term>,
+}
+
+impl ParsedOptions {
+    /// Takes one option: `Ok(false)` when it is not a spawn option at all,
+    /// an error when it is one with a bad value.
+    pub(super) fn take(&mut self, opt: Term) -> Result<bool, Exception> {
+        let o = &mut self.options;
         match opt.as_atom().map(Atom::name) {
             Some("link") => o.link = true,
             Some("monitor") => o.monitor = true,
-            _ => {
+            Some(_) => return Ok(false),
+            None => {
                 let Some(&[k, v]) = opt.as_tuple() else {
-                    return Err(Exception::badarg());
+                    return Ok(false);
                 };
                 match k.as_atom().map(Atom::name) {
                     Some("priority") => o.priority = Some(priority_level(v)?),
@@ -147,23 +167,29 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
                     Some("fullsweep_after") => {
                         o.fullsweep_after = Some(gc_flags::fullsweep_after(v)?)
                     }
-                    Some("max_heap_size") => max_heap = Some(v),
+                    Some("max_heap_size") => self.max_heap = Some(v),
                     Some("message_queue_data") => {
                         o.gc.off_heap_messages = gc_flags::message_queue_data(v)?
                     }
                     Some("async_dist") if crate::code::otp_release() >= 26 => {
                         o.async_dist = super::arith::boolean(v)?;
                     }
-                    _ => return Err(Exception::badarg()),
+                    _ => return Ok(false),
                 }
             }
         }
+        Ok(true)
     }
-    if let Some(v) = max_heap {
-        let min = o.min_heap_size.unwrap_or(MIN_HEAP_SIZE);
-        o.gc.max_heap = gc_flags::max_heap_size(v, min, false)?;
+
+    /// The options, once every one is read.
+    pub(super) fn finish(self) -> Result<SpawnOptions, Exception> {
+        let mut o = self.options;
+        if let Some(v) = self.max_heap {
+            let min = o.min_heap_size.unwrap_or(MIN_HEAP_SIZE);
+            o.gc.max_heap = gc_flags::max_heap_size(v, min, false)?;
+        }
+        Ok(o)
     }
-    Ok(o)
 }
 
 fn spawn_opt2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
