@@ -63,6 +63,12 @@ pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Ter
     if e.reason == Term::atom(Atom::UNDEF) && is_tail_call(ip) {
         skip_current = true;
     }
+    // A function OTP writes in Erlang (in erlang.erl) and beamr natively,
+    // called in tail position: as for any Erlang function, the caller's
+    // frame is gone on the BEAM.
+    if e.mfa.is_some_and(written_in_erlang_by_otp) && is_tail_bif_call(ip) {
+        skip_current = true;
+    }
     // A NIF stub bound to its native (see the loader): the native stands
     // for the whole function, so the stub is no frame of its own.
     if is_stub_entry(ip) {
@@ -227,6 +233,17 @@ fn is_stub_entry(ip: *const Instr) -> bool {
     }
 }
 
+/// Whether `erlang:F` is a function erlang.erl defines in Erlang (its
+/// errors come from Erlang code there, through `badarg_with_info`), which
+/// beamr implements natively: the spawn family.
+fn written_in_erlang_by_otp((m, f): (Atom, Atom)) -> bool {
+    m == Atom::ERLANG
+        && matches!(
+            f.name(),
+            "spawn" | "spawn_link" | "spawn_monitor" | "spawn_opt" | "spawn_request"
+        )
+}
+
 /// Whether the call at `ip` is a tail call: one of the `_only`/`_last`
 /// forms, or a call followed by `return` (after `deallocate` or not).
 fn is_tail_call(ip: *const Instr) -> bool {
@@ -249,6 +266,18 @@ fn is_tail_call(ip: *const Instr) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether the call at `ip` is a BIF called in tail position (a BIF's
+/// own error keeps its caller's frame on the BEAM; this is for the
+/// functions [`written_in_erlang_by_otp`]).
+fn is_tail_bif_call(ip: *const Instr) -> bool {
+    if ip.is_null() {
+        return false;
+    }
+    // SAFETY: as in `is_tail_call`: `ip` points at a loaded instruction.
+    let this = unsafe { &*ip };
+    matches!(this, Instr::CallBifOnly { .. } | Instr::CallBifLast { .. })
 }
 
 /// An atom of the stack trace's vocabulary (always valid, so never fails).
