@@ -11,7 +11,10 @@
 //!   and `dets_sup` for `dets`, `inet_gethost_native_sup` for host names);
 //! - `inet_db`, the table of host names and resolver settings that `inet`
 //!   and `gen_tcp` read (its start reads the resolver configuration and
-//!   the host's name, through the `udp_inet` driver).
+//!   the host's name, through the `udp_inet` driver);
+//! - `erl_signal_server`, the `gen_event` manager the runtime tells of the
+//!   OS signals it handles (`boot::os_signals`), with kernel's
+//!   `erl_signal_handler` added as `kernel:start/2` adds it.
 
 use beamr_core::atom::Atom;
 use beamr_core::format::PrettyOptions;
@@ -38,8 +41,11 @@ struct Child<'a> {
     args: &'a [&'a str],
     shutdown: Term,
     kind: &'a str,
-    /// The module the spec names in its module list.
+    /// The module that must be on the code path for the child to start:
+    /// the one the spec names in its module list, unless `dynamic`.
     callback: &'a str,
+    /// The spec's module list is `dynamic` (a `gen_event` manager).
+    dynamic: bool,
 }
 
 impl Runtime {
@@ -61,6 +67,7 @@ impl Runtime {
                 shutdown: Term::small_unchecked(2000),
                 kind: "worker",
                 callback: "inet_db",
+                dynamic: false,
             },
             options,
         )?;
@@ -77,9 +84,64 @@ impl Runtime {
                 shutdown: atom("infinity"),
                 kind: "supervisor",
                 callback: "kernel",
+                dynamic: false,
             },
             options,
-        )
+        )?;
+        // {erl_signal_server, {gen_event, start_link,
+        //   [{local, erl_signal_server}]}, permanent, 2000, worker, dynamic},
+        // then, as kernel:start/2 does, erl_signal_handler:start() adds the
+        // handler that turns a SIGTERM into init:stop().
+        self.start_kernel_child(
+            &Child {
+                id: "erl_signal_server",
+                module: "gen_event",
+                function: "start_link",
+                local: Some("erl_signal_server"),
+                args: &[],
+                shutdown: Term::small_unchecked(2000),
+                kind: "worker",
+                callback: "erl_signal_handler",
+                dynamic: true,
+            },
+            options,
+        )?;
+        self.run_kernel_function("erl_signal_handler", "start", options)
+    }
+
+    /// Runs `module:function()` in a process of its own and waits for it,
+    /// when the module is on the code path.
+    fn run_kernel_function(
+        &self,
+        module: &str,
+        function: &str,
+        options: SpawnOptions,
+    ) -> Result<(), LoadError> {
+        let module_atom = Atom::new(module).expect("atom");
+        if CodeServer::global().find(module_atom).is_none() {
+            return Ok(());
+        }
+        let options = SpawnOptions {
+            watched: true,
+            ..options
+        };
+        let failed = |reason: String| LoadError::Atom {
+            module: module.to_string(),
+            reason: format!("{module}:{function}() failed: {reason}"),
+        };
+        let target = SpawnTarget::Mfa(module_atom, Atom::new(function).expect("atom"));
+        let (pid, _) = self
+            .spawn(None, target, &[], options)
+            .map_err(|_| failed("cannot spawn".into()))?;
+        let reason = self.wait_exit(pid);
+        if reason.term == Term::atom(Atom::NORMAL) {
+            Ok(())
+        } else {
+            Err(failed(beamr_core::format::format_p(
+                reason.term,
+                &PrettyOptions::default(),
+            )))
+        }
     }
 
     fn start_kernel_child(
@@ -98,7 +160,10 @@ impl Runtime {
         }
         let args = heap.list(&args);
         let start = heap.tuple(&[atom(child.module), atom(child.function), args]);
-        let modules = heap.list(&[Term::atom(callback)]);
+        let modules = match child.dynamic {
+            true => atom("dynamic"),
+            false => heap.list(&[Term::atom(callback)]),
+        };
         let spec = heap.tuple(&[
             atom(child.id),
             start,

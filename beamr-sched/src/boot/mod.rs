@@ -18,6 +18,7 @@ use crate::sched::{spawn_schedulers, SpawnOptions, SpawnTarget};
 
 mod kernel_children;
 mod logger;
+mod os_signals;
 
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
@@ -192,9 +193,11 @@ impl Runtime {
         {
             std::thread::sleep(Duration::from_micros(50));
         }
+        let mut os_signals = None;
         if otp_applications {
             self.names.unregister(apps_started);
             self.start_kernel_children(options)?;
+            os_signals = os_signals::OsSignals::start(self);
         }
         if otp_logger {
             self.start_otp_logger(gl)?;
@@ -217,6 +220,9 @@ impl Runtime {
             // As erl's `-s init stop` after the program: the handlers write
             // what was logged before the runtime halts.
             self.flush_otp_logger(gl);
+        }
+        if let Some(forwarding) = os_signals {
+            forwarding.stop();
         }
         self.run_queues.shutdown();
         self.timers.shutdown();
