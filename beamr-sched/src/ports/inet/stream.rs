@@ -169,8 +169,13 @@ impl InetPort {
         wire::ok(&reference.to_be_bytes())
     }
 
-    /// Accepts connections for the waiting acceptors, in order.
+    /// Accepts connections for the waiting acceptors, in order. An
+    /// acceptor that has exited gives up its place first, as inet_drv's
+    /// monitor of each acceptor cancels its accept: the connection goes
+    /// to the next one (else a pool of acceptors, one of them killed,
+    /// loses a connection to the dead one and the next waits in vain).
     fn accept_waiting(&self, st: &mut State) {
+        self.drop_dead_acceptors(st);
         while let Some(&waiter) = st.acceptors.front() {
             let Sock::Listener(listener) = &st.sock else {
                 return;
@@ -191,6 +196,18 @@ impl InetPort {
                 reply,
             });
         }
+    }
+
+    /// Takes the acceptors whose process has exited out of the queue.
+    fn drop_dead_acceptors(&self, st: &mut State) {
+        let Some(rt) = self.rt.upgrade() else {
+            return;
+        };
+        st.acceptors.retain(|w| {
+            rt.processes
+                .get(w.caller)
+                .is_some_and(|h| !h.state.is_exited())
+        });
     }
 
     /// The port of an accepted connection, owned by and linked to `owner`.
