@@ -8,7 +8,8 @@
 %% (get_line, get_chars, get_until, and so io:read and io:fread) runs the
 %% io_lib continuation that OTP's `user' runs (collect_line, collect_chars,
 %% get_until), fed with the input as it comes, then `eof' at its end: a
-%% request at end of input with nothing left answers `eof'.
+%% request at end of input with nothing left answers `eof'. Input the
+%% port sent waits in the mailbox until a read needs it.
 %%
 %% Compiled into beamr_group_leader.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_group_leader.erl
@@ -17,17 +18,18 @@
 -export([start/0]).
 
 start() ->
-    loop(#{port => undefined, buffer => [], eof => false}).
+    loop(#{port => undefined, buffer => <<>>, eof => false, binary => false}).
 
+%% Input the port sent stays in the mailbox until a read wants it, so a
+%% program that reads part of its input never waits for the rest.
 loop(In) ->
+    Port = map_get(port, In),
     receive
         {io_request, From, ReplyAs, Request} ->
             {Reply, In1} = request(Request, In),
             From ! {io_reply, ReplyAs, Reply},
             loop(In1);
-        {Port, _} = Input when Port =:= map_get(port, In) ->
-            loop(input(Input, In));
-        _Other ->
+        Other when not is_tuple(Other); element(1, Other) =/= Port ->
             loop(In)
     end.
 
@@ -45,6 +47,10 @@ request({get_until, Prompt, M, F, As}, In) ->
     read(latin1, Prompt, io_lib, get_until, {M, F, As}, In);
 request({requests, Requests}, In) ->
     requests(Requests, ok, In);
+request(getopts, In) ->
+    {[{binary, map_get(binary, In)}, {encoding, beamr_io:encoding()}], In};
+request({setopts, Opts}, In) when is_list(Opts) ->
+    setopts(Opts, In);
 request(Request, In) ->
     {request(Request), In}.
 
@@ -56,12 +62,31 @@ requests([R | Rs], ok, In) ->
 requests(_, Error, In) ->
     {Error, In}.
 
+%% The options OTP 25's `user' takes: binary or list mode; an encoding
+%% (accepted, the device's own stays); anything else is enotsup.
+setopts([], In) ->
+    {ok, In};
+setopts([binary | Opts], In) ->
+    setopts(Opts, In#{binary := true});
+setopts([{binary, true} | Opts], In) ->
+    setopts(Opts, In#{binary := true});
+setopts([list | Opts], In) ->
+    setopts(Opts, In#{binary := false});
+setopts([{binary, false} | Opts], In) ->
+    setopts(Opts, In#{binary := false});
+setopts([{encoding, E} | Opts], In) when E =:= latin1; E =:= unicode; E =:= utf8 ->
+    setopts(Opts, In);
+setopts(_, In) ->
+    {{error, enotsup}, In}.
+
 %% One read request: the prompt, then the continuation M:F fed with the
 %% input kept, and with more input as it arrives, until it stops. From
 %% OTP 26 on, erl's `group' feeds the continuation one line at a time and
 %% writes the prompt again before each further line a request needs
 %% (io:fread/2 reading past an empty line, say); OTP 25's `user' feeds
-%% what it has and prompts once.
+%% what it has and prompts once. The input is kept as bytes of the
+%% device's encoding and given to the continuation as a binary; what it
+%% returns is a binary in binary mode, a list of characters else.
 read(Encoding, Prompt, M, F, Xa, In) ->
     Bytes = io_lib:format_prompt(Prompt, Encoding),
     request({put_chars, unicode, Bytes}),
@@ -70,25 +95,27 @@ read(Encoding, Prompt, M, F, Xa, In) ->
                 false -> false
             end,
     case In of
-        #{buffer := [], eof := true} ->
+        #{buffer := <<>>, eof := true} ->
             {eof, In};
         _ ->
             collect(start, Encoding, M, F, Xa, In, Again)
     end.
 
 collect(State, Encoding, M, F, Xa, In, Again) ->
+    Device = beamr_io:encoding(),
     case next_data(In, Again =/= false) of
         wait ->
             collect(State, Encoding, M, F, Xa, more(In), Again);
         {Data, Left} ->
-            case catch M:F(State, Data, Encoding, Xa) of
+            case catch M:F(State, Data, Device, Xa) of
                 {stop, Result, Rest} ->
-                    {Result, In#{buffer := rest(Rest) ++ Left}};
+                    Kept = join(rest(Rest, Device), Left),
+                    {result(Result, Device, Encoding, In), In#{buffer := Kept}};
                 {'EXIT', _} ->
-                    {{error, {error, {M, F, Xa}}}, In#{buffer := []}};
+                    {{error, {error, {M, F, Xa}}}, In#{buffer := <<>>}};
                 _State1 when Data =:= eof ->
                     %% A continuation that wants more after end of input.
-                    {eof, In#{buffer := []}};
+                    {eof, In#{buffer := <<>>}};
                 State1 ->
                     Again =:= false orelse request({put_chars, unicode, Again}),
                     collect(State1, Encoding, M, F, Xa, In#{buffer := Left}, Again)
@@ -97,23 +124,48 @@ collect(State, Encoding, M, F, Xa, In, Again) ->
 
 %% The input the continuation gets next, and what is kept after it: all
 %% of it, or (ByLine) its first line; `wait' until more has arrived.
-next_data(#{buffer := [], eof := Eof}, _ByLine) ->
+next_data(#{buffer := <<>>, eof := Eof}, _ByLine) ->
     case Eof of
-        true -> {eof, []};
+        true -> {eof, <<>>};
         false -> wait
     end;
 next_data(#{buffer := Buffer}, false) ->
-    {Buffer, []};
+    {Buffer, <<>>};
 next_data(#{buffer := Buffer, eof := Eof}, true) ->
-    case lists:splitwith(fun(C) -> C =/= $\n end, Buffer) of
-        {Line, [$\n | Left]} -> {Line ++ "\n", Left};
-        {_, []} when Eof -> {Buffer, []};
-        {_, []} -> wait
+    case binary:match(Buffer, <<"\n">>) of
+        {At, 1} ->
+            {binary:part(Buffer, 0, At + 1),
+             binary:part(Buffer, At + 1, byte_size(Buffer) - At - 1)};
+        nomatch when Eof -> {Buffer, <<>>};
+        nomatch -> wait
     end.
 
-rest(eof) -> [];
-rest(Rest) when is_binary(Rest) -> binary_to_list(Rest);
-rest(Rest) -> Rest.
+%% What a continuation left, as bytes of the device's encoding.
+rest(eof, _) -> <<>>;
+rest(Rest, _) when is_binary(Rest) -> Rest;
+rest(Rest, unicode) -> unicode:characters_to_binary(Rest);
+rest(Rest, latin1) -> list_to_binary(Rest).
+
+%% Two pieces of input, one after the other (without a copy when one is
+%% empty, as it mostly is).
+join(A, <<>>) -> A;
+join(<<>>, B) -> B;
+join(A, B) -> <<A/binary, B/binary>>.
+
+%% A read's result: data read (a binary of the device's encoding) as
+%% the mode and the request's encoding want it; anything else as it is.
+result(Data, Device, Encoding, #{binary := true}) when is_binary(Data) ->
+    case unicode:characters_to_binary(Data, Device, Encoding) of
+        Bin when is_binary(Bin) -> Bin;
+        _ -> Data
+    end;
+result(Data, Device, _, _) when is_binary(Data) ->
+    case unicode:characters_to_list(Data, Device) of
+        Chars when is_list(Chars) -> Chars;
+        _ -> binary_to_list(Data)
+    end;
+result(Other, _, _, _) ->
+    Other.
 
 %% Waits for the next input from standard input (or its end).
 more(#{eof := true} = In) ->
@@ -133,23 +185,11 @@ more(#{port := Port} = In) ->
 
 %% Input that arrived: kept after what is kept already.
 input({_, {data, Bytes}}, #{buffer := Buffer} = In) ->
-    In#{buffer := Buffer ++ chars(Bytes)};
+    In#{buffer := join(Buffer, Bytes)};
 input({_, eof}, In) ->
     In#{eof := true};
 input(_, In) ->
     In.
-
-%% Bytes read as characters of the device's encoding.
-chars(Bytes) ->
-    case beamr_io:encoding() of
-        unicode ->
-            case unicode:characters_to_list(Bytes, utf8) of
-                Chars when is_list(Chars) -> Chars;
-                _ -> binary_to_list(Bytes)
-            end;
-        latin1 ->
-            binary_to_list(Bytes)
-    end.
 
 %% Output requests (beamr_output), written natively: beamr_io:put_chars/2.
 %% Errors are answered as OTP 25's `user' or, from OTP 26 on, as its
@@ -164,10 +204,6 @@ request(Request) ->
         not_output -> other_request(Request)
     end.
 
-other_request(getopts) ->
-    [{binary, false}, {encoding, beamr_io:encoding()}];
-other_request({setopts, _Opts}) ->
-    ok;
 %% As erl's group answers: the number itself on a terminal (io:columns/0
 %% turns it into {ok, N}), {error, enotsup} on anything else.
 other_request({get_geometry, columns}) ->

@@ -154,6 +154,16 @@ pub struct Options {
     pub pending: Vec<(u8, Value)>,
 }
 
+impl Options {
+    /// The value kept for option `code` (one of [`Options::kept`]'s).
+    pub fn kept_value(&self, code: u8) -> i32 {
+        self.kept
+            .iter()
+            .find(|&&(c, _)| c == code)
+            .map_or(0, |&(_, v)| v)
+    }
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {

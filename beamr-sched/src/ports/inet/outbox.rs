@@ -123,6 +123,18 @@ pub enum Out {
     Passive,
     /// `{empty_out_q, S}` to a subscriber.
     EmptyOutQ(Term),
+    /// `{inet_reply, S, Status}` (with OTP 26's monitor reference, the
+    /// external format of which `mref` holds) to `to`, a sender whose
+    /// reply waited for the queue to drain ([`Out::Async`]'s kind: for
+    /// a caller, not the owner).
+    SendReply {
+        /// The sending process.
+        to: Term,
+        /// The monitor reference of its `send`, encoded.
+        mref: Option<Vec<u8>>,
+        /// `ok`, or the error.
+        status: Result<(), &'static str>,
+    },
     /// The port exits with reason `normal` (`exit_on_close` after
     /// `tcp_closed`).
     Exit,
@@ -155,6 +167,28 @@ pub fn reply_term(h: &mut Heap, socket: Term, reply: &Reply) -> Term {
     }
 }
 
+/// `{inet_reply, S, Status}`, or `{inet_reply, S, Status, MRef}` when
+/// the send carried OTP 26's monitor reference (`mref`, encoded).
+pub fn send_reply_message(
+    h: &mut Heap,
+    socket: Term,
+    status: Result<(), &str>,
+    mref: Option<&[u8]>,
+) -> Term {
+    let status = match status {
+        Ok(()) => atom("ok"),
+        Err(reason) => error_tuple(h, reason),
+    };
+    let tag = atom("inet_reply");
+    match mref {
+        Some(mref) => {
+            let mref = beamr_core::etf::decode(mref, h).unwrap_or(Term::NIL);
+            h.tuple(&[tag, socket, status, mref])
+        }
+        None => h.tuple(&[tag, socket, status]),
+    }
+}
+
 /// `{inet_async, S, Ref, Reply}`.
 pub fn async_message(h: &mut Heap, socket: Term, reference: u16, reply: &Reply) -> Term {
     let reply = reply_term(h, socket, reply);
@@ -184,7 +218,7 @@ pub fn owner_message(h: &mut Heap, socket: Term, out: &Out, deliver_term: bool) 
         Out::Closed => h.tuple(&[atom("tcp_closed"), socket]),
         Out::Error(reason) => h.tuple(&[atom("tcp_error"), socket, atom(reason)]),
         Out::Passive => h.tuple(&[atom("tcp_passive"), socket]),
-        Out::Async { .. } | Out::EmptyOutQ(_) | Out::Exit => return None,
+        Out::Async { .. } | Out::SendReply { .. } | Out::EmptyOutQ(_) | Out::Exit => return None,
     })
 }
 

@@ -57,6 +57,16 @@ pub(super) struct Waiter {
     pub deadline: Option<Instant>,
 }
 
+/// A sender waiting for its `{inet_reply, ...}` while the queue is
+/// above the high watermark (erts suspends it at `port_command`).
+pub(super) struct BlockedSend {
+    pub caller: Term,
+    /// OTP 26's monitor reference of the send, encoded.
+    pub mref: Option<Vec<u8>>,
+    /// When its `send_timeout` passes.
+    pub deadline: Option<Instant>,
+}
+
 /// Counters `getstat` answers.
 #[derive(Default)]
 pub(super) struct Stats {
@@ -90,6 +100,8 @@ pub(super) struct State {
     pub http: HttpState,
     pub inbuf: Vec<u8>,
     pub outbuf: Vec<u8>,
+    /// Senders waiting for the queue to drain.
+    pub blocked: VecDeque<BlockedSend>,
     /// `shutdown(S, write)` waits for `outbuf` to empty.
     pub shutdown_write: bool,
     /// `subs_empty_out_q` subscribers.
@@ -116,6 +128,7 @@ impl State {
             http: HttpState::Start,
             inbuf: Vec::new(),
             outbuf: Vec::new(),
+            blocked: VecDeque::new(),
             shutdown_write: false,
             subscribers: Vec::new(),
             next_ref: 0,
@@ -253,6 +266,12 @@ impl InetPort {
                 } => {
                     let message =
                         Payload::build(|h| outbox::async_message(h, self.id, *reference, reply));
+                    rt.send_signal(*to, Signal::Message(message, None));
+                }
+                Out::SendReply { to, mref, status } => {
+                    let message = Payload::build(|h| {
+                        outbox::send_reply_message(h, self.id, *status, mref.as_deref())
+                    });
                     rt.send_signal(*to, Signal::Message(message, None));
                 }
                 Out::EmptyOutQ(to) => {
@@ -416,6 +435,7 @@ impl InetPort {
 
     /// Closes the OS socket (the port stays).
     pub(super) fn close_socket(&self, st: &mut State) {
+        self.answer_blocked(st, Err("closed"));
         let sock = std::mem::replace(&mut st.sock, Sock::None);
         if let (Some(token), Some(poller)) = (st.token.take(), started()) {
             deregister(poller, sock, token);
@@ -650,16 +670,24 @@ impl PortDriver for InetPort {
         // Only the answers to callers leave now: the port is gone, so
         // its owner gets nothing more.
         for out in std::mem::take(&mut st.outbox) {
-            if let Out::Async {
-                to,
-                reference,
-                reply,
-            } = out
-            {
-                let message =
-                    Payload::build(|h| outbox::async_message(h, self.id, reference, &reply));
-                rt.send_signal(to, Signal::Message(message, None));
-            }
+            let (to, message) = match out {
+                Out::Async {
+                    to,
+                    reference,
+                    reply,
+                } => (
+                    to,
+                    Payload::build(|h| outbox::async_message(h, self.id, reference, &reply)),
+                ),
+                Out::SendReply { to, mref, status } => (
+                    to,
+                    Payload::build(|h| {
+                        outbox::send_reply_message(h, self.id, status, mref.as_deref())
+                    }),
+                ),
+                _ => continue,
+            };
+            rt.send_signal(to, Signal::Message(message, None));
         }
     }
 

@@ -19,16 +19,17 @@
 
 use std::io::{Read, Write};
 use std::ops::Range;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use beamr_core::term::Term;
 
+use super::options::code;
 use super::options::Active;
 use super::outbox::{Data, Out, Parsed, Reply};
 use super::packet::{cut, frame, Cut};
 use super::packet_parser::{decode, Limits, PacketType};
 use super::poller::{poller, started};
-use super::socket::{io_error, InetPort, Sock, State, Waiter};
+use super::socket::{io_error, BlockedSend, InetPort, Sock, State, Waiter};
 use super::wire::{self, Reader};
 use crate::process::{Payload, Signal};
 use crate::runtime::{Port, PortDriver};
@@ -169,8 +170,13 @@ impl InetPort {
         wire::ok(&reference.to_be_bytes())
     }
 
-    /// Accepts connections for the waiting acceptors, in order.
+    /// Accepts connections for the waiting acceptors, in order. An
+    /// acceptor that has exited gives up its place first, as inet_drv's
+    /// monitor of each acceptor cancels its accept: the connection goes
+    /// to the next one (else a pool of acceptors, one of them killed,
+    /// loses a connection to the dead one and the next waits in vain).
     fn accept_waiting(&self, st: &mut State) {
+        self.drop_dead_acceptors(st);
         while let Some(&waiter) = st.acceptors.front() {
             let Sock::Listener(listener) = &st.sock else {
                 return;
@@ -191,6 +197,18 @@ impl InetPort {
                 reply,
             });
         }
+    }
+
+    /// Takes the acceptors whose process has exited out of the queue.
+    fn drop_dead_acceptors(&self, st: &mut State) {
+        let Some(rt) = self.rt.upgrade() else {
+            return;
+        };
+        st.acceptors.retain(|w| {
+            rt.processes
+                .get(w.caller)
+                .is_some_and(|h| !h.state.is_exited())
+        });
     }
 
     /// The port of an accepted connection, owned by and linked to `owner`.
@@ -401,7 +419,7 @@ impl InetPort {
     /// caller answered `{inet_reply, S, Status}` (with OTP 26's monitor
     /// reference after the status, which the data's header carries).
     pub(super) fn send(&self, caller: Term, bytes: &[u8]) {
-        let (mref, data) = if beamr_core::release::otp_release() >= 26 {
+        let (mut mref, data) = if beamr_core::release::otp_release() >= 26 {
             let mut r = Reader::new(bytes);
             let size = r.u16().unwrap_or(0) as usize;
             match r.take(size) {
@@ -414,12 +432,35 @@ impl InetPort {
         let status = {
             let mut st = self.lock();
             let status = self.write(&mut st, data);
+            let high = usize::try_from(st.opts.kept_value(code::HIWTRMRK)).unwrap_or(0);
+            let status = if status.is_ok() && caller.is_local_pid() && st.outbuf.len() > high {
+                // inet_drv's port is busy above the high watermark: the
+                // sender waits until the queue drains below the low one,
+                // or its `send_timeout` passes.
+                let deadline = st
+                    .opts
+                    .send_timeout
+                    .map(|ms| Instant::now() + Duration::from_millis(u64::from(ms)));
+                st.blocked.push_back(BlockedSend {
+                    caller,
+                    mref: mref.take(),
+                    deadline,
+                });
+                self.add_deadline(&st, deadline);
+                self.release_blocked(&mut st);
+                None
+            } else {
+                Some(status)
+            };
             if !st.outbox.is_empty() {
                 if let (Some(token), Some(poller)) = (st.token, started()) {
                     poller.flush_later(token);
                 }
             }
             status
+        };
+        let Some(status) = status else {
+            return;
         };
         let Some(rt) = self.rt.upgrade() else {
             return;
@@ -428,20 +469,30 @@ impl InetPort {
             return;
         }
         let message = Payload::build(|h| {
-            let status = match status {
-                Ok(()) => Term::atom(beamr_core::atom::Atom::new("ok").expect("atom")),
-                Err(reason) => super::outbox::error_tuple(h, reason),
-            };
-            let tag = Term::atom(beamr_core::atom::Atom::new("inet_reply").expect("atom"));
-            match &mref {
-                Some(mref) => {
-                    let mref = beamr_core::etf::decode(mref, h).unwrap_or(Term::NIL);
-                    h.tuple(&[tag, self.id, status, mref])
-                }
-                None => h.tuple(&[tag, self.id, status]),
-            }
+            super::outbox::send_reply_message(h, self.id, status, mref.as_deref())
         });
         rt.send_signal(caller, Signal::Message(message, None));
+    }
+
+    /// Answers the blocked senders `ok` once the queue is at or below the
+    /// low watermark.
+    pub(super) fn release_blocked(&self, st: &mut State) {
+        let low = usize::try_from(st.opts.kept_value(code::LOWTRMRK)).unwrap_or(0);
+        if st.outbuf.len() > low {
+            return;
+        }
+        self.answer_blocked(st, Ok(()));
+    }
+
+    /// Answers every blocked sender `status`.
+    pub(super) fn answer_blocked(&self, st: &mut State, status: Result<(), &'static str>) {
+        for b in std::mem::take(&mut st.blocked) {
+            st.outbox.push(Out::SendReply {
+                to: b.caller,
+                mref: b.mref,
+                status,
+            });
+        }
     }
 
     /// Writes `data`, framed, or queues it behind what waits.
@@ -473,7 +524,10 @@ impl InetPort {
                 Ok(n) => {
                     st.outbuf.drain(..n);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    self.release_blocked(st);
+                    return Ok(());
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     let reason =
@@ -483,6 +537,7 @@ impl InetPort {
                             "closed"
                         };
                     st.outbuf.clear();
+                    self.answer_blocked(st, Err(reason));
                     return Err(reason);
                 }
             }
@@ -491,6 +546,7 @@ impl InetPort {
             st.shutdown_write = false;
             let _ = stream.shutdown(std::net::Shutdown::Write);
         }
+        self.release_blocked(st);
         for to in std::mem::take(&mut st.subscribers) {
             st.outbox.push(Out::EmptyOutQ(to));
         }
@@ -543,6 +599,30 @@ impl InetPort {
                     reference: w.reference,
                     reply: Reply::Error("timeout"),
                 });
+            }
+            // Blocked senders whose send_timeout passed: `{error,
+            // timeout}`, their data still queued; with
+            // `send_timeout_close` the socket is closed (later requests
+            // answer `enotconn`, as inet_drv's closed state).
+            let blocked = std::mem::take(&mut st.blocked);
+            let (late, waiting): (Vec<BlockedSend>, Vec<BlockedSend>) = blocked
+                .into_iter()
+                .partition(|b| b.deadline.is_some_and(|d| d <= now));
+            st.blocked = waiting.into();
+            if !late.is_empty() {
+                for b in late {
+                    st.outbox.push(Out::SendReply {
+                        to: b.caller,
+                        mref: b.mref,
+                        status: Err("timeout"),
+                    });
+                }
+                if st.opts.send_timeout_close {
+                    self.answer_blocked(&mut st, Err("timeout"));
+                    st.outbuf.clear();
+                    self.close_socket(&mut st);
+                    st.closed = false;
+                }
             }
         }
         self.flush();
