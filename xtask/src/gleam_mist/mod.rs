@@ -30,7 +30,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The packages the app's build needs, from `../shared/gleam/packages`.
 const PACKAGES: [&str; 14] = [
@@ -240,11 +240,26 @@ fn answers(name: &str, mut command: Command, script: &[client::Exchange]) -> Res
     })
 }
 
-/// A started server, killed when dropped.
+/// A started server, stopped when dropped: asked with SIGTERM (on which
+/// erl stops as `init:stop/0` does, writing out what it has printed), then
+/// killed if it is still there after a few seconds.
 struct Server(Child);
 
 impl Drop for Server {
     fn drop(&mut self) {
+        let asked = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        if asked {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.0.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(50));
+            }
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
