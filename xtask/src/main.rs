@@ -7,6 +7,8 @@
 //! - `test-all` ([`test_all`]): the one test command (Erlang check, fixtures,
 //!   fmt, clippy, tests, the differential suite against OTP 27 and 29 in
 //!   roots of their own, [`otp_roots`]). `.ci/run` calls it.
+//! - `mist` ([`gleam_mist`]): the Gleam step's web app on mist, served on
+//!   erl 27 and on beamr, its answers compared.
 //! - `fixtures` ([`fixtures`]): compile `tests/erlang/*.erl` with `erlc`.
 //! - `bench` ([`bench`]): run `../shared/bench` on beamr and on the BEAM and
 //!   print each workload's times and ratio, tracing's cost on both
@@ -19,6 +21,7 @@ mod bench;
 mod erl_atom_order;
 mod erlang;
 mod fixtures;
+mod gleam_mist;
 mod gleam_shim;
 mod gleam_suites;
 mod otp_roots;
@@ -43,6 +46,11 @@ subcommands:
              erl 27 and on beamr (skipped, saying why, without
              ../shared/gleam or the OTP 27 root)
   gleam      only that last step (beamr built with cargo build --release)
+  mist [--beamr PATH]
+             only the Gleam step's mist app: tests/gleam/mist_app built
+             with gleam build, served on erl 27 and on beamr (built with
+             cargo build --release, or PATH), the same requests sent to
+             both and the answers compared
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced]
         [--probes [--instructions]] [WORKLOAD...]
@@ -73,6 +81,7 @@ subcommands:
 enum Command {
     TestAll,
     Gleam,
+    Mist(Option<PathBuf>),
     Fixtures,
     ErlAtomOrder,
     Bench(bench::Options),
@@ -110,6 +119,13 @@ fn parse(args: &[OsString]) -> Result<Command> {
         "fixtures" => Command::Fixtures,
         "erl-atom-order" => Command::ErlAtomOrder,
         "bench" => return bench::parse(rest).map(Command::Bench),
+        "mist" => {
+            return match rest {
+                [] => Ok(Command::Mist(None)),
+                [flag, path] if flag == "--beamr" => Ok(Command::Mist(Some(PathBuf::from(path)))),
+                _ => Err(Error::new("usage: mist [--beamr PATH]")),
+            }
+        }
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -150,6 +166,10 @@ fn main() -> ExitCode {
             Ok(result) => result,
             Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
         },
+        Command::Mist(beamr) => match gleam_suites::mist(&root, beamr.as_deref()) {
+            Ok(result) => result,
+            Err(otp_roots::Skip(why)) => Err(Error::new(format!("cannot run: {why}"))),
+        },
         Command::Fixtures => erlang::ensure()
             .and_then(|()| fixtures::build(&root))
             .map(|built| built.print_env_hint()),
@@ -182,6 +202,12 @@ mod tests {
             Command::Bench(bench::Options::default())
         );
         assert_eq!(parse(&args(&["--help"])).unwrap(), Command::Help);
+        assert_eq!(parse(&args(&["mist"])).unwrap(), Command::Mist(None));
+        assert_eq!(
+            parse(&args(&["mist", "--beamr", "b"])).unwrap(),
+            Command::Mist(Some(PathBuf::from("b")))
+        );
+        assert!(parse(&args(&["mist", "b"])).is_err());
     }
 
     #[test]

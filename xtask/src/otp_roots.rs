@@ -104,6 +104,62 @@ pub fn ensure(workspace: &Path, release: &str, suite: &str) -> Result<PathBuf, S
     Ok(dir)
 }
 
+/// Debian packages one step needs in a root beyond [`PACKAGES`], each
+/// installed in place (`apt-get install` in the root) by [`ensure_packages`]
+/// when missing: adding one to [`PACKAGES`] would change every root's ready
+/// marker, and so make every existing root again from scratch.
+pub const MIST_PACKAGES: [&str; 3] = ["erlang-ssl", "erlang-asn1", "erlang-public-key"];
+
+/// Installs each of `packages` missing from `root` with apt-get there
+/// (as root; `dpkg -s` says which are missing).
+pub fn ensure_packages(root: &Path, packages: &[&str]) -> Result<(), Skip> {
+    let missing: Vec<&str> = packages
+        .iter()
+        .copied()
+        .filter(|p| {
+            !Command::new("chroot")
+                .arg(root)
+                .args(["dpkg", "-s", p])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if !process::is_root() {
+        return Err(Skip(format!(
+            "{} lacks {} and this process is not root to install them",
+            root.display(),
+            missing.join(", ")
+        )));
+    }
+    let apt = |args: &[&str]| {
+        process::run(
+            Command::new("chroot")
+                .arg(root)
+                .arg("apt-get")
+                .args(args)
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        )
+    };
+    let install: Vec<&str> = ["install", "-y", "--no-install-recommends"]
+        .into_iter()
+        .chain(missing.iter().copied())
+        .collect();
+    apt(&install)
+        .or_else(|_| apt(&["update"]).and_then(|()| apt(&install)))
+        .map_err(|e| {
+            Skip(format!(
+                "cannot install {} in {}: {e}",
+                missing.join(", "),
+                root.display()
+            ))
+        })
+}
+
 fn install_debootstrap() -> Result<(), Skip> {
     if which("apt-get").is_none() {
         return Err(Skip(

@@ -25,9 +25,13 @@
 //!   export erlang-shipment` (offline: the project has no dependencies) and
 //!   run with the shipment's `entrypoint.sh run` and with `beamr run
 //!   build/erlang-shipment`.
-//! - Last, Gleam's own commands through `beamr shim`: `gleam run` and
+//! - Then Gleam's own commands through `beamr shim`: `gleam run` and
 //!   `gleam test` on a small project, with erl 27 and with the shim's
 //!   launchers first on the PATH (see [`crate::gleam_shim`]).
+//! - Last, `tests/gleam/mist_app`, a web app on mist, served on erl 27 and
+//!   on beamr and sent the same requests (see [`crate::gleam_mist`]);
+//!   `cargo xtask mist` runs it alone. The OTP 27 root gets `erlang-ssl`
+//!   and what it needs first ([`otp_roots::MIST_PACKAGES`]).
 //!
 //! `tests/gleam/KNOWN_FAILURES` lists suites that still differ, with the
 //! reason: they are run and reported, without failing the step. The tests
@@ -84,6 +88,42 @@ const RELEASE: &str = "27";
 /// 27 root cannot be had. beamr is built optimised first (eunit's 5 s
 /// timeout per test is out of reach of the unoptimised interpreter).
 pub fn run(workspace: &Path) -> std::result::Result<Result<()>, Skip> {
+    let (compiler, packages, otp_root) = locate(workspace)?;
+    if let Err(e) = build_release(workspace) {
+        return Ok(Err(e));
+    }
+    let gleam = Gleam {
+        compiler,
+        otp_root: otp_root.clone(),
+        // Inside the root, so that erlc and erl there see the files.
+        work: otp_root.join("tmp/beamr-gleam"),
+        beamr: workspace.join("target/release/beamr"),
+    };
+    Ok(gleam.run_all(workspace, &packages))
+}
+
+/// Only the mist app's comparison ([`crate::gleam_mist`]), with `beamr`
+/// (or beamr built optimised when `None`).
+pub fn mist(workspace: &Path, beamr: Option<&Path>) -> std::result::Result<Result<()>, Skip> {
+    let (compiler, packages, otp_root) = locate(workspace)?;
+    otp_roots::ensure_packages(&otp_root, &otp_roots::MIST_PACKAGES)?;
+    let release = workspace.join("target/release/beamr");
+    let beamr = match beamr {
+        Some(beamr) => beamr,
+        None => {
+            if let Err(e) = build_release(workspace) {
+                return Ok(Err(e));
+            }
+            &release
+        }
+    };
+    Ok(crate::gleam_mist::run(
+        workspace, &otp_root, &compiler, &packages, beamr,
+    ))
+}
+
+/// The Gleam compiler, the packages directory and the OTP 27 root.
+fn locate(workspace: &Path) -> std::result::Result<(PathBuf, PathBuf, PathBuf), Skip> {
     let gleam_dir = std::env::var_os(GLEAM_DIR_VAR)
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("../shared/gleam"));
@@ -100,24 +140,19 @@ pub fn run(workspace: &Path) -> std::result::Result<Result<()>, Skip> {
         .find(|(r, _)| *r == RELEASE)
         .expect("OTP 27 is one of otp_roots::RELEASES");
     let otp_root = otp_roots::ensure(workspace, RELEASE, suite)?;
+    Ok((compiler, packages, otp_root))
+}
+
+/// `cargo build --release -p beamr-cli`.
+fn build_release(workspace: &Path) -> Result<()> {
     // `cargo xtask` runs under cargo, which says which cargo it is.
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    if let Err(e) = process::run(Command::new(cargo).current_dir(workspace).args([
+    process::run(Command::new(cargo).current_dir(workspace).args([
         "build",
         "--release",
         "-p",
         "beamr-cli",
-    ])) {
-        return Ok(Err(e));
-    }
-    let gleam = Gleam {
-        compiler,
-        otp_root: otp_root.clone(),
-        // Inside the root, so that erlc and erl there see the files.
-        work: otp_root.join("tmp/beamr-gleam"),
-        beamr: workspace.join("target/release/beamr"),
-    };
-    Ok(gleam.run_all(workspace, &packages))
+    ]))
 }
 
 /// One program run on both runtimes, in `dir`: on erl, `erl_eval` with
@@ -174,6 +209,22 @@ impl Gleam {
             differing.push("gleam run/test through beamr shim".into());
         } else {
             println!("gleam: gleam run and gleam test through beamr shim: same");
+        }
+        if let Err(otp_roots::Skip(why)) =
+            otp_roots::ensure_packages(&self.otp_root, &otp_roots::MIST_PACKAGES)
+        {
+            println!("gleam: mist_app: skipped: {why}");
+        } else if let Err(e) = crate::gleam_mist::run(
+            workspace,
+            &self.otp_root,
+            &self.compiler,
+            packages,
+            &self.beamr,
+        ) {
+            println!("gleam: mist_app: DIFFERENT:\n{e}");
+            differing.push("mist_app".into());
+        } else {
+            println!("gleam: mist_app: same on erl 27 and beamr");
         }
         let mut failed = Vec::new();
         for name in &differing {

@@ -1,0 +1,294 @@
+//! A Gleam web app on mist served on erl 27 and on beamr, answering the
+//! same requests with the same bytes.
+//!
+//! `tests/gleam/mist_app` (GET with query parameters, JSON through
+//! gleam_json, POST echo, 404s, a handler that crashes, a chunked response,
+//! a websocket echo) is built with `gleam build` in the OTP 27 root, its
+//! dependencies given by path to copies of `../shared/gleam/packages` (so
+//! no hex access is needed), then started as `gleam run` starts it (`erl
+//! -pa build/dev/erlang/*/ebin` running `mist_app@@main:run(mist_app)`,
+//! which starts the application and its dependencies, ssl among them) and
+//! with `beamr run build/dev/erlang`. Each listens on 127.0.0.1 on a port
+//! the system picks and prints it; [`client::script`] is run against each,
+//! and the answers are compared byte for byte, `date` headers masked.
+//! Both servers are killed at the end, whatever happened.
+//!
+//! Two of the copies are adjusted so that Gleam's resolver accepts them:
+//! logging (its main branch) still says version 1.2.0 where glisten asks
+//! for 1.3.0 or later, and the Erlang packages telemetry and hpack_erl get
+//! a `gleam.toml` (telemetry's naming its application module), since
+//! Gleam builds a path dependency only when it is a Gleam project (their
+//! `src/*.erl` compile as a Gleam package's own Erlang files do).
+
+pub mod client;
+
+use crate::gleam_suites::copy_dir;
+use crate::{process, Error, Result};
+use std::fs;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The packages the app's build needs, from `../shared/gleam/packages`.
+const PACKAGES: [&str; 14] = [
+    "gleam_stdlib",
+    "gleam_erlang",
+    "logging",
+    "gleam_otp",
+    "gleam_http",
+    "gleam_json",
+    "gleam_yielder",
+    "exception",
+    "gleam_crypto",
+    "gramps",
+    "glisten",
+    "mist",
+    "telemetry",
+    "hpack_erl",
+];
+
+/// The `gleam.toml` each Erlang package gets in the work directory.
+const ERLANG_PACKAGES: [(&str, &str); 2] = [
+    (
+        "telemetry",
+        "name = \"telemetry\"\nversion = \"1.3.0\"\n\n[erlang]\napplication_start_module = \"telemetry_app\"\n",
+    ),
+    ("hpack_erl", "name = \"hpack_erl\"\nversion = \"0.3.0\"\n"),
+];
+
+/// How long a server may take to print its port.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Builds the app in `otp_root` with the Gleam `compiler` from `packages`
+/// and compares its answers on erl 27 and on `beamr`. Both transcripts and
+/// what each server printed are left in the root's `tmp/beamr-gleam-mist`
+/// (`answers-erl.txt`, `output-beamr.txt`, ...).
+pub fn run(
+    workspace: &Path,
+    otp_root: &Path,
+    compiler: &Path,
+    packages: &Path,
+    beamr: &Path,
+) -> Result<()> {
+    let work = otp_root.join("tmp/beamr-gleam-mist");
+    let _ = fs::remove_dir_all(&work);
+    let project = work.join("project");
+    let pkgs = work.join("pkgs");
+    for package in PACKAGES {
+        copy_dir(&packages.join(package), &pkgs.join(package))?;
+    }
+    raise_logging_version(&pkgs.join("logging/gleam.toml"))?;
+    for (package, toml) in ERLANG_PACKAGES {
+        write(&pkgs.join(package).join("gleam.toml"), toml)?;
+        // Their tests are rebar3's (EUnit and Common Test): not built here.
+        let _ = fs::remove_dir_all(pkgs.join(package).join("test"));
+    }
+    let app = workspace.join("tests/gleam/mist_app");
+    copy_dir(&app.join("src"), &project.join("src"))?;
+    fs::copy(app.join("gleam.toml"), project.join("gleam.toml"))
+        .map_err(|e| Error::new(format!("copying {}: {e}", app.display())))?;
+    fs::copy(compiler, work.join("gleam"))
+        .map_err(|e| Error::new(format!("copying {}: {e}", compiler.display())))?;
+    let inside = |p: &Path| Path::new("/").join(p.strip_prefix(otp_root).unwrap_or(p));
+    let project_in = inside(&project);
+    process::run(Command::new("chroot").arg(otp_root).args([
+        "sh",
+        "-c",
+        &format!(
+            "cd {} && {} build",
+            project_in.display(),
+            inside(&work.join("gleam")).display()
+        ),
+    ]))?;
+
+    let script = client::script();
+    let mut erl_command = Command::new("chroot");
+    erl_command.arg(otp_root).args([
+        "sh",
+        "-c",
+        &format!(
+            "cd {} && exec erl -noshell -pa build/dev/erlang/*/ebin -eval \"'mist_app@@main':run(mist_app)\"",
+            project_in.display()
+        ),
+    ]);
+    let erl = answers("erl 27", erl_command, &script)?;
+    let mut beamr_command = Command::new(beamr);
+    beamr_command
+        .current_dir(&project)
+        .env("BEAMR_OTP_ROOT", otp_root.join("usr/lib/erlang"))
+        .arg("run")
+        .arg("build/dev/erlang");
+    let ours = answers("beamr", beamr_command, &script)?;
+
+    // Both transcripts, for a look at what was compared.
+    for (name, served) in [("erl", &erl), ("beamr", &ours)] {
+        let mut text = String::new();
+        for (exchange, answer) in script.iter().zip(&served.answers) {
+            text.push_str(&format!("== {}\n{answer}", exchange.name));
+        }
+        write(&work.join(format!("answers-{name}.txt")), &text)?;
+        write(
+            &work.join(format!("output-{name}.txt")),
+            &served.output.join("\n"),
+        )?;
+    }
+    let mut failures = Vec::new();
+    for ((exchange, e), b) in script.iter().zip(&erl.answers).zip(&ours.answers) {
+        let (e, b) = (client::mask_dates(e), client::mask_dates(b));
+        if e == b {
+            println!("gleam: mist_app: {}: same", exchange.name);
+        } else {
+            println!("gleam: mist_app: {}: DIFFERENT", exchange.name);
+            println!("  erl 27:\n{}", indent(&e));
+            println!("  beamr:\n{}", indent(&b));
+            failures.push(exchange.name);
+        }
+    }
+    if failures.is_empty() {
+        return Ok(());
+    }
+    for line in ours.output.iter().rev().take(30).rev() {
+        println!("  beamr output: {line}");
+    }
+    Err(Error::new(format!(
+        "mist_app answers differently on beamr: {}",
+        failures.join("; ")
+    )))
+}
+
+/// What one server answered to the script, and what it printed.
+struct Served {
+    answers: Vec<String>,
+    output: Vec<String>,
+}
+
+/// Starts the server `command`, waits for its `listening on PORT` line,
+/// runs `script` against it and kills it.
+fn answers(name: &str, mut command: Command, script: &[client::Exchange]) -> Result<Served> {
+    let mut server = Server(
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| Error::new(format!("cannot start the mist app on {name}: {e}")))?,
+    );
+    let (lines, output) = mpsc::channel();
+    for pipe in [
+        server
+            .0
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+        server
+            .0
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn std::io::Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let lines = lines.clone();
+        thread::spawn(move || {
+            for line in BufReader::new(pipe)
+                .lines()
+                .map_while(std::result::Result::ok)
+            {
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(lines);
+    let mut printed = Vec::new();
+    let port = loop {
+        match output.recv_timeout(START_TIMEOUT) {
+            Ok(line) => {
+                let port = line
+                    .strip_prefix("listening on ")
+                    .and_then(|p| p.trim().parse::<u16>().ok());
+                printed.push(line);
+                if let Some(port) = port {
+                    break port;
+                }
+            }
+            Err(_) => {
+                return Err(Error::new(format!(
+                    "the mist app on {name} printed no port within {} s; it printed:\n{}",
+                    START_TIMEOUT.as_secs(),
+                    printed.join("\n")
+                )))
+            }
+        }
+    };
+    let answers = script.iter().map(|e| client::run(port, e)).collect();
+    // Killed, its pipes end: the readers send what it printed last and
+    // finish (waited for a few seconds at most: a helper process it started
+    // could hold a pipe open).
+    drop(server);
+    while let Ok(line) = output.recv_timeout(Duration::from_secs(5)) {
+        printed.push(line);
+    }
+    Ok(Served {
+        answers,
+        output: printed,
+    })
+}
+
+/// A started server, stopped when dropped: asked with SIGTERM (on which
+/// erl stops as `init:stop/0` does, writing out what it has printed), then
+/// killed if it is still there after a few seconds.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let asked = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        if asked {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = self.0.try_wait() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(50));
+            }
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Sets logging's `version` to 1.3.0 (see the module's comment).
+fn raise_logging_version(toml: &Path) -> Result<()> {
+    let text =
+        fs::read_to_string(toml).map_err(|e| Error::new(format!("{}: {e}", toml.display())))?;
+    let raised: Vec<String> = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("version = ") {
+                "version = \"1.3.0\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    write(toml, &(raised.join("\n") + "\n"))
+}
+
+fn write(file: &Path, text: &str) -> Result<()> {
+    fs::write(file, text).map_err(|e| Error::new(format!("{}: {e}", file.display())))
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
