@@ -97,8 +97,28 @@ fn corrupt_header() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The word index of the `n`th event header of ring `ring` of `path`.
+fn event_word(path: &Path, g: &Geometry, ring: usize, n: usize) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    let word = |i: u64| {
+        let i = i as usize * 8;
+        u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
+    };
+    let mut pos = g.ring_data_word(ring) as u64;
+    for _ in 0..n {
+        pos += word(pos) & 0xff;
+    }
+    pos
+}
+
+fn read_word(path: &Path, word: u64) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    let i = word as usize * 8;
+    u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
+}
+
 #[test]
-fn corrupt_ring_data_is_reported_after_the_good_rings() {
+fn damaged_events_are_reported_and_the_rest_is_read() {
     let dir = scratch("bad-ring");
     let (path, written) = synthetic_file(&dir, 400);
     let p = path.to_str().unwrap();
@@ -108,27 +128,23 @@ fn corrupt_ring_data_is_reported_after_the_good_rings() {
         .info()
         .ring_words;
     let g = Geometry::new(rings, words, 1 << 20);
-    // Garble the third event header of ring 2.
-    let first = g.ring_data_word(2) as u64;
-    // Find the third event by walking the lengths in the header words.
-    let bytes = std::fs::read(&path).unwrap();
-    let word = |i: u64| {
-        let i = i as usize * 8;
-        u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
-    };
-    let mut pos = first;
-    for _ in 0..2 {
-        pos += word(pos) & 0xff;
-    }
-    // Category 0xff does not exist.
-    poke(&path, pos, word(pos) | 0xff00);
+    // Garble the third event header of ring 2: category 0xff does not exist.
+    let pos = event_word(&path, &g, 2, 2);
+    poke(&path, pos, read_word(&path, pos) | 0xff00);
+    let at = pos - g.ring_data_word(2) as u64;
     let result = run(&["trace", "dump", p]);
-    assert_one_line_error(&result, "ring 2 is corrupt at word");
-    // Everything else was still printed: all other rings, and ring 2's
-    // first two events.
+    assert_one_line_error(
+        &result,
+        &format!(
+            "ring 2 is corrupt at word {at}: unknown event category (1 event lost to it, not decoded)"
+        ),
+    );
+    // Everything else was still printed: ring 2's events after the damaged
+    // one too.
     let stdout = String::from_utf8_lossy(&result.stdout);
     let printed = stdout.lines().filter(|l| !l.starts_with('#')).count() as u64;
-    assert_eq!(printed, written.total() - written.ring(2) + 2, "{stdout}");
+    assert_eq!(printed, written.total() - 1, "{stdout}");
+    assert!(stdout.contains("# s2: 1 events lost"), "{stdout}");
     for args in [
         &["trace", "stats", p][..],
         &[
@@ -148,10 +164,87 @@ fn corrupt_ring_data_is_reported_after_the_good_rings() {
     ] {
         assert_one_line_error(&run(args), "ring 2 is corrupt");
     }
-    // stats still prints its report, and counts the unread events lost.
+    // stats still prints its report, and counts the damaged event lost.
     let stats = run(&["trace", "stats", "--format", "json", p]);
     let v: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
-    assert_eq!(v["per_ring"][2]["read"], 2);
-    assert_eq!(v["per_ring"][2]["lost"].as_u64(), Some(written.ring(2) - 2));
+    assert_eq!(v["per_ring"][2]["read"].as_u64(), Some(written.ring(2) - 1));
+    assert_eq!(v["per_ring"][2]["lost"], 1);
+    assert_eq!(v["per_ring"][2]["damaged"], 1);
+    assert_eq!(v["damaged"], 1);
+    let text = run(&["trace", "stats", p]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("1 lost (1 of them damaged: bad checksum or impossible header, not decoded)"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_flipped_bit_in_an_event_is_a_bad_checksum_not_a_different_event() {
+    let dir = scratch("bad-bit");
+    let (path, written) = synthetic_file(&dir, 400);
+    let p = path.to_str().unwrap();
+    let good = ok_stdout(&["trace", "dump", p]);
+    let words = beamr_ringbuf::Cursor::open(&path)
+        .unwrap()
+        .info()
+        .ring_words;
+    let g = Geometry::new(5, words, 1 << 20);
+    // One bit of the fifth event of ring 1's first payload word (its
+    // process): before checksums, this printed another process.
+    let pos = event_word(&path, &g, 1, 4) + 2;
+    poke(&path, pos, read_word(&path, pos) ^ 1 << 3);
+    let result = run(&["trace", "dump", p]);
+    assert_one_line_error(&result, "ring 1 is corrupt at word");
+    assert_one_line_error(&result, "bad checksum (1 event lost to it, not decoded)");
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    let printed: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(printed.len() as u64, written.total() - 1);
+    // Every line printed is a line of the good file's dump.
+    let good: std::collections::HashSet<&str> = good.lines().collect();
+    for line in printed {
+        assert!(good.contains(line), "made up: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn impossible_ring_header_counts_are_corruption() {
+    let dir = scratch("bad-ring-header");
+    let words = |path: &Path| beamr_ringbuf::Cursor::open(path).unwrap().info().ring_words;
+    // A count of 2^64 - 1 events: never reported as that many lost.
+    let (path, _) = synthetic_file(&dir, 200);
+    let g = Geometry::new(5, words(&path), 1 << 20);
+    poke(&path, g.ring_header_word(3, 9) as u64, u64::MAX);
+    all_fail(
+        &dir,
+        &path,
+        "corrupt header: ring 3 header: tail_seq 18446744073709551615 counts more events",
+    );
+    let (path, _) = synthetic_file(&dir, 200);
+    poke(&path, g.ring_header_word(1, 0) as u64, 1 << 40);
+    all_fail(
+        &dir,
+        &path,
+        "ring 1 header: head 1099511627776 is past tail",
+    );
+    let (path, _) = synthetic_file(&dir, 200);
+    poke(&path, file_header::EVENTS_DROPPED as u64, u64::MAX);
+    all_fail(&dir, &path, "events_dropped is 18446744073709551615");
+    // A count a little too high passes those checks, but the ring's
+    // events do not reach it.
+    let (path, _) = synthetic_file(&dir, 200);
+    let tail_seq = read_word(&path, g.ring_header_word(2, 9) as u64);
+    poke(&path, g.ring_header_word(2, 9) as u64, tail_seq + 5);
+    let p = path.to_str().unwrap();
+    assert_one_line_error(
+        &run(&["trace", "stats", p]),
+        &format!(
+            "ring 2 is corrupt at word {}: the ring header's event count (tail_seq) is {}",
+            read_word(&path, g.ring_header_word(2, 8) as u64),
+            tail_seq + 5
+        ),
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,6 +8,7 @@
 //! process that dies takes its flags with it:
 //! tests/diff/trace_tracer_dies.erl.)
 
+use std::io::{Seek, SeekFrom, Write};
 use std::process::{Command, Output};
 use std::time::Instant;
 
@@ -91,6 +92,24 @@ fn the_total_limit_is_shown_by_trace_stats() {
     assert_eq!(v["events"], 500, "{v}");
     assert_eq!(v["dropped"].as_u64(), Some(told), "{v}");
     assert!(told >= 7500, "{told}");
+    // A count no writer can reach (a flipped top bit) is corruption,
+    // named, not a number of events to report.
+    let dropped_word = beamr_ringbuf::layout::file_header::EVENTS_DROPPED as u64 * 8;
+    let mut f = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    f.seek(SeekFrom::Start(dropped_word)).unwrap();
+    f.write_all(&(told | 1 << 63).to_le_bytes()).unwrap();
+    drop(f);
+    let stats = beamr(&["trace", "stats", file.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&stats.stderr);
+    assert_eq!(stats.status.code(), Some(2), "{err}");
+    assert!(stats.stdout.is_empty());
+    assert!(
+        err.contains(&format!(
+            "corrupt header: events_dropped is {}, more than any writer can count",
+            told | 1 << 63
+        )),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

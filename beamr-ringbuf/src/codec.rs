@@ -32,8 +32,6 @@
 //! Call arguments, spawn arguments and a tracee's registered name are not
 //! recorded; the size and sketch of the message/value/reason are.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{GcInfo, Mfa, Payload, SeqSerial, TraceEvent, TraceTag, Tracee, TraceeId};
@@ -236,43 +234,13 @@ fn decode_mfa(w: &[u64]) -> Option<MfaRef> {
     })
 }
 
-/// A ring's slots for one event's payload ([`payload_words`] of its
-/// tag), stored into as they are encoded: no buffer to fill and copy.
-pub(crate) struct SlotsOut<'a> {
-    slots: &'a [AtomicU64],
-    n: usize,
-}
-
-impl<'a> SlotsOut<'a> {
-    /// Output into `slots`, from the first.
-    pub(crate) fn new(slots: &'a [AtomicU64]) -> SlotsOut<'a> {
-        SlotsOut { slots, n: 0 }
-    }
-
-    /// Words stored so far.
-    pub(crate) fn stored(&self) -> usize {
-        self.n
-    }
-}
-
-impl SlotsOut<'_> {
-    /// Stores `words` in the next slots.
-    #[inline]
-    fn put(&mut self, words: &[u64]) {
-        for (slot, &w) in self.slots[self.n..self.n + words.len()].iter().zip(words) {
-            slot.store(w, Ordering::Relaxed);
-        }
-        self.n += words.len();
-    }
-}
-
 /// Encodes `event`'s payload (everything after the timestamp, exactly
 /// [`payload_words`] of its tag) into `out`, interning atoms with
 /// `atom_key`. No allocation.
 #[inline]
 pub(crate) fn encode_to(
     event: &TraceEvent<'_>,
-    out: &mut SlotsOut<'_>,
+    out: &mut crate::ring::SlotsOut<'_>,
     mut atom_key: impl FnMut(Atom) -> u32,
 ) {
     let k = &mut atom_key;

@@ -15,7 +15,8 @@ use std::sync::atomic::Ordering;
 use crate::codec::{self, DecodeError, TraceRecord};
 use crate::error::Error;
 use crate::layout::{
-    file_header, Category, EventHeader, Geometry, EVENT_PREFIX_WORDS, FLAG_PAUSED,
+    file_header, Category, EventHeader, Geometry, EVENT_PREFIX_WORDS, EVENT_SUFFIX_WORDS,
+    FLAG_PAUSED,
 };
 use crate::reader::{poll_ring, Item, RingState};
 use crate::region::Region;
@@ -35,7 +36,7 @@ pub struct Event<'c> {
     pub category: Category,
     /// Its kind (a `TraceTag` number for [`Category::Trace`]).
     pub kind: u16,
-    /// The words after the timestamp.
+    /// The words after the timestamp, up to the checksum (verified).
     pub payload: &'c [u64],
 }
 
@@ -53,8 +54,18 @@ pub trait Callbacks {
     /// `count` events of `ring` were overwritten (or never completed) before
     /// they could be read.
     fn lost(&mut self, ring: usize, count: u64);
-    /// `ring` is corrupt at word position `pos`; it is not read further and
-    /// its unread events are reported lost by [`Cursor::finish`].
+    /// The words of `ring` from position `pos` on were damaged (`why`: the
+    /// first check that failed there, e.g. a bad checksum) and held `count`
+    /// events, none of which is delivered; reading goes on after them. The
+    /// events are lost: the default reports them through
+    /// [`Callbacks::lost`], so that delivered + lost = written holds.
+    fn damaged(&mut self, ring: usize, pos: u64, count: u64, why: &str) {
+        let _ = (pos, why);
+        self.lost(ring, count);
+    }
+    /// `ring` is corrupt at word position `pos` (its header cannot be
+    /// believed); it is not read further and its unread events are reported
+    /// lost by [`Cursor::finish`].
     fn corrupt(&mut self, ring: usize, pos: u64, why: &str) {
         let _ = (ring, pos, why);
     }
@@ -161,6 +172,7 @@ impl Cursor {
                 &mut self.buf,
                 |item| match item {
                     Item::Lost(n) => cb.lost(i, n),
+                    Item::Damaged { pos, why, count } => cb.damaged(i, pos, count, why),
                     Item::Corrupt(pos, why) => cb.corrupt(i, pos, why),
                     Item::Event(seq, words_) => {
                         // Names are published before the events that use them.
@@ -185,6 +197,7 @@ impl Cursor {
         let mut arena: Vec<u64> = Vec::new();
         let mut lost: Vec<(usize, u64)> = Vec::new();
         let mut corrupt: Vec<(usize, u64, &'static str)> = Vec::new();
+        let mut damaged: Vec<(usize, u64, u64, &'static str)> = Vec::new();
         for (i, list) in per_ring.iter_mut().enumerate() {
             let ring = Ring::new(self.region.words(), &self.geometry, i);
             poll_ring(
@@ -193,6 +206,7 @@ impl Cursor {
                 &mut self.buf,
                 |item| match item {
                     Item::Lost(n) => lost.push((i, n)),
+                    Item::Damaged { pos, why, count } => damaged.push((i, pos, count, why)),
                     Item::Corrupt(pos, why) => corrupt.push((i, pos, why)),
                     Item::Event(seq, w) => {
                         list.push((w[1], seq, arena.len(), w.len()));
@@ -204,6 +218,9 @@ impl Cursor {
         self.strings.refresh(self.region.words(), &self.geometry);
         for (i, pos, why) in corrupt {
             cb.corrupt(i, pos, why);
+        }
+        for (i, pos, count, why) in damaged {
+            cb.damaged(i, pos, count, why);
         }
         for (i, n) in lost {
             cb.lost(i, n);
@@ -232,13 +249,32 @@ impl Cursor {
     /// cursor did not deliver as lost: for a file whose writer is gone
     /// (finished or crashed), after which `delivered + lost == written` for
     /// every ring. Do not call it while a writer is still running.
+    ///
+    /// A ring read to its tail with no damage pending must account for its
+    /// count of events: the last event read is the last one counted (or the
+    /// one before, when the writer died between counting an event and
+    /// publishing it). A count beyond that cannot be believed: the ring is
+    /// reported corrupt ([`Callbacks::corrupt`]), not its events lost.
     pub fn finish(&mut self, cb: &mut impl Callbacks) -> usize {
         let n = self.poll(cb);
         for i in 0..self.geometry.ring_count {
             let written = self.written(i);
+            let ring = Ring::new(self.region.words(), &self.geometry, i);
+            let tail = ring.tail.load(Ordering::Acquire);
             let st = &mut self.states[i];
-            if written > st.expected {
-                let missing = written - st.expected;
+            let missing = written.saturating_sub(st.expected);
+            if let Some((pos, why)) = st.settle_damage(missing) {
+                st.expected = written;
+                cb.damaged(i, pos, missing, why);
+            } else if missing > 1 && !st.broken && st.pos >= tail {
+                st.broken = true;
+                let why = format!(
+                    "the ring header's event count (tail_seq) is {written}, \
+                     but its events end at number {}",
+                    st.expected
+                );
+                cb.corrupt(i, tail, &why);
+            } else if missing > 0 {
                 st.lost += missing;
                 st.expected = written;
                 cb.lost(i, missing);
@@ -256,6 +292,6 @@ fn to_event(ring: usize, seq: u64, words: &[u64]) -> Event<'_> {
         timestamp_ns: words[1],
         category: Category::from_u8(h.category).unwrap_or(Category::User),
         kind: h.kind,
-        payload: &words[EVENT_PREFIX_WORDS..],
+        payload: &words[EVENT_PREFIX_WORDS..words.len() - EVENT_SUFFIX_WORDS],
     }
 }

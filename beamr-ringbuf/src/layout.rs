@@ -17,8 +17,9 @@
 
 /// `b"BEAMRTRC"` read as a little-endian word.
 pub const MAGIC: u64 = u64::from_le_bytes(*b"BEAMRTRC");
-/// The format version this crate writes and reads.
-pub const VERSION: u64 = 1;
+/// The format version this crate writes and reads. Version 2 added the
+/// checksum word at the end of every event (see [`checksum`]).
+pub const VERSION: u64 = 2;
 
 /// Bytes of a cache line, the unit of separation between written fields.
 pub const CACHE_LINE: usize = 64;
@@ -87,12 +88,52 @@ pub mod ring_header {
 pub const MIN_RING_WORDS: usize = 512;
 /// Largest ring, in words (8 GiB); keeps sequence numbers unambiguous.
 pub const MAX_RING_WORDS: usize = 1 << 30;
-/// Largest event, in words, header included.
+/// Largest event, in words, header and checksum included.
 pub const MAX_EVENT_WORDS: usize = 255;
 /// Words before an event's payload: the header word and the timestamp.
 pub const EVENT_PREFIX_WORDS: usize = 2;
+/// Words after an event's payload: the checksum word.
+pub const EVENT_SUFFIX_WORDS: usize = 1;
+/// Words of an event that are not payload.
+pub const EVENT_OVERHEAD_WORDS: usize = EVENT_PREFIX_WORDS + EVENT_SUFFIX_WORDS;
+/// Smallest event (not padding), in words: one with no payload.
+pub const MIN_EVENT_WORDS: usize = EVENT_OVERHEAD_WORDS;
 /// Largest payload, in words.
-pub const MAX_PAYLOAD_WORDS: usize = MAX_EVENT_WORDS - EVENT_PREFIX_WORDS;
+pub const MAX_PAYLOAD_WORDS: usize = MAX_EVENT_WORDS - EVENT_OVERHEAD_WORDS;
+
+/// Largest plausible ring position (`head`, `tail`): 2^60 words, decades
+/// of writing at a billion words a second. A larger one is corruption.
+pub const MAX_POSITION: u64 = 1 << 60;
+/// Largest plausible count in the file header (`strings_dropped`,
+/// `events_dropped`): 2^56, decades of dropping at a hundred million
+/// events a second. A larger one is corruption.
+pub const MAX_HEADER_COUNT: u64 = 1 << 56;
+
+/// The checksum's starting value.
+pub const CHECKSUM_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+/// The checksum's multiplier (odd, so that multiplying by it is a
+/// bijection of 64-bit words).
+const CHECKSUM_MULTIPLIER: u64 = 0xff51_afd7_ed55_8ccd;
+
+/// One step of the event checksum: folds `word` into `h`.
+///
+/// `(h ^ word) * M` with `M` odd is a bijection of `h` for a fixed `word`
+/// and of `word` for a fixed `h`, so two sequences of words that differ in
+/// exactly one word (in any number of its bits) always have different
+/// checksums: every single-bit flip, and every damage confined to one word,
+/// is detected. Two instructions a word.
+#[inline(always)]
+pub const fn checksum_step(h: u64, word: u64) -> u64 {
+    (h ^ word).wrapping_mul(CHECKSUM_MULTIPLIER)
+}
+
+/// The checksum of an event's words before its checksum word (header,
+/// timestamp, payload), as stored in its last word.
+pub fn checksum(words: &[u64]) -> u64 {
+    words
+        .iter()
+        .fold(CHECKSUM_SEED, |h, &w| checksum_step(h, w))
+}
 /// Most rings in one file.
 pub const MAX_RINGS: usize = 4096;
 
@@ -134,9 +175,9 @@ impl Category {
 /// bit 63            32 31            16 15       8 7        0
 ///     | seq (low 32)   | kind (16)      | category | length   |
 /// ```
-/// `length` counts every word of the event, the header included (1..=255);
-/// `seq` is the low 32 bits of the event's sequence number in its ring (0 for
-/// padding).
+/// `length` counts every word of the event, the header and the checksum
+/// included (3..=255; padding 1..=255); `seq` is the low 32 bits of the
+/// event's sequence number in its ring (0 for padding).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct EventHeader {
     /// Words in the event, header included.
@@ -279,6 +320,25 @@ mod tests {
         assert_eq!(g.strings_offset % 8, 0);
         assert_eq!(g.strings_capacity, 104);
         assert_eq!(g.file_size, 128 + 3 * 128 + 3 * 512 * 8 + 104);
+    }
+
+    #[test]
+    fn the_checksum_changes_with_any_one_word() {
+        let words = [0x0001_0203_0405_0607u64, 7, 0, u64::MAX, 1 << 40];
+        let sum = checksum(&words);
+        for i in 0..words.len() {
+            for bit in 0..64 {
+                let mut w = words;
+                w[i] ^= 1 << bit;
+                assert_ne!(checksum(&w), sum, "word {i} bit {bit}");
+            }
+            let mut w = words;
+            w[i] = w[i].wrapping_mul(0x1234_5677) ^ 0xffff;
+            assert_ne!(checksum(&w), sum, "word {i} replaced");
+        }
+        // Order matters, and dropping a word changes it.
+        assert_ne!(checksum(&[1, 2]), checksum(&[2, 1]));
+        assert_ne!(checksum(&words[..4]), sum);
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //! (the format is specified in `docs/format.md` and encoded in [`layout`]).
 //! Writers never block, allocate or make a system call; when a ring is full
 //! the oldest events are overwritten. Readers ([`Cursor`]) never slow the
-//! writers, detect events overwritten while they copied them, and report
-//! every event they could not deliver as lost.
+//! writers, detect events overwritten while they copied them, verify every
+//! event's checksum and the headers' values against each other, and report
+//! every event they could not deliver as lost (and those damaged as such).
 //!
 //! ```no_run
 //! use beamr_ringbuf::{Callbacks, Cursor, Event, Options, Recorder, StringTable};

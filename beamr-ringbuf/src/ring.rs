@@ -22,7 +22,8 @@
 //! 2. If `t' - head > ring_words` (full), walk `head` forward over whole
 //!    events (reading their length words, which this writer wrote) until
 //!    the new event fits; store `head` (relaxed), then a **release fence**.
-//! 3. Store the padding header (if any) and the event's words (relaxed).
+//! 3. Store the padding header (if any) and the event's words (relaxed),
+//!    the last of them its checksum ([`crate::layout::checksum`]).
 //! 4. Store `tail_seq + 1` (relaxed), then `tail = t'` with **release**.
 //!
 //! No allocation, no lock, no system call: a bounded number of loads and
@@ -53,7 +54,10 @@
 use std::sync::atomic::{fence, AtomicU64, Ordering};
 
 use crate::layout::ring_header;
-use crate::layout::{Category, EventHeader, Geometry, EVENT_PREFIX_WORDS, MAX_PAYLOAD_WORDS};
+use crate::layout::{
+    checksum_step, Category, EventHeader, Geometry, CHECKSUM_SEED, EVENT_OVERHEAD_WORDS,
+    EVENT_PREFIX_WORDS, MAX_PAYLOAD_WORDS,
+};
 
 /// One ring's header fields and data, borrowed from a mapped file.
 #[derive(Copy, Clone)]
@@ -148,19 +152,19 @@ impl<'a> Ring<'a> {
         timestamp_ns: u64,
         payload: &[u64],
     ) -> bool {
-        self.write_with(category, kind, timestamp_ns, payload.len(), |slots| {
-            for (slot, &w) in slots.iter().zip(payload) {
-                slot.store(w, Ordering::Relaxed);
-            }
+        self.write_with(category, kind, timestamp_ns, payload.len(), |out| {
+            out.put(payload)
         })
     }
 
-    /// Writes one event of `words` payload words, which `fill` stores
-    /// (relaxed) into the slots it is handed, straight into the ring: no
-    /// copy through a buffer. `fill` must store every slot; one it leaves
-    /// holds an older event's word (readers see a garbled event, as with
-    /// any writer bug, never undefined behaviour). Only the ring's single
-    /// writer may call this, as [`Ring::write`].
+    /// Writes one event of `words` payload words, which `fill` puts into
+    /// the [`SlotsOut`] it is handed, straight into the ring: no copy
+    /// through a buffer, and the checksum folded in as each word is
+    /// stored. `fill` must put exactly `words` words; a slot it leaves
+    /// holds an older event's word and the checksum no longer matches
+    /// (readers count the event damaged, as with any writer bug, never
+    /// undefined behaviour). Only the ring's single writer may call this,
+    /// as [`Ring::write`].
     ///
     /// Returns false, writing nothing, if `words` is more than
     /// [`MAX_PAYLOAD_WORDS`]. Inlined into each writer, so that `fill`
@@ -172,12 +176,12 @@ impl<'a> Ring<'a> {
         kind: u16,
         timestamp_ns: u64,
         words: usize,
-        fill: impl FnOnce(&[AtomicU64]),
+        fill: impl FnOnce(&mut SlotsOut<'_>),
     ) -> bool {
         if words > MAX_PAYLOAD_WORDS {
             return false;
         }
-        let n = (EVENT_PREFIX_WORDS + words) as u64;
+        let n = (EVENT_OVERHEAD_WORDS + words) as u64;
         let size = self.mask + 1;
         // Only this thread stores `tail`, `head` and `tail_seq`: relaxed
         // loads read back its own last stores.
@@ -219,10 +223,19 @@ impl<'a> Ring<'a> {
             seq_low: seq as u32,
         };
         // The event does not cross the end of the data area (padding above).
-        let slots = &self.data[start..start + n as usize];
-        slots[0].store(header.encode(), Ordering::Relaxed);
+        let end = start + n as usize;
+        let (slots, last) = (&self.data[start..end - 1], &self.data[end - 1]);
+        let header = header.encode();
+        slots[0].store(header, Ordering::Relaxed);
         slots[1].store(timestamp_ns, Ordering::Relaxed);
-        fill(&slots[EVENT_PREFIX_WORDS..]);
+        let mut out = SlotsOut {
+            slots: &slots[EVENT_PREFIX_WORDS..],
+            n: 0,
+            sum: checksum_step(checksum_step(CHECKSUM_SEED, header), timestamp_ns),
+        };
+        fill(&mut out);
+        debug_assert_eq!(out.n, words, "the payload's length");
+        last.store(out.sum, Ordering::Relaxed);
         self.tail_seq.store(seq + 1, Ordering::Relaxed);
         // Publishes the event and `tail_seq` (pairs with the reader's
         // acquire load of `tail`).
@@ -233,6 +246,32 @@ impl<'a> Ring<'a> {
     /// Events written to this ring so far.
     pub(crate) fn written(&self) -> u64 {
         self.tail_seq.load(Ordering::Acquire)
+    }
+}
+
+/// A ring's slots for one event's payload, stored into as the words are
+/// encoded (no buffer to fill and copy), each folded into the event's
+/// checksum as it is stored: two instructions a word.
+pub(crate) struct SlotsOut<'a> {
+    slots: &'a [AtomicU64],
+    n: usize,
+    sum: u64,
+}
+
+impl SlotsOut<'_> {
+    /// Stores `words` in the next slots.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, words: &[u64]) {
+        for (slot, &w) in self.slots[self.n..self.n + words.len()].iter().zip(words) {
+            slot.store(w, Ordering::Relaxed);
+            self.sum = checksum_step(self.sum, w);
+        }
+        self.n += words.len();
+    }
+
+    /// Words stored so far.
+    pub(crate) fn stored(&self) -> usize {
+        self.n
     }
 }
 
@@ -252,7 +291,7 @@ mod tests {
         let ring = Ring::new(&w, &g, 0);
         // 100 events of 7 words: 700 words > 512, so it wraps.
         for i in 0..100u64 {
-            assert!(ring.write(Category::User, 3, i, &[i; 5]));
+            assert!(ring.write(Category::User, 3, i, &[i; 4]));
         }
         let head = ring.head.load(Ordering::Relaxed);
         let tail = ring.tail.load(Ordering::Relaxed);
@@ -260,10 +299,14 @@ mod tests {
         assert_eq!(ring.written(), 100);
         // 512 = 73 * 7 + 1: one word of padding at the first wrap.
         assert_eq!(tail, 100 * 7 + 1);
-        let last = EventHeader::decode(
-            ring.data[((tail - 7) & ring.mask) as usize].load(Ordering::Relaxed),
-        );
+        let start = ((tail - 7) & ring.mask) as usize;
+        let last = EventHeader::decode(ring.data[start].load(Ordering::Relaxed));
         assert_eq!((last.len, last.kind, last.seq_low), (7, 3, 99));
+        let words: Vec<u64> = ring.data[start..start + 7]
+            .iter()
+            .map(|w| w.load(Ordering::Relaxed))
+            .collect();
+        assert_eq!(words[6], crate::layout::checksum(&words[..6]));
         let pad = EventHeader::decode(ring.data[511].load(Ordering::Relaxed));
         assert_eq!((pad.len, pad.category), (1, 0));
     }

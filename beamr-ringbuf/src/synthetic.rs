@@ -82,6 +82,9 @@ pub struct Config {
     /// Words per ring (a power of two from 512 to 2^30). When a ring is too
     /// small for its share, its oldest events are overwritten.
     pub ring_words: usize,
+    /// Bytes of the string table (names that do not fit are counted, and
+    /// their events show atom keys).
+    pub string_bytes: usize,
 }
 
 impl Config {
@@ -99,6 +102,7 @@ impl Config {
             events,
             schedulers,
             ring_words,
+            string_bytes: 1 << 20,
         }
     }
 }
@@ -141,6 +145,7 @@ pub fn write_with(config: &Config) -> Result<Written, Error> {
         Options::new(config.schedulers as usize + 1)
             .path(&config.path)
             .ring_words(config.ring_words)
+            .string_bytes(config.string_bytes)
             .preserve(true),
     )?;
     let world = World {

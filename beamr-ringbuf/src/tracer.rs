@@ -27,7 +27,7 @@ use beamr_core::term::Term;
 use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
 
 use crate::clock;
-use crate::codec::{self, SlotsOut};
+use crate::codec;
 use crate::layout::Category;
 use crate::recorder::Recorder;
 use crate::ring::Ring;
@@ -113,9 +113,8 @@ impl RingTracer {
         let kind = event.tag as u16;
         let words = codec::payload_words(event.tag);
         let (ring, _shared) = self.ring_for(event.scheduler_id);
-        ring.write_with(Category::Trace, kind, event.timestamp_ns, words, |slots| {
-            let mut out = SlotsOut::new(slots);
-            codec::encode_to(event, &mut out, |a| self.recorder.intern_atom(a));
+        ring.write_with(Category::Trace, kind, event.timestamp_ns, words, |out| {
+            codec::encode_to(event, out, |a| self.recorder.intern_atom(a));
             debug_assert_eq!(out.stored(), words, "{:?}'s layout", event.tag);
         })
     }
@@ -144,10 +143,8 @@ impl RingTracer {
                 Some(ring) => {
                     let words = words();
                     self.know(s, mfa, words[1]);
-                    ring.write_with(Category::Trace, tag as u16, timestamp_ns, N, |slots| {
-                        for (slot, w) in slots.iter().zip(words) {
-                            slot.store(w, Ordering::Relaxed);
-                        }
+                    ring.write_with(Category::Trace, tag as u16, timestamp_ns, N, |out| {
+                        out.put(&words)
                     })
                 }
                 None => {

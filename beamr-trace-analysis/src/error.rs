@@ -11,19 +11,19 @@ pub enum Error {
     /// file and what is wrong with it).
     #[error(transparent)]
     Open(#[from] beamr_ringbuf::Error),
-    /// One or more rings of the file are corrupt; what was read before the
-    /// damage has been delivered.
+    /// One or more rings of the file are corrupt or hold damaged events;
+    /// everything else has been delivered (damaged events counted lost).
     #[error(
         "{}: {first}{}",
         path.display(),
-        if *more == 0 { String::new() } else { format!(" (and {more} more corrupt rings)") }
+        if *more == 0 { String::new() } else { format!(" (and {more} more corruptions)") }
     )]
     Corrupt {
         /// The file.
         path: PathBuf,
-        /// What is wrong with the first corrupt ring.
+        /// What is wrong with the first corrupt ring or damaged stretch.
         first: String,
-        /// How many more rings are corrupt.
+        /// How many more corrupt rings and damaged stretches there are.
         more: usize,
     },
     /// Writing the output failed. A closed pipe (`beamr trace dump F | head`)
@@ -75,7 +75,7 @@ mod tests {
         );
         assert_eq!(
             e(2).to_string(),
-            "t.ring: ring 1 is corrupt at word 7: bad length (and 2 more corrupt rings)"
+            "t.ring: ring 1 is corrupt at word 7: bad length (and 2 more corruptions)"
         );
         let pipe = Error::Output(io::Error::from(io::ErrorKind::BrokenPipe));
         assert!(pipe.is_broken_pipe());

@@ -37,9 +37,12 @@ pub enum Order {
 pub struct Totals {
     /// Events delivered, per ring.
     pub delivered: Vec<u64>,
-    /// Events reported lost, per ring.
+    /// Events reported lost, per ring (those damaged included).
     pub lost: Vec<u64>,
-    /// One line per corrupt ring.
+    /// Of the lost events, those lost to damaged words (a bad checksum, an
+    /// impossible header), per ring.
+    pub damaged: Vec<u64>,
+    /// One line per corrupt ring and per damaged stretch of a ring.
     pub corrupt: Vec<String>,
 }
 
@@ -48,12 +51,13 @@ impl Totals {
         Totals {
             delivered: vec![0; rings],
             lost: vec![0; rings],
+            damaged: vec![0; rings],
             corrupt: Vec::new(),
         }
     }
 
-    /// [`Error::Corrupt`], naming the first corrupt ring of `path` (and how
-    /// many more there are), if any ring was corrupt.
+    /// [`Error::Corrupt`], naming the first corrupt ring or damaged stretch
+    /// of `path` (and how many more there are), if there was any.
     pub fn check(&self, path: &Path) -> Result<(), Error> {
         match self.corrupt.split_first() {
             None => Ok(()),
@@ -113,6 +117,21 @@ impl<F: FnMut(Item<'_, '_>) -> io::Result<()>> Callbacks for Sink<F> {
             *l += count;
         }
         self.hand(Item::Lost { ring, count });
+    }
+
+    fn damaged(&mut self, ring: usize, pos: u64, count: u64, why: &str) {
+        if let Some(d) = self.totals.damaged.get_mut(ring) {
+            *d += count;
+        }
+        let events = match count {
+            0 => "no event".to_owned(),
+            1 => "1 event".to_owned(),
+            n => format!("{n} events"),
+        };
+        self.totals.corrupt.push(format!(
+            "ring {ring} is corrupt at word {pos}: {why} ({events} lost to it, not decoded)"
+        ));
+        self.lost(ring, count);
     }
 
     fn corrupt(&mut self, ring: usize, pos: u64, why: &str) {

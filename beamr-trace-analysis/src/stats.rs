@@ -171,7 +171,14 @@ fn text(path: &Path, s: &Stats) -> String {
         utc(i.created_unix_ns),
         if i.paused { "; paused" } else { "" }
     ));
-    line(format!("events    {delivered} read, {lost} lost"));
+    let damaged: u64 = s.totals.damaged.iter().sum();
+    if damaged > 0 {
+        line(format!(
+            "events    {delivered} read, {lost} lost ({damaged} of them damaged: bad checksum or impossible header, not decoded)"
+        ));
+    } else {
+        line(format!("events    {delivered} read, {lost} lost"));
+    }
     if i.events_dropped > 0 {
         line(format!(
             "dropped   {} events, unwritten: the run's trace limits (--trace-limit, --trace-rate)",
@@ -234,6 +241,7 @@ fn json(path: &Path, s: &Stats) -> serde_json::Value {
                 "ring": r,
                 "read": s.totals.delivered[r],
                 "lost": s.totals.lost[r],
+                "damaged": s.totals.damaged[r],
                 "written": s.written[r],
                 "first_ts_ns": span.first,
                 "last_ts_ns": span.last,
@@ -252,6 +260,7 @@ fn json(path: &Path, s: &Stats) -> serde_json::Value {
         "dropped": i.events_dropped,
         "events": s.totals.delivered.iter().sum::<u64>(),
         "lost": s.totals.lost.iter().sum::<u64>(),
+        "damaged": s.totals.damaged.iter().sum::<u64>(),
         "first_ts_ns": s.first(),
         "last_ts_ns": s.last(),
         "span_ns": s.first().zip(s.last()).map(|(f, l)| l - f),

@@ -15,6 +15,7 @@
 //!   (`--traced`), and what beamr's probes cost while off (`--probes`).
 //! - `erl-atom-order` ([`erl_atom_order`]): record erl 27's and 29's boot
 //!   atom order, which beamr follows for a small map's atom keys.
+//! - `fuzz` ([`fuzz`]): run the cargo-fuzz targets for a time budget each.
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -22,6 +23,7 @@ mod erl_atom_order;
 mod erlang;
 mod fixtures;
 mod gleam_mist;
+mod fuzz;
 mod gleam_shim;
 mod gleam_suites;
 mod otp_roots;
@@ -44,8 +46,9 @@ subcommands:
              skipped, saying why, where that is not possible); then the
              Gleam libraries' test suites and examples/process_ring on
              erl 27 and on beamr (skipped, saying why, without
-             ../shared/gleam or the OTP 27 root)
-  gleam      only that last step (beamr built with cargo build --release)
+             ../shared/gleam or the OTP 27 root); then every fuzz
+             target for 15 s (as `fuzz --time 15`)
+  gleam      only the Gleam step (beamr built with cargo build --release)
   mist [--beamr PATH]
              only the Gleam step's mist app: tests/gleam/mist_app built
              with gleam build, served on erl 27 and on beamr (built with
@@ -74,6 +77,13 @@ subcommands:
              order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a
              small map's atom keys by it); needs the OTP roots, as for
              test-all
+  fuzz [--time S] [TARGET...]
+             run each cargo-fuzz target (parse_beam, etf_decode,
+             binary_to_term, ring_reader; or those named) for S seconds
+             (default 60) from its committed seed corpus; installs the
+             nightly toolchain (rustup) and cargo-fuzz (cargo install) if
+             missing; fails on a crash, naming the reproducer under
+             target/fuzz/artifacts/
   help       print this message";
 
 /// A parsed command line.
@@ -85,6 +95,7 @@ enum Command {
     Fixtures,
     ErlAtomOrder,
     Bench(bench::Options),
+    Fuzz(fuzz::Options),
     Help,
 }
 
@@ -126,6 +137,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
                 _ => Err(Error::new("usage: mist [--beamr PATH]")),
             }
         }
+        "fuzz" => return fuzz::parse(rest).map(Command::Fuzz),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -175,6 +187,7 @@ fn main() -> ExitCode {
             .map(|built| built.print_env_hint()),
         Command::ErlAtomOrder => erl_atom_order::run(&root),
         Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
+        Command::Fuzz(options) => fuzz::run(&root, &options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -208,6 +221,13 @@ mod tests {
             Command::Mist(Some(PathBuf::from("b")))
         );
         assert!(parse(&args(&["mist", "b"])).is_err());
+        assert_eq!(
+            parse(&args(&["fuzz", "--time", "3"])).unwrap(),
+            Command::Fuzz(fuzz::Options {
+                seconds: 3,
+                only: Vec::new()
+            })
+        );
     }
 
     #[test]

@@ -19,12 +19,16 @@
 //! 8. `gleam`    the Gleam libraries' test suites and a Gleam project on
 //!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
 //!    without the Gleam compiler or the OTP 27 root.
+//! 9. `fuzz`     every cargo-fuzz target for [`fuzz::TEST_ALL_SECONDS`]
+//!    from its seed corpus (see [`fuzz`]; installs nightly and cargo-fuzz
+//!    when missing); a crash fails the step, naming its reproducer.
 //!
 //! Cargo steps run with `BEAMR_FIXTURES_DIR` set to the fixtures' absolute
 //! path. A summary of every step (ok, FAILED, skipped, with times and the
 //! reason for a skip) ends the output either way.
 
 use crate::fixtures::{self, ENV_VAR};
+use crate::fuzz;
 use crate::gleam_suites;
 use crate::otp_roots::{self, Skip};
 use crate::{erlang, process, Error, Result};
@@ -33,8 +37,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 8] = [
-    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29", "gleam",
+const STEPS: [&str; 9] = [
+    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29", "gleam", "fuzz",
 ];
 
 /// The variable that points the differential suite at another OTP's root.
@@ -93,6 +97,13 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
         let result = match name {
             "erlang" => erlang::ensure(),
             "fixtures" => fixtures::build(root).map(|built| fixtures_dir = built.dir),
+            "fuzz" => fuzz::run(
+                root,
+                &fuzz::Options {
+                    seconds: fuzz::TEST_ALL_SECONDS,
+                    only: Vec::new(),
+                },
+            ),
             "gleam" => match gleam_suites::run(root) {
                 Ok(result) => result,
                 Err(Skip(why)) => {

@@ -2,8 +2,8 @@
 //! never panic, hang or exhaust memory; what decodes must encode, and the
 //! encoding must decode to the same bytes again.
 //!
-//! Run with `RUSTC_BOOTSTRAP=1 cargo fuzz run etf_decode` in
-//! `beamr-core/fuzz`; seed the corpus with erl's encodings, e.g. the `.in`
+//! Run with `cargo xtask fuzz etf_decode` (its seeds, `term_to_binary`
+//! outputs of erl, are in `seeds/etf_decode/`); more seeds: the `.in`
 //! files `etf_corpus:write(Dir)` (tests/erlang/etf_corpus.erl) writes.
 
 #![no_main]

@@ -2,9 +2,9 @@
 //! `BeamError`, never a panic, a hang or an unbounded allocation; a module
 //! that parses also disassembles.
 //!
-//! Run with `RUSTC_BOOTSTRAP=1 cargo fuzz run parse_beam` in
-//! `beamr-core/fuzz`; seed the corpus with real modules, e.g.
-//! `mkdir -p corpus/parse_beam && cp /usr/lib/erlang/lib/stdlib-*/ebin/*.beam corpus/parse_beam/`.
+//! Run with `cargo xtask fuzz parse_beam` (its seeds, a few fixture
+//! modules compiled by erlc, are in `seeds/parse_beam/`); more seeds: e.g.
+//! `cp /usr/lib/erlang/lib/stdlib-*/ebin/*.beam ../../target/fuzz/corpus/parse_beam/`.
 #![no_main]
 
 use beamr_core::beam::{raw_literal, BeamFile, Disassembler};
