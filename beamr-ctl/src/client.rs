@@ -50,8 +50,13 @@ impl Client {
 
     /// Sends `request` and reads its reply.
     pub fn request(&mut self, request: &Request) -> Result<Reply, String> {
-        write_frame(&mut self.stream, &encode_request(request))
-            .map_err(|e| format!("cannot send the request: {e}"))?;
+        if let Err(e) = write_frame(&mut self.stream, &encode_request(request)) {
+            // A server that refuses the connection says why before it
+            // closes it: that reply, if there is one, is the answer.
+            return self
+                .reply()
+                .map_err(|_| format!("cannot send the request: {e}"));
+        }
         self.reply()
     }
 
