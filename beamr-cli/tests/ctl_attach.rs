@@ -212,3 +212,33 @@ fn no_ctl_opens_no_socket() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no control socket"));
 }
+
+#[test]
+fn a_run_that_returns_removes_its_socket() {
+    let dir = ctl_support::ctl_dir();
+    let beams = std::env::var_os("BEAMR_FIXTURES_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures")
+        })
+        .join("beam");
+    // ctl_answer:answer/1 returns at once.
+    let out = ctl_support::run_bounded(
+        Command::new(ctl_support::beamr())
+            .args(["run", "-e", "ctl_answer:answer"])
+            .arg(beams.join("ctl_answer.beam"))
+            .args(["--", "x"])
+            .env("BEAMR_CTL_DIR", &dir),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700);
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
