@@ -73,7 +73,7 @@ enum Command {
         args: Vec<String>,
     },
     /// Attach to a running beamr: `list` this user's runtimes, or
-    /// `PID|NAME stats|ps|info|eval|load|purge|stop`.
+    /// `PID|NAME stats|ps|info|state|eval|load|purge|stop`.
     Ctl {
         #[command(subcommand)]
         command: commands::ctl::CtlCommand,

@@ -1,6 +1,6 @@
 //! `beamr ctl` attached to a running `beamr run` of the `ctl_server`
 //! fixture: `list` finds it; `stats`, `ps`, `info` and `eval` answer what
-//! the program itself sees; `load` of a changed module changes its
+//! the program itself sees; `state` reads a gen_server's state; `load` of a changed module changes its
 //! answers; `stop` ends it cleanly.
 
 mod ctl_support;
@@ -135,6 +135,21 @@ fn info_shows_items_stack_and_queued_messages() {
     let missing = server.ctl(&["info", "no_such_process_name"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no process no_such_process_name"));
+}
+
+#[test]
+fn state_reads_a_sys_process_s_state() {
+    let server = Server::start();
+    let asked = server.eval("gen_server:call(ctl_counter, get)");
+    assert_eq!(server.ctl_ok(&["state", "ctl_counter"]).trim(), asked);
+    let json = server.ctl_json(&["state", "ctl_counter"]);
+    assert_eq!(json["state"], asked.as_str());
+    // A process that answers no system messages: a timeout, said.
+    let out = server.ctl(&["state", "ctl_server", "--timeout", "300"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("gave no state within 300 ms"), "{stderr}");
+    assert_eq!(ask(&server), "{v1,20}");
 }
 
 #[test]

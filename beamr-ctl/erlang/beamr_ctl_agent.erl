@@ -5,7 +5,7 @@
 %% Every reply is {ok, Value} or {error, Text} (Text a binary); a crash of
 %% the request is caught and becomes {error, Text}.
 -module(beamr_ctl_agent).
--export([eval/1, info/1, system/0, load/3, purge/1, stop/0]).
+-export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0]).
 
 -define(FIRST_MESSAGES, 10).
 
@@ -69,6 +69,25 @@ info_of(Name) ->
                          ++ [{first_messages, text("~p", [Messages])}]}
             end
     end.
+
+%% sys:get_state/2 of a pid or registered name, written with ~p.
+state(Name, Timeout) ->
+    reply(fun() ->
+                  Text = unicode:characters_to_list(Name),
+                  case process_of(Text) of
+                      undefined ->
+                          {error, text("no process ~ts", [Text])};
+                      Pid ->
+                          try sys:get_state(Pid, Timeout) of
+                              State -> {ok, text("~p", [State])}
+                          catch exit:{timeout, _} ->
+                                  {error, text("~ts gave no state within ~p ms (not a sys process, or busy)",
+                                               [Text, Timeout])};
+                                exit:{Reason, _} ->
+                                  {error, text("~ts gave no state: ~p", [Text, Reason])}
+                          end
+                  end
+          end).
 
 process_of([$< | _] = Text) ->
     try list_to_pid(Text) catch error:badarg -> undefined end;

@@ -9,6 +9,7 @@ pub mod eval;
 pub mod hello;
 pub mod info;
 pub mod ps;
+pub mod state;
 pub mod stats;
 pub mod stop;
 

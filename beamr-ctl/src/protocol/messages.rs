@@ -23,6 +23,13 @@ pub enum Request {
         /// A pid as `<0.N.0>` or a registered name.
         process: String,
     },
+    /// `sys:get_state/2` of a process ([`Reply::State`]).
+    State {
+        /// A pid as `<0.N.0>` or a registered name.
+        process: String,
+        /// How long the process may take to answer, in milliseconds.
+        timeout_ms: u32,
+    },
     /// An Erlang expression for `erl_eval` ([`Reply::Eval`]).
     Eval {
         /// The expression (the final `.` may be left out).
@@ -57,6 +64,8 @@ pub enum Reply {
     /// Answer to [`Request::Info`]: `process_info/2`'s items, each value
     /// written with `~p`, in the order asked.
     Info(Vec<InfoItem>),
+    /// Answer to [`Request::State`]: the state written with `~p`.
+    State(String),
     /// Answer to [`Request::Eval`]: the value written with `~p`.
     Eval(String),
     /// Answer to [`Request::Load`]: the module now loaded.

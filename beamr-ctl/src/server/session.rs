@@ -114,6 +114,10 @@ pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
         Request::Stats => gather::stats::stats(rt),
         Request::Ps => gather::ps::ps(rt),
         Request::Info { process } => gather::info::info(rt, &process),
+        Request::State {
+            process,
+            timeout_ms,
+        } => gather::state::state(rt, &process, timeout_ms),
         Request::Eval { expr } => gather::eval::eval(rt, &expr),
         Request::Load { file_name, beam } => gather::code::load(rt, &file_name, &beam),
         Request::Purge { module } => gather::code::purge(rt, &module),

@@ -20,7 +20,7 @@ pub enum CtlCommand {
         json: bool,
     },
     /// PID|NAME COMMAND ...: a command for one runtime (stats, ps, info,
-    /// eval, load, purge, stop), named by OS pid or by the module it runs.
+    /// state, eval, load, purge, stop), named by OS pid or by the module it runs.
     #[command(external_subcommand)]
     Target(Vec<String>),
 }
@@ -62,6 +62,18 @@ enum TargetCommand {
         /// A pid (<0.N.0>) or a registered name.
         process: String,
         /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A process's state, as sys:get_state/2 gives it.
+    State {
+        /// A pid (<0.N.0>) or a registered name.
+        process: String,
+        /// How long the process may take to answer, in milliseconds (at
+        /// most 9000).
+        #[arg(long, default_value_t = 5000)]
+        timeout: u32,
+        /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -174,6 +186,17 @@ fn target(cli: TargetCli) -> Result<(), String> {
         TargetCommand::Info { process, json } => (
             Request::Info {
                 process: process.clone(),
+            },
+            *json,
+        ),
+        TargetCommand::State {
+            process,
+            timeout,
+            json,
+        } => (
+            Request::State {
+                process: process.clone(),
+                timeout_ms: *timeout,
             },
             *json,
         ),

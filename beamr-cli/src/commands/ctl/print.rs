@@ -138,6 +138,7 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                     .map(|i| (i.key.clone(), serde_json::Value::String(i.value.clone())))
                     .collect::<serde_json::Map<_, _>>(),
             ),
+            Reply::State(v) => json(&serde_json::json!({ "state": v })),
             Reply::Eval(v) => json(&serde_json::json!({ "value": v })),
             Reply::Loaded { module } => json(&serde_json::json!({ "loaded": module })),
             Reply::Purged { module, killed } => {
@@ -160,7 +161,7 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                 }
             }
         }
-        Reply::Eval(v) => println!("{v}"),
+        Reply::State(v) | Reply::Eval(v) => println!("{v}"),
         Reply::Loaded { module } => println!("loaded {module}"),
         Reply::Purged { module, killed } => {
             println!(
