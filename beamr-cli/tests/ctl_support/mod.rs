@@ -1,6 +1,7 @@
 //! Helpers for the `beamr ctl` tests: a `beamr run` of the `ctl_server`
 //! fixture with a control directory of its own, killed when dropped, and
-//! `beamr ctl` runs against it.
+//! `beamr ctl` runs against it. With `BEAMR_DIFF_OTP_ROOT=DIR` (a release
+//! root, as for the differential suite) the server runs DIR's OTP library.
 
 #![allow(dead_code)]
 
@@ -57,7 +58,14 @@ impl Server {
     pub fn start_with(options: &[&str]) -> Server {
         let fixtures = support::fixtures("ctl_server");
         let dir = ctl_dir();
-        let mut child = Command::new(beamr())
+        let mut cmd = Command::new(beamr());
+        if let Some(root) = std::env::var_os("BEAMR_DIFF_OTP_ROOT") {
+            cmd.env(
+                "BEAMR_OTP_ROOT",
+                Path::new(&root).join("usr").join("lib").join("erlang"),
+            );
+        }
+        let mut child = cmd
             .args(["run", "-S", "2", "-e", "ctl_server"])
             .args(options)
             .arg(fixtures.join("ctl_server.beam"))
