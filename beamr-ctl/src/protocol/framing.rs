@@ -9,7 +9,8 @@
 //! ```
 //!
 //! A reader checks, in this order: the length is at most [`MAX_FRAME`]
-//! (before anything is allocated for it), the payload arrived whole, the
+//! (the payload's buffer grows as its bytes arrive, so a length alone
+//! reserves nothing), the payload arrived whole, the
 //! version is [`VERSION`] (read before the body, so a client of another
 //! version learns why it is refused), and the body decodes to a message
 //! with no byte left over. Decoding is bounded by the frame: no length
@@ -103,9 +104,14 @@ pub fn read_frame(r: &mut impl Read) -> Result<Vec<u8>, FrameError> {
     if len > MAX_FRAME {
         return Err(FrameError::Oversized(len));
     }
-    let mut payload = vec![0u8; len as usize];
-    r.read_exact(&mut payload)
+    // Grown as bytes arrive, so that a length alone reserves nothing.
+    let mut payload = Vec::new();
+    r.take(u64::from(len))
+        .read_to_end(&mut payload)
         .map_err(|e| read_error(e, true))?;
+    if payload.len() < len as usize {
+        return Err(FrameError::Truncated);
+    }
     Ok(payload)
 }
 
