@@ -74,6 +74,10 @@ enum Command {
     },
     /// Attach to a running beamr: `list` this user's runtimes, or
     /// `PID|NAME stats|ps|info|state|eval|load|purge|stop`.
+    #[command(
+        after_help = "Commands for one runtime: beamr ctl PID|NAME COMMAND ...; \
+                            `beamr ctl PID help` lists them."
+    )]
     Ctl {
         #[command(subcommand)]
         command: commands::ctl::CtlCommand,

@@ -33,14 +33,14 @@ pub const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The `V` of an agent's `{ok, V}`, on the heap of its exit reason.
 pub struct AgentValue {
-    payload: Payload,
+    /// The exit reason, whose heap holds `value`: kept, never read.
+    _reason: Payload,
     value: Term,
 }
 
 impl AgentValue {
     /// The value (valid while `self` lives).
     pub fn term(&self) -> Term {
-        let _ = &self.payload;
         self.value
     }
 }
@@ -118,7 +118,7 @@ pub fn call(
     let reply = reply_of(payload.term)?;
     Ok(AgentValue {
         value: reply,
-        payload,
+        _reason: payload,
     })
 }
 

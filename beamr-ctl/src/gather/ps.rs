@@ -40,7 +40,7 @@ pub fn ps(rt: &Runtime) -> Reply {
 
 fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
     let handle = rt.processes.get(pid)?;
-    let mut empty = ProcessRow {
+    let running = ProcessRow {
         pid: format_p(pid, &Default::default()),
         registered_name: None,
         status: "running".into(),
@@ -74,9 +74,8 @@ fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
             reductions: Some(p.reductions),
             memory: Some(p.memory_bytes().0 as u64),
             message_queue_len: Some(p.mailbox.len() as u64),
-            ..empty
+            ..running
         });
     }
-    empty.status = "running".into();
-    Some(empty)
+    Some(running)
 }

@@ -27,7 +27,7 @@ pub enum CtlCommand {
 
 /// `beamr ctl PID|NAME COMMAND ...`.
 #[derive(Debug, Parser)]
-#[command(name = "beamr ctl PID|NAME", no_binary_name = true)]
+#[command(name = "beamr ctl", no_binary_name = true)]
 struct TargetCli {
     /// The runtime: its OS pid, or the module it runs (as `beamr ctl list`
     /// shows it) when one runtime runs it.
