@@ -60,6 +60,9 @@ enum Command {
         /// Record at most N trace events a second; the rest are dropped and counted.
         #[arg(long = "trace-rate", value_name = "N")]
         trace_rate: Option<u64>,
+        /// Open no control socket (`beamr ctl` cannot attach).
+        #[arg(long = "no-ctl")]
+        no_ctl: bool,
         /// .beam files and directories of .beam files (added to the code path),
         /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
@@ -68,6 +71,16 @@ enum Command {
         /// FUN as one list of strings when the module has FUN/1.
         #[arg(last = true, value_name = "ARGS")]
         args: Vec<String>,
+    },
+    /// Attach to a running beamr: `list` this user's runtimes, or
+    /// `PID|NAME stats|ps|info|state|eval|load|purge|stop`.
+    #[command(
+        after_help = "Commands for one runtime: beamr ctl PID|NAME COMMAND ...; \
+                            `beamr ctl PID help` lists them."
+    )]
+    Ctl {
+        #[command(subcommand)]
+        command: commands::ctl::CtlCommand,
     },
     /// Print a module's exports and instructions in `erlc -S` notation.
     Disasm {
@@ -146,6 +159,7 @@ fn main() -> ExitCode {
             trace_pids,
             trace_limit,
             trace_rate,
+            no_ctl,
             paths,
             args,
         } => {
@@ -178,6 +192,7 @@ fn main() -> ExitCode {
                 entry,
                 schedulers: schedulers.map(usize::from),
                 trace,
+                ctl: !no_ctl,
                 paths,
                 args,
             };
@@ -187,6 +202,7 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
+        Command::Ctl { command } => commands::ctl::run(command),
         Command::Disasm { file } => commands::disasm::run(&file),
         Command::Trace { command } => commands::trace::run(command),
         Command::Erl { args } => {

@@ -1,5 +1,6 @@
 //! One module per `beamr` subcommand.
 
+pub mod ctl;
 pub mod disasm;
 pub mod erl;
 pub mod escript;

@@ -28,6 +28,8 @@ pub struct RunArgs {
     pub schedulers: Option<usize>,
     /// `--trace FLAGS --trace-to DEST`.
     pub trace: Option<TraceSetup>,
+    /// Whether to open the control socket (`--no-ctl` turns it off).
+    pub ctl: bool,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
     /// Arguments after `--`: the plain arguments, and FUN's one argument
@@ -112,6 +114,19 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         None => None,
     };
     let tracer_modules = TracerModules::install(schedulers);
+    // Removed when the run ends (and by the runtime's halt).
+    let _ctl = if args.ctl {
+        let program = format!("{module}:{function} {}", display_paths(&args.paths));
+        match beamr_ctl::server::start(rt.clone(), program) {
+            Ok(server) => Some(server),
+            Err(e) => {
+                eprintln!("beamr: no control socket (beamr ctl cannot attach): {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
     let module_atom = Atom::new(&module).map_err(|e| e.to_string())?;
     let function_atom = Atom::new(&function).map_err(|e| e.to_string())?;
     // The arguments are erl's plain arguments (init:get_plain_arguments/0);
@@ -192,6 +207,12 @@ fn class_reason_stack(heap: &mut Heap, exit: Term) -> Term {
         }
     }
     heap.tuple(&[Term::atom(Atom::EXIT_CLASS), exit, Term::NIL])
+}
+
+/// The paths given, space-separated.
+fn display_paths(paths: &[PathBuf]) -> String {
+    let words: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    words.join(" ")
 }
 
 /// The modules of the `.beam` files directly in `dir`, sorted.

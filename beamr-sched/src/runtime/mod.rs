@@ -8,7 +8,9 @@
 //! - [`run_queue`]: where runnable processes wait for a scheduler.
 //! - [`timer_service`]: the thread that fires timers.
 //! - [`stats`]: [`RuntimeStats`], a snapshot of the runtime for metrics.
+//! - [`at_halt`]: work an embedder runs when the runtime halts.
 
+pub mod at_halt;
 pub mod pending_output;
 mod port_table;
 mod run_queue;

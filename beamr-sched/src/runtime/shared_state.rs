@@ -132,6 +132,24 @@ impl Runtime {
         self.exited.notify_all();
     }
 
+    /// [`Runtime::wait_exit`] for at most `timeout`: `None` when `pid` has
+    /// not exited by then (its exit reason is kept for a later wait).
+    pub fn wait_exit_timeout(&self, pid: Term, timeout: std::time::Duration) -> Option<Payload> {
+        let deadline = Instant::now() + timeout;
+        let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(i) = exits.iter().position(|(p, _)| *p == pid) {
+                return Some(exits.swap_remove(i).1);
+            }
+            let left = deadline.checked_duration_since(Instant::now())?;
+            exits = self
+                .exited
+                .wait_timeout(exits, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
     /// Waits until `pid`, spawned with `watched`, has exited; returns its exit reason.
     pub fn wait_exit(&self, pid: Term) -> Payload {
         let mut exits = self.exits.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,0 +1,264 @@
+//! `beamr ctl`: attach to a running beamr (see beamr-ctl): `list` this
+//! user's runtimes, or send one of them a command. Argument parsing and
+//! printing only; the protocol, the client and the server are beamr-ctl's.
+
+mod print;
+
+use std::path::PathBuf;
+
+use beamr_ctl::client::{self, Client};
+use beamr_ctl::protocol::{ProcessRow, Reply, Request};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// `beamr ctl`'s own subcommand.
+#[derive(Debug, Subcommand)]
+pub enum CtlCommand {
+    /// This user's running beamr runtimes: pid, program, uptime (as jps).
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// PID|NAME COMMAND ...: a command for one runtime (stats, ps, info,
+    /// state, eval, load, purge, stop), named by OS pid or by the module it runs.
+    #[command(external_subcommand)]
+    Target(Vec<String>),
+}
+
+/// `beamr ctl PID|NAME COMMAND ...`.
+#[derive(Debug, Parser)]
+#[command(name = "beamr ctl", no_binary_name = true)]
+struct TargetCli {
+    /// The runtime: its OS pid, or the module it runs (as `beamr ctl list`
+    /// shows it) when one runtime runs it.
+    target: String,
+    #[command(subcommand)]
+    command: TargetCommand,
+}
+
+/// The commands for one runtime.
+#[derive(Debug, Subcommand)]
+enum TargetCommand {
+    /// Processes, ports, atoms, ETS tables against their limits; memory by
+    /// kind; run-queue lengths; reductions.
+    Stats {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every process: pid, registered name, current function, initial
+    /// call, reductions, memory, message-queue length, status.
+    Ps {
+        /// Sort by this column (numbers largest first).
+        #[arg(long, value_enum, default_value = "pid")]
+        sort: SortField,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One process: process_info's items, its stack trace, its first
+    /// queued messages.
+    Info {
+        /// A pid (<0.N.0>) or a registered name.
+        process: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A process's state, as sys:get_state/2 gives it.
+    State {
+        /// A pid (<0.N.0>) or a registered name.
+        process: String,
+        /// How long the process may take to answer, in milliseconds (at
+        /// most 9000).
+        #[arg(long, default_value_t = 5000)]
+        timeout: u32,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Evaluate an Erlang expression on the runtime (erl_eval, in a fresh
+    /// process); print its value with ~p.
+    Eval {
+        /// The expression.
+        expr: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Load a .beam file as code:load_binary/3 does (the old version is
+    /// kept, as on erl).
+    Load {
+        /// The .beam file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Purge a module's old code as code:purge/1 does.
+    Purge {
+        /// The module.
+        module: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Stop the runtime cleanly (init:stop/0).
+    Stop {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// The columns `ps --sort` takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SortField {
+    Pid,
+    Name,
+    Current,
+    Initial,
+    Reductions,
+    Memory,
+    Mq,
+    Status,
+}
+
+/// Runs `beamr ctl ...`.
+pub fn run(command: CtlCommand) -> Result<(), String> {
+    match command {
+        CtlCommand::List { json } => {
+            let runtimes = client::list();
+            print::list(&runtimes, json)
+        }
+        CtlCommand::Target(words) => {
+            let cli = match TargetCli::try_parse_from(&words) {
+                Ok(cli) => cli,
+                Err(e) if !e.use_stderr() => {
+                    let _ = e.print();
+                    return Ok(());
+                }
+                Err(e) => {
+                    let text = e.render().to_string();
+                    let first = text.lines().next().unwrap_or("invalid arguments");
+                    return Err(format!("ctl: {}", first.trim_start_matches("error: ")));
+                }
+            };
+            target(cli)
+        }
+    }
+}
+
+/// The OS pid `target` names: a number, or the module a single runtime
+/// runs.
+fn resolve(target: &str) -> Result<u32, String> {
+    if let Ok(pid) = target.parse::<u32>() {
+        return Ok(pid);
+    }
+    let matching: Vec<u32> = client::list()
+        .into_iter()
+        .filter_map(|(pid, info)| {
+            let info = info.ok()?;
+            let module = info.program.split([':', ' ']).next()?;
+            (module == target).then_some(pid)
+        })
+        .collect();
+    match matching.as_slice() {
+        [pid] => Ok(*pid),
+        [] => Err(format!("ctl: no runtime of this user runs {target}")),
+        _ => Err(format!(
+            "ctl: several runtimes run {target} ({}); give a pid",
+            matching
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+fn target(cli: TargetCli) -> Result<(), String> {
+    let pid = resolve(&cli.target)?;
+    let mut client = Client::connect(pid).map_err(|e| format!("ctl: {e}"))?;
+    let (request, json) = match &cli.command {
+        TargetCommand::Stats { json } => (Request::Stats, *json),
+        TargetCommand::Ps { json, .. } => (Request::Ps, *json),
+        TargetCommand::Info { process, json } => (
+            Request::Info {
+                process: process.clone(),
+            },
+            *json,
+        ),
+        TargetCommand::State {
+            process,
+            timeout,
+            json,
+        } => (
+            Request::State {
+                process: process.clone(),
+                timeout_ms: *timeout,
+            },
+            *json,
+        ),
+        TargetCommand::Eval { expr, json } => (Request::Eval { expr: expr.clone() }, *json),
+        TargetCommand::Load { file, json } => {
+            let beam = std::fs::read(file)
+                .map_err(|e| format!("ctl: cannot read {}: {e}", file.display()))?;
+            let file_name = std::fs::canonicalize(file)
+                .unwrap_or_else(|_| file.clone())
+                .to_string_lossy()
+                .into_owned();
+            (Request::Load { file_name, beam }, *json)
+        }
+        TargetCommand::Purge { module, json } => (
+            Request::Purge {
+                module: module.clone(),
+            },
+            *json,
+        ),
+        TargetCommand::Stop { json } => (Request::Stop, *json),
+    };
+    let reply = client
+        .request(&request)
+        .map_err(|e| format!("ctl: {pid}: {e}"))?;
+    let reply = match (reply, &cli.command) {
+        (Reply::Ps(mut rows), TargetCommand::Ps { sort, .. }) => {
+            sort_rows(&mut rows, *sort);
+            Reply::Ps(rows)
+        }
+        (reply, _) => reply,
+    };
+    print::reply(&reply, json)
+}
+
+/// Sorts `rows` by `field`: text columns ascending, numbers largest first,
+/// a row without the value last.
+fn sort_rows(rows: &mut [ProcessRow], field: SortField) {
+    let number = |r: &ProcessRow| match field {
+        SortField::Reductions => r.reductions,
+        SortField::Memory => r.memory,
+        SortField::Mq => r.message_queue_len,
+        _ => None,
+    };
+    match field {
+        SortField::Reductions | SortField::Memory | SortField::Mq => {
+            rows.sort_by_key(|r| std::cmp::Reverse(number(r)));
+        }
+        SortField::Pid => rows.sort_by_key(|r| pid_numbers(&r.pid)),
+        SortField::Name => rows.sort_by(|a, b| {
+            (a.registered_name.is_none(), &a.registered_name)
+                .cmp(&(b.registered_name.is_none(), &b.registered_name))
+        }),
+        SortField::Current => rows.sort_by(|a, b| a.current_function.cmp(&b.current_function)),
+        SortField::Initial => rows.sort_by(|a, b| a.initial_call.cmp(&b.initial_call)),
+        SortField::Status => rows.sort_by(|a, b| a.status.cmp(&b.status)),
+    }
+}
+
+/// `<A.B.C>`'s numbers, for sorting pids as numbers.
+fn pid_numbers(pid: &str) -> Vec<u64> {
+    pid.trim_matches(['<', '>'])
+        .split('.')
+        .map(|n| n.parse().unwrap_or(u64::MAX))
+        .collect()
+}

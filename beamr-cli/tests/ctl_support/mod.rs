@@ -1,0 +1,199 @@
+//! Helpers for the `beamr ctl` tests: a `beamr run` of the `ctl_server`
+//! fixture with a control directory of its own, killed when dropped, and
+//! `beamr ctl` runs against it. With `BEAMR_DIFF_OTP_ROOT=DIR` (a release
+//! root, as for the differential suite) the server runs DIR's OTP library.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+#[path = "../support/mod.rs"]
+mod support;
+
+/// How long a started server may take to say it is ready.
+const READY_WAIT: Duration = Duration::from_secs(60);
+
+/// A fresh, empty control directory for one test.
+pub fn ctl_dir() -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "beamr-ctl-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The beamr binary.
+pub fn beamr() -> &'static str {
+    env!("CARGO_BIN_EXE_beamr")
+}
+
+/// A running `beamr run` of `ctl_server`.
+pub struct Server {
+    pub child: Child,
+    /// Its control directory (`BEAMR_CTL_DIR`).
+    pub dir: PathBuf,
+    /// The pid the program printed (`<0.N.0>`).
+    pub erlang_pid: String,
+    /// The atom limit the program printed.
+    pub atom_limit: u64,
+    /// Its standard output's later lines.
+    pub lines: Receiver<String>,
+}
+
+impl Server {
+    /// Starts the server and waits for its ready line.
+    pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// [`Server::start`] with more `beamr run` options.
+    pub fn start_with(options: &[&str]) -> Server {
+        let fixtures = support::fixtures("ctl_server");
+        let dir = ctl_dir();
+        let mut cmd = Command::new(beamr());
+        if let Some(root) = std::env::var_os("BEAMR_DIFF_OTP_ROOT") {
+            cmd.env(
+                "BEAMR_OTP_ROOT",
+                Path::new(&root).join("usr").join("lib").join("erlang"),
+            );
+        }
+        let mut child = cmd
+            .args(["run", "-S", "2", "-e", "ctl_server"])
+            .args(options)
+            .arg(fixtures.join("ctl_server.beam"))
+            .arg(fixtures.join("ctl_answer.beam"))
+            .env("BEAMR_CTL_DIR", &dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start beamr run");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Server {
+            child,
+            dir,
+            erlang_pid: String::new(),
+            atom_limit: 0,
+            lines,
+        };
+        let line = server
+            .lines
+            .recv_timeout(READY_WAIT)
+            .expect("ctl_server printed no ready line");
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words.first(), Some(&"ready"), "{line}");
+        server.erlang_pid = words[1].to_string();
+        server.atom_limit = words[2].parse().expect("atom limit");
+        server
+    }
+
+    /// The OS pid.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The socket's path.
+    pub fn socket(&self) -> PathBuf {
+        self.dir.join(format!("{}.sock", self.pid()))
+    }
+
+    /// `beamr ctl PID ARGS...`.
+    pub fn ctl(&self, args: &[&str]) -> Output {
+        let pid = self.pid().to_string();
+        let mut all = vec![pid.as_str()];
+        all.extend_from_slice(args);
+        ctl(&self.dir, &all)
+    }
+
+    /// `beamr ctl PID ARGS...`'s standard output, which must succeed.
+    pub fn ctl_ok(&self, args: &[&str]) -> String {
+        let out = self.ctl(args);
+        assert!(
+            out.status.success(),
+            "beamr ctl {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8")
+    }
+
+    /// `beamr ctl PID ARGS... --json`, parsed.
+    pub fn ctl_json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = args.to_vec();
+        all.push("--json");
+        serde_json::from_str(&self.ctl_ok(&all)).expect("json")
+    }
+
+    /// `eval EXPR`'s printed value.
+    pub fn eval(&self, expr: &str) -> String {
+        self.ctl_ok(&["eval", expr]).trim_end().to_string()
+    }
+
+    /// Waits at most `within` for the server to exit; its status code.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<i32> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `beamr ctl ARGS...` with `dir` as the control directory, bounded in time.
+pub fn ctl(dir: &Path, args: &[&str]) -> Output {
+    run_bounded(
+        Command::new(beamr())
+            .arg("ctl")
+            .args(args)
+            .env("BEAMR_CTL_DIR", dir),
+    )
+}
+
+/// Runs `cmd` to its end, killed after a minute.
+pub fn run_bounded(cmd: &mut Command) -> Output {
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let id = child.id();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    match rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(out) => out.expect("output"),
+        Err(_) => {
+            let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
+            panic!("{cmd:?} ran for over a minute");
+        }
+    }
+}

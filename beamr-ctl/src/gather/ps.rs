@@ -1,0 +1,81 @@
+//! `Ps`: a row per process, read from the process table under each
+//! process's own lock. A process on a scheduler holds that lock for its
+//! time slice; it is tried a few times ([`BUSY_RETRIES`]) and then shown as
+//! `running` with its other fields empty, so a scan never waits on a busy
+//! process.
+
+use std::sync::TryLockError;
+
+use beamr_core::atom::Atom;
+use beamr_core::format::format_p;
+use beamr_core::term::Term;
+use beamr_sched::code::CodeServer;
+use beamr_sched::runtime::Runtime;
+
+use crate::protocol::{ProcessRow, Reply};
+
+/// Times a busy process's lock is tried before it is shown as running.
+const BUSY_RETRIES: u32 = 100;
+
+/// `M:F/A`, the atoms written as Erlang writes them.
+pub fn mfa_text((m, f, a): (Atom, Atom, u32)) -> String {
+    let opts = Default::default();
+    format!(
+        "{}:{}/{a}",
+        format_p(Term::atom(m), &opts),
+        format_p(Term::atom(f), &opts)
+    )
+}
+
+/// Every process.
+pub fn ps(rt: &Runtime) -> Reply {
+    let rows = rt
+        .processes
+        .pids()
+        .into_iter()
+        .filter_map(|pid| row(rt, pid))
+        .collect();
+    Reply::Ps(rows)
+}
+
+fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
+    let handle = rt.processes.get(pid)?;
+    let running = ProcessRow {
+        pid: format_p(pid, &Default::default()),
+        registered_name: None,
+        status: "running".into(),
+        current_function: None,
+        initial_call: None,
+        reductions: None,
+        memory: None,
+        message_queue_len: None,
+    };
+    for _ in 0..BUSY_RETRIES {
+        let body = match handle.body.try_lock() {
+            Ok(body) => body,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                std::thread::yield_now();
+                continue;
+            }
+        };
+        // Taken out of its body: it is exiting.
+        let p = body.as_ref()?;
+        return Some(ProcessRow {
+            registered_name: p.registered_name.map(|n| n.name().to_string()),
+            status: if handle.state.is_waiting() {
+                "waiting"
+            } else {
+                "runnable"
+            }
+            .into(),
+            current_function: CodeServer::global().function_at(p.ip.cast()).map(mfa_text),
+            initial_call: Some(mfa_text(p.initial_call)),
+            reductions: Some(p.reductions),
+            memory: Some(p.memory_bytes().0 as u64),
+            message_queue_len: Some(p.mailbox.len() as u64),
+            ..running
+        });
+    }
+    Some(running)
+}

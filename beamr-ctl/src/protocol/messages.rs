@@ -1,0 +1,192 @@
+//! The requests and replies of the control protocol, encoded with serde and
+//! bincode 2 (see [`super::framing`] for the frame around them).
+//!
+//! Changing a type here changes the wire format: bump [`VERSION`].
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version: the first field of every frame. A request of
+/// another version is answered with [`ErrorKind::WrongVersion`].
+pub const VERSION: u32 = 1;
+
+/// What a client asks of a runtime.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Request {
+    /// Who the runtime is ([`Reply::Hello`]).
+    Hello,
+    /// Counts against limits, memory, run queues ([`Reply::Stats`]).
+    Stats,
+    /// Every process ([`Reply::Ps`]).
+    Ps,
+    /// One process in detail ([`Reply::Info`]).
+    Info {
+        /// A pid as `<0.N.0>` or a registered name.
+        process: String,
+    },
+    /// `sys:get_state/2` of a process ([`Reply::State`]).
+    State {
+        /// A pid as `<0.N.0>` or a registered name.
+        process: String,
+        /// How long the process may take to answer, in milliseconds.
+        timeout_ms: u32,
+    },
+    /// An Erlang expression for `erl_eval` ([`Reply::Eval`]).
+    Eval {
+        /// The expression (the final `.` may be left out).
+        expr: String,
+    },
+    /// `code:load_binary/3` of a `.beam` file ([`Reply::Loaded`]).
+    Load {
+        /// The file's name, as `code:which/1` will give it.
+        file_name: String,
+        /// The file's bytes.
+        beam: Vec<u8>,
+    },
+    /// `code:purge/1` ([`Reply::Purged`]).
+    Purge {
+        /// The module.
+        module: String,
+    },
+    /// `init:stop/0` ([`Reply::Stopping`]).
+    Stop,
+}
+
+/// What the runtime answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Reply {
+    /// Answer to [`Request::Hello`].
+    Hello(RuntimeInfo),
+    /// Answer to [`Request::Stats`].
+    Stats(Stats),
+    /// Answer to [`Request::Ps`]: one row per process, in the process
+    /// table's order.
+    Ps(Vec<ProcessRow>),
+    /// Answer to [`Request::Info`]: `process_info/2`'s items, each value
+    /// written with `~p`, in the order asked.
+    Info(Vec<InfoItem>),
+    /// Answer to [`Request::State`]: the state written with `~p`.
+    State(String),
+    /// Answer to [`Request::Eval`]: the value written with `~p`.
+    Eval(String),
+    /// Answer to [`Request::Load`]: the module now loaded.
+    Loaded {
+        /// The module.
+        module: String,
+    },
+    /// Answer to [`Request::Purge`]: `code:purge/1`'s result.
+    Purged {
+        /// The module.
+        module: String,
+        /// True when processes running the old code were killed.
+        killed: bool,
+    },
+    /// Answer to [`Request::Stop`]: `init:stop/0` is called once this
+    /// reply is written.
+    Stopping,
+    /// The request was not carried out.
+    Error(ErrorReply),
+}
+
+/// Why a request was not carried out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorReply {
+    /// The kind of failure.
+    pub kind: ErrorKind,
+    /// What went wrong, in words.
+    pub message: String,
+}
+
+/// The kinds of [`ErrorReply`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorKind {
+    /// The frame's version is not [`VERSION`].
+    WrongVersion,
+    /// The frame's length is above [`super::framing::MAX_FRAME`].
+    Oversized,
+    /// The connection ended inside a frame, or the client said nothing for
+    /// too long.
+    Truncated,
+    /// The frame's body is no request.
+    Malformed,
+    /// The peer is another user.
+    Refused,
+    /// The request was read but failed (no such process, a bad
+    /// expression, a load error).
+    Failed,
+}
+
+/// A runtime, as `beamr ctl list` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuntimeInfo {
+    /// The OS process id.
+    pub os_pid: u32,
+    /// What it runs (`MOD:FUN` and the paths given to `beamr run`).
+    pub program: String,
+    /// Milliseconds since the runtime started.
+    pub uptime_ms: u64,
+    /// The beamr version.
+    pub beamr_version: String,
+    /// The OTP release whose library it runs.
+    pub otp_release: u32,
+}
+
+/// A count against its limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// How many there are.
+    pub count: u64,
+    /// How many there may be.
+    pub limit: u64,
+}
+
+/// What `beamr ctl stats` shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Processes alive.
+    pub processes: Usage,
+    /// Ports open.
+    pub ports: Usage,
+    /// Atoms in the atom table.
+    pub atoms: Usage,
+    /// ETS tables.
+    pub ets_tables: Usage,
+    /// `erlang:memory/0`: each kind and its bytes, in its order.
+    pub memory: Vec<(String, u64)>,
+    /// Tasks waiting in each scheduler's run queue, scheduler 1 first.
+    pub run_queues: Vec<u64>,
+    /// Reductions executed since the runtime started.
+    pub reductions: u64,
+    /// Milliseconds since the runtime started.
+    pub uptime_ms: u64,
+}
+
+/// One process, as `beamr ctl ps` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessRow {
+    /// `<0.N.0>`.
+    pub pid: String,
+    /// Its registered name, if any.
+    pub registered_name: Option<String>,
+    /// `running` (on a scheduler when looked at: the other fields are
+    /// left empty then), `runnable` or `waiting`.
+    pub status: String,
+    /// `M:F/A` of the code it is in.
+    pub current_function: Option<String>,
+    /// `M:F/A` it was spawned with.
+    pub initial_call: Option<String>,
+    /// Reductions executed.
+    pub reductions: Option<u64>,
+    /// Bytes allocated for it (`process_info(P, memory)`).
+    pub memory: Option<u64>,
+    /// Messages in its queue.
+    pub message_queue_len: Option<u64>,
+}
+
+/// One item of [`Reply::Info`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InfoItem {
+    /// The item (`current_function`, `messages`, ...).
+    pub key: String,
+    /// Its value, written with `~p`.
+    pub value: String,
+}
