@@ -43,7 +43,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "on_load", 0, on_load),
     ("crypto", "hash_algorithms", 0, hash_algorithms),
     ("crypto", "mac_algorithms", 0, mac_algorithms),
-    ("crypto", "cipher_algorithms", 0, nothing),
     ("crypto", "pubkey_algorithms", 0, nothing),
     ("crypto", "curve_algorithms", 0, nothing),
     ("crypto", "rsa_opts_algorithms", 0, nothing),
@@ -80,7 +79,7 @@ fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exc
 
 /// A NIF's exception of class `tag` (`badarg`, or `error` for a failing
 /// library call); `arg` -1 names no argument.
-fn nif_exception(
+pub(super) fn nif_exception(
     p: &mut Process,
     tag: Atom,
     file: &str,
