@@ -43,8 +43,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "on_load", 0, on_load),
     ("crypto", "hash_algorithms", 0, hash_algorithms),
     ("crypto", "mac_algorithms", 0, mac_algorithms),
-    ("crypto", "pubkey_algorithms", 0, nothing),
-    ("crypto", "curve_algorithms", 0, nothing),
     ("crypto", "rsa_opts_algorithms", 0, nothing),
     ("crypto", "hash_info_nif", 1, hash_info_nif),
     ("crypto", "hash_nif", 2, hash_nif),

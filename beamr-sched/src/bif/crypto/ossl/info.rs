@@ -3,7 +3,7 @@
 
 use beamr_core::term::Term;
 
-use super::ciphers;
+use super::{ciphers, keys};
 use crate::bif::common::atoms::atom;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -41,5 +41,31 @@ pub(super) fn cipher_algorithms(
     _: &[Term],
 ) -> Result<Term, Exception> {
     let names: Vec<Term> = ciphers::names().into_iter().map(atom).collect();
+    Ok(p.heap.list(&names))
+}
+
+/// `pubkey_algorithms()`: the public-key kinds that work (key agreement:
+/// `dh`, `ecdh` and `eddh`; no signatures yet), in erts's order.
+pub(super) fn pubkey_algorithms(
+    _rt: &Runtime,
+    p: &mut Process,
+    _: &[Term],
+) -> Result<Term, Exception> {
+    let names: Vec<Term> = ["dh", "ecdh", "eddh"].into_iter().map(atom).collect();
+    Ok(p.heap.list(&names))
+}
+
+/// `curve_algorithms()`: the curves key agreement takes, in erts's order.
+pub(super) fn curve_algorithms(
+    _rt: &Runtime,
+    p: &mut Process,
+    _: &[Term],
+) -> Result<Term, Exception> {
+    let names: Vec<Term> = keys::EC_CURVES
+        .iter()
+        .map(|(name, _)| *name)
+        .chain(keys::RAW_CURVES.iter().copied())
+        .map(atom)
+        .collect();
     Ok(p.heap.list(&names))
 }

@@ -2,12 +2,15 @@
 //! Debian's libssl, the library erts's own crypto links), one module per
 //! family:
 //!
-//! - [`info`]: `info_lib/0`, `info_nif/0`, `cipher_algorithms/0`;
+//! - [`info`]: `info_lib/0`, `info_nif/0`, and the lists behind
+//!   `crypto:supports/1` of ciphers, public-key kinds and curves;
 //! - [`ciphers`]: the table of symmetric ciphers and `cipher_info_nif/1`;
 //! - [`stream`]: `ng_crypto_init_nif/4`, `ng_crypto_update_nif/2`,
 //!   `ng_crypto_final_nif/1`, `ng_crypto_get_data_nif/1` and
 //!   `ng_crypto_one_time_nif/5`;
-//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305.
+//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305;
+//! - [`keys`]: key generation and agreement (X25519, X448, ECDH on named
+//!   prime curves, DH), and the Ed25519/Ed448 key pairs.
 //!
 //! Errors are raised as the C NIFs raise them (see [`error`]), with the C
 //! file and line of the release that runs, so that `crypto.erl` turns them
@@ -18,6 +21,7 @@ mod ciphers;
 mod context;
 mod error;
 mod info;
+mod keys;
 mod stream;
 
 use crate::loader::BifRow;
@@ -34,4 +38,37 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "ng_crypto_get_data_nif", 1, stream::get_data_nif),
     ("crypto", "ng_crypto_one_time_nif", 5, stream::one_time_nif),
     ("crypto", "aead_cipher_nif", 7, aead::aead_cipher_nif),
+    ("crypto", "pubkey_algorithms", 0, info::pubkey_algorithms),
+    ("crypto", "curve_algorithms", 0, info::curve_algorithms),
+    (
+        "crypto",
+        "evp_generate_key_nif",
+        2,
+        keys::evp_generate_key_nif,
+    ),
+    (
+        "crypto",
+        "evp_compute_key_nif",
+        3,
+        keys::evp_compute_key_nif,
+    ),
+    (
+        "crypto",
+        "ec_generate_key_nif",
+        2,
+        keys::ec_generate_key_nif,
+    ),
+    (
+        "crypto",
+        "ecdh_compute_key_nif",
+        3,
+        keys::ecdh_compute_key_nif,
+    ),
+    (
+        "crypto",
+        "dh_generate_key_nif",
+        4,
+        keys::dh_generate_key_nif,
+    ),
+    ("crypto", "dh_compute_key_nif", 3, keys::dh_compute_key_nif),
 ];
