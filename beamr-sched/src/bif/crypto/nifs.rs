@@ -43,7 +43,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "on_load", 0, on_load),
     ("crypto", "hash_algorithms", 0, hash_algorithms),
     ("crypto", "mac_algorithms", 0, mac_algorithms),
-    ("crypto", "rsa_opts_algorithms", 0, nothing),
     ("crypto", "hash_info_nif", 1, hash_info_nif),
     ("crypto", "hash_nif", 2, hash_nif),
     ("crypto", "hash_init_nif", 1, hash_init_nif),
@@ -63,10 +62,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// `crypto:on_load()`: the NIFs are built in; nothing to load.
 fn on_load(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::atom(Atom::OK))
-}
-
-fn nothing(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::NIL)
 }
 
 /// A NIF's exception: `{Class, #{c_file_name, c_file_line_num,

@@ -44,18 +44,23 @@ pub(super) fn cipher_algorithms(
     Ok(p.heap.list(&names))
 }
 
-/// `pubkey_algorithms()`: the public-key kinds that work (key agreement:
-/// `dh`, `ecdh` and `eddh`; no signatures yet), in erts's order.
+/// `pubkey_algorithms()`: the public-key kinds that work (signatures:
+/// `rsa`, `ecdsa`, `eddsa`; key agreement: `dh`, `ecdh`, `eddh`), in
+/// erts's order.
 pub(super) fn pubkey_algorithms(
     _rt: &Runtime,
     p: &mut Process,
     _: &[Term],
 ) -> Result<Term, Exception> {
-    let names: Vec<Term> = ["dh", "ecdh", "eddh"].into_iter().map(atom).collect();
+    let names: Vec<Term> = ["rsa", "dh", "ecdsa", "ecdh", "eddsa", "eddh"]
+        .into_iter()
+        .map(atom)
+        .collect();
     Ok(p.heap.list(&names))
 }
 
-/// `curve_algorithms()`: the curves key agreement takes, in erts's order.
+/// `curve_algorithms()`: the curves key agreement and signatures take, in
+/// erts's order.
 pub(super) fn curve_algorithms(
     _rt: &Runtime,
     p: &mut Process,
@@ -64,8 +69,25 @@ pub(super) fn curve_algorithms(
     let names: Vec<Term> = keys::EC_CURVES
         .iter()
         .map(|(name, _)| *name)
+        .chain(["ed25519", "ed448"])
         .chain(keys::RAW_CURVES.iter().copied())
         .map(atom)
         .collect();
+    Ok(p.heap.list(&names))
+}
+
+/// `rsa_opts_algorithms()`: the RSA signature options that work.
+pub(super) fn rsa_opts_algorithms(
+    _rt: &Runtime,
+    p: &mut Process,
+    _: &[Term],
+) -> Result<Term, Exception> {
+    let names = [
+        "rsa_pkcs1_pss_padding",
+        "rsa_pss_saltlen",
+        "rsa_mgf1_md",
+        "rsa_pkcs1_padding",
+    ];
+    let names: Vec<Term> = names.into_iter().map(atom).collect();
     Ok(p.heap.list(&names))
 }

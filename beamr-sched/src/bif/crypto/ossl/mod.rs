@@ -10,7 +10,9 @@
 //!   `ng_crypto_one_time_nif/5`;
 //! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305;
 //! - [`keys`]: key generation and agreement (X25519, X448, ECDH on named
-//!   prime curves, DH), and the Ed25519/Ed448 key pairs.
+//!   prime curves, DH), and the Ed25519/Ed448 key pairs;
+//! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
+//!   RSA key generation.
 //!
 //! Errors are raised as the C NIFs raise them (see [`error`]), with the C
 //! file and line of the release that runs, so that `crypto.erl` turns them
@@ -22,6 +24,7 @@ mod context;
 mod error;
 mod info;
 mod keys;
+mod sign;
 mod stream;
 
 use crate::loader::BifRow;
@@ -71,4 +74,18 @@ pub(crate) const BIFS: &[BifRow] = &[
         keys::dh_generate_key_nif,
     ),
     ("crypto", "dh_compute_key_nif", 3, keys::dh_compute_key_nif),
+    (
+        "crypto",
+        "rsa_opts_algorithms",
+        0,
+        info::rsa_opts_algorithms,
+    ),
+    ("crypto", "pkey_sign_nif", 5, sign::pkey_sign_nif),
+    ("crypto", "pkey_verify_nif", 6, sign::pkey_verify_nif),
+    (
+        "crypto",
+        "rsa_generate_key_nif",
+        2,
+        sign::rsa_generate_key_nif,
+    ),
 ];
