@@ -76,7 +76,8 @@ pub(super) fn curve_algorithms(
     Ok(p.heap.list(&names))
 }
 
-/// `rsa_opts_algorithms()`: the RSA signature options that work.
+/// `rsa_opts_algorithms()`: the RSA options that work (signatures and
+/// encryption), in erts's order.
 pub(super) fn rsa_opts_algorithms(
     _rt: &Runtime,
     p: &mut Process,
@@ -86,7 +87,11 @@ pub(super) fn rsa_opts_algorithms(
         "rsa_pkcs1_pss_padding",
         "rsa_pss_saltlen",
         "rsa_mgf1_md",
+        "rsa_pkcs1_oaep_padding",
+        "rsa_oaep_label",
+        "rsa_oaep_md",
         "rsa_pkcs1_padding",
+        "rsa_no_padding",
     ];
     let names: Vec<Term> = names.into_iter().map(atom).collect();
     Ok(p.heap.list(&names))

@@ -12,7 +12,9 @@
 //! - [`keys`]: key generation and agreement (X25519, X448, ECDH on named
 //!   prime curves, DH), and the Ed25519/Ed448 key pairs;
 //! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
-//!   RSA key generation.
+//!   RSA key generation;
+//! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
+//! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`).
 //!
 //! Errors are raised as the C NIFs raise them (see [`error`]), with the C
 //! file and line of the release that runs, so that `crypto.erl` turns them
@@ -23,7 +25,9 @@ mod ciphers;
 mod context;
 mod error;
 mod info;
+mod kdf;
 mod keys;
+mod rsa;
 mod sign;
 mod stream;
 
@@ -88,4 +92,6 @@ pub(crate) const BIFS: &[BifRow] = &[
         2,
         sign::rsa_generate_key_nif,
     ),
+    ("crypto", "pkey_crypt_nif", 6, rsa::pkey_crypt_nif),
+    ("crypto", "pbkdf2_hmac_nif", 5, kdf::pbkdf2_hmac_nif),
 ];
