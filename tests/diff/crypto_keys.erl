@@ -2,7 +2,7 @@
 %% P-256, P-384, P-521, secp256k1 and brainpool curves, DH on a fixed
 %% group, EdDSA key pairs; random pairs agree both ways, fixed private keys
 %% give fixed public keys and secrets; the errors for an unknown curve and
-%% bad keys.
+%% bad keys; explicit curve parameters.
 -module(crypto_keys).
 -export([main/0]).
 
@@ -44,6 +44,15 @@ main() ->
          io:format("  fixed secret: ~s~n", [hex(crypto:compute_key(ecdh, Pub2, Priv1, C))]),
          io:format("  again: ~p~n", [crypto:compute_key(ecdh, Pub1, Priv2, C) =:= crypto:compute_key(ecdh, Pub2, Priv1, C)])
      end || {C, N} <- Curves],
+    %% Explicit curve parameters (as public_key passes them) name their curve.
+    [begin
+         Params = crypto:ec_curve(C),
+         {XPub, XPriv} = crypto:generate_key(ecdh, Params),
+         XS = crypto:sign(ecdsa, sha256, <<"m">>, [XPriv, Params]),
+         io:format("explicit ~p: ~p ~p ~p~n", [C, byte_size(XPub),
+                                            crypto:compute_key(ecdh, XPub, XPriv, Params) =:= crypto:compute_key(ecdh, XPub, XPriv, C),
+                                            crypto:verify(ecdsa, sha256, <<"m">>, XS, [XPub, C])])
+     end || C <- [secp256r1, secp384r1, secp521r1]],
     P = prime(),
     {DA, DPa} = crypto:generate_key(dh, [P, 2]),
     {DB, DPb} = crypto:generate_key(dh, [P, 2]),

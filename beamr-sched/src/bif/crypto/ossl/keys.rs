@@ -123,15 +123,49 @@ pub(super) fn evp_compute_key_nif(
     Ok(p.heap.binary(&secret))
 }
 
-/// The curve of an EC argument (`{Params, Name}` as `crypto.erl` passes it,
-/// or a bare name).
-fn ec_group(t: Term) -> Option<EcGroup> {
-    let name = match t.as_tuple() {
-        Some([_, name]) => name.as_atom()?,
-        _ => t.as_atom()?,
+/// The curve of an EC argument: `{Params, Name}` as `crypto.erl` passes it
+/// (a named curve), or a bare name; with the name `undefined` (explicit
+/// parameters, as `public_key` passes them), the named curve whose base
+/// point the parameters give.
+pub(super) fn ec_group(t: Term) -> Option<EcGroup> {
+    let (params, name) = match t.as_tuple() {
+        Some([params, name]) => (Some(*params), name.as_atom()?),
+        _ => (None, t.as_atom()?),
     };
+    if name == Atom::UNDEFINED {
+        return params.and_then(curve_of_params);
+    }
     let nid = EC_CURVES.iter().find(|(n, _)| *n == name.name())?.1;
     EcGroup::from_curve_name(nid).ok()
+}
+
+/// The named curve of explicit parameters `{Field, Curve, Base, Order,
+/// Cofactor}`: the one with that base point and order.
+fn curve_of_params(params: Term) -> Option<EcGroup> {
+    let [_, _, base, order, _] = params.as_tuple()? else {
+        return None;
+    };
+    let base = bin(*base)?;
+    let order = BigNum::from_slice(&bin(*order)?).ok()?;
+    let mut ctx = BigNumContext::new().ok()?;
+    for (_, nid) in EC_CURVES {
+        let Ok(group) = EcGroup::from_curve_name(*nid) else {
+            continue;
+        };
+        let form = PointConversionForm::UNCOMPRESSED;
+        let generator = group
+            .generator_opt()
+            .map(|g| g.to_bytes(&group, form, &mut ctx));
+        let Some(Ok(generator)) = generator else {
+            continue;
+        };
+        let mut own = BigNum::new().ok()?;
+        group.order(&mut own, &mut ctx).ok()?;
+        if generator == base && own == order {
+            return Some(group);
+        }
+    }
+    None
 }
 
 fn curve_error(p: &mut Process, arg: i64) -> Exception {

@@ -11,7 +11,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use openssl::bn::{BigNum, BigNumContext};
-use openssl::ec::{EcGroup, EcKey, EcPoint};
+use openssl::ec::{EcKey, EcPoint};
 use openssl::error::ErrorStack;
 use openssl::md::{Md, MdRef};
 use openssl::nid::Nid;
@@ -21,7 +21,7 @@ use openssl::rsa::{Padding, Rsa};
 use openssl::sign::RsaPssSaltlen;
 use openssl::sign::{Signer, Verifier};
 
-use super::keys::EC_CURVES;
+use super::keys::ec_group;
 use crate::bif::erlang::binaries::binary_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -102,15 +102,6 @@ fn rsa_opts(t: Term) -> Option<RsaOpts> {
         }
     }
     Some(opts)
-}
-
-fn ec_group(t: Term) -> Option<EcGroup> {
-    let name = match t.as_tuple() {
-        Some([_, name]) => name.as_atom()?,
-        _ => t.as_atom()?,
-    };
-    let nid = EC_CURVES.iter().find(|(n, _)| *n == name.name())?.1;
-    EcGroup::from_curve_name(nid).ok()
 }
 
 fn ed_id(t: Term) -> Option<Id> {
