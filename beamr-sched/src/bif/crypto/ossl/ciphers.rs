@@ -177,3 +177,20 @@ pub(super) fn cipher_info_nif(
     ];
     Ok(beamr_core::map::from_pairs(&mut p.heap, &pairs))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Mode, CIPHERS};
+
+    /// Each row's key length is its OpenSSL cipher's, so a key crypto
+    /// accepts is never shorter than what OpenSSL reads; the AEAD rows are
+    /// the GCM, CCM and ChaCha20-Poly1305 ones.
+    #[test]
+    fn rows_agree_with_openssl() {
+        for c in CIPHERS {
+            assert_eq!(c.evp().key_length(), c.key_len, "{}", c.name);
+            let aead = matches!(c.mode, Mode::Gcm | Mode::Ccm) || c.name == "chacha20_poly1305";
+            assert_eq!(c.aead, aead, "{}", c.name);
+        }
+    }
+}
