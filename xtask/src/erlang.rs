@@ -8,12 +8,19 @@ use std::process::Command;
 /// The Debian/Ubuntu packages that provide `erl`, `erlc`, and the parts of
 /// OTP the tests use: `eunit`, runtime_tools (`dbg`), and the header files
 /// the test programs include (`eunit.hrl`, `ms_transform.hrl`, `file.hrl`,
-/// `logger.hrl`), which only `erlang-dev` ships.
-pub const APT_PACKAGES: [&str; 4] = [
+/// `logger.hrl`), which only `erlang-dev` ships; `erlang-crypto` (the
+/// differential programs' erl side of `crypto`), and `libssl-dev` with
+/// `pkg-config`, which beamr's own build needs (its `crypto` links the
+/// system's OpenSSL through the `openssl` crate). This step runs before any
+/// beamr build.
+pub const APT_PACKAGES: [&str; 7] = [
     "erlang-base",
     "erlang-runtime-tools",
     "erlang-eunit",
     "erlang-dev",
+    "erlang-crypto",
+    "libssl-dev",
+    "pkg-config",
 ];
 
 const TOOLS: [&str; 2] = ["erl", "erlc"];

@@ -58,6 +58,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::zlib::stream::BIFS,
     super::file::prim_buffer::BIFS,
     super::crypto::nifs::BIFS,
+    super::crypto::ossl::BIFS,
     super::erlang::halt::BIFS,
     super::erlang::binaries::BIFS,
     super::data::binary::BIFS,

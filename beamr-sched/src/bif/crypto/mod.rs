@@ -1,4 +1,6 @@
-//! `crypto`'s NIFs natively: hashes, HMAC, random bytes (`crypto.erl`
-//! runs as bytecode on top).
+//! `crypto`'s NIFs natively (`crypto.erl` runs as bytecode on top): hashes,
+//! HMAC and random bytes in [`nifs`], and the families built on the
+//! system's OpenSSL (ciphers, AEAD, library information) in [`ossl`].
 
 pub(super) mod nifs;
+pub(super) mod ossl;

@@ -43,10 +43,6 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "on_load", 0, on_load),
     ("crypto", "hash_algorithms", 0, hash_algorithms),
     ("crypto", "mac_algorithms", 0, mac_algorithms),
-    ("crypto", "cipher_algorithms", 0, nothing),
-    ("crypto", "pubkey_algorithms", 0, nothing),
-    ("crypto", "curve_algorithms", 0, nothing),
-    ("crypto", "rsa_opts_algorithms", 0, nothing),
     ("crypto", "hash_info_nif", 1, hash_info_nif),
     ("crypto", "hash_nif", 2, hash_nif),
     ("crypto", "hash_init_nif", 1, hash_init_nif),
@@ -68,10 +64,6 @@ fn on_load(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception
     Ok(Term::atom(Atom::OK))
 }
 
-fn nothing(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::NIL)
-}
-
 /// A NIF's exception: `{Class, #{c_file_name, c_file_line_num,
 /// c_function_arg_num}, Msg}`.
 fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exception {
@@ -80,7 +72,7 @@ fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exc
 
 /// A NIF's exception of class `tag` (`badarg`, or `error` for a failing
 /// library call); `arg` -1 names no argument.
-fn nif_exception(
+pub(super) fn nif_exception(
     p: &mut Process,
     tag: Atom,
     file: &str,
