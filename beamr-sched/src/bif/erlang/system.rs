@@ -20,6 +20,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "unique_integer", 1, unique_integer1),
     ("erlang", "now", 0, now),
     ("erlang", "yield", 0, yield_),
+    ("erlang", "bump_reductions", 1, bump_reductions),
     ("erlang", "dt_spread_tag", 1, dt_true),
     ("erlang", "dt_restore_tag", 1, dt_true),
     ("erlang", "dt_get_tag", 0, dt_undefined),
@@ -94,6 +95,18 @@ fn dt_same(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception
 /// `yield()`: a hint; the process goes on (its slice ends by reductions).
 fn yield_(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
+}
+
+/// `bump_reductions(N)`, which OTP's `prim_eval` calls in every `receive`
+/// an `erl_eval` expression runs: a small non-negative integer, else
+/// badarg. On the BEAM it spends at most what is left of the time slice,
+/// so the process's reduction count hardly moves; beamr's count does not
+/// move and the slice runs on (a BIF cannot shorten it).
+fn bump_reductions(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match a[0].as_small() {
+        Some(n) if n >= 0 => Ok(Term::TRUE),
+        _ => Err(Exception::badarg()),
+    }
 }
 
 /// `garbage_collect/0,1,2`: beamr collects when a heap fills; the request
