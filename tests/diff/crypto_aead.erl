@@ -5,15 +5,9 @@
 -module(crypto_aead).
 -export([main/0]).
 
-hex(Bin) -> binary:encode_hex(Bin).
+hex(Bin) -> crypto_result:hex(Bin).
 
-t(F) ->
-    try F() of
-        {A, B} when is_binary(A), is_binary(B) -> {ok, hex(A), hex(B)};
-        R when is_binary(R) -> {ok, hex(R)};
-        R -> {ok, R}
-    catch C:E -> {C, E}
-    end.
+t(F) -> crypto_result:t(F).
 
 key(N) -> list_to_binary(lists:seq(1, N)).
 

@@ -7,14 +7,9 @@
 -module(crypto_cipher).
 -export([main/0]).
 
-hex(Bin) -> binary:encode_hex(Bin).
+hex(Bin) -> crypto_result:hex(Bin).
 
-t(F) ->
-    try F() of
-        R when is_binary(R) -> {ok, hex(R)};
-        R -> {ok, R}
-    catch C:E -> {C, E}
-    end.
+t(F) -> crypto_result:t(F).
 
 key(N) -> list_to_binary(lists:seq(1, N)).
 

@@ -6,15 +6,9 @@
 -module(crypto_keys).
 -export([main/0]).
 
-hex(Bin) -> binary:encode_hex(Bin).
+hex(Bin) -> crypto_result:hex(Bin).
 
-t(F) ->
-    try F() of
-        {A, B} when is_binary(A), is_binary(B) -> {ok, hex(A), hex(B)};
-        R when is_binary(R) -> {ok, hex(R)};
-        R -> {ok, R}
-    catch C:E -> {C, E}
-    end.
+t(F) -> crypto_result:t(F).
 
 bytes(N, Seed) -> list_to_binary([(Seed + I) rem 256 || I <- lists:seq(1, N)]).
 

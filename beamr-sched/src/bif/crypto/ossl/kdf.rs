@@ -3,7 +3,6 @@
 
 use beamr_core::term::Term;
 use openssl::hash::MessageDigest;
-use openssl::nid::Nid;
 
 use super::error::{self, Line};
 use crate::bif::erlang::binaries::binary_bytes;
@@ -12,22 +11,9 @@ use crate::runtime::Runtime;
 
 const FILE: &str = "pbkdf2_hmac.c";
 
-/// The digests PBKDF2 takes, by crypto's names.
+/// The digest PBKDF2 takes, by crypto's name.
 fn digest(t: Term) -> Option<MessageDigest> {
-    let nid = match t.as_atom()?.name() {
-        "sha" => Nid::SHA1,
-        "sha224" => Nid::SHA224,
-        "sha256" => Nid::SHA256,
-        "sha384" => Nid::SHA384,
-        "sha512" => Nid::SHA512,
-        "md5" => Nid::MD5,
-        "sha3_224" => Nid::SHA3_224,
-        "sha3_256" => Nid::SHA3_256,
-        "sha3_384" => Nid::SHA3_384,
-        "sha3_512" => Nid::SHA3_512,
-        _ => return None,
-    };
-    MessageDigest::from_nid(nid)
+    MessageDigest::from_nid(super::digest::nid(t)?)
 }
 
 /// A count argument that must be above zero (and fit OpenSSL's `int`).

@@ -14,7 +14,8 @@
 //! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
 //!   RSA key generation;
 //! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
-//! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`).
+//! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`);
+//! - [`digest`]: the digest names the three above take.
 //!
 //! Errors are raised as the C NIFs raise them (see [`error`]), with the C
 //! file and line of the release that runs, so that `crypto.erl` turns them
@@ -23,6 +24,7 @@
 mod aead;
 mod ciphers;
 mod context;
+mod digest;
 mod error;
 mod info;
 mod kdf;

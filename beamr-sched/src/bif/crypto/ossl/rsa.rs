@@ -7,7 +7,6 @@ use beamr_core::term::Term;
 use openssl::bn::BigNum;
 use openssl::error::ErrorStack;
 use openssl::md::{Md, MdRef};
-use openssl::nid::Nid;
 use openssl::pkey::{HasPublic, PKey, PKeyRef};
 use openssl::pkey_ctx::PkeyCtx;
 use openssl::rsa::{Padding, Rsa};
@@ -17,17 +16,9 @@ use crate::bif::erlang::binaries::binary_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
 
+/// The digest an OAEP or MGF1 option names.
 fn md(t: Term) -> Option<&'static MdRef> {
-    let nid = match t.as_atom()?.name() {
-        "sha" => Nid::SHA1,
-        "sha224" => Nid::SHA224,
-        "sha256" => Nid::SHA256,
-        "sha384" => Nid::SHA384,
-        "sha512" => Nid::SHA512,
-        "md5" => Nid::MD5,
-        _ => return None,
-    };
-    Md::from_nid(nid)
+    Md::from_nid(super::digest::nid(t)?)
 }
 
 /// The options of `pkey_crypt_nif`.

@@ -14,7 +14,6 @@ use openssl::bn::{BigNum, BigNumContext};
 use openssl::ec::{EcKey, EcPoint};
 use openssl::error::ErrorStack;
 use openssl::md::{Md, MdRef};
-use openssl::nid::Nid;
 use openssl::pkey::{HasPublic, Id, PKey, PKeyRef, Private, Public};
 use openssl::pkey_ctx::PkeyCtx;
 use openssl::rsa::{Padding, Rsa};
@@ -45,21 +44,7 @@ fn alg(t: Term) -> Option<Alg> {
 
 /// The digest named by crypto's atom.
 fn digest(t: Term) -> Option<&'static MdRef> {
-    let nid = match t.as_atom()?.name() {
-        "sha" => Nid::SHA1,
-        "sha224" => Nid::SHA224,
-        "sha256" => Nid::SHA256,
-        "sha384" => Nid::SHA384,
-        "sha512" => Nid::SHA512,
-        "sha3_224" => Nid::SHA3_224,
-        "sha3_256" => Nid::SHA3_256,
-        "sha3_384" => Nid::SHA3_384,
-        "sha3_512" => Nid::SHA3_512,
-        "md5" => Nid::MD5,
-        "ripemd160" => Nid::RIPEMD160,
-        _ => return None,
-    };
-    Md::from_nid(nid)
+    Md::from_nid(super::digest::nid(t)?)
 }
 
 fn bin(t: Term) -> Option<Vec<u8>> {
