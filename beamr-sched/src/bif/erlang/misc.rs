@@ -126,7 +126,7 @@ fn delete_element(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Ex
 }
 
 /// The arity a fun is called with.
-fn fun_arity(f: Term) -> Option<u32> {
+pub(super) fn fun_arity(f: Term) -> Option<u32> {
     if let Some(c) = f.as_closure() {
         return Some(c.entry.arity);
     }

@@ -16,6 +16,7 @@
 //! local spawn completes before the call returns, so there is nothing left
 //! to abandon.
 
+use super::misc::fun_arity;
 use super::spawn::{fun_target, mfa_target, ParsedOptions};
 
 use beamr_core::atom::Atom;
@@ -152,14 +153,6 @@ fn checked(r: Request) -> Result<Request, Exception> {
         });
     }
     Ok(r)
-}
-
-/// The arity a fun is called with.
-fn fun_arity(f: Term) -> Option<u32> {
-    if let Some(c) = f.as_closure() {
-        return Some(c.entry.arity);
-    }
-    f.as_export().map(|e| e.arity)
 }
 
 /// Which replies the caller gets.
