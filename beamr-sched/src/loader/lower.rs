@@ -138,6 +138,10 @@ impl<'f> Lowering<'f> {
                 .is_some_and(|export| never_returns(export))
         })
         .map_err(|(i, what)| self.err(&self.file.instructions[i], what))?;
+        super::xregs::check(&self.file.instructions, |a| {
+            self.atom_at(a).name().to_string()
+        })
+        .map_err(|(i, what)| self.err(&self.file.instructions[i], what))?;
         let stubs = self.native_stubs()?;
         // Pass 2: translation. The entry of a NIF stub with a native
         // implementation calls the native, so that the module's local calls
