@@ -13,6 +13,9 @@
 //!   (`--traced`), and what beamr's probes cost while off (`--probes`).
 //! - `erl-atom-order` ([`erl_atom_order`]): record erl 27's and 29's boot
 //!   atom order, which beamr follows for a small map's atom keys.
+//! - `mutate` ([`mutate`]): a mutation campaign of crafted `.beam` files
+//!   run through `beamr run`, counting panics, aborts, timeouts and runaway
+//!   memory.
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -21,6 +24,7 @@ mod erlang;
 mod fixtures;
 mod gleam_shim;
 mod gleam_suites;
+mod mutate;
 mod otp_roots;
 mod process;
 mod test_all;
@@ -66,6 +70,14 @@ subcommands:
              order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a
              small map's atom keys by it); needs the OTP roots, as for
              test-all
+  mutate [-n N] [--seed S]
+             mutate small erlc-compiled modules at random (bytes flipped,
+             inserted or cut in every chunk, bytes of the Code chunk
+             flipped), run each mutant through beamr run (debug build)
+             under a time and memory limit, and count panics, aborts,
+             timeouts and runaway memory (N defaults to 2000, S to 1);
+             the mutants that were not fine are kept in target/mutate/;
+             exit status 1 on any panic or abort
   help       print this message";
 
 /// A parsed command line.
@@ -76,6 +88,7 @@ enum Command {
     Fixtures,
     ErlAtomOrder,
     Bench(bench::Options),
+    Mutate(mutate::Options),
     Help,
 }
 
@@ -110,6 +123,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
         "fixtures" => Command::Fixtures,
         "erl-atom-order" => Command::ErlAtomOrder,
         "bench" => return bench::parse(rest).map(Command::Bench),
+        "mutate" => return mutate::parse(rest).map(Command::Mutate),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -155,6 +169,7 @@ fn main() -> ExitCode {
             .map(|built| built.print_env_hint()),
         Command::ErlAtomOrder => erl_atom_order::run(&root),
         Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
+        Command::Mutate(options) => erlang::ensure().and_then(|()| mutate::run(&root, &options)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
