@@ -70,14 +70,15 @@ subcommands:
              order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a
              small map's atom keys by it); needs the OTP roots, as for
              test-all
-  mutate [-n N] [--seed S]
+  mutate [-n N] [--seed S] [--beamr PATH]
              mutate small erlc-compiled modules at random (bytes flipped,
              inserted or cut in every chunk, bytes of the Code chunk
              flipped), run each mutant through beamr run (debug build)
              under a time and memory limit, and count panics, aborts,
              timeouts and runaway memory (N defaults to 2000, S to 1);
              the mutants that were not fine are kept in target/mutate/;
-             exit status 1 on any panic or abort
+             exit status 1 on any panic or abort; --beamr PATH runs that
+             beamr instead (to compare another build)
   help       print this message";
 
 /// A parsed command line.

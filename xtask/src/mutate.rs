@@ -7,9 +7,10 @@
 //! of the mutants) a byte of the Code chunk flipped. Each mutant runs
 //! through `beamr run` (a debug build) under a limit of processor time,
 //! wall-clock time and memory, and
-//! is counted as fine (it loaded and ran, or beamr refused it with an
-//! error), a panic, an abort (killed by a signal of its own), a timeout or
-//! runaway memory. Every mutant that was not fine is kept under
+//! is counted as fine (it loaded and ran, raised an error, or beamr
+//! refused it with a load error), a panic, an abort (killed by a signal
+//! of its own), a timeout or runaway memory. Every mutant that was not
+//! fine is kept under
 //! `target/mutate/` with its number, so that the same seed and number
 //! reproduce it. The exit status is 1 when any mutant panicked or
 //! aborted.
@@ -55,6 +56,8 @@ pub struct Options {
     pub count: u64,
     /// The random generator's seed.
     pub seed: u64,
+    /// The beamr to run, in place of a debug build of this checkout's.
+    pub beamr: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -62,11 +65,12 @@ impl Default for Options {
         Options {
             count: 2000,
             seed: 1,
+            beamr: None,
         }
     }
 }
 
-/// Parses `[-n N] [--seed S]`.
+/// Parses `[-n N] [--seed S] [--beamr PATH]`.
 pub fn parse(args: &[std::ffi::OsString]) -> Result<Options> {
     let mut options = Options::default();
     let mut it = args.iter().map(|a| a.to_string_lossy().into_owned());
@@ -79,6 +83,12 @@ pub fn parse(args: &[std::ffi::OsString]) -> Result<Options> {
         match flag.as_str() {
             "-n" => options.count = value("mutants")?,
             "--seed" => options.seed = value("seed")?,
+            "--beamr" => {
+                let path = it
+                    .next()
+                    .ok_or_else(|| Error::new("--beamr needs a path"))?;
+                options.beamr = Some(PathBuf::from(path));
+            }
             other => return Err(Error::new(format!("mutate: unknown option `{other}`"))),
         }
     }
@@ -165,7 +175,12 @@ fn mutate(original: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
 /// How a mutant's run ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Verdict {
-    Fine,
+    /// Loaded and ran to its end.
+    Ran,
+    /// Loaded, and raised an error (exit status 1).
+    Raised,
+    /// Refused at load (exit status 2).
+    Refused,
     Panic,
     Abort,
     Timeout,
@@ -223,7 +238,11 @@ fn run_one(beamr: &Path, dir: &Path, module: &str) -> Result<Verdict> {
             return Ok(Verdict::Abort);
         }
     }
-    Ok(Verdict::Fine)
+    Ok(match status.and_then(|s| s.code()) {
+        Some(0) => Verdict::Ran,
+        Some(2) => Verdict::Refused,
+        _ => Verdict::Raised,
+    })
 }
 
 /// The processor time process `pid` has spent (user and system), in
@@ -260,28 +279,33 @@ fn compile(dir: &Path) -> Result<Vec<(&'static str, Vec<u8>)>> {
 }
 
 /// The counts of each verdict, in words.
-fn summary(counts: &[u64; 5]) -> String {
+fn summary(counts: &[u64; 7]) -> String {
     format!(
-        "{} fine, {} panics, {} aborts, {} timeouts, {} runaway memory",
-        counts[0], counts[1], counts[2], counts[3], counts[4]
+        "{} ran, {} raised an error, {} refused at load; {} panics, {} aborts, {} timeouts, {} runaway memory",
+        counts[0], counts[1], counts[2], counts[3], counts[4], counts[5], counts[6]
     )
 }
 
 /// Runs the campaign.
 pub fn run(root: &Path, options: &Options) -> Result<()> {
-    process::run(
-        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .current_dir(root)
-            .args(["build", "-p", "beamr-cli"]),
-    )?;
-    let beamr = root.join("target/debug/beamr");
+    let beamr = match &options.beamr {
+        Some(path) => path.clone(),
+        None => {
+            process::run(
+                Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+                    .current_dir(root)
+                    .args(["build", "-p", "beamr-cli"]),
+            )?;
+            root.join("target/debug/beamr")
+        }
+    };
     let work = root.join("target/mutate");
     let _ = fs::remove_dir_all(&work);
     let sources = work.join("src");
     fs::create_dir_all(&sources).map_err(|e| Error::new(e.to_string()))?;
     let modules = compile(&sources)?;
     let mut rng = Rng::new(options.seed);
-    let mut counts = [0u64; 5];
+    let mut counts = [0u64; 7];
     let run_dir = work.join("run");
     for i in 0..options.count {
         let (name, original) = &modules[rng.below(modules.len())];
@@ -292,7 +316,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         fs::write(&file, &bytes).map_err(|e| Error::new(e.to_string()))?;
         let verdict = run_one(&beamr, &run_dir, name)?;
         counts[verdict as usize] += 1;
-        if verdict != Verdict::Fine {
+        if !matches!(verdict, Verdict::Ran | Verdict::Raised | Verdict::Refused) {
             let kept: PathBuf = work.join(format!("{i}-{verdict:?}-{name}.beam"));
             let _ = fs::copy(&file, &kept);
             println!(
@@ -311,7 +335,7 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
         options.seed,
         summary(&counts)
     );
-    if counts[1] + counts[2] > 0 {
+    if counts[Verdict::Panic as usize] + counts[Verdict::Abort as usize] > 0 {
         return Err(Error::new("some mutants panicked or aborted beamr"));
     }
     Ok(())
@@ -325,7 +349,14 @@ mod tests {
     fn parses_count_and_seed() {
         let args: Vec<std::ffi::OsString> =
             ["-n", "50", "--seed", "7"].iter().map(Into::into).collect();
-        assert_eq!(parse(&args).unwrap(), Options { count: 50, seed: 7 });
+        assert_eq!(
+            parse(&args).unwrap(),
+            Options {
+                count: 50,
+                seed: 7,
+                beamr: None
+            }
+        );
         assert_eq!(parse(&[]).unwrap(), Options::default());
         assert!(parse(&["-n".into()]).is_err());
     }
