@@ -5,7 +5,8 @@
 //! panic of the runtime. Each case is one of the panic sites a mutation
 //! campaign found (issue 34): `get_tuple_element` on a non-tuple and past
 //! a tuple's arity (both its forms), `get_hd` and `get_list` on a
-//! non-cons, and a `move` from an X register never written.
+//! non-cons, a `move` from an X register never written, and a `gc_bif`
+//! whose import takes more arguments than it passes.
 //!
 //! Exports are global to the test process: each mutant is a module of its
 //! own name, so that no case, run in parallel, calls another's code.
@@ -25,11 +26,12 @@ use beamr_sched::runtime::Runtime;
 
 const SOURCE: &str = "\
 -module(crafted).
--export([second/2, head/2, cons/2, ret/2]).
+-export([second/2, head/2, cons/2, ret/2, arith/2]).
 second(A, {_, B}) -> {A, B}.
 head(A, [H | _]) -> {A, H}.
 cons(A, B) -> [A | B].
 ret(_A, B) -> B.
+arith(A, B) -> {-A, A + B}.
 ";
 
 /// A fresh directory for this test's files.
@@ -221,6 +223,31 @@ fn a_move_from_a_register_never_written_is_a_load_error() {
             e.contains("malformed move instruction")
                 && e.contains("in function ret/2")
                 && e.contains("X register 7 is read where it may never have been written"),
+            "{e}"
+        ),
+        Ends::Ran(outcome) => panic!("the mutant loaded and ran to {outcome:?}"),
+    }
+}
+
+#[test]
+fn a_bif_call_with_fewer_arguments_than_its_bif_takes_is_a_load_error() {
+    // gc_bif1 '-'/1 of arith/2 calls '+'/2 instead (its import operand,
+    // the instruction's fourth byte, names the import of erlang:'+'/2).
+    let mut bytes = compiled("crafted_bif");
+    let file = BeamFile::parse(&bytes).expect("erlc's file parses");
+    let names = file.atoms.names();
+    let plus = file
+        .imports
+        .iter()
+        .position(|i| names[i.function as usize - 1] == "+" && i.arity == 2)
+        .expect("arith/2 imports erlang:'+'/2");
+    assert!(plus < 16, "a one-byte u operand");
+    let at = offset_of(&bytes, "arith", Opcode::GcBif1) + 3;
+    bytes[at] = (plus as u8) << 4;
+    match run(&bytes, "crafted_bif", "arith", ints(&[1, 2])) {
+        Ends::LoadError(e) => assert!(
+            e.contains("malformed gc_bif1 instruction")
+                && e.contains("calls erlang:+/2 with 1 arguments"),
             "{e}"
         ),
         Ends::Ran(outcome) => panic!("the mutant loaded and ran to {outcome:?}"),

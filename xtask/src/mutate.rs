@@ -146,13 +146,30 @@ fn mutate(original: &[u8], rng: &mut Rng) -> (Vec<u8>, String) {
     let mut bytes = original.to_vec();
     let chunks = chunks(original);
     let code = chunks.iter().find(|c| &c.0 == b"Code").copied();
-    let (id, start, len) = match code {
-        Some(c) if rng.below(2) == 0 => c,
-        _ => chunks[rng.below(chunks.len())],
-    };
+    // Half the mutants: one byte of the Code chunk's instructions (past
+    // its 20-byte header) changed one of five ways, which mostly keeps
+    // the code decodable and so reaches the loader's checks and the
+    // interpreter.
+    if let Some((_, start, len)) = code.filter(|c| c.2 > 20 && rng.below(2) == 0) {
+        let at = start + 20 + rng.below(len - 20);
+        let old = bytes[at];
+        let (new, how) = match rng.below(5) {
+            0 => {
+                let bit = rng.below(8);
+                (old ^ (1 << bit), format!("bit {bit} flipped"))
+            }
+            1 => (!old, "inverted".to_string()),
+            2 => (0, "zeroed".to_string()),
+            3 => (old.wrapping_add(1), "plus 1".to_string()),
+            _ => (old.wrapping_sub(1), "minus 1".to_string()),
+        };
+        bytes[at] = new;
+        return (bytes, format!("Code byte {at} {how}"));
+    }
+    let (id, start, len) = chunks[rng.below(chunks.len())];
     let name = String::from_utf8_lossy(&id).into_owned();
     let at = start + rng.below(len);
-    match rng.below(4) {
+    match rng.below(3) {
         0 if at < bytes.len() => {
             bytes.truncate(at);
             (bytes, format!("cut at {at} (in {name})"))

@@ -529,6 +529,18 @@ impl<'f> Lowering<'f> {
         dst: usize,
     ) -> Result<Instr, LoadError> {
         let export = self.import(ins, import)?;
+        if args.len() != export.arity as usize {
+            return Err(self.err(
+                ins,
+                format!(
+                    "calls {}:{}/{} with {} arguments",
+                    export.module,
+                    export.function,
+                    export.arity,
+                    args.len()
+                ),
+            ));
+        }
         let bif = self
             .natives
             .get(export.module, export.function, export.arity as u8)
