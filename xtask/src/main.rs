@@ -16,6 +16,9 @@
 //! - `erl-atom-order` ([`erl_atom_order`]): record erl 27's and 29's boot
 //!   atom order, which beamr follows for a small map's atom keys.
 //! - `fuzz` ([`fuzz`]): run the cargo-fuzz targets for a time budget each.
+//! - `mutate` ([`mutate`]): a mutation campaign of crafted `.beam` files
+//!   run through `beamr run`, counting panics, aborts, timeouts and runaway
+//!   memory.
 #![forbid(unsafe_code)]
 
 mod bench;
@@ -26,6 +29,7 @@ mod fuzz;
 mod gleam_mist;
 mod gleam_shim;
 mod gleam_suites;
+mod mutate;
 mod otp_roots;
 mod process;
 mod test_all;
@@ -84,6 +88,15 @@ subcommands:
              nightly toolchain (rustup) and cargo-fuzz (cargo install) if
              missing; fails on a crash, naming the reproducer under
              target/fuzz/artifacts/
+  mutate [-n N] [--seed S] [--beamr PATH]
+             mutate small erlc-compiled modules at random (bytes flipped,
+             inserted or cut in every chunk, bytes of the Code chunk
+             flipped), run each mutant through beamr run (debug build)
+             under a time and memory limit, and count panics, aborts,
+             timeouts and runaway memory (N defaults to 2000, S to 1);
+             the mutants that were not fine are kept in target/mutate/;
+             exit status 1 on any panic or abort; --beamr PATH runs that
+             beamr instead (to compare another build)
   help       print this message";
 
 /// A parsed command line.
@@ -96,6 +109,7 @@ enum Command {
     ErlAtomOrder,
     Bench(bench::Options),
     Fuzz(fuzz::Options),
+    Mutate(mutate::Options),
     Help,
 }
 
@@ -138,6 +152,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
             }
         }
         "fuzz" => return fuzz::parse(rest).map(Command::Fuzz),
+        "mutate" => return mutate::parse(rest).map(Command::Mutate),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -188,6 +203,7 @@ fn main() -> ExitCode {
         Command::ErlAtomOrder => erl_atom_order::run(&root),
         Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
         Command::Fuzz(options) => fuzz::run(&root, &options),
+        Command::Mutate(options) => erlang::ensure().and_then(|()| mutate::run(&root, &options)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -227,7 +227,20 @@ fn read_operand_depth(
     let at = r.offset();
     let (tag, raw) = read_tagged(r)?;
     let op = match tag {
-        Tag::U => Operand::Unsigned(unsigned_value(r, at, raw, "u")?),
+        // A number past a u64 (erlc 27 writes one as a `bs_match`
+        // `ensure_exactly` size for `<<_:(1 bsl 64)>>`) is an integer, as
+        // erl's loader makes it a bignum literal; what takes the operand
+        // decides whether a number that large means anything there.
+        Tag::U => match unsigned_value(r, at, raw, "u") {
+            Ok(n) => Operand::Unsigned(n),
+            Err(_) => match raw {
+                RawValue::Bytes(bytes) => Operand::Integer(Integer::Big(BigInt::from_bytes_be(
+                    num_bigint::Sign::Plus,
+                    bytes,
+                ))),
+                RawValue::Small(n) => Operand::Unsigned(n),
+            },
+        },
         Tag::I => Operand::Integer(integer_value(raw)),
         Tag::A => {
             let n = unsigned_value(r, at, raw, "atom")?;
@@ -388,6 +401,14 @@ mod tests {
     #[test]
     fn small_forms() {
         assert_eq!(decode(&[0x30]).unwrap(), Operand::Unsigned(3));
+        // 2^64 as a `u`: nine value bytes (0xf8 = (9 - 9) bytes-length form,
+        // its length a nested u 0).
+        let mut big = vec![0xf8, 0x00, 0x01];
+        big.extend([0; 8]);
+        assert_eq!(
+            decode(&big).unwrap(),
+            Operand::Integer(Integer::Big(BigInt::from(1u8) << 64))
+        );
         assert_eq!(decode(&[0x13]).unwrap(), Operand::X(1));
         assert_eq!(decode(&[0x02]).unwrap(), Operand::Nil);
         assert_eq!(decode(&[0x12]).unwrap(), Operand::Atom(1));

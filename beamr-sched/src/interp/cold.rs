@@ -409,7 +409,9 @@ pub(super) fn step(
         }
         Instr::Map(op) => flow!(ops::maps::exec(rt, p, op)),
         Instr::Record(op) => flow!(ops::record::exec(p, op)),
-        Instr::IntCodeEnd => unreachable!("int_code_end is never executed"),
+        // The loader's checks leave no way into it; should one be found,
+        // the process gets an error, not the runtime a panic.
+        Instr::IntCodeEnd => raise!(unverified()),
         _ => unreachable!("the dispatch loop runs {ins:?} itself"),
     }
 }
@@ -426,4 +428,17 @@ fn set_cp_for_call(p: &mut Process, ip: *const Instr, tail: Tail) {
         Tail::Last(slots) => p.cp = pop_frame(p, slots).cast(),
         Tail::Only => {}
     }
+}
+
+/// The exception an instruction raises when the value it works on is not
+/// of the type it needs (`get_list` on a non-cons, `get_tuple_element`
+/// past a tuple's arity): the type state the loader could not prove
+/// (`loader::verify`), checked at run time so that code from a crafted
+/// file gets an error, never reaches unchecked code. erlc writes such an
+/// instruction only where its type is known, so erl has no behaviour to
+/// match (its own loader trusts the file and crashes): `badarg`, as a BIF
+/// given the wrong type raises.
+#[cold]
+pub(super) fn unverified() -> Exception {
+    Exception::badarg()
 }

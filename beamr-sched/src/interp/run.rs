@@ -483,31 +483,37 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
             }
             Instr::Jump { target } => jump!(*target),
             Instr::GetList { src, head, tail } => {
-                let cell = get(p, *src).as_cons().expect("get_list on a verified cons");
+                let Some(cell) = get(p, *src).as_cons() else {
+                    raise!(cold::unverified())
+                };
                 split_cell(p, cell, *head, *tail);
                 next!()
             }
             Instr::GetHd { src, dst } => {
-                let (h, _) = get(p, *src).as_cons().expect("get_hd on a verified cons");
+                let Some((h, _)) = get(p, *src).as_cons() else {
+                    raise!(cold::unverified())
+                };
                 put(p, *dst, h);
                 next!()
             }
             Instr::GetTl { src, dst } => {
-                let (_, t) = get(p, *src).as_cons().expect("get_tl on a verified cons");
+                let Some((_, t)) = get(p, *src).as_cons() else {
+                    raise!(cold::unverified())
+                };
                 put(p, *dst, t);
                 next!()
             }
             Instr::GetTupleElement { src, index, dst } => {
-                let v = get(p, *src)
-                    .as_tuple()
-                    .expect("get_tuple_element on a verified tuple")[*index as usize];
+                let Some(&v) = get(p, *src).as_tuple().and_then(|t| t.get(*index as usize)) else {
+                    raise!(cold::unverified())
+                };
                 put(p, *dst, v);
                 next!()
             }
             Instr::GetTupleElementXX { from, index, to } => {
-                let v = x(p, *from)
-                    .as_tuple()
-                    .expect("get_tuple_element on a verified tuple")[*index as usize];
+                let Some(&v) = x(p, *from).as_tuple().and_then(|t| t.get(*index as usize)) else {
+                    raise!(cold::unverified())
+                };
                 set_x(p, *to, v);
                 next!()
             }

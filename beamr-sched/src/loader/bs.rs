@@ -534,7 +534,14 @@ impl Lowering<'_> {
             O::BsTestTail2 => BsInstr::TestTail {
                 fail: self.target(ins, 0, here)?,
                 ctx: self.src(ins, 1)?,
-                bits: self.unsigned(ins, 2)? as usize,
+                // A size past a u64 (erlc 25 writes one for
+                // `<<_:(1 bsl 64)>>`) is never the bits left.
+                bits: match self.arg(ins, 2)? {
+                    Operand::Integer(Integer::Big(n)) if n.sign() == num_bigint::Sign::Plus => {
+                        usize::MAX
+                    }
+                    _ => self.unsigned(ins, 2)? as usize,
+                },
             },
             O::BsTestUnit => BsInstr::TestUnit {
                 fail: self.target(ins, 0, here)?,

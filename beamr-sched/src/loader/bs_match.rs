@@ -161,12 +161,21 @@ impl Lowering<'_> {
                 .filter(|&b| b < 1 << 56)
                 .ok_or_else(|| self.err(ins, format!("bs_match {name}: size too large")))
         };
+        // An `ensure_*` size past any binary (erlc writes a bignum for
+        // `<<_:(1 bsl 64)>>`) can never be met: usize::MAX bits, which
+        // no match context has left.
+        let at_least = |i: usize| match &ops[i] {
+            Operand::Integer(Integer::Big(n)) if n.sign() == num_bigint::Sign::Plus => {
+                Ok(usize::MAX)
+            }
+            _ => num(i),
+        };
         Ok(match name.name() {
             "ensure_at_least" => MatchCmd::EnsureAtLeast {
-                bits: num(0)?,
+                bits: at_least(0)?,
                 unit: num(1)?.max(1),
             },
-            "ensure_exactly" => MatchCmd::EnsureExactly { bits: num(0)? },
+            "ensure_exactly" => MatchCmd::EnsureExactly { bits: at_least(0)? },
             kind @ ("integer" | "binary") => MatchCmd::Get {
                 kind: if kind == "integer" {
                     GetKind::Integer

@@ -119,6 +119,7 @@ pub(super) fn check(
     code: &[Instruction],
     never_returns: impl Fn(u64) -> bool,
 ) -> Result<HandlerFrames, FrameError> {
+    check_label_numbers(code)?;
     let mut labels = Labels::default();
     // Function entries start with no frame, whatever jumps there; so does
     // the label of each `func_info` (where a function's clauses jump when
@@ -308,6 +309,33 @@ fn walk(
     Ok(())
 }
 
+/// Checks that every label number, defined or named, is of the order of
+/// the number of labels the code defines (erlc numbers them densely from
+/// 1): the checks keep per-label state in vectors indexed by number, which
+/// a crafted label of 875889472 would make gigabytes long.
+fn check_label_numbers(code: &[Instruction]) -> Result<(), FrameError> {
+    let defined = code.iter().filter(|i| i.opcode == Opcode::Label).count();
+    let limit = 2 * defined as u64 + 16;
+    for (i, ins) in code.iter().enumerate() {
+        let mut bad = None;
+        if ins.opcode == Opcode::Label {
+            bad = label_number(ins).filter(|&n| u64::from(n) > limit);
+        }
+        scan(&ins.args, &mut |n| {
+            if u64::from(n) > limit {
+                bad = Some(n);
+            }
+        });
+        if let Some(n) = bad {
+            return Err((
+                i,
+                format!("label {n} out of range (the code defines {defined} labels)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Checks that dropping a frame of `n` slots drops no more than the
 /// function pushed.
 fn drop_frame(state: Frame, n: u32) -> Result<(), String> {
@@ -477,6 +505,19 @@ mod tests {
             err.contains("Y register 1 outside the frame of 1 slots"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn rejects_a_label_number_far_past_the_labels_defined() {
+        let code = function(vec![ins(Opcode::Jump, vec![Label(875_889_472)])]);
+        let err = check_code(&code).unwrap_err();
+        assert_eq!(
+            err,
+            "3: label 875889472 out of range (the code defines 2 labels)"
+        );
+        let mut code = function(vec![ins(Opcode::Return, vec![])]);
+        code[2] = ins(Opcode::Label, vec![Unsigned(875_889_472)]);
+        assert!(check_code(&code).unwrap_err().contains("out of range"));
     }
 
     #[test]

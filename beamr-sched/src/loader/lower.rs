@@ -76,8 +76,9 @@ impl<'f> Lowering<'f> {
             literals.push(term);
         }
         let at = |i: u32| {
-            atoms
-                .get(i as usize - 1)
+            (i as usize)
+                .checked_sub(1)
+                .and_then(|i| atoms.get(i))
                 .copied()
                 .unwrap_or(Atom::UNDEFINED)
         };
@@ -86,23 +87,32 @@ impl<'f> Lowering<'f> {
             .iter()
             .map(|imp| Export::intern(at(imp.module), at(imp.function), imp.arity))
             .collect();
-        let funs = file
-            .funs
-            .iter()
-            .map(|lambda| {
-                FunEntry::intern(FunEntry {
-                    module,
-                    function: at(lambda.function),
-                    arity: lambda.arity - lambda.num_free,
-                    num_free: lambda.num_free,
-                    index: lambda.index,
-                    uniq: [0; 16],
-                    old_index: lambda.index,
-                    old_uniq: lambda.old_uniq,
-                    code: AtomicUsize::new(0),
+        let funs =
+            file.funs
+                .iter()
+                .map(|lambda| {
+                    let arity = lambda.arity.checked_sub(lambda.num_free).ok_or_else(|| {
+                        LoadError::Atom {
+                            module: name.to_string(),
+                            reason: format!(
+                                "fun {} has {} free variables, more than its arity {}",
+                                lambda.index, lambda.num_free, lambda.arity
+                            ),
+                        }
+                    })?;
+                    Ok(FunEntry::intern(FunEntry {
+                        module,
+                        function: at(lambda.function),
+                        arity,
+                        num_free: lambda.num_free,
+                        index: lambda.index,
+                        uniq: [0; 16],
+                        old_index: lambda.index,
+                        old_uniq: lambda.old_uniq,
+                        code: AtomicUsize::new(0),
+                    }))
                 })
-            })
-            .collect();
+                .collect::<Result<Vec<_>, LoadError>>()?;
         Ok(Lowering {
             file,
             natives,
@@ -136,6 +146,10 @@ impl<'f> Lowering<'f> {
             self.imports
                 .get(import as usize)
                 .is_some_and(|export| never_returns(export))
+        })
+        .map_err(|(i, what)| self.err(&self.file.instructions[i], what))?;
+        super::xregs::check(&self.file.instructions, |a| {
+            self.atom_at(a).name().to_string()
         })
         .map_err(|(i, what)| self.err(&self.file.instructions[i], what))?;
         let stubs = self.native_stubs()?;
@@ -327,8 +341,9 @@ impl<'f> Lowering<'f> {
     }
 
     pub(super) fn atom_at(&self, index: u32) -> Atom {
-        self.atoms
-            .get(index as usize - 1)
+        (index as usize)
+            .checked_sub(1)
+            .and_then(|i| self.atoms.get(i))
             .copied()
             .unwrap_or(Atom::UNDEFINED)
     }
@@ -514,6 +529,18 @@ impl<'f> Lowering<'f> {
         dst: usize,
     ) -> Result<Instr, LoadError> {
         let export = self.import(ins, import)?;
+        if args.len() != export.arity as usize {
+            return Err(self.err(
+                ins,
+                format!(
+                    "calls {}:{}/{} with {} arguments",
+                    export.module,
+                    export.function,
+                    export.arity,
+                    args.len()
+                ),
+            ));
+        }
         let bif = self
             .natives
             .get(export.module, export.function, export.arity as u8)

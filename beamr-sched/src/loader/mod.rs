@@ -17,6 +17,7 @@ mod operand;
 pub mod record;
 pub mod recv;
 mod specialise;
+mod xregs;
 
 pub use error::LoadError;
 pub use instr::{
