@@ -31,8 +31,8 @@
 //!  |
 //! process    one process: registers, stack, heap, mailbox, handle, signal data
 //!  |
-//! trace      probes: per-process trace flags, the tracer, one function per probe
-//!            (the BIFs that set flags, patterns and sessions are in `bif::trace`)
+//! trace      trace state and probes: per-process flags, sessions, call patterns,
+//!            tracers, one function per probe (the BIFs that change them: `bif::trace`)
 //! ```
 //!
 //! Two knots are cut by passing things in rather than reaching up: a BIF

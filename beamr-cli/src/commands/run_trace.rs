@@ -46,9 +46,9 @@ use std::sync::{Arc, Weak};
 use beamr_core::atom::Atom;
 use beamr_otel::{Config, ExportStats, Pipeline, RuntimeSnapshot, Sampler};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
-use beamr_sched::code::trace_patterns::{self, Change, Spec};
 use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
+use beamr_sched::trace::call_patterns::{self, Change, Spec};
 use beamr_sched::trace::{pattern, ProcessTrace, ProgramScope, Session};
 use beamr_trace::clock::now_ns;
 use beamr_trace::{limited, LimitedTracer, Limits, TextTracer, TraceFlags, Tracer};
@@ -126,11 +126,12 @@ impl CallPattern {
         } else {
             0
         };
-        let local = Change::Call(Some(trace_patterns::CallPattern {
+        let local = Change::Call(Some(call_patterns::CallPattern {
             local: true,
             spec: Spec { flags, ms: None },
         }));
-        if trace_patterns::apply(
+        if call_patterns::apply(
+            CodeServer::global(),
             Session::legacy(),
             Some(module),
             Some(function),

@@ -8,7 +8,6 @@ mod path;
 mod preloaded;
 mod registry;
 pub mod resolve;
-pub mod trace_patterns;
 
 pub use path::{
     erts_version, otp_lib_dirs, otp_release, otp_root, CodePath, DEFAULT_ERTS_VERSION,

@@ -21,6 +21,7 @@ use beamr_core::term::Export;
 
 use super::path::CodePath;
 use crate::loader::{self, Instr, LoadError, Module};
+use crate::trace::call_patterns::{self, LoadedCode, TracedModule};
 
 #[derive(Default)]
 struct Versions {
@@ -295,7 +296,7 @@ impl CodeServer {
         versions.current = Some(module);
         versions.origin = Some(origin);
         drop(modules);
-        super::trace_patterns::module_loaded(name);
+        call_patterns::module_loaded(self, name);
         name
     }
 
@@ -438,4 +439,15 @@ pub fn runs_code(p: &crate::process::Process, module: &Module) -> bool {
             .iter()
             .filter_map(|w| w.as_code_pointer())
             .any(|ra| module.contains(ra.cast()))
+}
+
+/// The code server as the call pattern table sees it.
+impl LoadedCode for CodeServer {
+    fn current_module(&self, module: Atom) -> Option<Arc<dyn TracedModule>> {
+        self.current(module).map(|m| m as Arc<dyn TracedModule>)
+    }
+
+    fn loaded_modules(&self) -> Vec<Atom> {
+        self.loaded().into_iter().map(|(m, _)| m).collect()
+    }
 }

@@ -1,5 +1,5 @@
 //! The cold path of a call to a function with trace patterns (see
-//! `code::trace_patterns` for the gates the dispatch loop tests first).
+//! `trace::call_patterns` for the gates the dispatch loop tests first).
 //!
 //! For one call, per trace session with patterns on the function (each
 //! reporting to its own tracers, with the process's flags in that
@@ -31,20 +31,21 @@ use beamr_trace::{CallArgs, Mfa, Payload, TraceFlags, TraceTag};
 
 use super::return_trace::{self, is_stub, push_frame};
 use super::stacktrace;
-use crate::code::trace_patterns::{self, CompiledSpec, FunctionTrace, Patterns, Spec};
 use crate::code::CodeServer;
 use crate::loader::Instr;
 use crate::matchspec::trace::{TraceHost, TraceRun};
 use crate::matchspec::MatchSpec;
 use crate::process::Process;
 use crate::runtime::Runtime;
+use crate::trace::call_patterns::{self, FunctionTrace, Patterns, Spec};
+use crate::trace::CompiledSpec;
 use crate::trace::{pattern, probes, FrameKind, Meter, Session};
 
 /// An external call of `export`, whose word says it has patterns.
 #[cold]
 #[inline(never)]
 pub(super) fn external(rt: &Runtime, p: &mut Process, export: &'static Export, frames: bool) {
-    if let Some(all) = trace_patterns::of_export(export) {
+    if let Some(all) = call_patterns::of_export(export) {
         let mfa = Mfa {
             module: export.module,
             function: export.function,
@@ -71,12 +72,12 @@ pub fn first_call(rt: &Runtime, p: &mut Process, export: &'static Export, args: 
 #[cold]
 #[inline(never)]
 pub(super) fn local(rt: &Runtime, p: &mut Process, entry: *const Instr) {
-    trace_patterns::with_local(entry, |e| local_entry(rt, p, e));
+    call_patterns::with_local(entry as usize, |e| local_entry(rt, p, e));
 }
 
 /// A local call of the function `e`, whose patterns fire on it.
 #[inline(always)]
-fn local_entry(rt: &Runtime, p: &mut Process, e: &trace_patterns::LocalEntry) {
+fn local_entry(rt: &Runtime, p: &mut Process, e: &call_patterns::LocalEntry) {
     match &e.plain {
         Some(plain) => plain_local_call(p, plain, &e.mfa),
         None => on_calls(rt, p, e.mfa, &e.all, true, true),
@@ -88,7 +89,7 @@ fn local_entry(rt: &Runtime, p: &mut Process, e: &trace_patterns::LocalEntry) {
 /// search of the process's sessions. Inlined into [`local`], as the path
 /// every call of a function traced so takes.
 #[inline(always)]
-fn plain_local_call(p: &mut Process, plain: &trace_patterns::PlainCall, mfa: &Mfa) {
+fn plain_local_call(p: &mut Process, plain: &call_patterns::PlainCall, mfa: &Mfa) {
     if !p.trace.wants(TraceFlags::CALL) {
         return;
     }
@@ -223,7 +224,7 @@ fn plain_call(
     p: &mut Process,
     session: &Arc<Session>,
     mfa: Mfa,
-    call: &trace_patterns::CallPattern,
+    call: &call_patterns::CallPattern,
     frames: bool,
     flags: TraceFlags,
 ) {

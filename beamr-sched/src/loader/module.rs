@@ -6,6 +6,7 @@ use beamr_core::heap::Heap;
 use beamr_core::term::FunEntry;
 
 use super::instr::Instr;
+use crate::trace::call_patterns::TracedModule;
 
 /// Where a function starts, for stack traces and `current_function`.
 #[derive(Clone, Debug)]
@@ -105,5 +106,38 @@ impl Module {
             .iter()
             .find(|(n, a, _)| *n == name && *a == arity)
             .map(|e| e.2)
+    }
+}
+
+/// What the call pattern table needs of a version: its functions, and
+/// which one holds a code address.
+impl TracedModule for Module {
+    fn name(&self) -> Atom {
+        self.name
+    }
+
+    fn functions(&self) -> Vec<(Atom, u32)> {
+        self.functions.iter().map(|f| (f.name, f.arity)).collect()
+    }
+
+    fn exports(&self) -> Vec<(Atom, u32)> {
+        self.exports.iter().map(|&(f, a, _)| (f, a)).collect()
+    }
+
+    fn function_holding(&self, address: usize) -> Option<usize> {
+        let ip = address as *const Instr;
+        if !self.contains(ip) {
+            return None;
+        }
+        let index = self.index_of(ip);
+        self.functions
+            .partition_point(|f| f.start <= index)
+            .checked_sub(1)
+    }
+
+    fn set_native_local_trace(&self, function: usize, on: bool) {
+        if let Some(native) = &self.native {
+            native.set_local_trace(function, on);
+        }
     }
 }

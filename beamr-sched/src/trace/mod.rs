@@ -54,6 +54,7 @@
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
 
+pub mod call_patterns;
 mod call_stats;
 mod clock;
 mod control;

@@ -7,7 +7,7 @@
 //! `erlang:trace/3` names one).
 //!
 //! A process's flags ([`ProcessTrace`](super::ProcessTrace)) and a
-//! function's patterns (`code::trace_patterns`) are kept per session; the
+//! function's patterns ([`call_patterns`](super::call_patterns)) are kept per session; the
 //! session itself holds what is neither: its message patterns.
 //!
 //! # Lifetime

@@ -23,12 +23,12 @@ use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::TraceFlags;
 
-use crate::code::trace_patterns::{self, FunctionTrace, Spec};
 use crate::code::{otp_release, CodeServer};
 use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::trace::call_patterns::{self, FunctionTrace, Spec};
 use crate::trace::{EventPattern, MessageEvent, ProcessTrace, Session};
 
 /// The BIFs of this file.
@@ -120,7 +120,7 @@ pub(super) fn trace_info_in(
             // No clocks or memory counts for functions not loaded yet (OTP
             // 25, which has no call_memory, answers for it only while no
             // on_load pattern is set).
-            let trace = trace_patterns::on_load(session);
+            let trace = call_patterns::on_load(session);
             let value = match item_name {
                 "call_time" => Term::FALSE,
                 "call_memory" if otp_release() >= 26 || trace.is_empty() => Term::FALSE,
@@ -207,7 +207,7 @@ fn function(session: &Session, m: Term, f: Term, arity: Term) -> Option<Function
     {
         return None;
     }
-    Some(trace_patterns::of(session, m, f, arity).unwrap_or_default())
+    Some(call_patterns::of(session, m, f, arity).unwrap_or_default())
 }
 
 /// The value of `item` for a function traced as `trace` (`counts`: the

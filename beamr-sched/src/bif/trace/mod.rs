@@ -6,21 +6,22 @@
 //!
 //! # Why here, and not in `crate::trace`
 //!
-//! `crate::trace` is the bottom layer of beamr-sched: what every probe
-//! site tests and calls (a process's flag word, sessions, the tracers,
-//! one function per probe), usable from the process and signal code
-//! below everything else. The BIFs that change those settings need what
-//! sits above it: the process table and the signals that carry a change
-//! to another process (`runtime`, `signals`), the pattern table
-//! (`code::trace_patterns`), match specifications (`matchspec`) and the
-//! interpreter's test host. So the control side lives up here, as BIFs,
-//! and reaches down; the layers keep pointing one way. What stays below,
-//! because probes read it: `code::trace_patterns` (the table the
-//! interpreter's call gates test), `matchspec::trace` (the actions a
-//! pattern's body runs when a probe fires), `signals::message_trace` and
-//! `signals::seq_trace` (the message probes and the token's rules), and
-//! `Runtime::end_trace_session` (a process's exit ends the sessions it
-//! holds).
+//! `crate::trace` is the bottom layer of beamr-sched and holds all trace
+//! state: what every probe site tests and calls (a process's flag word,
+//! sessions, the tracers, one function per probe) and the call pattern
+//! table (`trace::call_patterns`, which the code server is passed to),
+//! usable from the process and signal code below everything else. The
+//! BIFs that change that state need what sits above it: the process table
+//! and the signals that carry a change to another process (`runtime`,
+//! `signals`), the code server, match specifications (`matchspec`) and
+//! the interpreter's test host. So the control side lives up here, as
+//! BIFs, and reaches down; the layers keep pointing one way. Three pieces
+//! of tracing live with what they extend, because the layers below run
+//! them when a probe fires: `matchspec::trace` (the trace dialect of the
+//! match specification engine: the functions and actions a pattern's body
+//! may call), `signals::message_trace` and `signals::seq_trace` (the
+//! message probes and the token's rules), and `Runtime::end_trace_session`
+//! (a process's exit ends the sessions it holds).
 //!
 //! # Files
 //!

@@ -3,7 +3,7 @@
 //! 26+), with match
 //! specifications compiled once here (`MatchSpec::compile_trace`), and the
 //! `on_load` pattern. The table they go into, and what a traced call does,
-//! are `code::trace_patterns` and `interp::call_trace`.
+//! are `trace::call_patterns` and `interp::call_trace`.
 //!
 //! As the BEAM checks them: `MFA` is `{M, F, A}` with `'_'` wildcards (a
 //! wildcard only followed by wildcards) or `on_load`; the flags are
@@ -27,12 +27,12 @@ use beamr_trace::message::TimestampKind;
 
 use super::flags::message_tracer;
 use super::named_tracers::{bad_option, module_tracer, not_a_tracer, NamedTracer};
-use crate::code::otp_release;
-use crate::code::trace_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
+use crate::code::{otp_release, CodeServer};
 use crate::loader::BifRow;
 use crate::matchspec::MatchSpec;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::trace::call_patterns::{self, CallPattern, Change, CounterOp, MetaPattern, Spec};
 use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
@@ -135,11 +135,12 @@ pub(super) fn trace_pattern_in(
     let changes = changes(rt, p, session, setting, &flags)?;
     match target {
         Some((m, f, arity)) => {
-            let matched = trace_patterns::apply(session, m, f, arity, &changes);
+            let matched =
+                call_patterns::apply(CodeServer::global(), session, m, f, arity, &changes);
             Ok(Term::small_unchecked(matched as i64))
         }
         None => {
-            trace_patterns::set_on_load(session, &changes);
+            call_patterns::set_on_load(session, &changes);
             Ok(Term::small_unchecked(0))
         }
     }

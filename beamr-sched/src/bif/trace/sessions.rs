@@ -22,10 +22,11 @@ use super::flags::trace_in;
 use super::info::{process_trace_of, trace_info_in};
 use super::named_tracers::{module_tracer, NamedTracer};
 use super::patterns::trace_pattern_in;
-use crate::code::trace_patterns;
+use crate::code::CodeServer;
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
+use crate::trace::call_patterns;
 use crate::trace::{EventPattern, MessageEvent, Session, SessionTracer};
 
 /// The BIFs of this file.
@@ -128,7 +129,7 @@ pub(super) fn session_destroy(
     let ended = rt.end_trace_session(&session);
     if ended {
         p.trace.clear_session(&session);
-        trace_patterns::clear_session(&session);
+        call_patterns::clear_session(CodeServer::global(), &session);
     }
     Ok(Term::bool(ended))
 }
@@ -178,7 +179,7 @@ fn sessions_of(rt: &Runtime, p: &mut Process, what: Term, item: Term) -> Result<
         if !module.functions.iter().any(|x| x.name == f && x.arity == n) {
             return Ok(Term::atom(Atom::UNDEFINED));
         }
-        trace_patterns::sessions_of(m, f, n)
+        call_patterns::sessions_of(m, f, n)
     } else {
         let Some(name) = what.as_atom().map(Atom::name) else {
             return Err(Exception::badarg_cause(atom("badopt")));
@@ -187,7 +188,7 @@ fn sessions_of(rt: &Runtime, p: &mut Process, what: Term, item: Term) -> Result<
         let keep = |s: &Session| -> Option<bool> {
             Some(match name {
                 "any" => true,
-                "on_load" => trace_patterns::has_on_load(s),
+                "on_load" => call_patterns::has_on_load(s),
                 "send" => !matches!(s.event_pattern(MessageEvent::Send), EventPattern::Off),
                 "receive" => !matches!(s.event_pattern(MessageEvent::Receive), EventPattern::Off),
                 "new" | "new_processes" => new.flags_in(s) != TraceFlags::empty(),

@@ -1,9 +1,9 @@
 //! Call trace patterns (`erlang:trace_pattern/3` on functions, and
 //! `beamr run --trace-call`): per function, what its calls fire.
 //!
-//! Every trace session (`trace::Session`; the classic API is the legacy
-//! one) has its own patterns: per function, one [`FunctionTrace`] per
-//! session that set any ([`SessionPatterns`]).
+//! Every trace session ([`Session`]; the classic API is the legacy one)
+//! has its own patterns: per function, one [`FunctionTrace`] per session
+//! that set any ([`SessionPatterns`]).
 //!
 //! A function's [`FunctionTrace`] holds its call pattern (`global`: only
 //! external calls fire it; `local`: every call), its `meta` pattern, its
@@ -17,29 +17,35 @@
 //! 1. An external call tests its export's word (`Export::trace`): 1 while
 //!    the table holds an entry for the function, 0 otherwise. Kept in step
 //!    with the table by [`apply`] under the table's write lock.
-//! 2. A local call tests `trace::pattern::local_calls()`: true while some
-//!    entry fires on local calls ([`FunctionTrace::fires_locally`]). Past
-//!    it, [`with_local`] finds the callee among the few modules with such
-//!    entries (kept in `LOCAL_INDEX`) and its entry.
+//! 2. A local call tests [`pattern::local_calls`]: true while some entry
+//!    fires on local calls ([`FunctionTrace::fires_locally`]). Past it,
+//!    [`with_local`] finds the callee among the few modules with such
+//!    entries ([`local_index`]) and its entry.
 //!
 //! Loading a module drops the entries of its functions (the new code is
 //! not traced, as on the BEAM) and applies the `on_load` pattern, if one
-//! is set, to the new functions.
+//! is set, to the new functions: the code server calls [`module_loaded`].
+//!
+//! The table is trace state and lives in this bottom layer; what it needs
+//! of the loaded code (which modules are loaded, their functions, where
+//! their code is) it is given by its callers as a [`LoadedCode`]
+//! ([`traced_code`]), which the code server implements.
 
-use std::cell::{Cell, RefCell};
+mod local_index;
+pub mod traced_code;
+
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock, RwLock};
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Export;
-use beamr_trace::{Mfa, Tracer};
+use beamr_trace::Tracer;
 
-use super::CodeServer;
-use crate::loader::{Instr, Module};
-use crate::trace::{pattern, CallCount, CallMemory, CallTime, CallTotals, Session};
-
-pub use crate::trace::CompiledSpec;
+use super::{pattern, CallCount, CallMemory, CallTime, CallTotals, CompiledSpec, Session};
+use local_index::rebuild_local_modules;
+pub use local_index::{with_local, LocalEntry, PlainCall};
+pub use traced_code::{LoadedCode, TracedModule};
 
 /// What a pattern does on a call: fixed flags (`trace::pattern` bits,
 /// from `beamr run --trace-call`), or a match specification (none: `true`).
@@ -180,6 +186,7 @@ impl Change {
     }
 }
 
+/// A function: module, name, arity.
 type Key = (Atom, Atom, u32);
 
 /// One session's `on_load` pattern: the changes applied to each module
@@ -197,123 +204,26 @@ struct Table {
     on_load: HashMap<u64, OnLoad>,
 }
 
-/// A module version with functions whose patterns fire on local calls:
-/// per function (in `module.functions`' order), where its [`LocalEntry`]
-/// is in [`LocalIndex::entries`] if its patterns fire on local calls. A
-/// local call finds its function by address with a binary search, and its
-/// patterns by index, with no hashing.
-struct LocalModule {
-    module: Arc<Module>,
-    functions: Vec<Option<usize>>,
-}
-
-impl LocalModule {
-    /// The indices (in `Module::functions`) of its functions that have
-    /// local patterns.
-    fn traced(&self) -> impl Iterator<Item = usize> + '_ {
-        self.functions
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.is_some())
-            .map(|(f, _)| f)
-    }
-}
-
-/// A function whose patterns fire on local calls, as a local call finds it.
-pub struct LocalEntry {
-    /// The function.
-    pub mfa: Mfa,
-    /// Every session's patterns of it.
-    pub all: Patterns,
-    /// The session and its pattern's fixed flags, when one session has a
-    /// plain local call pattern on it and nothing else
-    /// ([`FunctionTrace::is_plain_local_call`]).
-    pub plain: Option<PlainCall>,
-}
-
-/// A function's one plain local call pattern ([`LocalEntry::plain`]).
-pub struct PlainCall {
-    /// The pattern's session.
-    pub session: Arc<Session>,
-    /// Its returns fire `return_from` (`pattern::RETURN_TRACE`).
-    pub returns: bool,
-    /// Exceptions leaving it fire `exception_from`
-    /// (`pattern::EXCEPTION_TRACE`).
-    pub exceptions: bool,
-}
-
 static TABLE: LazyLock<RwLock<Table>> = LazyLock::new(Default::default);
-
-/// The module versions with a function whose patterns fire on local
-/// calls: what every local call looks in while the local-call gate is
-/// open. Rebuilt whole on every change (rare), read on every local call
-/// (through each thread's [`LOCAL_CACHE`]).
-#[derive(Default)]
-struct LocalIndex {
-    modules: Vec<LocalModule>,
-    /// Every function whose patterns fire on local calls, where its
-    /// module's `functions` say.
-    entries: Vec<LocalEntry>,
-}
-
-impl LocalIndex {
-    /// Where in `entries` the function whose code holds `entry` is, if
-    /// its patterns fire on local calls.
-    fn find(&self, entry: *const Instr) -> Option<usize> {
-        let m = self.modules.iter().find(|m| m.module.contains(entry))?;
-        let index = m.module.index_of(entry);
-        let f = m
-            .module
-            .functions
-            .partition_point(|f| f.start <= index)
-            .checked_sub(1)?;
-        *m.functions.get(f)?
-    }
-}
-
-static LOCAL_INDEX: LazyLock<RwLock<Arc<LocalIndex>>> = LazyLock::new(Default::default);
-
-/// Bumped after each new [`LOCAL_INDEX`]: a thread's cached index is
-/// current while its generation is this one.
-static LOCAL_GENERATION: AtomicU64 = AtomicU64::new(1);
-
-/// A thread's view of [`LOCAL_INDEX`], in one thread-local so that a local
-/// call reaches all of it from one thread-local address.
-struct LocalCache {
-    /// The index and its generation: a local call checks the generation
-    /// (one load) and reads the index with no lock and no reference count.
-    index: RefCell<(u64, Arc<LocalIndex>)>,
-    /// The code address this thread last found in its cached index, and
-    /// where its entry is: a recursive function calls the same entry
-    /// again and again.
-    last: Cell<(usize, usize)>,
-}
-
-thread_local! {
-    static LOCAL_CACHE: LocalCache = LocalCache {
-        index: RefCell::new((0, Arc::default())),
-        last: Cell::new((0, 0)),
-    };
-}
 
 /// Applies `changes` of `session` to every function of a loaded module
 /// that `module:function/arity` names (`None` is the wildcard `'_'`):
 /// only exported functions unless a change reaches local ones. Returns
 /// how many functions matched.
 pub fn apply(
+    code: &dyn LoadedCode,
     session: &Arc<Session>,
     module: Option<Atom>,
     function: Option<Atom>,
     arity: Option<u32>,
     changes: &[Change],
 ) -> usize {
-    let code = CodeServer::global();
-    let modules: Vec<Arc<Module>> = match module {
-        Some(m) => code.current(m).into_iter().collect(),
+    let modules: Vec<Arc<dyn TracedModule>> = match module {
+        Some(m) => code.current_module(m).into_iter().collect(),
         None => code
-            .loaded()
+            .loaded_modules()
             .into_iter()
-            .filter_map(|(m, _)| code.current(m))
+            .filter_map(|m| code.current_module(m))
             .collect(),
     };
     let locals = changes.iter().any(Change::reaches_local_functions);
@@ -321,33 +231,15 @@ pub fn apply(
     prune_dead(&mut table);
     let mut matched = 0;
     for m in &modules {
-        for (name, n) in functions_of(m, locals) {
+        for (name, n) in functions_of(m.as_ref(), locals) {
             if function.is_none_or(|f| f == name) && arity.is_none_or(|a| a == n) {
-                update(&mut table, session, (m.name, name, n), changes);
+                update(&mut table, session, (m.name(), name, n), changes);
                 matched += 1;
             }
         }
     }
-    rebuild_local_modules(&mut table);
+    rebuild_local_modules(code, &table.functions);
     matched
-}
-
-/// Sets the call pattern `word` (`trace::pattern` bits; 0 removes it) on
-/// the exported functions `module:function/arity` names, as a global
-/// pattern of the legacy session: `beamr run --trace-call`. Returns how
-/// many matched.
-pub fn set(module: Option<Atom>, function: Option<Atom>, arity: Option<u32>, word: u32) -> usize {
-    let change = match word {
-        0 => Change::CallOff { local: false },
-        _ => Change::Call(Some(CallPattern {
-            local: false,
-            spec: Spec {
-                flags: word & !pattern::CALL,
-                ms: None,
-            },
-        })),
-    };
-    apply(Session::legacy(), module, function, arity, &[change])
 }
 
 /// Sets `session`'s `on_load` pattern: `changes` are applied to the
@@ -418,53 +310,8 @@ pub fn of_export(export: &Export) -> Option<Patterns> {
         .cloned()
 }
 
-/// Calls `f` with the function whose code holds `entry` and its patterns,
-/// if they fire on local calls; `None` (and `f` not called) if not. One
-/// call of `f`, so that it is inlined here with the rest.
-#[inline(always)]
-pub fn with_local<R>(entry: *const Instr, f: impl FnOnce(&LocalEntry) -> R) -> Option<R> {
-    LOCAL_CACHE.with(|cache| {
-        let generation = LOCAL_GENERATION.load(Ordering::Acquire);
-        let cached = cache.index.try_borrow().ok().filter(|c| c.0 == generation);
-        let fresh: Arc<LocalIndex>;
-        let index = match &cached {
-            Some(c) => &c.1,
-            None => {
-                fresh = refresh_local_cache(cache, generation);
-                &fresh
-            }
-        };
-        let (last, place) = cache.last.get();
-        let place = if last == entry as usize {
-            place
-        } else {
-            let place = index.find(entry)?;
-            cache.last.set((entry as usize, place));
-            place
-        };
-        Some(f(index.entries.get(place)?))
-    })
-}
-
-/// This thread's cached index is out of date (the first local call after
-/// a change of patterns): caches the current one, and returns it. A call
-/// inside [`with_local`]'s `f` (not expected) finds the cache borrowed and
-/// leaves it, with its old generation, to the next call; the place it
-/// then caches is never read with the old index, since the generations
-/// differ.
-#[cold]
-#[inline(never)]
-fn refresh_local_cache(cache: &LocalCache, generation: u64) -> Arc<LocalIndex> {
-    let index = Arc::clone(&LOCAL_INDEX.read().unwrap_or_else(|e| e.into_inner()));
-    cache.last.set((0, 0));
-    if let Ok(mut c) = cache.index.try_borrow_mut() {
-        *c = (generation, Arc::clone(&index));
-    }
-    index
-}
-
 /// Drops every pattern of `session` (it was destroyed).
-pub fn clear_session(session: &Session) {
+pub fn clear_session(code: &dyn LoadedCode, session: &Session) {
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
     table.on_load.remove(&session.id());
     let keys: Vec<Key> = table
@@ -482,7 +329,7 @@ pub fn clear_session(session: &Session) {
             .collect();
         store(&mut table, key, rest);
     }
-    rebuild_local_modules(&mut table);
+    rebuild_local_modules(code, &table.functions);
 }
 
 /// Drops the patterns of destroyed sessions.
@@ -512,8 +359,9 @@ pub fn has_on_load(session: &Session) -> bool {
 }
 
 /// A module was loaded: its functions lose their patterns, and take the
-/// `on_load` patterns of the sessions that set one.
-pub(super) fn module_loaded(name: Atom) {
+/// `on_load` patterns of the sessions that set one. The code server
+/// calls it, passing itself, once the new version is current.
+pub fn module_loaded(code: &dyn LoadedCode, name: Atom) {
     let mut table = TABLE.write().unwrap_or_else(|e| e.into_inner());
     if table.functions.is_empty() && table.on_load.is_empty() {
         return;
@@ -534,25 +382,25 @@ pub(super) fn module_loaded(name: Atom) {
         .map(|o| (Arc::clone(&o.session), o.changes.clone()))
         .collect();
     if !on_load.is_empty() {
-        if let Some(module) = CodeServer::global().current(name) {
+        if let Some(module) = code.current_module(name) {
             for (session, changes) in on_load {
                 let locals = changes.iter().any(Change::reaches_local_functions);
-                for (f, a) in functions_of(&module, locals) {
+                for (f, a) in functions_of(module.as_ref(), locals) {
                     update(&mut table, &session, (name, f, a), &changes);
                 }
             }
         }
     }
-    rebuild_local_modules(&mut table);
+    rebuild_local_modules(code, &table.functions);
 }
 
 /// The functions of `m` a pattern may match: every one with `locals`,
 /// else the exported ones.
-fn functions_of(m: &Module, locals: bool) -> Vec<(Atom, u32)> {
+fn functions_of(m: &dyn TracedModule, locals: bool) -> Vec<(Atom, u32)> {
     if locals {
-        m.functions.iter().map(|f| (f.name, f.arity)).collect()
+        m.functions()
     } else {
-        m.exports.iter().map(|&(f, a, _)| (f, a)).collect()
+        m.exports()
     }
 }
 
@@ -675,90 +523,4 @@ fn changes_of(trace: &FunctionTrace) -> Vec<Change> {
         changes.push(Change::Memory(CounterOp::Start));
     }
     changes
-}
-
-/// Moves the traced bytes of native code (which its call sites test)
-/// from the functions `old` traces on local calls to those `new` does:
-/// the new ones set first, then the old ones `new` does not trace
-/// cleared, so that a function traced in both never reads as untraced in
-/// between (a native call of it then would miss its probe).
-fn move_native_traces(old: &[LocalModule], new: &[LocalModule]) {
-    for m in new {
-        if let Some(native) = &m.module.native {
-            m.traced().for_each(|f| native.set_local_trace(f, true));
-        }
-    }
-    for m in old {
-        let Some(native) = &m.module.native else {
-            continue;
-        };
-        let still = new.iter().find(|n| Arc::ptr_eq(&n.module, &m.module));
-        for f in m.traced() {
-            if !still.is_some_and(|n| n.functions.get(f).is_some_and(Option::is_some)) {
-                native.set_local_trace(f, false);
-            }
-        }
-    }
-}
-
-/// Recomputes the modules local calls look in, the local-call gate, and
-/// the traced bytes of native code.
-fn rebuild_local_modules(table: &mut Table) {
-    let mut names: Vec<Atom> = table
-        .functions
-        .iter()
-        .filter(|(_, all)| all.iter().any(|s| s.trace.fires_locally()))
-        .map(|(k, _)| k.0)
-        .collect();
-    names.sort_unstable_by_key(|a| a.index());
-    names.dedup();
-    let code = CodeServer::global();
-    let mut entries = Vec::new();
-    let modules: Vec<LocalModule> = names
-        .into_iter()
-        .filter_map(|m| code.current(m))
-        .map(|module| {
-            let functions = module
-                .functions
-                .iter()
-                .map(|f| {
-                    let key = (module.name, f.name, f.arity);
-                    let all = table.functions.get(&key)?;
-                    if !all.iter().any(|s| s.trace.fires_locally()) {
-                        return None;
-                    }
-                    let mfa = Mfa {
-                        module: key.0,
-                        function: key.1,
-                        arity: key.2,
-                    };
-                    let plain = match all.as_slice() {
-                        [one] if one.trace.is_plain_local_call() => {
-                            let flags = one.trace.call.as_ref().map_or(0, |c| c.spec.flags);
-                            Some(PlainCall {
-                                session: Arc::clone(&one.session),
-                                returns: flags & pattern::RETURN_TRACE != 0,
-                                exceptions: flags & pattern::EXCEPTION_TRACE != 0,
-                            })
-                        }
-                        _ => None,
-                    };
-                    entries.push(LocalEntry {
-                        mfa,
-                        all: Arc::clone(all),
-                        plain,
-                    });
-                    Some(entries.len() - 1)
-                })
-                .collect();
-            LocalModule { module, functions }
-        })
-        .collect();
-    let any = !modules.is_empty();
-    let mut index = LOCAL_INDEX.write().unwrap_or_else(|e| e.into_inner());
-    move_native_traces(&index.modules, &modules);
-    *index = Arc::new(LocalIndex { modules, entries });
-    drop(index);
-    LOCAL_GENERATION.fetch_add(1, Ordering::AcqRel);
-    pattern::set_local_calls(any);
 }
