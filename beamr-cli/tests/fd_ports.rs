@@ -26,7 +26,7 @@ mod release_roots;
 
 use std::path::{Path, PathBuf};
 
-use release_roots::{otp_root_env, releases, shell, work_dir};
+use release_roots::{otp_root_env, releases, run_line, shell, work_dir};
 
 const PROGRAM: &str = r#"-module(fdport).
 -export([main/0]).
@@ -123,11 +123,7 @@ fn run(root: Option<&Path>, dir: &Path, inner: &Path, command: &str) -> Outcome 
         "cd {} && exec timeout -s KILL 60 {command} {REDIRECTS}",
         inner.display()
     );
-    let out = shell(root, &line)
-        .env("HOME", "/tmp")
-        .env("ERL_CRASH_DUMP_SECONDS", "0")
-        .output()
-        .expect("sh runs");
+    let out = run_line(root, &line);
     Outcome {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         status: out.status.code(),

@@ -16,7 +16,7 @@ mod release_roots;
 
 use std::path::{Path, PathBuf};
 
-use release_roots::{otp_root_env, releases, shell, work_dir};
+use release_roots::{otp_root_env, releases, run_line, shell, work_dir};
 
 /// Seconds a run may take before it is killed: erl needs about one for
 /// either program, a debug beamr less on a quiet machine; the rest is
@@ -77,11 +77,7 @@ fn run(root: Option<&Path>, inner: &Path, command: &str, file: &str) -> (String,
         "cd {} && cat {file} | timeout -s KILL {LIMIT_S} {command}",
         inner.display()
     );
-    let out = shell(root, &line)
-        .env("HOME", "/tmp")
-        .env("ERL_CRASH_DUMP_SECONDS", "0")
-        .output()
-        .expect("sh runs");
+    let out = run_line(root, &line);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         out.status.code(),

@@ -4,7 +4,7 @@
 //! differential suite (`fd_ports`, `halt_slogan`, `process_memory`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// The release roots that exist, after the host (`None`).
 pub fn releases() -> Vec<Option<PathBuf>> {
@@ -43,6 +43,18 @@ pub fn shell(root: Option<&Path>, line: &str) -> Command {
     };
     cmd.arg("-c").arg(line);
     cmd
+}
+
+/// Runs `sh -c LINE` (inside `root` when given) as the erl-against-beamr
+/// tests run a program: `HOME` is `/tmp` and no crash dump waits.
+// Each test binary includes this module; not all of them run lines.
+#[allow(dead_code)]
+pub fn run_line(root: Option<&Path>, line: &str) -> Output {
+    shell(root, line)
+        .env("HOME", "/tmp")
+        .env("ERL_CRASH_DUMP_SECONDS", "0")
+        .output()
+        .expect("sh runs")
 }
 
 /// `BEAMR_OTP_ROOT=...` for beamr to run on `root`'s library (nothing on

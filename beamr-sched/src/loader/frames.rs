@@ -390,33 +390,8 @@ fn scan(args: &[Operand], label: &mut impl FnMut(u32)) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::loader::test_code::{function, ins};
     use Operand::{Label, Unsigned, X, Y};
-
-    fn ins(opcode: Opcode, args: Vec<Operand>) -> Instruction {
-        Instruction {
-            opcode,
-            args,
-            offset: 0,
-        }
-    }
-
-    /// A function `f/1` whose body is `body`, with every instruction at its
-    /// own offset (its index).
-    fn function(body: Vec<Instruction>) -> Vec<Instruction> {
-        let mut code = vec![
-            ins(Opcode::Label, vec![Unsigned(1)]),
-            ins(
-                Opcode::FuncInfo,
-                vec![Operand::Atom(1), Operand::Atom(2), Unsigned(1)],
-            ),
-            ins(Opcode::Label, vec![Unsigned(2)]),
-        ];
-        code.extend(body);
-        for (i, ins) in code.iter_mut().enumerate() {
-            ins.offset = i;
-        }
-        code
-    }
 
     fn check_code(code: &[Instruction]) -> Result<HandlerFrames, String> {
         check(code, |import| import == 7).map_err(|(i, what)| format!("{i}: {what}"))

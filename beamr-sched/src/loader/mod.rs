@@ -17,6 +17,8 @@ mod operand;
 pub mod record;
 pub mod recv;
 mod specialise;
+#[cfg(test)]
+mod test_code;
 mod xregs;
 
 pub use error::LoadError;

@@ -715,29 +715,13 @@ fn label_number(ins: &Instruction) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::loader::test_code::{self, ins};
     use Operand::{Label, Unsigned, X};
 
-    fn ins(opcode: Opcode, args: Vec<Operand>) -> Instruction {
-        Instruction {
-            opcode,
-            args,
-            offset: 0,
-        }
-    }
-
     /// `f/1` with `body` after its entry, then `int_code_end`.
-    fn function(body: Vec<Instruction>) -> Vec<Instruction> {
-        let mut code = vec![
-            ins(Opcode::Label, vec![Unsigned(1)]),
-            ins(
-                Opcode::FuncInfo,
-                vec![Operand::Atom(1), Operand::Atom(2), Unsigned(1)],
-            ),
-            ins(Opcode::Label, vec![Unsigned(2)]),
-        ];
-        code.extend(body);
-        code.push(ins(Opcode::IntCodeEnd, vec![]));
-        code
+    fn function(mut body: Vec<Instruction>) -> Vec<Instruction> {
+        body.push(ins(Opcode::IntCodeEnd, vec![]));
+        test_code::function(body)
     }
 
     fn check_code(code: &[Instruction]) -> Result<(), String> {
