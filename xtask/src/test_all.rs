@@ -10,16 +10,18 @@
 //!    --probes` measures, every probe site compiled out)
 //! 5. `test`     `cargo test --workspace` (unit, integration and doc tests;
 //!    the differential suite against the host's OTP 25)
-//! 6. `otp27`    the differential suite again against OTP 27, and
-//! 7. `otp29`    against OTP 29, each in a Debian root under `target/otp/`
+//! 6. `interp`   the differential suite again with native code off
+//!    (`BEAMR_NATIVE=off`): the interpreter alone must match erl too
+//! 7. `otp27`    the differential suite again against OTP 27, and
+//! 8. `otp29`    against OTP 29, each in a Debian root under `target/otp/`
 //!    (see [`otp_roots`]: made with debootstrap as root, then cached).
 //!    Without root or network the step is skipped and the summary says
 //!    why; only the suite's comparisons are repeated (`cargo test -p
 //!    beamr-cli --test diff`).
-//! 8. `gleam`    the Gleam libraries' test suites and a Gleam project on
+//! 9. `gleam`    the Gleam libraries' test suites and a Gleam project on
 //!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
 //!    without the Gleam compiler or the OTP 27 root.
-//! 9. `fuzz`     every cargo-fuzz target for [`fuzz::TEST_ALL_SECONDS`]
+//! 10. `fuzz`    every cargo-fuzz target for [`fuzz::TEST_ALL_SECONDS`]
 //!    from its seed corpus (see [`fuzz`]; installs nightly and cargo-fuzz
 //!    when missing); a crash fails the step, naming its reproducer.
 //!
@@ -37,12 +39,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 9] = [
-    "erlang", "fixtures", "fmt", "clippy", "test", "otp27", "otp29", "gleam", "fuzz",
+const STEPS: [&str; 10] = [
+    "erlang", "fixtures", "fmt", "clippy", "test", "interp", "otp27", "otp29", "gleam", "fuzz",
 ];
 
 /// The variable that points the differential suite at another OTP's root.
 const DIFF_OTP_ROOT: &str = "BEAMR_DIFF_OTP_ROOT";
+
+/// The variable that turns native code off (`loader::native`).
+const NATIVE_SWITCH: &str = "BEAMR_NATIVE";
 
 /// The cargo commands of each cargo step (their arguments), run in turn.
 const CARGO_STEPS: [(&str, &[&[&str]]); 3] = [
@@ -103,6 +108,11 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
                     seconds: fuzz::TEST_ALL_SECONDS,
                     only: Vec::new(),
                 },
+            ),
+            "interp" => process::run(
+                cargo_command(root, &fixtures_dir)
+                    .args(["test", "-p", "beamr-cli", "--test", "diff"])
+                    .env(NATIVE_SWITCH, "off"),
             ),
             "gleam" => match gleam_suites::run(root) {
                 Ok(result) => result,
@@ -223,6 +233,6 @@ mod tests {
             .iter()
             .map(|(release, _)| format!("otp{release}"))
             .collect();
-        assert_eq!(&STEPS[5..7], steps.as_slice());
+        assert_eq!(&STEPS[6..8], steps.as_slice());
     }
 }
