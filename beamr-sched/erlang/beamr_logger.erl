@@ -36,12 +36,14 @@ start_kernel_logger() ->
     ok = logger:add_handlers(kernel).
 
 %% kernel.app's `env', as the application controller loads it when kernel
-%% is loaded (values set before are kept).
+%% is loaded (values set before are kept). No timeout: on a loaded machine
+%% the controller may take longer than set_env's default 5 s to answer
+%% while boot goes on, and boot must not fail for that.
 load_kernel_env() ->
     App = filename:join([code:lib_dir(kernel), "ebin", "kernel.app"]),
     {ok, [{application, kernel, Props}]} = file:consult(App),
     Env = proplists:get_value(env, Props, []),
-    _ = [application:set_env(kernel, Key, Value)
+    _ = [ok = application:set_env(kernel, Key, Value, [{timeout, infinity}])
          || {Key, Value} <- Env, application:get_env(kernel, Key) =:= undefined],
     ok.
 
