@@ -253,3 +253,18 @@ fn a_bif_call_with_fewer_arguments_than_its_bif_takes_is_a_load_error() {
         Ends::Ran(outcome) => panic!("the mutant loaded and ran to {outcome:?}"),
     }
 }
+
+#[test]
+fn a_test_with_no_fail_label_is_a_load_error() {
+    // is_tuple {f,1} {x,1} of second/2 gets {f,0}: offset 0 would send the
+    // failing test back to itself, forever and with no reduction counted
+    // (found by the load_and_run fuzz target).
+    let bytes = mutated("crafted_f0", "second", Opcode::IsTuple, 1, 0x15, 0x05);
+    match run(&bytes, "crafted_f0", "second", ints(&[1, 2])) {
+        Ends::LoadError(e) => assert!(
+            e.contains("malformed is_tuple instruction") && e.contains("no label"),
+            "{e}"
+        ),
+        Ends::Ran(outcome) => panic!("the mutant loaded and ran to {outcome:?}"),
+    }
+}

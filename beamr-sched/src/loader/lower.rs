@@ -386,6 +386,26 @@ impl<'f> Lowering<'f> {
         }
     }
 
+    /// Operand `i` of `ins`, a label it must have: a test or a jump, for
+    /// which `{f,0}` (no label, [`Target::NONE`]) means nothing to go to,
+    /// and which must not go to itself.
+    pub(super) fn jump_target(
+        &self,
+        ins: &Instruction,
+        i: usize,
+        here: usize,
+    ) -> Result<Target, LoadError> {
+        match self.arg(ins, i)? {
+            Operand::Label(0) => Err(self.err(ins, "a test or jump with no label ({f,0})")),
+            // Offset 0 is `Target::NONE`, and a test or jump to itself
+            // would never end, nor count a reduction.
+            op => match self.target_of(ins, op, here)? {
+                Target::NONE => Err(self.err(ins, "a test or jump to itself")),
+                target => Ok(target),
+            },
+        }
+    }
+
     pub(super) fn target(
         &self,
         ins: &Instruction,
@@ -604,7 +624,7 @@ impl<'f> Lowering<'f> {
         arity_table: bool,
     ) -> Result<Box<Select>, LoadError> {
         let arg = self.src(ins, 0)?;
-        let fail = self.target(ins, 1, here)?;
+        let fail = self.jump_target(ins, 1, here)?;
         let items = self.groups(ins, 2, 2, "odd jump table")?;
         let mut cases = Vec::with_capacity(items.len() / 2);
         for pair in items.chunks(2) {
@@ -755,7 +775,7 @@ impl<'f> Lowering<'f> {
                     O::IsEqExact => Compare::EqExact,
                     _ => Compare::NeExact,
                 },
-                fail: self.target(ins, 0, here)?,
+                fail: self.jump_target(ins, 0, here)?,
                 a: self.src(ins, 1)?,
                 b: self.src(ins, 2)?,
             },
@@ -793,21 +813,21 @@ impl<'f> Lowering<'f> {
                     O::IsBoolean => TypeTest::Boolean,
                     _ => TypeTest::Map,
                 },
-                fail: self.target(ins, 0, here)?,
+                fail: self.jump_target(ins, 0, here)?,
                 arg: self.src(ins, 1)?,
             },
             O::IsFunction2 => Instr::IsFunction2 {
-                fail: self.target(ins, 0, here)?,
+                fail: self.jump_target(ins, 0, here)?,
                 arg: self.src(ins, 1)?,
                 arity: self.src(ins, 2)?,
             },
             O::TestArity => Instr::TestArity {
-                fail: self.target(ins, 0, here)?,
+                fail: self.jump_target(ins, 0, here)?,
                 arg: self.src(ins, 1)?,
                 arity: self.unsigned(ins, 2)? as u32,
             },
             O::IsTaggedTuple => Instr::IsTaggedTuple {
-                fail: self.target(ins, 0, here)?,
+                fail: self.jump_target(ins, 0, here)?,
                 arg: self.src(ins, 1)?,
                 arity: self.unsigned(ins, 2)? as u32,
                 tag: self.atom_operand(ins, 3)?,
@@ -815,7 +835,7 @@ impl<'f> Lowering<'f> {
             O::SelectVal => Instr::SelectVal(self.select(ins, here, false)?),
             O::SelectTupleArity => Instr::SelectTupleArity(self.select(ins, here, true)?),
             O::Jump => Instr::Jump {
-                target: self.target(ins, 0, here)?,
+                target: self.jump_target(ins, 0, here)?,
             },
             O::Move => Instr::Move {
                 src: self.src(ins, 0)?,
