@@ -17,9 +17,13 @@
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
-//! Not here: UDP data (`gen_udp:send`/`recv` answer `enotsup`), SCTP,
+//! - `dgram`: UDP's datagrams (`udp_inet`): sending, receiving,
+//!   connecting;
+//!
+//! Not here: SCTP, multicast membership (`add_membership`: `enotsup`),
 //! `sendfile`, interface queries (`getifaddrs`, `getiflist`: `enotsup`).
 
+mod dgram;
 pub mod gethost;
 pub mod options;
 pub mod outbox;

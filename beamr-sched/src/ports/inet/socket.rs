@@ -47,6 +47,8 @@ pub(super) enum Sock {
     Listener(mio::net::TcpListener),
     /// Connected, or connecting.
     Stream(mio::net::TcpStream),
+    /// A UDP socket, bound (perhaps connected), registered for reading.
+    Dgram(mio::net::UdpSocket),
 }
 
 /// A request waiting for the socket: its caller, reference and deadline.
@@ -150,6 +152,7 @@ impl State {
             Sock::Fresh(s) => Some(SockRef::from(s)),
             Sock::Listener(l) => Some(SockRef::from(l)),
             Sock::Stream(s) => Some(SockRef::from(s)),
+            Sock::Dgram(s) => Some(SockRef::from(s)),
         }
     }
 
@@ -296,10 +299,12 @@ impl InetPort {
                     let bytes = match &out {
                         Out::Data(d) => d.bytes.len(),
                         Out::Parsed(parsed) => parsed.packet.len(),
+                        Out::Datagram(d) => d.data.bytes.len(),
                         _ => 0,
                     };
                     rt.port_deliver(port, bytes, |h| {
-                        outbox::owner_message(h, self.id, &out, deliver_term).unwrap_or(Term::NIL)
+                        outbox::owner_message(h, self.id, &out, deliver_term, self.udp)
+                            .unwrap_or(Term::NIL)
                     });
                 }
             }
@@ -318,10 +323,16 @@ impl InetPort {
             }
             req::BIND => self.bind(&mut st, &mut r),
             req::LISTEN => self.listen(&mut st, &mut r),
+            req::CONNECT if self.udp => self.dgram_connect(&mut st, caller, &mut r),
             req::CONNECT => self.connect(&mut st, caller, &mut r),
             req::ACCEPT => self.accept(&mut st, caller, &mut r),
+            req::PACKET_RECV if self.udp => self.dgram_recv(&mut st, caller, &mut r),
             req::RECV => self.recv(&mut st, caller, &mut r),
             req::PEER => match &st.sock {
+                Sock::Dgram(s) => match s.peer_addr() {
+                    Ok(addr) => wire::ok(&wire::encode_address(addr)),
+                    Err(e) => wire::error(io_error(&e)),
+                },
                 Sock::Stream(s) if st.connected => match s.peer_addr() {
                     Ok(addr) => wire::ok(&wire::encode_address(addr)),
                     Err(e) => wire::error(io_error(&e)),
@@ -459,6 +470,11 @@ impl InetPort {
             return wire::error(io_error(&e));
         }
         st.bound = true;
+        if self.udp {
+            if let Err(e) = self.make_dgram(st) {
+                return wire::error(io_error(&e));
+            }
+        }
         match st.local_addr() {
             Ok(bound) => wire::ok(&bound.port().to_be_bytes()),
             Err(e) => wire::error(io_error(&e)),
@@ -509,6 +525,7 @@ impl InetPort {
                 Sock::Fresh(s) => Some(SockRef::from(s)),
                 Sock::Listener(l) => Some(SockRef::from(l)),
                 Sock::Stream(s) => Some(SockRef::from(s)),
+                Sock::Dgram(s) => Some(SockRef::from(s)),
             };
             match st.opts.set(opt, value, sock) {
                 Ok(changed) => {
@@ -590,6 +607,7 @@ fn deregister(poller: &Poller, sock: Sock, token: mio::Token) {
     match sock {
         Sock::Listener(mut l) => poller.deregister(&mut l, token),
         Sock::Stream(mut s) => poller.deregister(&mut s, token),
+        Sock::Dgram(mut s) => poller.deregister(&mut s, token),
         Sock::Fresh(_) | Sock::None => {}
     }
 }

@@ -268,6 +268,9 @@ impl InetPort {
     /// Gives the buffer's packets to whoever wants them, reading more
     /// while someone does (step 2 of the module doc).
     pub(super) fn pump(&self, st: &mut State) {
+        if self.udp {
+            return self.dgram_pump(st);
+        }
         loop {
             self.deliver_buffered(st);
             let wanted = st.recv.is_some() || st.opts.active != Active::Passive;
@@ -429,6 +432,11 @@ impl InetPort {
         } else {
             (None, bytes)
         };
+        if self.udp {
+            let status = self.dgram_send(data);
+            self.reply_send(caller, status, mref.as_deref());
+            return;
+        }
         let status = {
             let mut st = self.lock();
             let status = self.write(&mut st, data);
@@ -462,15 +470,25 @@ impl InetPort {
         let Some(status) = status else {
             return;
         };
+        self.reply_send(caller, status, mref.as_deref());
+    }
+
+    /// Answers a sender `{inet_reply, S, Status}` (with its monitor
+    /// reference from OTP 26 on).
+    pub(super) fn reply_send(
+        &self,
+        caller: Term,
+        status: Result<(), &'static str>,
+        mref: Option<&[u8]>,
+    ) {
         let Some(rt) = self.rt.upgrade() else {
             return;
         };
         if !caller.is_local_pid() {
             return;
         }
-        let message = Payload::build(|h| {
-            super::outbox::send_reply_message(h, self.id, status, mref.as_deref())
-        });
+        let message =
+            Payload::build(|h| super::outbox::send_reply_message(h, self.id, status, mref));
         rt.send_signal(caller, Signal::Message(message, None));
     }
 
@@ -562,6 +580,7 @@ impl InetPort {
             }
             match st.sock {
                 Sock::Listener(_) if readable => self.accept_waiting(&mut st),
+                Sock::Dgram(_) if readable => self.dgram_pump(&mut st),
                 Sock::Stream(_) if st.connected => {
                     if writable && !st.outbuf.is_empty() && self.write_out(&mut st).is_err() {
                         st.eof = true;

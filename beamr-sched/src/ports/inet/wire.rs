@@ -86,6 +86,8 @@ pub mod req {
     pub const UNRECV: u32 = 43;
     /// Shuts a direction down: 0 read, 1 write, 2 both.
     pub const SHUTDOWN: u32 = 44;
+    /// Receives a datagram (UDP): time, length.
+    pub const PACKET_RECV: u32 = 60;
 }
 
 /// The state flags `GETSTATUS` answers (`INET_F_*`).
