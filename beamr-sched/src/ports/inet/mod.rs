@@ -19,12 +19,15 @@
 //!
 //! - `dgram`: UDP's datagrams (`udp_inet`): sending, receiving,
 //!   connecting;
+//! - [`ifaddrs`]: the host's interfaces (`inet:getifaddrs/0`,
+//!   `getiflist/0`);
 //!
 //! Not here: SCTP, multicast membership (`add_membership`: `enotsup`),
-//! `sendfile`, interface queries (`getifaddrs`, `getiflist`: `enotsup`).
+//! `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
 
 mod dgram;
 pub mod gethost;
+pub mod ifaddrs;
 pub mod options;
 pub mod outbox;
 pub mod packet;

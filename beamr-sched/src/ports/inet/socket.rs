@@ -382,6 +382,14 @@ impl InetPort {
                 wire::ok(&out)
             }
             req::GETSTATUS => wire::ok(&status(&st).to_be_bytes()),
+            req::GETIFADDRS => match super::ifaddrs::getifaddrs_reply() {
+                Ok(bytes) => wire::ok(&bytes),
+                Err(e) => wire::error(e),
+            },
+            req::GETIFLIST => match super::ifaddrs::getiflist_reply() {
+                Ok(bytes) => wire::ok(&bytes),
+                Err(e) => wire::error(e),
+            },
             req::SUBSCRIBE => {
                 let mut out = Vec::new();
                 for &what in data {

@@ -72,6 +72,10 @@ pub mod req {
     pub const GETTYPE: u32 = 15;
     /// The state flags (`INET_F_*`).
     pub const GETSTATUS: u32 = 16;
+    /// The names of the interfaces with an IPv4 address.
+    pub const GETIFLIST: u32 = 21;
+    /// The interfaces and their addresses.
+    pub const GETIFADDRS: u32 = 25;
     /// Event subscriptions (`subs_empty_out_q`).
     pub const SUBSCRIBE: u32 = 24;
     /// Accepts: time; the new socket comes as `inet_async`.
