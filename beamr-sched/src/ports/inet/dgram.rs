@@ -24,6 +24,7 @@ use std::time::Instant;
 use beamr_core::term::Term;
 use mio::Interest;
 
+use super::conn::{Dgram, Peer};
 use super::options::Active;
 use super::outbox::{Data, Datagram, Out, Reply};
 use super::poller::poller;
@@ -37,16 +38,24 @@ const MAX_READ_ERRORS: usize = 4;
 /// Where a datagram goes: an address, or the connected peer.
 #[derive(Debug, PartialEq, Eq)]
 enum Destination {
-    To(SocketAddr),
+    To(Peer),
     Connected,
 }
 
 /// Reads the destination of a `sendto`: family, port and address, as
 /// `prim_inet`'s `addr` encoding writes it (an IPv6 address with its flow
-/// information and scope id, 32 bits each). `Err` names the
+/// information and scope id, 32 bits each; a Unix-domain path with no
+/// port). `Err` names the
 /// error: `einval` for a malformed one, `eafnosupport` for a family the
 /// socket is not of.
-fn destination(r: &mut Reader<'_>, inet6: bool) -> Result<Destination, &'static str> {
+fn destination(r: &mut Reader<'_>, inet6: bool, local: bool) -> Result<Destination, &'static str> {
+    if let Some(path) = wire::local_path(r) {
+        let path = path.map_err(|()| "einval")?;
+        if !local {
+            return Err("eafnosupport");
+        }
+        return Ok(Destination::To(Peer::Local(path)));
+    }
     let family = r.u8().ok_or("einval")?;
     let port = r.u16().ok_or("einval")?;
     let ip: IpAddr = match family {
@@ -74,7 +83,10 @@ fn destination(r: &mut Reader<'_>, inet6: bool) -> Result<Destination, &'static 
         wire::AF_LOOPBACK => Ipv4Addr::LOCALHOST.into(),
         _ => return Err("eafnosupport"),
     };
-    Ok(Destination::To(SocketAddr::new(ip, port)))
+    if local {
+        return Err("eafnosupport");
+    }
+    Ok(Destination::To(Peer::Ip(SocketAddr::new(ip, port))))
 }
 
 impl InetPort {
@@ -88,7 +100,7 @@ impl InetPort {
             return Err(std::io::Error::from_raw_os_error(libc::EINVAL));
         };
         let poller = poller().ok_or_else(|| std::io::Error::from_raw_os_error(libc::ENOTSUP))?;
-        let mut udp = mio::net::UdpSocket::from_std(std::net::UdpSocket::from(socket));
+        let mut udp = Dgram::from_socket(socket, st.local);
         let token = poller.register(&mut udp, Interest::READABLE, self.this.clone())?;
         st.token = Some(token);
         st.sock = Sock::Dgram(udp);
@@ -99,7 +111,7 @@ impl InetPort {
     pub(super) fn dgram_send(&self, bytes: &[u8]) -> Result<(), &'static str> {
         let mut st = self.lock();
         let mut r = Reader::new(bytes);
-        let to = destination(&mut r, st.inet6)?;
+        let to = destination(&mut r, st.inet6, st.local)?;
         let ancillary = r.u32().ok_or("einval")?;
         r.take(ancillary as usize).ok_or("einval")?;
         if ancillary != 0 {
@@ -115,12 +127,10 @@ impl InetPort {
             return Err("closed");
         };
         let sent = match to {
-            Destination::To(addr) => sock.send_to(payload, addr),
-            Destination::Connected => match sock.peer_addr() {
-                Ok(_) => sock.send(payload),
-                // inet_drv's answer to a send with no destination.
-                Err(_) => return Err("einval"),
-            },
+            Destination::To(to) => sock.send_to(payload, &to),
+            Destination::Connected if sock.is_connected() => sock.send(payload),
+            // inet_drv's answer to a send with no destination.
+            Destination::Connected => return Err("einval"),
         };
         match sent {
             Ok(_) => {
@@ -145,19 +155,25 @@ impl InetPort {
         let Some(_time) = wire::time(r) else {
             return wire::error("einval");
         };
-        let Some(addr) = wire::address(r, st.inet6) else {
-            return wire::error("einval");
+        let to = match wire::local_path(r) {
+            Some(Ok(path)) if st.local => Peer::Local(path),
+            Some(Ok(_)) => return wire::error("eafnosupport"),
+            Some(Err(())) => return wire::error("einval"),
+            None => match wire::address(r, st.inet6) {
+                Some(addr) if st.local || addr.is_ipv6() != st.inet6 => {
+                    return wire::error("eafnosupport")
+                }
+                Some(addr) => Peer::Ip(addr),
+                None => return wire::error("einval"),
+            },
         };
-        if addr.is_ipv6() != st.inet6 {
-            return wire::error("eafnosupport");
-        }
         if let Err(e) = self.make_dgram(st) {
             return wire::error(io_error(&e));
         }
         let Sock::Dgram(sock) = &st.sock else {
             return wire::error("einval");
         };
-        if let Err(e) = sock.connect(addr) {
+        if let Err(e) = sock.connect(&to) {
             return wire::error(io_error(&e));
         }
         let reference = st.reference();
@@ -273,34 +289,37 @@ mod tests {
     fn reads_sendto_destinations() {
         let mut r = Reader::new(&[wire::AF_INET, 0, 80, 127, 0, 0, 1, 0, 0, 0, 0]);
         assert_eq!(
-            destination(&mut r, false),
-            Ok(Destination::To("127.0.0.1:80".parse().unwrap()))
+            destination(&mut r, false, false),
+            Ok(Destination::To(Peer::Ip("127.0.0.1:80".parse().unwrap())))
         );
         assert_eq!(r.u32(), Some(0), "the ancillary length stays unread");
         let mut r = Reader::new(&[wire::AF_ANY, 0, 0]);
-        assert_eq!(destination(&mut r, false), Ok(Destination::Connected));
+        assert_eq!(
+            destination(&mut r, false, false),
+            Ok(Destination::Connected)
+        );
         let mut six = vec![wire::AF_INET6, 1, 0];
         six.extend_from_slice(&Ipv6Addr::LOCALHOST.octets());
         six.extend_from_slice(&[0; 8]);
         assert_eq!(
-            destination(&mut Reader::new(&six), true),
-            Ok(Destination::To("[::1]:256".parse().unwrap()))
+            destination(&mut Reader::new(&six), true, false),
+            Ok(Destination::To(Peer::Ip("[::1]:256".parse().unwrap())))
         );
         assert_eq!(
-            destination(&mut Reader::new(&six), false),
+            destination(&mut Reader::new(&six), false, false),
             Err("eafnosupport")
         );
         let v4 = [wire::AF_INET, 0, 1, 10, 0, 0, 1];
         assert_eq!(
-            destination(&mut Reader::new(&v4), true),
+            destination(&mut Reader::new(&v4), true, false),
             Err("eafnosupport")
         );
         assert_eq!(
-            destination(&mut Reader::new(&[wire::AF_INET, 0]), false),
+            destination(&mut Reader::new(&[wire::AF_INET, 0]), false, false),
             Err("einval")
         );
         assert_eq!(
-            destination(&mut Reader::new(&[9, 0, 0]), false),
+            destination(&mut Reader::new(&[9, 0, 0]), false, false),
             Err("eafnosupport")
         );
     }

@@ -17,6 +17,8 @@
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
+//! - `conn`: a connection, listener or datagram socket over IP or a
+//!   Unix-domain socket (`{local, Path}` addresses), and their addresses;
 //! - `dgram`: UDP's datagrams (`udp_inet`): sending, receiving,
 //!   connecting;
 //! - [`ifaddrs`]: the host's interfaces (`inet:getifaddrs/0`,
@@ -25,6 +27,7 @@
 //! Not here: SCTP, multicast membership (`add_membership`: `enotsup`),
 //! `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
 
+mod conn;
 mod dgram;
 pub mod gethost;
 pub mod ifaddrs;

@@ -415,7 +415,7 @@ impl Options {
 }
 
 /// Whether `opt` is an option of the OS socket beamr sets.
-fn is_socket_option(opt: u8) -> bool {
+pub fn is_socket_option(opt: u8) -> bool {
     matches!(
         opt,
         code::REUSEADDR

@@ -90,7 +90,7 @@ impl Parsed {
 #[derive(Debug)]
 pub struct Datagram {
     /// The sender's address.
-    pub from: std::net::SocketAddr,
+    pub from: super::conn::Peer,
     /// The datagram.
     pub data: Data,
 }
@@ -102,14 +102,20 @@ impl Datagram {
     /// takes apart.
     fn reply_term(&self, h: &mut Heap) -> Term {
         let data = self.data.term(h);
-        let prefix = super::wire::encode_address(self.from);
+        let prefix = self.from.encode();
         h.byte_list(&prefix, data)
     }
 
     /// `{udp, S, IP, Port, Data}`, for the owner of an active socket.
     fn message(&self, h: &mut Heap, socket: Term) -> Term {
-        let ip = ip_tuple(h, self.from.ip());
-        let port = Term::small_unchecked(i64::from(self.from.port()));
+        let (ip, port) = match &self.from {
+            super::conn::Peer::Ip(addr) => (ip_tuple(h, addr.ip()), addr.port()),
+            super::conn::Peer::Local(path) => {
+                let path = h.binary(path);
+                (h.tuple(&[atom("local"), path]), 0)
+            }
+        };
+        let port = Term::small_unchecked(i64::from(port));
         let data = self.data.term(h);
         h.tuple(&[atom("udp"), socket, ip, port, data])
     }
