@@ -31,12 +31,10 @@ setting(Opt) ->
 
 main() ->
     P = open_port({fd, 1, 1}, [out]),
+    %% What the fd port writes comes out before what io writes next, as
+    %% on erl, with no wait between them (erl writes at once when the
+    %% descriptor takes it; beamr writes before port_command returns).
     port_command(P, "written by the fd port\n"),
-    %% erl writes at once; beamr writes an fd port's output on a thread of
-    %% its own, as it does the io server's, and nothing here can wait for
-    %% that write: a second is far more than it takes, even on a loaded
-    %% machine.
-    timer:sleep(1000),
     io:format("fd name: ~p~n", [erlang:port_info(P, name)]),
     io:format("fd keys: ~p~n", [[K || {K, _} <- erlang:port_info(P)]]),
     io:format("fd os_pid: ~p~n", [erlang:port_info(P, os_pid)]),

@@ -24,6 +24,7 @@ pub mod open;
 pub mod options;
 pub mod ram_file;
 pub mod reader;
+pub mod std_stream;
 pub mod trace_file;
 pub mod trace_ip;
 

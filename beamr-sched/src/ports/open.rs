@@ -67,12 +67,20 @@ pub fn open(
                     .map_err(|e| bad_input = Some(e))
                     .ok(),
             };
-            let target = o.output.then(|| super::fd::writer(output));
+            // Standard output and error are written as the port is given
+            // data (`std_stream`); any other descriptor on a thread.
+            let std_stream = super::std_stream::Stream::of(output).filter(|_| o.output);
+            let target = (o.output && std_stream.is_none()).then(|| super::fd::writer(output));
             // erts names an fd port after its descriptors: "In/Out".
             let name = format!("{input}/{output}");
+            let sink = if std_stream.is_some() { None } else { sink };
             let mut port = Port::new(id, name.clone(), owner, sink);
             port.packet = packet_header(&o);
             port.writable = o.output;
+            if let Some(stream) = std_stream {
+                let writer = super::std_stream::StdWriter::new(id, Arc::downgrade(&rt_arc), stream);
+                port.driver = Some(writer as Arc<dyn crate::runtime::PortDriver>);
+            }
             let port = Arc::new(port);
             rt.insert_port(port.clone());
             if let Some(reason) = bad_input {

@@ -17,10 +17,20 @@
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
-//! Not here: UDP data (`gen_udp:send`/`recv` answer `enotsup`), SCTP,
-//! `sendfile`, interface queries (`getifaddrs`, `getiflist`: `enotsup`).
+//! - `conn`: a connection, listener or datagram socket over IP or a
+//!   Unix-domain socket (`{local, Path}` addresses), and their addresses;
+//! - `dgram`: UDP's datagrams (`udp_inet`): sending, receiving,
+//!   connecting;
+//! - [`ifaddrs`]: the host's interfaces (`inet:getifaddrs/0`,
+//!   `getiflist/0`);
+//!
+//! Not here: SCTP, multicast membership (`add_membership`: `enotsup`),
+//! `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
 
+mod conn;
+mod dgram;
 pub mod gethost;
+pub mod ifaddrs;
 pub mod options;
 pub mod outbox;
 pub mod packet;

@@ -44,6 +44,16 @@ pub mod code {
     pub const TOS: u8 = 9;
     /// `nodelay`.
     pub const NODELAY: u8 = 10;
+    /// `multicast_if`.
+    pub const MULTICAST_IF: u8 = 11;
+    /// `multicast_ttl`.
+    pub const MULTICAST_TTL: u8 = 12;
+    /// `multicast_loop`.
+    pub const MULTICAST_LOOP: u8 = 13;
+    /// `add_membership`.
+    pub const ADD_MEMBERSHIP: u8 = 14;
+    /// `drop_membership`.
+    pub const DROP_MEMBERSHIP: u8 = 15;
     /// `ipv6_v6only`.
     pub const IPV6_V6ONLY: u8 = 16;
     /// `reuseport`.
@@ -135,6 +145,8 @@ pub struct Options {
     pub delimiter: u8,
     /// `buffer`.
     pub buffer: i32,
+    /// `buffer` was set: a larger `recbuf` no longer raises it.
+    pub buffer_set: bool,
     /// `delay_send`.
     pub delay_send: bool,
     /// `send_timeout` in milliseconds (`None`: infinity).
@@ -184,6 +196,7 @@ impl Default for Options {
             } else {
                 1460
             },
+            buffer_set: false,
             delay_send: false,
             send_timeout: None,
             send_timeout_close: false,
@@ -226,6 +239,10 @@ pub fn parse(data: &[u8]) -> Result<Vec<(u8, Value)>, OptError> {
             code::LINGER => {
                 let on = r.i32().ok_or("einval")?;
                 Value::Linger(on != 0, r.i32().ok_or("einval")?)
+            }
+            // Multicast groups and interfaces: not here.
+            code::MULTICAST_IF | code::ADD_MEMBERSHIP | code::DROP_MEMBERSHIP => {
+                return Err("enotsup")
             }
             code::ACTIVE => match r.i32().ok_or("einval")? {
                 3 => Value::ActiveCount(r.i16().ok_or("einval")?),
@@ -303,7 +320,10 @@ impl Options {
                 self.packet_size = usize::try_from(int).map_err(|_| "einval")?;
             }
             (code::LINE_DELIM, _) => self.delimiter = u8::try_from(int).map_err(|_| "einval")?,
-            (code::BUFFER, _) => self.buffer = int.max(0),
+            (code::BUFFER, _) => {
+                self.buffer = int.max(0);
+                self.buffer_set = true;
+            }
             (code::DELAY_SEND, _) => self.delay_send = int != 0,
             (code::SEND_TIMEOUT, _) => self.send_timeout = u32::try_from(int).ok(),
             (code::SEND_TIMEOUT_CLOSE, _) => self.send_timeout_close = int != 0,
@@ -317,7 +337,14 @@ impl Options {
                 }
             }
             (opt, value) => match sock {
-                Some(sock) => set_socket_option(&sock, opt, value)?,
+                Some(sock) => {
+                    set_socket_option(&sock, opt, value)?;
+                    // erts raises the user-level buffer with the OS's
+                    // receive buffer, unless `buffer` was set.
+                    if opt == code::RCVBUF && !self.buffer_set {
+                        self.buffer = self.buffer.max(int);
+                    }
+                }
                 None => {
                     if !is_socket_option(opt) {
                         return Err("einval");
@@ -388,7 +415,7 @@ impl Options {
 }
 
 /// Whether `opt` is an option of the OS socket beamr sets.
-fn is_socket_option(opt: u8) -> bool {
+pub fn is_socket_option(opt: u8) -> bool {
     matches!(
         opt,
         code::REUSEADDR
@@ -408,6 +435,8 @@ fn is_socket_option(opt: u8) -> bool {
             | code::RECVTOS
             | code::RECVTCLASS
             | code::TTL
+            | code::MULTICAST_TTL
+            | code::MULTICAST_LOOP
     )
 }
 
@@ -415,6 +444,7 @@ fn is_socket_option(opt: u8) -> bool {
 fn default_socket_option(opt: u8) -> Value {
     match opt {
         code::LINGER => Value::Linger(false, 0),
+        code::MULTICAST_TTL | code::MULTICAST_LOOP => Value::Int(1),
         _ => Value::Int(0),
     }
 }
@@ -464,6 +494,8 @@ pub fn set_socket_option(sock: &SockRef<'_>, opt: u8, value: Value) -> Result<()
         code::RECVTOS => sock.set_recv_tos_v4(flag),
         code::RECVTCLASS => sock.set_recv_tclass_v6(flag),
         code::TTL => sock.set_ttl_v4(u32::try_from(int).map_err(|_| "einval")?),
+        code::MULTICAST_TTL => sock.set_multicast_ttl_v4(u32::try_from(int).map_err(|_| "einval")?),
+        code::MULTICAST_LOOP => sock.set_multicast_loop_v4(flag),
         _ => return Err("einval"),
     };
     done.map_err(|e| os_error(&e))
@@ -494,6 +526,8 @@ fn get_socket_option(sock: &SockRef<'_>, opt: u8) -> Result<Value, OptError> {
         code::RECVTOS => b(sock.recv_tos_v4()),
         code::RECVTCLASS => b(sock.recv_tclass_v6()),
         code::TTL => u(sock.ttl_v4()),
+        code::MULTICAST_TTL => u(sock.multicast_ttl_v4()),
+        code::MULTICAST_LOOP => b(sock.multicast_loop_v4()),
         _ => return Err("einval"),
     };
     value.map_err(|e| os_error(&e))

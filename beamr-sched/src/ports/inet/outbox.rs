@@ -7,6 +7,8 @@
 //! to the owner (active modes):  {tcp, S, Data}   ({S, {data, Data}} with {deliver, port})
 //!                               {http, S, HttpPacket}   {ssl_tls, S, Type, Version, Bin}
 //!                               {tcp_closed, S}  {tcp_error, S, Reason}  {tcp_passive, S}
+//!                               {udp, S, IP, Port, Data}  {udp_error, S, Reason}
+//!                               {udp_passive, S}
 //! to a subscriber:              {empty_out_q, S}
 //! ```
 //!
@@ -84,6 +86,58 @@ impl Parsed {
     }
 }
 
+/// A datagram a UDP socket received: who sent it, and its data.
+#[derive(Debug)]
+pub struct Datagram {
+    /// The sender's address.
+    pub from: super::conn::Peer,
+    /// The datagram.
+    pub data: Data,
+}
+
+impl Datagram {
+    /// What a recv gets in its `{ok, ...}`: the sender's address as
+    /// inet_drv encodes it (family, port, address bytes) in front of
+    /// the data, `[F, P1, P0, A, B, C, D | Data]`, which `prim_inet`
+    /// takes apart.
+    fn reply_term(&self, h: &mut Heap) -> Term {
+        let data = self.data.term(h);
+        let prefix = self.from.encode();
+        h.byte_list(&prefix, data)
+    }
+
+    /// `{udp, S, IP, Port, Data}`, for the owner of an active socket.
+    fn message(&self, h: &mut Heap, socket: Term) -> Term {
+        let (ip, port) = match &self.from {
+            super::conn::Peer::Ip(addr) => (ip_tuple(h, addr.ip()), addr.port()),
+            super::conn::Peer::Local(path) => {
+                let path = h.binary(path);
+                (h.tuple(&[atom("local"), path]), 0)
+            }
+        };
+        let port = Term::small_unchecked(i64::from(port));
+        let data = self.data.term(h);
+        h.tuple(&[atom("udp"), socket, ip, port, data])
+    }
+}
+
+/// `{A, B, C, D}` or the eight 16-bit groups of an IPv6 address.
+pub fn ip_tuple(h: &mut Heap, ip: std::net::IpAddr) -> Term {
+    let parts: Vec<Term> = match ip {
+        std::net::IpAddr::V4(ip) => ip
+            .octets()
+            .iter()
+            .map(|&b| Term::small_unchecked(i64::from(b)))
+            .collect(),
+        std::net::IpAddr::V6(ip) => ip
+            .segments()
+            .iter()
+            .map(|&s| Term::small_unchecked(i64::from(s)))
+            .collect(),
+    };
+    h.tuple(&parts)
+}
+
 /// The result an `inet_async` message carries.
 #[derive(Debug)]
 pub enum Reply {
@@ -95,6 +149,8 @@ pub enum Reply {
     Data(Data),
     /// `{ok, Packet}` (a recv of a decoded packet).
     Parsed(Parsed),
+    /// `{ok, [Address | Data]}` (a UDP recv).
+    Datagram(Datagram),
     /// `{error, Reason}`.
     Error(&'static str),
 }
@@ -115,11 +171,13 @@ pub enum Out {
     Data(Data),
     /// `{http, S, Packet}` or `{ssl_tls, ...}` to the owner.
     Parsed(Parsed),
+    /// `{udp, S, IP, Port, Data}` to the owner.
+    Datagram(Datagram),
     /// `{tcp_closed, S}` to the owner.
     Closed,
-    /// `{tcp_error, S, Reason}` to the owner.
+    /// `{tcp_error, S, Reason}` (`udp_error`) to the owner.
     Error(&'static str),
-    /// `{tcp_passive, S}` to the owner.
+    /// `{tcp_passive, S}` (`udp_passive`) to the owner.
     Passive,
     /// `{empty_out_q, S}` to a subscriber.
     EmptyOutQ(Term),
@@ -163,6 +221,10 @@ pub fn reply_term(h: &mut Heap, socket: Term, reply: &Reply) -> Term {
             let packet = parsed.term(h, socket);
             h.tuple(&[atom("ok"), packet])
         }
+        Reply::Datagram(datagram) => {
+            let packet = datagram.reply_term(h);
+            h.tuple(&[atom("ok"), packet])
+        }
         Reply::Error(reason) => error_tuple(h, reason),
     }
 }
@@ -202,9 +264,19 @@ pub fn async_message(h: &mut Heap, socket: Term, reference: u16, reply: &Reply) 
 
 /// A message to the owner (`None` for [`Out::Async`], [`Out::EmptyOutQ`]
 /// and [`Out::Exit`]). `deliver_term` is the `deliver` option: `port`
-/// makes data `{S, {data, Data}}`.
-pub fn owner_message(h: &mut Heap, socket: Term, out: &Out, deliver_term: bool) -> Option<Term> {
+/// makes data `{S, {data, Data}}`. `udp`: the socket is a `udp_inet`
+/// one, whose messages are tagged `udp_*`.
+pub fn owner_message(
+    h: &mut Heap,
+    socket: Term,
+    out: &Out,
+    deliver_term: bool,
+    udp: bool,
+) -> Option<Term> {
     Some(match out {
+        Out::Error(reason) if udp => h.tuple(&[atom("udp_error"), socket, atom(reason)]),
+        Out::Passive if udp => h.tuple(&[atom("udp_passive"), socket]),
+        Out::Datagram(datagram) => datagram.message(h, socket),
         Out::Data(data) if !deliver_term => {
             let data = data.term(h);
             let inner = h.tuple(&[atom("data"), data]);

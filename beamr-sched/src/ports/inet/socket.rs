@@ -20,6 +20,7 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::Instant;
@@ -28,6 +29,7 @@ use beamr_core::term::Term;
 use mio::Interest;
 use socket2::{Domain, SockRef, Socket, Type};
 
+use super::conn::{encode_sockaddr, Conn, Dgram, Listener};
 use super::options::{self, Options};
 use super::outbox::{self, Out, Reply};
 use super::packet_parser::HttpState;
@@ -44,9 +46,11 @@ pub(super) enum Sock {
     /// Opened, perhaps bound; not listening or connected.
     Fresh(Socket),
     /// Listening.
-    Listener(mio::net::TcpListener),
+    Listener(Listener),
     /// Connected, or connecting.
-    Stream(mio::net::TcpStream),
+    Stream(Conn),
+    /// A UDP socket, bound (perhaps connected), registered for reading.
+    Dgram(Dgram),
 }
 
 /// A request waiting for the socket: its caller, reference and deadline.
@@ -81,6 +85,8 @@ pub(super) struct Stats {
 /// The changing part of a socket.
 pub(super) struct State {
     pub inet6: bool,
+    /// A Unix-domain socket (`{local, Path}` addresses).
+    pub local: bool,
     pub sock: Sock,
     pub token: Option<mio::Token>,
     pub bound: bool,
@@ -115,6 +121,7 @@ impl State {
     fn new() -> State {
         State {
             inet6: false,
+            local: false,
             sock: Sock::None,
             token: None,
             bound: false,
@@ -150,6 +157,20 @@ impl State {
             Sock::Fresh(s) => Some(SockRef::from(s)),
             Sock::Listener(l) => Some(SockRef::from(l)),
             Sock::Stream(s) => Some(SockRef::from(s)),
+            Sock::Dgram(s) => Some(SockRef::from(s)),
+        }
+    }
+
+    /// The socket's own address, encoded as a sockname reply.
+    pub fn name_reply(&self) -> Vec<u8> {
+        let name = self.sock_ref().map(|s| s.local_addr());
+        match name {
+            None => wire::error("einval"),
+            Some(Err(e)) => wire::error(io_error(&e)),
+            Some(Ok(addr)) => match encode_sockaddr(&addr) {
+                Some(bytes) => wire::ok(&bytes),
+                None => wire::error("eafnosupport"),
+            },
         }
     }
 
@@ -207,7 +228,7 @@ impl InetPort {
     pub(super) fn accepted(
         id: Term,
         rt: Weak<Runtime>,
-        stream: mio::net::TcpStream,
+        stream: Conn,
         opts: Options,
         inet6: bool,
     ) -> Arc<InetPort> {
@@ -215,6 +236,7 @@ impl InetPort {
         {
             let mut st = port.lock();
             st.inet6 = inet6;
+            st.local = matches!(stream, Conn::Unix(_));
             st.opts = Options {
                 pending: Vec::new(),
                 ..opts
@@ -296,10 +318,12 @@ impl InetPort {
                     let bytes = match &out {
                         Out::Data(d) => d.bytes.len(),
                         Out::Parsed(parsed) => parsed.packet.len(),
+                        Out::Datagram(d) => d.data.bytes.len(),
                         _ => 0,
                     };
                     rt.port_deliver(port, bytes, |h| {
-                        outbox::owner_message(h, self.id, &out, deliver_term).unwrap_or(Term::NIL)
+                        outbox::owner_message(h, self.id, &out, deliver_term, self.udp)
+                            .unwrap_or(Term::NIL)
                     });
                 }
             }
@@ -318,26 +342,38 @@ impl InetPort {
             }
             req::BIND => self.bind(&mut st, &mut r),
             req::LISTEN => self.listen(&mut st, &mut r),
+            req::CONNECT if self.udp => self.dgram_connect(&mut st, caller, &mut r),
             req::CONNECT => self.connect(&mut st, caller, &mut r),
             req::ACCEPT => self.accept(&mut st, caller, &mut r),
+            req::PACKET_RECV if self.udp => self.dgram_recv(&mut st, caller, &mut r),
             req::RECV => self.recv(&mut st, caller, &mut r),
             req::PEER => match &st.sock {
-                Sock::Stream(s) if st.connected => match s.peer_addr() {
-                    Ok(addr) => wire::ok(&wire::encode_address(addr)),
+                Sock::Dgram(s) => match SockRef::from(s).peer_addr() {
+                    Ok(addr) => match encode_sockaddr(&addr) {
+                        Some(bytes) => wire::ok(&bytes),
+                        None => wire::error("eafnosupport"),
+                    },
+                    Err(e) => wire::error(io_error(&e)),
+                },
+                Sock::Stream(s) if st.connected => match SockRef::from(s).peer_addr() {
+                    Ok(addr) => match encode_sockaddr(&addr) {
+                        Some(bytes) => wire::ok(&bytes),
+                        None => wire::error("eafnosupport"),
+                    },
                     Err(e) => wire::error(io_error(&e)),
                 },
                 _ => wire::error("enotconn"),
             },
-            req::NAME => match st.local_addr() {
-                Ok(addr) => wire::ok(&wire::encode_address(addr)),
-                Err(e) => wire::error(io_error(&e)),
-            },
+            req::NAME => st.name_reply(),
             req::SETOPTS => self.setopts(&mut st, data),
             req::GETOPTS => {
                 let mut out = Vec::new();
                 for &opt in data {
                     match st.opts.get(opt, st.sock_ref()) {
                         Ok(bytes) => out.extend_from_slice(&bytes),
+                        // A Unix-domain socket has no TCP options (`nodelay`,
+                        // `tos`): inet_drv leaves out what the OS refuses.
+                        Err(_) if st.local && options::is_socket_option(opt) => {}
                         Err(e) => return wire::error(e),
                     }
                 }
@@ -371,6 +407,14 @@ impl InetPort {
                 wire::ok(&out)
             }
             req::GETSTATUS => wire::ok(&status(&st).to_be_bytes()),
+            req::GETIFADDRS => match super::ifaddrs::getifaddrs_reply() {
+                Ok(bytes) => wire::ok(&bytes),
+                Err(e) => wire::error(e),
+            },
+            req::GETIFLIST => match super::ifaddrs::getiflist_reply() {
+                Ok(bytes) => wire::ok(&bytes),
+                Err(e) => wire::error(e),
+            },
             req::SUBSCRIBE => {
                 let mut out = Vec::new();
                 for &what in data {
@@ -409,6 +453,7 @@ impl InetPort {
         let domain = match family {
             wire::AF_INET => Domain::IPV4,
             wire::AF_INET6 => Domain::IPV6,
+            wire::AF_LOCAL => Domain::UNIX,
             _ => return wire::error("eafnosupport"),
         };
         let kind = match (kind, self.udp) {
@@ -429,6 +474,7 @@ impl InetPort {
             }
         }
         st.inet6 = family == wire::AF_INET6;
+        st.local = family == wire::AF_LOCAL;
         st.sock = Sock::Fresh(socket);
         wire::ok(&[])
     }
@@ -446,8 +492,19 @@ impl InetPort {
 
     /// `BIND`: an address; replies the port bound.
     fn bind(&self, st: &mut State, r: &mut Reader<'_>) -> Vec<u8> {
-        let Some(addr) = wire::address(r, st.inet6) else {
-            return wire::error("einval");
+        let addr: socket2::SockAddr = match wire::local_path(r) {
+            Some(Ok(path)) if st.local => {
+                match socket2::SockAddr::unix(std::ffi::OsStr::from_bytes(&path)) {
+                    Ok(addr) => addr,
+                    Err(e) => return wire::error(io_error(&e)),
+                }
+            }
+            Some(_) => return wire::error("einval"),
+            None if st.local => return wire::error("einval"),
+            None => match wire::address(r, st.inet6) {
+                Some(addr) => addr.into(),
+                None => return wire::error("einval"),
+            },
         };
         let Sock::Fresh(socket) = &st.sock else {
             return wire::error("einval");
@@ -455,10 +512,19 @@ impl InetPort {
         if st.bound {
             return wire::error("einval");
         }
-        if let Err(e) = socket.bind(&addr.into()) {
+        if let Err(e) = socket.bind(&addr) {
             return wire::error(io_error(&e));
         }
         st.bound = true;
+        if self.udp {
+            if let Err(e) = self.make_dgram(st) {
+                return wire::error(io_error(&e));
+            }
+        }
+        if st.local {
+            // A Unix-domain socket has no port: prim_inet reads 0.
+            return wire::ok(&[0, 0]);
+        }
         match st.local_addr() {
             Ok(bound) => wire::ok(&bound.port().to_be_bytes()),
             Err(e) => wire::error(io_error(&e)),
@@ -480,7 +546,7 @@ impl InetPort {
             st.sock = Sock::Fresh(socket);
             return wire::error(io_error(&e));
         }
-        let mut listener = mio::net::TcpListener::from_std(socket.into());
+        let mut listener = Listener::from_socket(socket, st.local);
         let Some(poller) = poller() else {
             return wire::error("enotsup");
         };
@@ -509,7 +575,9 @@ impl InetPort {
                 Sock::Fresh(s) => Some(SockRef::from(s)),
                 Sock::Listener(l) => Some(SockRef::from(l)),
                 Sock::Stream(s) => Some(SockRef::from(s)),
+                Sock::Dgram(s) => Some(SockRef::from(s)),
             };
+            let local_os_option = st.local && options::is_socket_option(opt);
             match st.opts.set(opt, value, sock) {
                 Ok(changed) => {
                     if changed.passive_message {
@@ -517,6 +585,8 @@ impl InetPort {
                     }
                     activated |= changed.active;
                 }
+                // ... and sets them as if it could.
+                Err(_) if local_os_option => {}
                 Err(e) => {
                     failed = Some(e);
                     break;
@@ -552,12 +622,12 @@ impl InetPort {
             if how == std::net::Shutdown::Write {
                 return wire::ok(&[]);
             }
-            return match stream.shutdown(std::net::Shutdown::Read) {
+            return match SockRef::from(stream).shutdown(std::net::Shutdown::Read) {
                 Ok(()) => wire::ok(&[]),
                 Err(e) => wire::error(io_error(&e)),
             };
         }
-        match stream.shutdown(how) {
+        match SockRef::from(stream).shutdown(how) {
             Ok(()) => wire::ok(&[]),
             Err(e) => wire::error(io_error(&e)),
         }
@@ -590,6 +660,7 @@ fn deregister(poller: &Poller, sock: Sock, token: mio::Token) {
     match sock {
         Sock::Listener(mut l) => poller.deregister(&mut l, token),
         Sock::Stream(mut s) => poller.deregister(&mut s, token),
+        Sock::Dgram(mut s) => poller.deregister(&mut s, token),
         Sock::Fresh(_) | Sock::None => {}
     }
 }

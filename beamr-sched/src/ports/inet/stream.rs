@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use beamr_core::term::Term;
 
+use super::conn::Conn;
 use super::options::code;
 use super::options::Active;
 use super::outbox::{Data, Out, Parsed, Reply};
@@ -70,8 +71,20 @@ impl InetPort {
         let Some(time) = wire::time(r) else {
             return wire::error("einval");
         };
-        let Some(addr) = wire::address(r, st.inet6) else {
-            return wire::error("einval");
+        let addr: socket2::SockAddr = match wire::local_path(r) {
+            Some(Ok(path)) if st.local => {
+                use std::os::unix::ffi::OsStrExt;
+                match socket2::SockAddr::unix(std::ffi::OsStr::from_bytes(&path)) {
+                    Ok(addr) => addr,
+                    Err(e) => return wire::error(io_error(&e)),
+                }
+            }
+            Some(_) => return wire::error("einval"),
+            None if st.local => return wire::error("einval"),
+            None => match wire::address(r, st.inet6) {
+                Some(addr) => addr.into(),
+                None => return wire::error("einval"),
+            },
         };
         if self.udp {
             return wire::error("enotsup");
@@ -82,7 +95,7 @@ impl InetPort {
         let Sock::Fresh(socket) = std::mem::replace(&mut st.sock, Sock::None) else {
             return wire::error(if st.connected { "eisconn" } else { "einval" });
         };
-        let immediate = match socket.connect(&addr.into()) {
+        let immediate = match socket.connect(&addr) {
             Ok(()) => true,
             Err(e) if e.raw_os_error() == Some(libc::EINPROGRESS) => false,
             Err(e) => {
@@ -90,7 +103,7 @@ impl InetPort {
                 return wire::error(io_error(&e));
             }
         };
-        let mut stream = mio::net::TcpStream::from_std(socket.into());
+        let mut stream = Conn::from_socket(socket, st.local);
         let Some(poller) = poller() else {
             return wire::error("enotsup");
         };
@@ -128,6 +141,7 @@ impl InetPort {
         let (Some(waiter), Sock::Stream(stream)) = (st.connect, &st.sock) else {
             return;
         };
+        let stream = socket2::SockRef::from(stream);
         let reply = match stream.take_error() {
             Ok(Some(e)) | Err(e) => Reply::Error(io_error(&e)),
             Ok(None) => match stream.peer_addr() {
@@ -182,7 +196,7 @@ impl InetPort {
                 return;
             };
             let reply = match listener.accept() {
-                Ok((stream, _)) => match self.new_connection(stream, st, waiter.caller) {
+                Ok(stream) => match self.new_connection(stream, st, waiter.caller) {
                     Ok(port) => Reply::Socket(port),
                     Err(e) => Reply::Error(io_error(&e)),
                 },
@@ -212,12 +226,7 @@ impl InetPort {
     }
 
     /// The port of an accepted connection, owned by and linked to `owner`.
-    fn new_connection(
-        &self,
-        stream: mio::net::TcpStream,
-        st: &State,
-        owner: Term,
-    ) -> std::io::Result<Term> {
+    fn new_connection(&self, stream: Conn, st: &State, owner: Term) -> std::io::Result<Term> {
         let rt = self
             .rt
             .upgrade()
@@ -268,6 +277,9 @@ impl InetPort {
     /// Gives the buffer's packets to whoever wants them, reading more
     /// while someone does (step 2 of the module doc).
     pub(super) fn pump(&self, st: &mut State) {
+        if self.udp {
+            return self.dgram_pump(st);
+        }
         loop {
             self.deliver_buffered(st);
             let wanted = st.recv.is_some() || st.opts.active != Active::Passive;
@@ -429,6 +441,11 @@ impl InetPort {
         } else {
             (None, bytes)
         };
+        if self.udp {
+            let status = self.dgram_send(data);
+            self.reply_send(caller, status, mref.as_deref());
+            return;
+        }
         let status = {
             let mut st = self.lock();
             let status = self.write(&mut st, data);
@@ -462,15 +479,25 @@ impl InetPort {
         let Some(status) = status else {
             return;
         };
+        self.reply_send(caller, status, mref.as_deref());
+    }
+
+    /// Answers a sender `{inet_reply, S, Status}` (with its monitor
+    /// reference from OTP 26 on).
+    pub(super) fn reply_send(
+        &self,
+        caller: Term,
+        status: Result<(), &'static str>,
+        mref: Option<&[u8]>,
+    ) {
         let Some(rt) = self.rt.upgrade() else {
             return;
         };
         if !caller.is_local_pid() {
             return;
         }
-        let message = Payload::build(|h| {
-            super::outbox::send_reply_message(h, self.id, status, mref.as_deref())
-        });
+        let message =
+            Payload::build(|h| super::outbox::send_reply_message(h, self.id, status, mref));
         rt.send_signal(caller, Signal::Message(message, None));
     }
 
@@ -544,7 +571,7 @@ impl InetPort {
         }
         if st.shutdown_write {
             st.shutdown_write = false;
-            let _ = stream.shutdown(std::net::Shutdown::Write);
+            let _ = socket2::SockRef::from(&*stream).shutdown(std::net::Shutdown::Write);
         }
         self.release_blocked(st);
         for to in std::mem::take(&mut st.subscribers) {
@@ -562,6 +589,7 @@ impl InetPort {
             }
             match st.sock {
                 Sock::Listener(_) if readable => self.accept_waiting(&mut st),
+                Sock::Dgram(_) if readable => self.dgram_pump(&mut st),
                 Sock::Stream(_) if st.connected => {
                     if writable && !st.outbuf.is_empty() && self.write_out(&mut st).is_err() {
                         st.eof = true;

@@ -39,6 +39,9 @@ pub const AF_ANY: u8 = 3;
 /// `INET_AF_LOOPBACK`: the loopback address of the socket's family.
 pub const AF_LOOPBACK: u8 = 4;
 
+/// `INET_AF_LOCAL`: a Unix-domain path (length byte, then the path).
+pub const AF_LOCAL: u8 = 5;
+
 /// `INET_TYPE_STREAM`.
 pub const TYPE_STREAM: u8 = 1;
 /// `INET_TYPE_DGRAM`.
@@ -72,6 +75,10 @@ pub mod req {
     pub const GETTYPE: u32 = 15;
     /// The state flags (`INET_F_*`).
     pub const GETSTATUS: u32 = 16;
+    /// The names of the interfaces with an IPv4 address.
+    pub const GETIFLIST: u32 = 21;
+    /// The interfaces and their addresses.
+    pub const GETIFADDRS: u32 = 25;
     /// Event subscriptions (`subs_empty_out_q`).
     pub const SUBSCRIBE: u32 = 24;
     /// Accepts: time; the new socket comes as `inet_async`.
@@ -86,6 +93,8 @@ pub mod req {
     pub const UNRECV: u32 = 43;
     /// Shuts a direction down: 0 read, 1 write, 2 both.
     pub const SHUTDOWN: u32 = 44;
+    /// Receives a datagram (UDP): time, length.
+    pub const PACKET_RECV: u32 = 60;
 }
 
 /// The state flags `GETSTATUS` answers (`INET_F_*`).
@@ -209,6 +218,29 @@ pub fn address(r: &mut Reader<'_>, inet6: bool) -> Option<SocketAddr> {
     Some(SocketAddr::new(ip, port))
 }
 
+/// The path of a Unix-domain address in a bind or connect request, when
+/// the address is one (its family byte `AF_LOCAL` is next); `None` else,
+/// with nothing read.
+pub fn local_path(r: &mut Reader<'_>) -> Option<Result<Vec<u8>, ()>> {
+    if r.bytes.first() != Some(&AF_LOCAL) {
+        return None;
+    }
+    r.u8();
+    let path = r
+        .u8()
+        .and_then(|n| r.take(usize::from(n)))
+        .map(<[u8]>::to_vec)
+        .ok_or(());
+    Some(path)
+}
+
+/// A Unix-domain address as a sockname or peername reply encodes it.
+pub fn encode_local(path: &[u8]) -> Vec<u8> {
+    let mut out = vec![AF_LOCAL, path.len().min(255) as u8];
+    out.extend_from_slice(&path[..path.len().min(255)]);
+    out
+}
+
 /// `addr` as a peername or sockname reply encodes it.
 pub fn encode_address(addr: SocketAddr) -> Vec<u8> {
     let mut out = Vec::with_capacity(19);
@@ -256,5 +288,18 @@ mod tests {
             Some(Some(Duration::from_millis(256)))
         );
         assert_eq!(error("closed"), b"\0closed".to_vec());
+    }
+
+    #[test]
+    fn reads_and_encodes_local_paths() {
+        let mut r = Reader::new(&[AF_LOCAL, 3, b'/', b'a', b'b', 9]);
+        assert_eq!(local_path(&mut r), Some(Ok(b"/ab".to_vec())));
+        assert_eq!(r.u8(), Some(9), "what follows the path stays");
+        let mut short = Reader::new(&[AF_LOCAL, 4, b'/']);
+        assert_eq!(local_path(&mut short), Some(Err(())));
+        let mut ip = Reader::new(&[AF_INET, 0, 1, 127, 0, 0, 1]);
+        assert_eq!(local_path(&mut ip), None);
+        assert_eq!(ip.u8(), Some(AF_INET), "an IP address is left unread");
+        assert_eq!(encode_local(b"/s"), vec![AF_LOCAL, 2, b'/', b's']);
     }
 }

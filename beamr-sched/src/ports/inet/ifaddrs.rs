@@ -1,0 +1,152 @@
+//! The host's network interfaces, as inet_drv answers `INET_REQ_GETIFADDRS`
+//! (`inet:getifaddrs/0`) and `INET_REQ_GETIFLIST` (`inet:getiflist/0`).
+//!
+//! ```text
+//! getifaddrs reply: per address of getifaddrs(3), in its order:
+//!   Name 0  Opt...  0
+//!   Opt: 6 (flags)     Flags:32           INET_IFF_* bits
+//!        1 (addr)      Family Ip          family 1: 4 bytes, 2: 16 bytes
+//!        5 (netmask)   Family Ip
+//!        2 (broadaddr) Family Ip          with IFF_BROADCAST
+//!        3 (dstaddr)   Family Ip          with IFF_POINTOPOINT
+//!        7 (hwaddr)    Len:16 Bytes       a link-layer (AF_PACKET) address
+//! getiflist reply: the names of the interfaces with an IPv4 address,
+//!   each followed by 0
+//! ```
+//!
+//! `prim_inet` merges the entries of one interface into its
+//! `{Name, [{flags, ...}, {addr, ...}, ...]}`.
+
+use nix::ifaddrs::getifaddrs;
+use nix::net::if_::InterfaceFlags;
+use nix::sys::socket::{SockaddrLike, SockaddrStorage};
+
+use super::wire;
+
+/// `INET_IFOPT_*` codes.
+mod opt {
+    pub const ADDR: u8 = 1;
+    pub const BROADADDR: u8 = 2;
+    pub const DSTADDR: u8 = 3;
+    pub const NETMASK: u8 = 5;
+    pub const FLAGS: u8 = 6;
+    pub const HWADDR: u8 = 7;
+}
+
+/// The `INET_IFF_*` bits of `flags`.
+fn flag_bits(flags: InterfaceFlags) -> u32 {
+    let mut bits = 0;
+    for (os, bit) in [
+        (InterfaceFlags::IFF_UP, 0x01),
+        (InterfaceFlags::IFF_BROADCAST, 0x02),
+        (InterfaceFlags::IFF_LOOPBACK, 0x04),
+        (InterfaceFlags::IFF_POINTOPOINT, 0x08),
+        (InterfaceFlags::IFF_RUNNING, 0x10),
+        (InterfaceFlags::IFF_MULTICAST, 0x20),
+    ] {
+        if flags.contains(os) {
+            bits |= bit;
+        }
+    }
+    bits
+}
+
+/// An IP address as family and bytes; `None` for other families.
+fn ip_bytes(addr: &SockaddrStorage) -> Option<Vec<u8>> {
+    if let Some(v4) = addr.as_sockaddr_in() {
+        let mut out = vec![wire::AF_INET];
+        out.extend_from_slice(&v4.ip().octets());
+        return Some(out);
+    }
+    if let Some(v6) = addr.as_sockaddr_in6() {
+        let mut out = vec![wire::AF_INET6];
+        out.extend_from_slice(&v6.ip().octets());
+        return Some(out);
+    }
+    None
+}
+
+/// A link-layer address's bytes, as many as its length says (at most
+/// the six an Ethernet address has).
+fn link_bytes(addr: &SockaddrStorage) -> Option<Vec<u8>> {
+    let link = addr.as_link_addr()?;
+    let bytes = link.addr()?;
+    let len = link.halen().min(bytes.len());
+    Some(bytes[..len].to_vec())
+}
+
+/// The `GETIFADDRS` reply: `Ok` bytes, or the errno's name.
+pub fn getifaddrs_reply() -> Result<Vec<u8>, &'static str> {
+    let addrs = getifaddrs().map_err(|e| crate::ports::errno_name(e as i32))?;
+    let mut out = Vec::new();
+    for ifa in addrs {
+        out.extend_from_slice(ifa.interface_name.as_bytes());
+        out.push(0);
+        out.push(opt::FLAGS);
+        out.extend_from_slice(&flag_bits(ifa.flags).to_be_bytes());
+        if let Some(addr) = &ifa.address {
+            if let Some(ip) = ip_bytes(addr) {
+                out.push(opt::ADDR);
+                out.extend_from_slice(&ip);
+                if let Some(mask) = ifa.netmask.as_ref().and_then(ip_bytes) {
+                    out.push(opt::NETMASK);
+                    out.extend_from_slice(&mask);
+                }
+                let other = if ifa.flags.contains(InterfaceFlags::IFF_BROADCAST) {
+                    ifa.broadcast.as_ref().map(|a| (opt::BROADADDR, a))
+                } else if ifa.flags.contains(InterfaceFlags::IFF_POINTOPOINT) {
+                    ifa.destination.as_ref().map(|a| (opt::DSTADDR, a))
+                } else {
+                    None
+                };
+                if let Some((code, ip)) = other.and_then(|(c, a)| Some((c, ip_bytes(a)?))) {
+                    out.push(code);
+                    out.extend_from_slice(&ip);
+                }
+            } else if let Some(hw) = link_bytes(addr) {
+                out.push(opt::HWADDR);
+                out.extend_from_slice(&(hw.len() as u16).to_be_bytes());
+                out.extend_from_slice(&hw);
+            }
+        }
+        out.push(0);
+    }
+    Ok(out)
+}
+
+/// The `GETIFLIST` reply: `Ok` bytes, or the errno's name.
+pub fn getiflist_reply() -> Result<Vec<u8>, &'static str> {
+    let addrs = getifaddrs().map_err(|e| crate::ports::errno_name(e as i32))?;
+    let mut out = Vec::new();
+    for ifa in addrs {
+        let v4 = ifa
+            .address
+            .as_ref()
+            .is_some_and(|a| a.family() == Some(nix::sys::socket::AddressFamily::Inet));
+        if v4 {
+            out.extend_from_slice(ifa.interface_name.as_bytes());
+            out.push(0);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_loopback_interface_is_listed_up() {
+        let reply = getifaddrs_reply().expect("getifaddrs");
+        let mut lo = b"lo\0".to_vec();
+        lo.push(opt::FLAGS);
+        let at = reply
+            .windows(lo.len())
+            .position(|w| w == lo.as_slice())
+            .expect("an entry for lo");
+        let bits = u32::from_be_bytes(reply[at + 4..at + 8].try_into().unwrap());
+        assert_eq!(bits & 0x05, 0x05, "up and loopback");
+        let list = getiflist_reply().expect("getiflist");
+        assert!(list.split(|&b| b == 0).any(|name| name == b"lo"));
+    }
+}
