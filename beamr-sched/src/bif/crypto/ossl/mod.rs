@@ -49,6 +49,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "aead_cipher_nif", 7, aead::aead_cipher_nif),
     ("crypto", "pubkey_algorithms", 0, info::pubkey_algorithms),
     ("crypto", "curve_algorithms", 0, info::curve_algorithms),
+    ("crypto", "kem_algorithms_nif", 0, info::kem_algorithms),
     (
         "crypto",
         "evp_generate_key_nif",
