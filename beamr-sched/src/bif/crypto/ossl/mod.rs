@@ -8,7 +8,8 @@
 //! - [`stream`]: `ng_crypto_init_nif/4`, `ng_crypto_update_nif/2`,
 //!   `ng_crypto_final_nif/1`, `ng_crypto_get_data_nif/1` and
 //!   `ng_crypto_one_time_nif/5`;
-//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305;
+//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305,
+//!   and the state of `aead_cipher_init_nif/4` for `aead_cipher_nif/4`;
 //! - [`keys`]: key generation and agreement (X25519, X448, ECDH on named
 //!   prime curves, DH), and the Ed25519/Ed448 key pairs;
 //! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
@@ -47,6 +48,13 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "ng_crypto_get_data_nif", 1, stream::get_data_nif),
     ("crypto", "ng_crypto_one_time_nif", 5, stream::one_time_nif),
     ("crypto", "aead_cipher_nif", 7, aead::aead_cipher_nif),
+    (
+        "crypto",
+        "aead_cipher_init_nif",
+        4,
+        aead::aead_cipher_init_nif,
+    ),
+    ("crypto", "aead_cipher_nif", 4, aead::aead_cipher_state_nif),
     ("crypto", "pubkey_algorithms", 0, info::pubkey_algorithms),
     ("crypto", "curve_algorithms", 0, info::curve_algorithms),
     ("crypto", "kem_algorithms_nif", 0, info::kem_algorithms),
