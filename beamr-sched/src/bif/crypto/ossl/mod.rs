@@ -15,6 +15,7 @@
 //! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
 //!   RSA key generation;
 //! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
+//! - [`rsa_opts`]: the RSA options list both of those take;
 //! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`);
 //! - [`digest`]: the digest names the three above take.
 //!
@@ -31,6 +32,7 @@ mod info;
 mod kdf;
 mod keys;
 mod rsa;
+mod rsa_opts;
 mod sign;
 mod stream;
 
