@@ -11,11 +11,12 @@ use std::process::Command;
 /// `logger.hrl`), which only `erlang-dev` ships; `erlang-crypto` (the
 /// differential programs' erl side of `crypto`), `erlang-asn1`,
 /// `erlang-public-key`, `erlang-ssl` and `erlang-inets` (their erl side of
-/// ASN.1, certificates and TLS), and `libssl-dev` with
+/// ASN.1, certificates and TLS), `openssl` (the command the TLS tests
+/// talk to with `s_client` and `s_server`), and `libssl-dev` with
 /// `pkg-config`, which beamr's own build needs (its `crypto` links the
 /// system's OpenSSL through the `openssl` crate). This step runs before any
 /// beamr build.
-pub const APT_PACKAGES: [&str; 11] = [
+pub const APT_PACKAGES: [&str; 12] = [
     "erlang-base",
     "erlang-runtime-tools",
     "erlang-eunit",
@@ -25,6 +26,7 @@ pub const APT_PACKAGES: [&str; 11] = [
     "erlang-public-key",
     "erlang-ssl",
     "erlang-inets",
+    "openssl",
     "libssl-dev",
     "pkg-config",
 ];
