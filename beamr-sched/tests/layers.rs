@@ -54,7 +54,11 @@ fn drawn_levels(doc: &str) -> Vec<Vec<String>> {
         if doc == "|" {
             levels.push(Vec::new());
         } else if let Some(word) = doc.split_whitespace().next() {
-            if word.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            let module_name = word.starts_with(|c: char| c.is_ascii_lowercase())
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            if module_name {
                 levels.last_mut().expect("a level").push(word.to_string());
             }
         }

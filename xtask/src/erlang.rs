@@ -9,16 +9,24 @@ use std::process::Command;
 /// OTP the tests use: `eunit`, runtime_tools (`dbg`), and the header files
 /// the test programs include (`eunit.hrl`, `ms_transform.hrl`, `file.hrl`,
 /// `logger.hrl`), which only `erlang-dev` ships; `erlang-crypto` (the
-/// differential programs' erl side of `crypto`), and `libssl-dev` with
+/// differential programs' erl side of `crypto`), `erlang-asn1`,
+/// `erlang-public-key`, `erlang-ssl` and `erlang-inets` (their erl side of
+/// ASN.1, certificates and TLS), `openssl` (the command the TLS tests
+/// talk to with `s_client` and `s_server`), and `libssl-dev` with
 /// `pkg-config`, which beamr's own build needs (its `crypto` links the
 /// system's OpenSSL through the `openssl` crate). This step runs before any
 /// beamr build.
-pub const APT_PACKAGES: [&str; 7] = [
+pub const APT_PACKAGES: [&str; 12] = [
     "erlang-base",
     "erlang-runtime-tools",
     "erlang-eunit",
     "erlang-dev",
     "erlang-crypto",
+    "erlang-asn1",
+    "erlang-public-key",
+    "erlang-ssl",
+    "erlang-inets",
+    "openssl",
     "libssl-dev",
     "pkg-config",
 ];

@@ -110,6 +110,16 @@ pub fn ensure(workspace: &Path, release: &str, suite: &str) -> Result<PathBuf, S
 /// marker, and so make every existing root again from scratch.
 pub const MIST_PACKAGES: [&str; 3] = ["erlang-ssl", "erlang-asn1", "erlang-public-key"];
 
+/// The packages the differential programs need beyond [`PACKAGES`]
+/// (`asn1`, `public_key`, `ssl` and `inets` for the ASN.1, certificate and
+/// TLS programs), installed as [`MIST_PACKAGES`] are.
+pub const DIFF_PACKAGES: [&str; 4] = [
+    "erlang-ssl",
+    "erlang-asn1",
+    "erlang-public-key",
+    "erlang-inets",
+];
+
 /// Installs each of `packages` missing from `root` with apt-get there
 /// (as root; `dpkg -s` says which are missing).
 pub fn ensure_packages(root: &Path, packages: &[&str]) -> Result<(), Skip> {

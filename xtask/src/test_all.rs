@@ -178,6 +178,7 @@ fn diff_otp(
         .find(|(r, _)| *r == release)
         .expect("every otpNN step names a release of otp_roots::RELEASES");
     let otp_root = otp_roots::ensure(root, release, suite)?;
+    otp_roots::ensure_packages(&otp_root, &otp_roots::DIFF_PACKAGES)?;
     Ok(process::run(
         cargo_command(root, fixtures_dir)
             .args(["test", "-p", "beamr-cli", "--test", "diff"])

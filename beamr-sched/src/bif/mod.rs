@@ -16,6 +16,7 @@
 //! data      lists, maps, binary, math, records
 //! global    atomics, counters, persistent_term
 //! crypto    crypto's NIFs
+//! asn1      asn1rt_nif: BER decoding and encoding, PER packing
 //! zlib      zlib, one call and streaming
 //! net       erlang:decode_packet/3, over the inet driver's packet parser
 //! ets       the ets module
@@ -30,6 +31,7 @@
 //! common    atoms, the C library, clocks, the default term format, resources
 //! ```
 
+mod asn1;
 mod code;
 mod common;
 mod crypto;

@@ -59,6 +59,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::file::prim_buffer::BIFS,
     super::crypto::nifs::BIFS,
     super::crypto::ossl::BIFS,
+    super::asn1::nif::BIFS,
     super::erlang::halt::BIFS,
     super::erlang::binaries::BIFS,
     super::data::binary::BIFS,

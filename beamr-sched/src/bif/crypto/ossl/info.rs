@@ -96,3 +96,14 @@ pub(super) fn rsa_opts_algorithms(
     let names: Vec<Term> = names.into_iter().map(atom).collect();
     Ok(p.heap.list(&names))
 }
+
+/// `kem_algorithms_nif()` (OTP 29's `crypto:supports(kems)`): the key
+/// encapsulation mechanisms that work, none yet (ML-KEM's
+/// `encapsulate_key`/`decapsulate_key` are not implemented).
+pub(super) fn kem_algorithms(
+    _rt: &Runtime,
+    _: &mut Process,
+    _: &[Term],
+) -> Result<Term, Exception> {
+    Ok(Term::NIL)
+}

@@ -8,12 +8,14 @@
 //! - [`stream`]: `ng_crypto_init_nif/4`, `ng_crypto_update_nif/2`,
 //!   `ng_crypto_final_nif/1`, `ng_crypto_get_data_nif/1` and
 //!   `ng_crypto_one_time_nif/5`;
-//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305;
+//! - [`aead`]: `aead_cipher_nif/7`, AES-GCM, AES-CCM, ChaCha20-Poly1305,
+//!   and the state of `aead_cipher_init_nif/4` for `aead_cipher_nif/4`;
 //! - [`keys`]: key generation and agreement (X25519, X448, ECDH on named
 //!   prime curves, DH), and the Ed25519/Ed448 key pairs;
 //! - [`sign`]: signatures (RSA PKCS #1 v1.5 and PSS, ECDSA, EdDSA) and
 //!   RSA key generation;
 //! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
+//! - [`rsa_opts`]: the RSA options list both of those take;
 //! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`);
 //! - [`digest`]: the digest names the three above take.
 //!
@@ -30,6 +32,7 @@ mod info;
 mod kdf;
 mod keys;
 mod rsa;
+mod rsa_opts;
 mod sign;
 mod stream;
 
@@ -47,8 +50,16 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("crypto", "ng_crypto_get_data_nif", 1, stream::get_data_nif),
     ("crypto", "ng_crypto_one_time_nif", 5, stream::one_time_nif),
     ("crypto", "aead_cipher_nif", 7, aead::aead_cipher_nif),
+    (
+        "crypto",
+        "aead_cipher_init_nif",
+        4,
+        aead::aead_cipher_init_nif,
+    ),
+    ("crypto", "aead_cipher_nif", 4, aead::aead_cipher_state_nif),
     ("crypto", "pubkey_algorithms", 0, info::pubkey_algorithms),
     ("crypto", "curve_algorithms", 0, info::curve_algorithms),
+    ("crypto", "kem_algorithms_nif", 0, info::kem_algorithms),
     (
         "crypto",
         "evp_generate_key_nif",

@@ -6,63 +6,21 @@
 use beamr_core::term::Term;
 use openssl::bn::BigNum;
 use openssl::error::ErrorStack;
-use openssl::md::{Md, MdRef};
 use openssl::pkey::{HasPublic, PKey, PKeyRef};
 use openssl::pkey_ctx::PkeyCtx;
 use openssl::rsa::{Padding, Rsa};
 
 use super::error::{self, Line};
+use super::rsa_opts::{self, RsaOpts, Use};
 use crate::bif::erlang::binaries::binary_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
-
-/// The digest an OAEP or MGF1 option names.
-fn md(t: Term) -> Option<&'static MdRef> {
-    Md::from_nid(super::digest::nid(t)?)
-}
-
-/// The options of `pkey_crypt_nif`.
-struct Opts {
-    padding: Padding,
-    oaep_md: Option<&'static MdRef>,
-    mgf1_md: Option<&'static MdRef>,
-    label: Option<Vec<u8>>,
-}
-
-fn opts(t: Term) -> Option<Opts> {
-    let mut o = Opts {
-        padding: Padding::PKCS1,
-        oaep_md: None,
-        mgf1_md: None,
-        label: None,
-    };
-    for item in t.list_to_vec()? {
-        let [tag, value] = item.as_tuple()? else {
-            return None;
-        };
-        match tag.as_atom()?.name() {
-            "rsa_padding" => {
-                o.padding = match value.as_atom()?.name() {
-                    "rsa_pkcs1_padding" => Padding::PKCS1,
-                    "rsa_pkcs1_oaep_padding" => Padding::PKCS1_OAEP,
-                    "rsa_no_padding" => Padding::NONE,
-                    _ => return None,
-                }
-            }
-            "rsa_oaep_md" => o.oaep_md = Some(md(*value)?),
-            "rsa_mgf1_md" => o.mgf1_md = Some(md(*value)?),
-            "rsa_oaep_label" => o.label = Some(binary_bytes(value).ok()?.to_vec()),
-            _ => return None,
-        }
-    }
-    Some(o)
-}
 
 fn bn(t: Term) -> Option<BigNum> {
     BigNum::from_slice(&binary_bytes(&t).ok()?).ok()
 }
 
-fn configure<T>(ctx: &mut PkeyCtx<T>, o: &Opts) -> Result<(), ErrorStack> {
+fn configure<T>(ctx: &mut PkeyCtx<T>, o: &RsaOpts) -> Result<(), ErrorStack> {
     ctx.set_rsa_padding(o.padding)?;
     if o.padding == Padding::PKCS1_OAEP {
         if let Some(m) = o.oaep_md {
@@ -82,7 +40,7 @@ fn configure<T>(ctx: &mut PkeyCtx<T>, o: &Opts) -> Result<(), ErrorStack> {
 /// encryption.
 fn with_public<T: HasPublic>(
     key: &PKeyRef<T>,
-    o: &Opts,
+    o: &RsaOpts,
     data: &[u8],
     encrypt: bool,
 ) -> Result<Vec<u8>, ErrorStack> {
@@ -115,7 +73,7 @@ pub(super) fn pkey_crypt_nif(
     let data = binary_bytes(&a[1])
         .map_err(|_| Exception::badarg())?
         .to_vec();
-    let o = opts(a[3]).ok_or_else(Exception::badarg)?;
+    let o = rsa_opts::parse(a[3], Use::Crypt).ok_or_else(Exception::badarg)?;
     let private = a[4] == Term::TRUE;
     let encrypt = a[5] == Term::TRUE;
     let parts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;

@@ -21,6 +21,7 @@ use openssl::sign::RsaPssSaltlen;
 use openssl::sign::{Signer, Verifier};
 
 use super::keys::ec_group;
+use super::rsa_opts::{self, RsaOpts, Use};
 use crate::bif::erlang::binaries::binary_bytes;
 use crate::process::{Exception, Process};
 use crate::runtime::Runtime;
@@ -53,40 +54,6 @@ fn bin(t: Term) -> Option<Vec<u8>> {
 
 fn bn(t: Term) -> Option<BigNum> {
     BigNum::from_slice(&bin(t)?).ok()
-}
-
-/// The RSA options: padding, PSS salt length, MGF1 digest.
-struct RsaOpts {
-    padding: Padding,
-    saltlen: Option<i32>,
-    mgf1: Option<&'static MdRef>,
-}
-
-fn rsa_opts(t: Term) -> Option<RsaOpts> {
-    let mut opts = RsaOpts {
-        padding: Padding::PKCS1,
-        saltlen: None,
-        mgf1: None,
-    };
-    for item in t.list_to_vec()? {
-        let [tag, value] = item.as_tuple()? else {
-            return None;
-        };
-        match tag.as_atom()?.name() {
-            "rsa_padding" => {
-                opts.padding = match value.as_atom()?.name() {
-                    "rsa_pkcs1_padding" => Padding::PKCS1,
-                    "rsa_pkcs1_pss_padding" => Padding::PKCS1_PSS,
-                    "rsa_no_padding" => Padding::NONE,
-                    _ => return None,
-                }
-            }
-            "rsa_pss_saltlen" => opts.saltlen = Some(i32::try_from(value.as_small()?).ok()?),
-            "rsa_mgf1_md" => opts.mgf1 = Some(digest(*value)?),
-            _ => return None,
-        }
-    }
-    Some(opts)
 }
 
 fn ed_id(t: Term) -> Option<Id> {
@@ -206,7 +173,7 @@ fn setup<T>(ctx: &mut PkeyCtx<T>, alg: Alg, md: &MdRef, opts: &RsaOpts) -> Resul
             if let Some(n) = opts.saltlen {
                 ctx.set_rsa_pss_saltlen(RsaPssSaltlen::custom(n))?;
             }
-            if let Some(mgf1) = opts.mgf1 {
+            if let Some(mgf1) = opts.mgf1_md {
                 ctx.set_rsa_mgf1_md(mgf1)?;
             }
         }
@@ -233,7 +200,7 @@ fn args(alg_t: Term, md_t: Term, msg_t: Term, opts_t: Term) -> Option<Args> {
         alg,
         md,
         msg: message(msg_t)?,
-        opts: rsa_opts(opts_t)?,
+        opts: rsa_opts::parse(opts_t, Use::Sign)?,
     })
 }
 
