@@ -57,6 +57,9 @@ pub struct Runtime {
     /// The system logger (`erlang:system_flag(system_logger, _)`):
     /// `logger`, `undefined` or a pid; see `signals::system_logger`.
     pub(crate) system_logger: Mutex<Term>,
+    /// The `max_heap_size` of processes spawned without one
+    /// (`erlang:system_flag(max_heap_size, _)`).
+    pub(crate) default_max_heap: Mutex<crate::process::MaxHeapSize>,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -97,10 +100,32 @@ impl Runtime {
             plain_arguments: Mutex::new(Vec::new()),
             init_flags: Mutex::new(vec![("noshell".to_string(), Vec::new())]),
             system_logger: Mutex::new(Term::atom(Atom::new("logger").expect("atom"))),
+            default_max_heap: Mutex::new(crate::process::MaxHeapSize::default()),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),
         }
+    }
+
+    /// The `max_heap_size` of processes spawned without one.
+    pub fn default_max_heap(&self) -> crate::process::MaxHeapSize {
+        *self
+            .default_max_heap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the `max_heap_size` of processes spawned without one; returns
+    /// the previous one.
+    pub fn set_default_max_heap(
+        &self,
+        limit: crate::process::MaxHeapSize,
+    ) -> crate::process::MaxHeapSize {
+        let mut current = self
+            .default_max_heap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *current, limit)
     }
 
     /// A fresh local reference's id words.

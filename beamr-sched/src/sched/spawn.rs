@@ -42,9 +42,11 @@ pub struct SpawnOptions {
     /// The program's main process (`run_main`'s): traced as
     /// `TraceControl::take_main` says, when it says.
     pub program: bool,
-    /// Garbage-collection settings (`spawn_opt`'s `max_heap_size`,
-    /// `message_queue_data`).
+    /// Garbage-collection settings (`spawn_opt`'s `message_queue_data`).
     pub gc: GcSettings,
+    /// `spawn_opt`'s `max_heap_size`, when given; the runtime's default
+    /// (`erlang:system_flag(max_heap_size, _)`) otherwise.
+    pub max_heap_size: Option<crate::process::MaxHeapSize>,
     /// `spawn_opt`'s `min_heap_size` (rounded as the BEAM rounds it), when
     /// given: the child's young generation starts at it and never goes
     /// below it.
@@ -164,6 +166,9 @@ impl Runtime {
         };
         let mut child = Box::new(Process::with_heap(pid, heap));
         child.gc = options.gc;
+        child.gc.max_heap = options
+            .max_heap_size
+            .unwrap_or_else(|| self.default_max_heap());
         if let Some(n) = options.fullsweep_after {
             child.heap.set_fullsweep_after(n);
         }
