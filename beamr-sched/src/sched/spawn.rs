@@ -155,6 +155,12 @@ impl Runtime {
         args: &[Term],
         options: SpawnOptions,
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
+        if self.processes.len() >= self.process_limit() {
+            // As erts: the error, and a report with no group leader.
+            let from = parent.as_deref().map_or(Term::NIL, |p| p.pid);
+            self.log_emulator_text(from, None, "Too many processes");
+            return Err(Exception::error(Term::atom(Atom::SYSTEM_LIMIT)));
+        }
         let pid = self.processes.new_pid();
         let heap = match options.min_heap_size {
             Some(words) => {

@@ -130,12 +130,7 @@ fn counts_and_limits(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> 
     let small = |n: usize| Term::small_unchecked(n as i64);
     Some(match item {
         "process_count" => small(rt.processes.len()),
-        // erts raised the default limit to 2^20 in OTP 26.
-        "process_limit" => small(if crate::code::otp_release() >= 26 {
-            1_048_576
-        } else {
-            262_144
-        }),
+        "process_limit" => small(rt.process_limit()),
         "port_count" => small(rt.ports.ids().len()),
         "port_limit" => small(65_536),
         "atom_count" => small(Atom::count()),
