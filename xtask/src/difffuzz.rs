@@ -11,15 +11,16 @@
 //! program's `wrapper0/0` in a process of its own under a time limit, on
 //! that release's `erl`, on beamr, and on beamr with `BEAMR_NATIVE=off`
 //! (the interpreter alone). The outputs are compared per program, funs,
-//! references, ports and pids masked. For OTP 25, whose `io:format/2` has
-//! no `k` modifier and whose compiler has no `maybe` or map
-//! comprehensions, the programs are generated without them and print with
-//! `~p` (which orders map keys there as `~kp` does later).
+//! references, ports and pids masked; the wrapper is made to print an
+//! exception's reason where erlfuzz's prints only `'EXIT'`. For OTP 25,
+//! whose `io:format/2` has no `k` modifier and whose compiler has no
+//! `maybe` or map comprehensions, the programs are generated without them
+//! and print with `~p` (which orders map keys there as `~kp` does later).
 //!
 //! A program `erlc` refuses is counted and skipped, as is one that runs
 //! past the limit on erl. Every other difference is a divergence, kept
 //! under `target/difffuzz/divergent/otpR-fzS/` (the source, the three
-//! outputs, and `reduce.sh`, which re-runs the reduction); with
+//! outputs, and `check.sh`, the comparison of one file); with
 //! `--reduce`, `erlfuzz reduce` shrinks it there (`minimized/fzS.erl`),
 //! checking each candidate with `cargo xtask difffuzz-check` (the same
 //! comparison for one file). The exit status is 1 on any divergence.
@@ -40,7 +41,7 @@ use otp::Otp;
 /// A program's time limit on erl, and on beamr (a debug build, so
 /// slower; a guard against a hang, never a measure of speed).
 const ERL_LIMIT: Duration = Duration::from_secs(10);
-const BEAMR_LIMIT: Duration = Duration::from_secs(60);
+const BEAMR_LIMIT: Duration = Duration::from_secs(30);
 
 /// Programs compiled and run together.
 const BATCH: usize = 25;
@@ -264,19 +265,22 @@ struct Counts {
     refused: u64,
     erl_timeouts: u64,
     same: u64,
-    /// Of `same`, those whose `wrapper0/0` printed a value rather than
-    /// `'EXIT'` (its functions' exceptions are caught and shown so).
+    /// Of `same`, those whose `wrapper0/0` printed a value rather than an
+    /// exception's reason, and those whose call raised another exception
+    /// than `function_clause` (the rest: its arguments matched no clause).
     valued: u64,
+    other_exception: u64,
     divergent: Vec<String>,
 }
 
 impl Counts {
     fn summary(&self) -> String {
         format!(
-            "{} programs: {} compared the same ({} printing a value, not 'EXIT'), {} divergent; {} refused by erlc, {} past the limit on erl",
+            "{} programs: {} compared the same ({} printing a value, {} another exception than function_clause), {} divergent; {} refused by erlc, {} past the limit on erl",
             self.generated,
             self.same,
             self.valued,
+            self.other_exception,
             self.divergent.len(),
             self.refused,
             self.erl_timeouts
@@ -359,7 +363,12 @@ fn campaign(root: &Path, tools: &Tools, otp: &Otp, options: &Options) -> Result<
             }
             if erl == native && erl == interp {
                 counts.same += 1;
-                counts.valued += u64::from(!erl.trim_start().starts_with("'EXIT'"));
+                let shown = erl.trim();
+                if !shown.starts_with("{'EXIT'") {
+                    counts.valued += 1;
+                } else if shown != "{'EXIT',function_clause}" {
+                    counts.other_exception += 1;
+                }
                 continue;
             }
             let kept = keep(root, tools, otp, &dir, module, [&erl, &native, &interp])?;
@@ -413,17 +422,31 @@ fn generate(erlfuzz: &Path, otp: &Otp, seed: u64, module: &str, dir: &Path) -> R
     fs::write(&file, &out.stdout).map_err(io_err(&file))
 }
 
-/// Adapts a generated source to an old release: `~kp` printed as `~p`.
+/// What `wrapper0/0` prints for a function that raised: only `'EXIT'`.
+const WRAPPER_EXIT: &str = "{'EXIT', _}  ->\n\t'EXIT';";
+
+/// What it prints instead: the reason (without the stack trace, whose
+/// details are the runtime's own), so that the comparison also covers
+/// which error each runtime raised.
+const WRAPPER_REASON: &str =
+    "{'EXIT', {DifffuzzReason, DifffuzzStack}} when is_list(DifffuzzStack) ->\n\t\
+                              {'EXIT', DifffuzzReason};\n\t\
+                              {'EXIT', DifffuzzReason} ->\n\t{'EXIT', DifffuzzReason};";
+
+/// Adapts a generated source before it is compiled: the wrapper shows
+/// error reasons ([`WRAPPER_REASON`]), and on an old release `~kp` is
+/// printed as `~p`.
 fn adapt(otp: &Otp, file: &Path) -> Result<()> {
+    let mut text = fs::read_to_string(file).map_err(io_err(file))?;
+    text = text.replace(WRAPPER_EXIT, WRAPPER_REASON);
     if otp.is_old() {
-        let text = fs::read_to_string(file).map_err(io_err(file))?;
-        fs::write(file, text.replace("\"~kp\"", "\"~p\"")).map_err(io_err(file))?;
+        text = text.replace("\"~kp\"", "\"~p\"");
     }
-    Ok(())
+    fs::write(file, text).map_err(io_err(file))
 }
 
 /// Compiles `modules` in `dir` with the release's compiler (one erl for
-/// all), then the driver of those it compiled; returns those.
+/// all); returns those it compiled.
 fn compile(otp: &Otp, dir: &Path, modules: &[String]) -> Result<Vec<String>> {
     for module in modules {
         adapt(otp, &dir.join(format!("{module}.erl")))?;
@@ -445,19 +468,27 @@ fn compile(otp: &Otp, dir: &Path, modules: &[String]) -> Result<Vec<String>> {
     let _ = cmd
         .status()
         .map_err(|e| Error::new(format!("could not start erl to compile: {e}")))?;
-    let compiled: Vec<String> = modules
+    Ok(modules
         .iter()
         .filter(|m| dir.join(format!("{m}.beam")).is_file())
         .cloned()
-        .collect();
+        .collect())
+}
+
+/// Compiles the driver of `modules` in `dir`.
+fn compile_driver(otp: &Otp, dir: &Path, modules: &[String]) -> Result<()> {
     let driver = dir.join(format!("{}.erl", driver::MODULE));
-    fs::write(&driver, driver::source(&compiled)).map_err(io_err(&driver))?;
-    process::run(
-        otp.command("erlc", dir)
-            .arg(format!("{}.erl", driver::MODULE))
-            .stdin(Stdio::null()),
-    )?;
-    Ok(compiled)
+    fs::write(&driver, driver::source(modules)).map_err(io_err(&driver))?;
+    let mut cmd = otp.command("erlc", dir);
+    cmd.arg(format!("{}.erl", driver::MODULE))
+        .stdin(Stdio::null());
+    match process::output(&mut cmd) {
+        Some(_) => Ok(()),
+        None => Err(Error::new(format!(
+            "erlc refused the driver {}",
+            driver.display()
+        ))),
+    }
 }
 
 /// The three runs' outputs, split by program.
@@ -476,20 +507,37 @@ impl Outputs {
     }
 }
 
-/// Runs the driver in `dir` on erl, beamr, beamr without native code.
+/// Runs the driver in `dir` on erl, then, for the programs that ended on
+/// erl within the limit, on beamr and on beamr without native code.
 fn run_all(tools: &Tools, otp: &Otp, dir: &Path, modules: &[String]) -> Result<Outputs> {
-    let n = modules.len().max(1) as u32;
+    let limit = |each: Duration, n: usize| each * n.max(1) as u32 + Duration::from_secs(60);
+    compile_driver(otp, dir, modules)?;
     let mut erl = otp.command("erl", dir);
     erl.env(driver::TIMEOUT_VAR, ERL_LIMIT.as_millis().to_string())
         .args(["-noshell", "-pa", ".", "-s", driver::MODULE, "main"])
         .args(["-s", "init", "stop"]);
-    let erl = run_limited(erl, dir, "erl", ERL_LIMIT * n + Duration::from_secs(60))?;
-    let mut outs = vec![driver::split(&erl)];
+    let erl = driver::split(&run_limited(
+        erl,
+        dir,
+        "erl",
+        limit(ERL_LIMIT, modules.len()),
+    )?);
+    // One that ran past the limit on erl is not compared: beamr need not
+    // spend its longer limit on it.
+    let ended: Vec<String> = modules
+        .iter()
+        .filter(|m| erl.get(*m).is_some_and(|out| !driver::timed_out(out)))
+        .cloned()
+        .collect();
+    if ended.len() != modules.len() {
+        compile_driver(otp, dir, &ended)?;
+    }
+    let mut outs = vec![erl];
     for native in [true, false] {
         let mut beamr = beamr_command(tools, otp, dir, native);
         beamr.env(driver::TIMEOUT_VAR, BEAMR_LIMIT.as_millis().to_string());
         let name = if native { "native" } else { "interp" };
-        let text = run_limited(beamr, dir, name, BEAMR_LIMIT * n + Duration::from_secs(60))?;
+        let text = run_limited(beamr, dir, name, limit(BEAMR_LIMIT, ended.len()))?;
         outs.push(driver::split(&text));
     }
     let [a, b, c]: [_; 3] = outs
@@ -726,6 +774,23 @@ mod tests {
         });
         assert!(!new.contains(&"--disable-maybe"));
         assert!(new.contains(&"--deterministic"));
+    }
+
+    #[test]
+    fn the_wrapper_prints_reasons_and_old_releases_print_with_p() {
+        // As erlfuzz writes wrapper0/0's cases.
+        let generated =
+            "\t(io:format(\"~kp\", [(case (catch (f1())) of\n\t{'EXIT', _}  ->\n\t'EXIT';\n";
+        let dir = std::env::temp_dir().join(format!("difffuzz-adapt-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("fz1.erl");
+        fs::write(&file, generated).unwrap();
+        adapt(&Otp::Host("25".into()), &file).unwrap();
+        let text = fs::read_to_string(&file).unwrap();
+        let _ = fs::remove_dir_all(&dir);
+        assert!(text.contains("{'EXIT', DifffuzzReason};"), "{text}");
+        assert!(!text.contains("'EXIT';"), "{text}");
+        assert!(text.contains("\"~p\""), "{text}");
     }
 
     #[test]
