@@ -6,8 +6,9 @@
 //! made under `target/otp/` (27, 29), through `chroot`, with beamr on that
 //! release's library.
 //!
-//! The flags beamr refuses (distribution, emulator flags other than `+S`
-//! and `+B`, erl's shell) are one line on standard error and status 2.
+//! The flags beamr refuses (distribution, emulator flags other than `+S`,
+//! `+P` and `+B`, erl's shell) and a `+P` out of erts's range are one line
+//! on standard error and status 2.
 
 mod release_roots;
 
@@ -18,7 +19,7 @@ use release_roots::{otp_root_env, releases, shell, work_dir};
 
 const PROGRAM: &str = r#"-module(erlcmd).
 -export([say/1, boom/0, plain/0, flags/0, path/0, config/0, last_flag/0,
-         forever/0, later/0]).
+         forever/0, later/0, plimit/0]).
 say(Words) -> io:format("~p~n", [Words]).
 boom() -> error(boom).
 plain() -> io:format("~p~n", [init:get_plain_arguments()]).
@@ -38,6 +39,22 @@ forever() -> ok.
 later() ->
     spawn(fun() -> timer:sleep(300), io:format("later~n"), halt(7) end),
     ok.
+%% Spawns until spawn fails (the report erts logs then has a time stamp:
+%% the default handler is removed); the count then is the limit.
+plimit() ->
+    ok = logger:remove_handler(default),
+    Limit = erlang:system_info(process_limit),
+    {Ps, Why} = fill([]),
+    Full = erlang:system_info(process_count) =:= Limit,
+    Refs = [monitor(process, P) || P <- Ps],
+    [exit(P, kill) || P <- Ps],
+    [receive {'DOWN', R, _, _, _} -> ok end || R <- Refs],
+    io:format("~p~n", [{Limit, Why, Full, is_pid(spawn(fun() -> ok end))}]).
+fill(Acc) ->
+    try spawn(fun() -> receive stop -> ok end end) of
+        P -> fill([P | Acc])
+    catch error:Why -> {Acc, Why}
+    end.
 "#;
 
 const CONFIG: &str = "[{kernel, [{foo, 1}]}, {stdlib, [{x, y}]}, {myapp, [{k, v}]}].\n";
@@ -92,6 +109,18 @@ const CASES: &[(&str, &str)] = &[
         r#"-noshell +S 1 -eval 'io:format("one~n")' +S 1:1 -s init stop"#,
     ),
     ("init stop status", "-noshell -eval 'init:stop(4)'"),
+    (
+        "process limit: system_limit past it",
+        "+P 1024 -noshell -s erlcmd plimit -s init stop",
+    ),
+    (
+        "process limit rounded up",
+        r#"+P 5000 -noshell -eval 'io:format("~p~n", [erlang:system_info(process_limit)]), halt().'"#,
+    ),
+    (
+        "process limit by default",
+        r#"-noshell -eval 'io:format("~p~n", [erlang:system_info(process_limit)]), halt().'"#,
+    ),
     (
         "halt later from another process",
         "-noshell -s erlcmd later",
@@ -187,6 +216,7 @@ fn flags_beamr_does_not_take_are_one_line_errors() {
         ("-noshell +A 4 -s init stop", "+A"),
         ("-noshell -mode embedded -s init stop", "-mode embedded"),
         ("-noshell +S 0", "+S 0"),
+        ("-noshell +P 100", "+P 100"),
         ("-noshell -eval 'a' 'b'", "-eval"),
         ("-pa .", "interactive shell"),
     ] {

@@ -16,12 +16,15 @@
 //! - `erl-atom-order` ([`erl_atom_order`]): record erl 27's and 29's boot
 //!   atom order, which beamr follows for a small map's atom keys.
 //! - `fuzz` ([`fuzz`]): run the cargo-fuzz targets for a time budget each.
+//! - `difffuzz` ([`difffuzz`]): random programs from erlfuzz run on erl
+//!   and on beamr (native code on and off), their outputs compared.
 //! - `mutate` ([`mutate`]): a mutation campaign of crafted `.beam` files
 //!   run through `beamr run`, counting panics, aborts, timeouts and runaway
 //!   memory.
 #![forbid(unsafe_code)]
 
 mod bench;
+mod difffuzz;
 mod erl_atom_order;
 mod erlang;
 mod fixtures;
@@ -51,7 +54,9 @@ subcommands:
              Gleam libraries' test suites and examples/process_ring on
              erl 27 and on beamr (skipped, saying why, without
              ../shared/gleam or the OTP 27 root); then every fuzz
-             target for 15 s (as `fuzz --time 15`)
+             target for 15 s (as `fuzz --time 15`); then 25 random
+             programs from erlfuzz against OTP 25 and 27 (as `difffuzz
+             -n 25`; skipped, saying why, without erlfuzz)
   gleam      only the Gleam step (beamr built with cargo build --release)
   mist [--beamr PATH]
              only the Gleam step's mist app: tests/gleam/mist_app built
@@ -97,6 +102,17 @@ subcommands:
              the mutants that were not fine are kept in target/mutate/;
              exit status 1 on any panic or abort; --beamr PATH runs that
              beamr instead (to compare another build)
+  difffuzz [-n N] [--seed S] [--otp R[=ROOT]]... [--reduce]
+           [--beamr PATH] [--erlfuzz PATH]
+             generate N random deterministic programs with erlfuzz
+             (../shared/tools/erlfuzz/erlfuzz; seeds S.., default 100
+             from 1), compile them with erlc of each release (25, the
+             host's, and 27, from its Debian root under target/otp/ or
+             ROOT), run their wrapper0/0 on erl, on beamr and on beamr
+             with BEAMR_NATIVE=off, and compare the outputs (funs,
+             references, ports and pids masked); divergences are kept in
+             target/difffuzz/divergent/ (and reduced with erlfuzz reduce
+             with --reduce); exit status 1 on any divergence
   help       print this message";
 
 /// A parsed command line.
@@ -110,6 +126,10 @@ enum Command {
     Bench(bench::Options),
     Fuzz(fuzz::Options),
     Mutate(mutate::Options),
+    Difffuzz(difffuzz::Options),
+    /// The reducer's check of one program (not in the usage: scripts
+    /// that `difffuzz` writes run it).
+    DifffuzzCheck(Vec<OsString>),
     Help,
 }
 
@@ -153,6 +173,8 @@ fn parse(args: &[OsString]) -> Result<Command> {
         }
         "fuzz" => return fuzz::parse(rest).map(Command::Fuzz),
         "mutate" => return mutate::parse(rest).map(Command::Mutate),
+        "difffuzz" => return difffuzz::parse(rest).map(Command::Difffuzz),
+        "difffuzz-check" => return Ok(Command::DifffuzzCheck(rest.to_vec())),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -204,6 +226,10 @@ fn main() -> ExitCode {
         Command::Bench(options) => erlang::ensure().and_then(|()| bench::run(&root, &options)),
         Command::Fuzz(options) => fuzz::run(&root, &options),
         Command::Mutate(options) => erlang::ensure().and_then(|()| mutate::run(&root, &options)),
+        Command::Difffuzz(options) => {
+            erlang::ensure().and_then(|()| difffuzz::run(&root, &options))
+        }
+        Command::DifffuzzCheck(args) => difffuzz::check(&root, &args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

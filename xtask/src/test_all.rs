@@ -24,11 +24,16 @@
 //! 10. `fuzz`    every cargo-fuzz target for [`fuzz::TEST_ALL_SECONDS`]
 //!    from its seed corpus (see [`fuzz`]; installs nightly and cargo-fuzz
 //!    when missing); a crash fails the step, naming its reproducer.
+//! 11. `difffuzz` [`difffuzz::TEST_ALL_PROGRAMS`] random programs from
+//!     erlfuzz on erl and on beamr, against OTP 25 and 27 (see
+//!     [`difffuzz`]); a divergence fails the step; skipped, saying why,
+//!     without erlfuzz beside the workspace.
 //!
 //! Cargo steps run with `BEAMR_FIXTURES_DIR` set to the fixtures' absolute
 //! path. A summary of every step (ok, FAILED, skipped, with times and the
 //! reason for a skip) ends the output either way.
 
+use crate::difffuzz;
 use crate::fixtures::{self, ENV_VAR};
 use crate::fuzz;
 use crate::gleam_suites;
@@ -39,8 +44,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-const STEPS: [&str; 10] = [
+const STEPS: [&str; 11] = [
     "erlang", "fixtures", "fmt", "clippy", "test", "interp", "otp27", "otp29", "gleam", "fuzz",
+    "difffuzz",
 ];
 
 /// The variable that points the differential suite at another OTP's root.
@@ -114,6 +120,14 @@ fn run_steps(root: &Path, outcomes: &mut Vec<(&'static str, Outcome)>) -> Result
                     .args(["test", "-p", "beamr-cli", "--test", "diff"])
                     .env(NATIVE_SWITCH, "off"),
             ),
+            "difffuzz" => match difffuzz::test_all(root) {
+                Ok(result) => result,
+                Err(Skip(why)) => {
+                    println!("skipped: differential fuzzing: {why}");
+                    outcomes.push((name, Outcome::Skipped(Some(why))));
+                    continue;
+                }
+            },
             "gleam" => match gleam_suites::run(root) {
                 Ok(result) => result,
                 Err(Skip(why)) => {

@@ -102,6 +102,10 @@ pub struct Process {
     pub owned: super::OwnedResources,
     /// The garbage-collection settings `spawn_opt` and `process_flag` set.
     pub gc: super::GcSettings,
+    /// Set by a collection that found the heap past `max_heap_size` with
+    /// `error_logger` on; the scheduler logs the report (see
+    /// `process::max_heap`).
+    pub max_heap_reached: Option<super::MaxHeapReached>,
     /// The process that spawned it, or `undefined` (`process_info`'s `parent`).
     pub parent: Term,
     /// `process_flag(error_handler, Module)`: recorded and reported; an
@@ -171,6 +175,7 @@ impl Process {
             seq_lastcnt: 0,
             owned: super::OwnedResources::default(),
             gc: super::GcSettings::default(),
+            max_heap_reached: None,
             parent: Term::atom(Atom::UNDEFINED),
             error_handler: Atom::ERROR_HANDLER,
             async_dist: false,
@@ -182,9 +187,12 @@ impl Process {
     ///
     /// Probes: `gc_minor_start`/`gc_minor_end` or `gc_major_start`/
     /// `gc_major_end` around the collection, with the heap's sizes.
+    ///
+    /// Then `max_heap_size` is checked (see `process::max_heap`).
     pub fn collect(&mut self, need: usize, live: usize) {
         if !probes::wants_gc(&self.trace) {
-            return self.collect_roots(need, live);
+            self.collect_roots(need, live);
+            return self.check_max_heap();
         }
         let (start, end) = if self.heap.next_collection_is_major() {
             (TraceTag::GcMajorStart, TraceTag::GcMajorEnd)
@@ -197,6 +205,7 @@ impl Process {
         self.collect_roots(need, live);
         let info = self.gc_info(before.saturating_sub(self.heap.used_words()));
         probes::gc(&mut self.trace, end, pid, info);
+        self.check_max_heap();
     }
 
     /// The sizes a garbage-collection trace event reports; `wordsize` as

@@ -31,8 +31,8 @@ impl Default for GcSettings {
     }
 }
 
-/// `max_heap_size`: a limit in words (0: none) and its flags. beamr
-/// records it for `process_info`; the collector does not enforce it.
+/// `max_heap_size`: a limit in words (0: none) and its flags, checked
+/// after every collection (see `process::max_heap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MaxHeapSize {
     /// The limit in words; 0 means no limit.

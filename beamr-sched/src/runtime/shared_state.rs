@@ -57,6 +57,12 @@ pub struct Runtime {
     /// The system logger (`erlang:system_flag(system_logger, _)`):
     /// `logger`, `undefined` or a pid; see `signals::system_logger`.
     pub(crate) system_logger: Mutex<Term>,
+    /// The `max_heap_size` of processes spawned without one
+    /// (`erlang:system_flag(max_heap_size, _)`).
+    pub(crate) default_max_heap: Mutex<crate::process::MaxHeapSize>,
+    /// The most processes that may exist at once (`+P`); 0: the release's
+    /// default (see [`Runtime::process_limit`]).
+    process_limit: std::sync::atomic::AtomicUsize,
     next_ref: AtomicU64,
     /// Exit reasons of exited processes someone may wait for
     /// ([`Runtime::run_main`]), each on a heap of its own.
@@ -97,10 +103,51 @@ impl Runtime {
             plain_arguments: Mutex::new(Vec::new()),
             init_flags: Mutex::new(vec![("noshell".to_string(), Vec::new())]),
             system_logger: Mutex::new(Term::atom(Atom::new("logger").expect("atom"))),
+            default_max_heap: Mutex::new(crate::process::MaxHeapSize::default()),
+            process_limit: std::sync::atomic::AtomicUsize::new(0),
             next_ref: AtomicU64::new(1),
             exits: Mutex::new(Vec::new()),
             exited: Condvar::new(),
         }
+    }
+
+    /// The most processes that may exist at once: `+P`'s, or erts's
+    /// default (262,144; 1,048,576 from OTP 26). A spawn past it fails with
+    /// `system_limit`.
+    pub fn process_limit(&self) -> usize {
+        match self.process_limit.load(Ordering::Relaxed) {
+            0 if crate::code::otp_release() >= 26 => 1 << 20,
+            0 => 1 << 18,
+            n => n,
+        }
+    }
+
+    /// Sets the process limit to `requested` rounded up as erts rounds
+    /// `+P` (to a power of two, at least 1024).
+    pub fn set_process_limit(&self, requested: usize) {
+        let limit = requested.max(1024).next_power_of_two();
+        self.process_limit.store(limit, Ordering::Relaxed);
+    }
+
+    /// The `max_heap_size` of processes spawned without one.
+    pub fn default_max_heap(&self) -> crate::process::MaxHeapSize {
+        *self
+            .default_max_heap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets the `max_heap_size` of processes spawned without one; returns
+    /// the previous one.
+    pub fn set_default_max_heap(
+        &self,
+        limit: crate::process::MaxHeapSize,
+    ) -> crate::process::MaxHeapSize {
+        let mut current = self
+            .default_max_heap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *current, limit)
     }
 
     /// A fresh local reference's id words.

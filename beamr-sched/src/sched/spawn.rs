@@ -42,9 +42,11 @@ pub struct SpawnOptions {
     /// The program's main process (`run_main`'s): traced as
     /// `TraceControl::take_main` says, when it says.
     pub program: bool,
-    /// Garbage-collection settings (`spawn_opt`'s `max_heap_size`,
-    /// `message_queue_data`).
+    /// Garbage-collection settings (`spawn_opt`'s `message_queue_data`).
     pub gc: GcSettings,
+    /// `spawn_opt`'s `max_heap_size`, when given; the runtime's default
+    /// (`erlang:system_flag(max_heap_size, _)`) otherwise.
+    pub max_heap_size: Option<crate::process::MaxHeapSize>,
     /// `spawn_opt`'s `min_heap_size` (rounded as the BEAM rounds it), when
     /// given: the child's young generation starts at it and never goes
     /// below it.
@@ -153,6 +155,12 @@ impl Runtime {
         args: &[Term],
         options: SpawnOptions,
     ) -> Result<(Term, Option<[u32; 3]>), Exception> {
+        if self.processes.len() >= self.process_limit() {
+            // As erts: the error, and a report with no group leader.
+            let from = parent.as_deref().map_or(Term::NIL, |p| p.pid);
+            self.log_emulator_text(from, None, "Too many processes");
+            return Err(Exception::error(Term::atom(Atom::SYSTEM_LIMIT)));
+        }
         let pid = self.processes.new_pid();
         let heap = match options.min_heap_size {
             Some(words) => {
@@ -164,6 +172,9 @@ impl Runtime {
         };
         let mut child = Box::new(Process::with_heap(pid, heap));
         child.gc = options.gc;
+        child.gc.max_heap = options
+            .max_heap_size
+            .unwrap_or_else(|| self.default_max_heap());
         if let Some(n) = options.fullsweep_after {
             child.heap.set_fullsweep_after(n);
         }

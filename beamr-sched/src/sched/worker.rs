@@ -159,6 +159,7 @@ pub fn run_slice(
         }
         let before = p.reductions;
         let outcome = interp::run(rt, p, registers, SLICE_REDUCTIONS);
+        crate::process::report_max_heap(rt, p);
         let reductions = p.reductions.saturating_sub(before);
         rt.count_reductions(reductions);
         match outcome {
@@ -173,7 +174,12 @@ pub fn run_slice(
             Outcome::Waiting => {
                 running_probe(p, TraceTag::Out);
                 collect_before_waiting(p);
+                crate::process::report_max_heap(rt, p);
                 rt.run_queues.after_slice(reductions);
+                if p.pending_exit.is_some() {
+                    // Killed by its max_heap_size: ended at the loop's top.
+                    continue;
+                }
                 if handle.state.try_wait() {
                     p.waiting = true;
                     return SliceEnd::Waiting;
@@ -184,9 +190,11 @@ pub fn run_slice(
                 p.waiting = true;
             }
             Outcome::Returned => {
+                // Killed by its max_heap_size in its last slice: killed.
+                let reason = p.pending_exit.take().unwrap_or(Term::atom(Atom::NORMAL));
                 let process = body.take().expect("present");
                 drop(body);
-                return super::exiting::end(rt, handle, process, Term::atom(Atom::NORMAL));
+                return super::exiting::end(rt, handle, process, reason);
             }
             Outcome::Crashed { exception, trace } => {
                 // A pending exit (an exit signal, `exit(self(), R)`) ended

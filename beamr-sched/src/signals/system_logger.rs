@@ -102,6 +102,18 @@ impl Runtime {
         });
     }
 
+    /// Logs `{format, Args}` about process `pid` (group leader `gl`) as
+    /// erts logs its own reports, `Args` built on a heap by `args`.
+    pub(crate) fn log_emulator_format(
+        &self,
+        pid: Term,
+        gl: Option<Term>,
+        format: &str,
+        args: impl FnOnce(&mut Heap) -> Term,
+    ) {
+        self.log_emulator_error(pid, gl, format, args)
+    }
+
     /// Sends the system logger `{log, error, Format, Args, Meta}` from the
     /// emulator about process `pid`, `Args` built by `args`.
     fn log_emulator_error(

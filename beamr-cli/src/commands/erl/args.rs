@@ -51,6 +51,9 @@ pub struct ErlCommand {
     pub env: Vec<(String, String)>,
     /// `+S`.
     pub schedulers: Option<Schedulers>,
+    /// `+P N`: the most processes that may exist at once (as given; the
+    /// runtime rounds it up as erts does).
+    pub process_limit: Option<usize>,
     /// Neither `-noshell` nor `-noinput` was given: erl would start its
     /// interactive shell.
     pub shell: bool,
@@ -222,17 +225,29 @@ fn emulator_flag(
         // runs (escript gives erl +B).
         return Ok(i);
     }
+    if let Some(attached) = flag.strip_prefix('P') {
+        let (value, next) = if attached.is_empty() {
+            match words.get(i) {
+                Some(v) => (v.as_str(), i + 1),
+                None => return Err("+P needs a number of processes".into()),
+            }
+        } else {
+            (attached, i)
+        };
+        cmd.process_limit = Some(process_limit(value)?);
+        return Ok(next);
+    }
     let Some(attached) = flag.strip_prefix('S') else {
         let name = flag.chars().next().map_or(String::new(), String::from);
         return Err(format!(
-            "+{name} is not supported: beamr takes only +S and +B of erl's emulator flags"
+            "+{name} is not supported: beamr takes only +S, +P and +B of erl's emulator flags"
         ));
     };
     if attached.starts_with(|c: char| c.is_ascii_alphabetic()) {
         // +SP, +SDcpu, +SDio, ...
         let name: String = flag.chars().take_while(char::is_ascii_alphabetic).collect();
         return Err(format!(
-            "+{name} is not supported: beamr takes only +S and +B of erl's emulator flags"
+            "+{name} is not supported: beamr takes only +S, +P and +B of erl's emulator flags"
         ));
     }
     let (value, next) = if attached.is_empty() {
@@ -245,6 +260,15 @@ fn emulator_flag(
     };
     cmd.schedulers = Some(schedulers(value)?);
     Ok(next)
+}
+
+/// `+P`'s number: erts's range, 1024 to 134,217,727.
+fn process_limit(value: &str) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1024..=134_217_727).contains(n))
+        .ok_or_else(|| format!("+P {value}: expected a number of processes from 1024 to 134217727"))
 }
 
 /// `N` or `N:M`, each 1..=1024, M at most N.
@@ -332,5 +356,10 @@ mod tests {
         assert!(parsed("-pa x").unwrap().shell);
         assert!(!parsed("-noinput").unwrap().shell);
         assert_eq!(parsed("+S4").unwrap().schedulers.unwrap().total, 4);
+        assert_eq!(parsed("+P 5000").unwrap().process_limit, Some(5000));
+        assert_eq!(parsed("+P2048").unwrap().process_limit, Some(2048));
+        assert!(parsed("+P 100").is_err());
+        assert!(parsed("+P x").is_err());
+        assert!(parsed("+P").is_err());
     }
 }

@@ -186,7 +186,7 @@ impl ParsedOptions {
         let mut o = self.options;
         if let Some(v) = self.max_heap {
             let min = o.min_heap_size.unwrap_or(MIN_HEAP_SIZE);
-            o.gc.max_heap = gc_flags::max_heap_size(v, min, false)?;
+            o.max_heap_size = Some(gc_flags::max_heap_size(v, min, false)?);
         }
         Ok(o)
     }

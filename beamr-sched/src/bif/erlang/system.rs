@@ -29,8 +29,8 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "dt_prepend_vm_tag_data", 1, dt_same),
     ("erlang", "dt_append_vm_tag_data", 1, dt_same),
     ("erlang", "garbage_collect", 0, garbage_collect),
-    ("erlang", "garbage_collect", 1, garbage_collect),
-    ("erlang", "garbage_collect", 2, garbage_collect),
+    ("erlang", "garbage_collect", 1, garbage_collect1),
+    ("erlang", "garbage_collect", 2, garbage_collect2),
     ("erlang", "send_nosuspend", 2, send_nosuspend2),
     ("erlang", "send_nosuspend", 3, send_nosuspend3),
 ];
@@ -109,10 +109,48 @@ fn bump_reductions(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, E
     }
 }
 
-/// `garbage_collect/0,1,2`: beamr collects when a heap fills; the request
-/// is accepted (true for a live process, as the BEAM answers).
+/// `garbage_collect/0`: beamr collects when a heap fills; the request is
+/// accepted (true, as the BEAM answers).
 fn garbage_collect(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     Ok(Term::TRUE)
+}
+
+/// `garbage_collect(Pid)`: true for a live process, false for one that
+/// is not (as on the BEAM); badarg for anything but a local pid.
+fn garbage_collect1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::bool(collectable(rt, p, a[0])?))
+}
+
+/// `garbage_collect(Pid, Options)`: as `garbage_collect/1`, with the
+/// options a proper list of `{type, major | minor}` and `{async, Tag}`
+/// (the last async's tag then comes back in `{garbage_collect, Tag,
+/// Result}` and the call returns `async`); badarg for another option.
+fn garbage_collect2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut tag = None;
+    for opt in a[1].list_to_vec().ok_or_else(Exception::badarg)? {
+        match opt.as_tuple() {
+            Some(&[k, v]) if k == atom("type") && (v == atom("major") || v == atom("minor")) => {}
+            Some(&[k, v]) if k == atom("async") => tag = Some(v),
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let alive = collectable(rt, p, a[0])?;
+    let Some(tag) = tag else {
+        return Ok(Term::bool(alive));
+    };
+    let reply = p
+        .heap
+        .tuple(&[atom("garbage_collect"), tag, Term::bool(alive)]);
+    crate::signals::send(rt, p, p.pid, reply)?;
+    Ok(atom("async"))
+}
+
+/// Whether `pid` (which must be a local pid) names a live process.
+fn collectable(rt: &Runtime, p: &Process, pid: Term) -> Result<bool, Exception> {
+    if !pid.is_local_pid() {
+        return Err(Exception::badarg());
+    }
+    Ok(pid == p.pid || rt.processes.get(pid).is_some())
 }
 
 fn send_nosuspend2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

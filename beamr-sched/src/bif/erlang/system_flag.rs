@@ -1,6 +1,7 @@
 //! `erlang:system_flag/2`: the runtime-wide settings a program may change.
 //! beamr keeps `system_logger` (the process the runtime's own log events go
-//! to; see `signals::system_logger`), `sequential_tracer` and
+//! to; see `signals::system_logger`), `max_heap_size` (the default of new
+//! processes), `sequential_tracer` and
 //! `reset_seq_trace` (see `bif::trace::seq_trace`); the other flags erts knows
 //! raise `{notsup, Flag}`, and anything else is a `badarg`, as on erts.
 
@@ -22,7 +23,6 @@ const NOT_SUPPORTED: &[&str] = &[
     "dirty_io_schedulers_online",
     "erts_alloc",
     "fullsweep_after",
-    "max_heap_size",
     "microstate_accounting",
     "min_bin_vheap_size",
     "min_heap_size",
@@ -55,6 +55,13 @@ fn system_flag(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Except
                 .and_then(|n| u32::try_from(n).ok())
                 .ok_or_else(Exception::badarg)?;
             Ok(p.heap.int(i64::from(crate::trace::set_control_word(word))))
+        }
+        "max_heap_size" => {
+            let min = crate::process::gc_settings::MIN_HEAP_SIZE;
+            // Other keys in the map are ignored, as by spawn_opt.
+            let new = super::gc_flags::max_heap_size(a[1], min, false)?;
+            let old = rt.set_default_max_heap(new);
+            Ok(super::gc_flags::max_heap_size_term(&mut p.heap, old))
         }
         "sequential_tracer" => crate::bif::trace::seq_trace::set_sequential_tracer(rt, p, a[1]),
         "reset_seq_trace" => Ok(crate::bif::trace::seq_trace::reset_seq_trace(rt, p)),

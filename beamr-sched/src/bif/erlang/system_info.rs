@@ -130,12 +130,7 @@ fn counts_and_limits(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> 
     let small = |n: usize| Term::small_unchecked(n as i64);
     Some(match item {
         "process_count" => small(rt.processes.len()),
-        // erts raised the default limit to 2^20 in OTP 26.
-        "process_limit" => small(if crate::code::otp_release() >= 26 {
-            1_048_576
-        } else {
-            262_144
-        }),
+        "process_limit" => small(rt.process_limit()),
         "port_count" => small(rt.ports.ids().len()),
         "port_limit" => small(65_536),
         "atom_count" => small(Atom::count()),
@@ -171,7 +166,7 @@ fn settings(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
         "min_heap_size" => p.heap.tuple(&[atom(item), small(MIN_HEAP_SIZE)]),
         "min_bin_vheap_size" => p.heap.tuple(&[atom(item), small(MIN_BIN_VHEAP_SIZE)]),
         "fullsweep_after" => p.heap.tuple(&[atom(item), small(FULLSWEEP_AFTER)]),
-        "max_heap_size" => max_heap_size(p),
+        "max_heap_size" => max_heap_size(rt, p),
         "garbage_collection" => {
             let pairs = [
                 ("max_heap_size", 0),
@@ -206,9 +201,9 @@ fn settings(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> {
     })
 }
 
-/// `max_heap_size`: no limit (the default of every process).
-fn max_heap_size(p: &mut Process) -> Term {
-    super::gc_flags::max_heap_size_term(&mut p.heap, crate::process::MaxHeapSize::default())
+/// `max_heap_size`: the default of new processes.
+fn max_heap_size(rt: &Runtime, p: &mut Process) -> Term {
+    super::gc_flags::max_heap_size_term(&mut p.heap, rt.default_max_heap())
 }
 
 /// The kernel's release as `{Major, Minor, Release}`, from the release
