@@ -6,13 +6,13 @@
 //! reference to one. The runtime stores the current code address of each in
 //! its `code` slot.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{LazyLock, Mutex};
 
 use super::header::Subtag;
 use super::word::Term;
 use crate::atom::Atom;
+use crate::hash::word::WordMap;
 
 /// What the BEAM knows about one `fun` expression of a module (a FunT entry).
 #[derive(Debug)]
@@ -57,9 +57,9 @@ pub struct Export {
 
 type FunKey = (Atom, [u8; 16], u32, u32);
 type ExportKey = (Atom, Atom, u32);
-type Interned<K, V> = LazyLock<Mutex<HashMap<K, &'static V>>>;
-static FUN_ENTRIES: Interned<FunKey, FunEntry> = LazyLock::new(|| Mutex::new(HashMap::new()));
-static EXPORTS: Interned<ExportKey, Export> = LazyLock::new(|| Mutex::new(HashMap::new()));
+type Interned<K, V> = LazyLock<Mutex<WordMap<K, &'static V>>>;
+static FUN_ENTRIES: Interned<FunKey, FunEntry> = LazyLock::new(|| Mutex::new(WordMap::default()));
+static EXPORTS: Interned<ExportKey, Export> = LazyLock::new(|| Mutex::new(WordMap::default()));
 
 impl FunEntry {
     /// The interned entry for this fun, created on first use. Entries are
