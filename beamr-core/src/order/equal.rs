@@ -118,8 +118,19 @@ fn eq_step(a: Term, b: Term, stack: &mut Vec<Pending>) -> bool {
         // Two smalls with different words differ; a bignum may still equal
         // a small if it was not normalised: the order decides.
         (Kind::SmallInt, Kind::SmallInt) => false,
+        // Two references of one node with as many id words: equal when
+        // the words are (a selective receive matches its reply's monitor
+        // reference so, once per `gen_server:call`); else the order, which
+        // pads the shorter one.
+        (Kind::Ref, Kind::Ref) => match (a.as_ref(), b.as_ref()) {
+            (Some(x), Some(y))
+                if x.len == y.len && x.node == y.node && x.creation == y.creation =>
+            {
+                x.ids() == y.ids()
+            }
+            _ => compare_exact(a, b) == Ordering::Equal,
+        },
         (Kind::SmallInt | Kind::BigInt, Kind::SmallInt | Kind::BigInt)
-        | (Kind::Ref, Kind::Ref)
         | (Kind::Pid, Kind::Pid)
         | (Kind::Port, Kind::Port) => compare_exact(a, b) == Ordering::Equal,
         // Atoms and `[]` with different words, or different kinds.

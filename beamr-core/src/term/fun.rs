@@ -6,13 +6,15 @@
 //! reference to one. The runtime stores the current code address of each in
 //! its `code` slot.
 
-use std::collections::HashMap;
+use std::cell::Cell;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{LazyLock, Mutex};
 
 use super::header::Subtag;
 use super::word::Term;
 use crate::atom::Atom;
+use crate::hash::word::{WordHasher, WordMap};
 
 /// What the BEAM knows about one `fun` expression of a module (a FunT entry).
 #[derive(Debug)]
@@ -57,9 +59,26 @@ pub struct Export {
 
 type FunKey = (Atom, [u8; 16], u32, u32);
 type ExportKey = (Atom, Atom, u32);
-type Interned<K, V> = LazyLock<Mutex<HashMap<K, &'static V>>>;
-static FUN_ENTRIES: Interned<FunKey, FunEntry> = LazyLock::new(|| Mutex::new(HashMap::new()));
-static EXPORTS: Interned<ExportKey, Export> = LazyLock::new(|| Mutex::new(HashMap::new()));
+type Interned<K, V> = LazyLock<Mutex<WordMap<K, &'static V>>>;
+static FUN_ENTRIES: Interned<FunKey, FunEntry> = LazyLock::new(|| Mutex::new(WordMap::default()));
+static EXPORTS: Interned<ExportKey, Export> = LazyLock::new(|| Mutex::new(WordMap::default()));
+
+/// Slots in each thread's cache of exports (see [`Export::intern`]).
+const EXPORT_CACHE_SLOTS: usize = 64;
+
+type ExportCache = [Cell<Option<&'static Export>>; EXPORT_CACHE_SLOTS];
+
+thread_local! {
+    static EXPORT_CACHE: ExportCache = const { [const { Cell::new(None) }; EXPORT_CACHE_SLOTS] };
+}
+
+/// The cache slot of an export key.
+#[inline]
+fn export_cache_slot(key: ExportKey) -> usize {
+    let mut h = WordHasher::default();
+    key.hash(&mut h);
+    h.finish() as usize % EXPORT_CACHE_SLOTS
+}
 
 impl FunEntry {
     /// The interned entry for this fun, created on first use. Entries are
@@ -75,7 +94,27 @@ impl FunEntry {
 
 impl Export {
     /// The interned export entry for `M:F/A`, created on first use.
+    ///
+    /// Looked up first in a small cache of the calling thread's own: an
+    /// `apply` (a gen_server's `Mod:handle_call(...)`, every call) interns
+    /// its export each time, and the global table's lock, taken by every
+    /// scheduler, was a point of contention between them. Entries are
+    /// never freed, so a cached one stays right.
     pub fn intern(module: Atom, function: Atom, arity: u32) -> &'static Export {
+        let key = (module, function, arity);
+        let slot = export_cache_slot(key);
+        if let Some(hit) = EXPORT_CACHE.with(|c| c[slot].get()) {
+            if (hit.module, hit.function, hit.arity) == key {
+                return hit;
+            }
+        }
+        let export = Export::intern_shared(module, function, arity);
+        EXPORT_CACHE.with(|c| c[slot].set(Some(export)));
+        export
+    }
+
+    /// [`Export::intern`] in the global table.
+    fn intern_shared(module: Atom, function: Atom, arity: u32) -> &'static Export {
         let mut table = EXPORTS.lock().unwrap_or_else(|e| e.into_inner());
         table.entry((module, function, arity)).or_insert_with(|| {
             Box::leak(Box::new(Export {

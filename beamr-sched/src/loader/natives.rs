@@ -3,9 +3,8 @@
 //! answers from. The implementations live in `bif`; the table is built from
 //! its rows once, when a runtime is created, and installed in `code`.
 
-use std::collections::HashMap;
-
 use beamr_core::atom::Atom;
+use beamr_core::hash::word::WordMap;
 use beamr_core::term::Term;
 
 use super::instr::ArithOp;
@@ -22,14 +21,14 @@ pub type BifRow = (&'static str, &'static str, u8, BifFn);
 /// arithmetic instructions (their slow path on big or non-integer operands).
 #[derive(Default)]
 pub struct Natives {
-    by_mfa: HashMap<(Atom, Atom, u8), BifFn>,
+    by_mfa: WordMap<(Atom, Atom, u8), BifFn>,
     arith: Vec<Option<BifFn>>,
 }
 
 impl Natives {
     /// The table of `groups` of rows; a later row for the same MFA wins.
     pub fn from_rows(groups: &[&[BifRow]]) -> Natives {
-        let mut by_mfa = HashMap::new();
+        let mut by_mfa = WordMap::default();
         for rows in groups {
             for &(m, f, a, bif) in rows.iter() {
                 let key = (

@@ -97,12 +97,13 @@ pub enum Signal {
         /// The unlinking process.
         from: Term,
     },
-    /// `from` monitors the receiver with `reference`.
+    /// `from` monitors the receiver with the reference `ids`.
     Monitor {
         /// The monitoring process.
         from: Term,
-        /// The monitor reference.
-        reference: Payload,
+        /// The monitor reference's id words (a local reference: the
+        /// receiver keeps only these, so no term travels).
+        ids: [u32; 3],
         /// The registered name monitored (`monitor(process, Name)`), if any.
         name: Option<beamr_core::atom::Atom>,
     },
@@ -110,8 +111,8 @@ pub enum Signal {
     Demonitor {
         /// The monitoring process.
         from: Term,
-        /// The monitor reference.
-        reference: Payload,
+        /// The monitor reference's id words.
+        ids: [u32; 3],
     },
     /// A monitor of the receiver fired: its `'DOWN'` message; the monitor
     /// (these reference ids) ends as the message arrives.

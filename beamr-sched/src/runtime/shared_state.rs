@@ -7,12 +7,12 @@
 //! `sched::spawn`, starting a runtime (`Runtime::new`, `run_main`) in `boot`.
 //! Loaded code is process-wide (`code::CodeServer::global()`).
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use beamr_core::atom::Atom;
+use beamr_core::hash::word::WordMap;
 use beamr_core::term::Term;
 
 use super::run_queue::RunQueues;
@@ -29,7 +29,7 @@ pub struct Runtime {
     pub names: Registry,
     /// Active process aliases (`erlang:alias/0,1`, `monitor/3`'s `alias`
     /// option): the reference's ids, its owner, and how it ends.
-    pub aliases: Mutex<HashMap<[u32; 3], (Term, AliasMode)>>,
+    pub aliases: Mutex<WordMap<[u32; 3], (Term, AliasMode)>>,
     /// Runnable processes.
     pub run_queues: RunQueues,
     /// Timers.
@@ -92,7 +92,7 @@ impl Runtime {
             started: Instant::now(),
             processes: ProcessTable::default(),
             names: Registry::default(),
-            aliases: Mutex::new(HashMap::new()),
+            aliases: Mutex::new(WordMap::default()),
             run_queues: RunQueues::default(),
             timers: TimerService::default(),
             ets: crate::ets::Tables::default(),

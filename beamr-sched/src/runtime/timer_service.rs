@@ -6,10 +6,11 @@
 //! the heap's log-n cost.)
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use beamr_core::hash::word::WordMap;
 use beamr_core::term::Term;
 
 use crate::process::Payload;
@@ -60,7 +61,7 @@ impl Ord for Entry {
 #[derive(Default)]
 struct State {
     heap: BinaryHeap<Reverse<Entry>>,
-    actions: HashMap<u64, (Instant, TimerAction)>,
+    actions: WordMap<u64, (Instant, TimerAction)>,
     next_id: u64,
     shutdown: bool,
 }
@@ -81,9 +82,20 @@ impl TimerService {
         let id = s.next_id;
         let action = make(id);
         let deadline = Instant::now() + after;
+        // The timer thread sleeps until the earliest deadline in the heap
+        // (or for good while there is none): only a timer due before that
+        // needs it woken. A `gen_server:call` starts a 5-second timer per
+        // call, each later than the last: waking the thread for each cost
+        // a futex call on both sides and a context switch per call.
+        let earliest = s
+            .heap
+            .peek()
+            .is_none_or(|Reverse(first)| deadline < first.deadline);
         s.heap.push(Reverse(Entry { deadline, id }));
         s.actions.insert(id, (deadline, action));
-        self.wake.notify_one();
+        if earliest {
+            self.wake.notify_one();
+        }
         id
     }
 

@@ -83,20 +83,16 @@ pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
                 probes::link(&mut p.trace, TraceTag::GettingUnlinked, p.pid, from);
             }
         }
-        Signal::Monitor {
-            from,
-            reference,
-            name,
-        } => {
-            if let Some(r) = reference.term.as_ref() {
-                let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                p.monitored_by.push((ids, from, name));
-            }
-        }
-        Signal::Demonitor { from, reference } => {
-            if let Some(r) = reference.term.as_ref() {
-                let ids = [r.ids[0], r.ids[1], r.ids[2]];
-                p.monitored_by.retain(|&(i, f, _)| !(i == ids && f == from));
+        Signal::Monitor { from, ids, name } => p.monitored_by.push((ids, from, name)),
+        Signal::Demonitor { from, ids } => {
+            if let Some(i) = p
+                .monitored_by
+                .iter()
+                .position(|&(i, f, _)| i == ids && f == from)
+            {
+                // Order kept: `process_info(monitored_by)` and the order
+                // of the 'DOWN' messages at exit follow it.
+                p.monitored_by.remove(i);
             }
         }
         Signal::Down { ids, message } => {

@@ -166,7 +166,7 @@ impl Runtime {
                 target,
                 Signal::Demonitor {
                     from: process.pid,
-                    reference: Payload::build(|heap| heap.local_ref(ids)),
+                    ids,
                 },
             );
         }

@@ -34,9 +34,11 @@
 //!    vector of signals, in arrival order).
 //! 2. One exception, for speed, as the BEAM does when it gets the
 //!    receiver's main lock: a *message* whose receiver is not running (the
-//!    sender's `try_lock` of the body succeeds) and whose inbox is empty is
-//!    copied by the sender straight onto the receiver's heap and into its
-//!    mailbox, while the sender holds the body lock. So another thread
+//!    sender's `try_lock` of the body succeeds) is copied by the sender
+//!    straight onto the receiver's heap and into its mailbox, while the
+//!    sender holds the body lock, after the sender delivered the signals
+//!    waiting in the receiver's inbox (step 4, on the sender's thread).
+//!    So another thread
 //!    writes into a receiver's heap only while holding that lock, which the
 //!    receiver's own scheduler holds whenever the receiver runs: the heap
 //!    is never touched by two threads at once, and never while its process
@@ -50,9 +52,9 @@
 //!    are absorbed into the receiver's heap (no copy), messages appended to
 //!    the mailbox.
 //! 5. Order between a pair of processes holds because every signal from A
-//!    to B goes through B's one inbox, and the direct path of step 2 is
-//!    taken only when the inbox is empty (A's earlier signals are then
-//!    delivered already).
+//!    to B goes through B's one inbox, and the direct path of step 2
+//!    delivers that inbox before the message (A's earlier signals are
+//!    then delivered already).
 //! 6. A process's death ([`Runtime::terminate`](crate::runtime::Runtime)) runs
 //!    on the scheduler that ran it last, after it left the process table:
 //!    exit signals to its links, `'DOWN'` to its monitors, demonitors to

@@ -227,16 +227,16 @@ pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
 
 /// Sends a message: copies `message` straight onto the receiver's heap
 /// and into its mailbox when nobody holds the process (it is waiting or
-/// queued) and no earlier signal waits in its inbox, as the BEAM does when
-/// it can take the receiver's main lock; otherwise queues it as a
-/// [`Signal::Message`] on a heap of its own. Returns true if the caller
-/// must enqueue the process (it was waiting).
+/// queued), as the BEAM does when it can take the receiver's main lock,
+/// after delivering the signals already in its inbox; otherwise queues it
+/// as a [`Signal::Message`] on a heap of its own. Returns true if the
+/// caller must enqueue the process (it was waiting).
 ///
 /// The direct path saves the message heap's allocation, its absorption
 /// into the receiver and the collection of the fragment. It keeps the
-/// order of signals between two processes: a message goes past the inbox
-/// only when the inbox is empty, and the sender's earlier signals are
-/// either delivered already or in the inbox.
+/// order of signals between two processes: the sender's earlier signals
+/// are either delivered already or in the inbox, which is delivered
+/// before the message goes in.
 ///
 /// `token` is the message's `seq_trace` token word (on the sender's heap,
 /// or an immediate), copied with the message. Inlined: the untraced send
@@ -264,19 +264,25 @@ fn send_message(
     }
     if let Ok(mut body) = handle.body.try_lock() {
         if let Some(p) = body.as_mut() {
-            if handle.inbox_is_empty() {
-                let term = p.heap.copy_term(message);
-                // Almost always `[]`: no call for an immediate.
-                let token = if token.is_immediate() {
-                    token
-                } else {
-                    p.heap.copy_term(token)
-                };
-                push_message(p, term, token);
-                message_trace::receive(rt, p, term, from, carried);
-                drop(body);
-                return handle.state.notify();
+            // Signals already waiting go in first, in order, as the
+            // receiver itself would take them: a `gen_server:call` sends
+            // its monitor signal just before the request, which otherwise
+            // always took the slow path (a heap of its own, absorbed and
+            // collected later).
+            if !handle.inbox_is_empty() {
+                super::deliver::deliver_signals(rt, handle, p);
             }
+            let term = p.heap.copy_term(message);
+            // Almost always `[]`: no call for an immediate.
+            let token = if token.is_immediate() {
+                token
+            } else {
+                p.heap.copy_term(token)
+            };
+            push_message(p, term, token);
+            message_trace::receive(rt, p, term, from, carried);
+            drop(body);
+            return handle.state.notify();
         }
     }
     let signal = if token == Term::NIL {

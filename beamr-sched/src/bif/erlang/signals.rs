@@ -36,11 +36,14 @@ fn send2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
 /// `send(Dest, Msg, Options)`: `noconnect` and `nosuspend` change nothing
 /// on one node; the message is sent and `ok` returned.
 fn send3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
-    if !opts.iter().all(|o| {
+    // Walked in place (no vector): `gen:do_call` sends with
+    // `[noconnect]` on every call.
+    let mut opts = a[2].iter_list();
+    if !opts.by_ref().all(|o| {
         o.as_atom()
             .is_some_and(|o| matches!(o.name(), "noconnect" | "nosuspend"))
-    }) {
+    }) || !opts.tail().is_nil()
+    {
         return Err(Exception::badarg());
     }
     send2(rt, p, &a[..2])?;
@@ -133,7 +136,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
             pid,
             Signal::Monitor {
                 from: p.pid,
-                reference: Payload::copy(reference),
+                ids,
                 name,
             },
         )
@@ -190,9 +193,9 @@ fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result
 
 /// `{alias, Mode}` and `{tag, Tag}` (not supported: badarg) options.
 fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let opts = a[2].list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut opts = a[2].iter_list();
     let mut mode = None;
-    for opt in opts {
+    for opt in opts.by_ref() {
         let pair = opt
             .as_tuple()
             .filter(|t| t.len() == 2)
@@ -206,6 +209,9 @@ fn monitor3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
             (Some("alias"), Some("reply_demonitor")) => mode = Some(AliasMode::ReplyDemonitor),
             _ => return Err(Exception::badarg()),
         }
+    }
+    if !opts.tail().is_nil() {
+        return Err(Exception::badarg());
     }
     let reference = monitor(rt, p, &a[..2])?;
     if let Some(mode) = mode {
@@ -264,13 +270,7 @@ fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
             rt.port_demonitor(target, ids);
             return Ok(Term::TRUE);
         }
-        rt.send_signal(
-            target,
-            Signal::Demonitor {
-                from: p.pid,
-                reference: Payload::copy(a[0]),
-            },
-        );
+        rt.send_signal(target, Signal::Demonitor { from: p.pid, ids });
     }
     Ok(Term::TRUE)
 }
@@ -279,13 +279,18 @@ fn demonitor2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     let ids = ref_ids(a[0])?;
     let existed = p.monitors.iter().any(|(m, _, _)| *m == ids);
     demonitor1(rt, p, &a[..1])?;
-    let opts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
-    let flush = opts
-        .iter()
-        .any(|o| o.as_atom().is_some_and(|a| a.name() == "flush"));
-    let info = opts
-        .iter()
-        .any(|o| o.as_atom().is_some_and(|a| a.name() == "info"));
+    let (mut flush, mut info) = (false, false);
+    let mut opts = a[1].iter_list();
+    for o in opts.by_ref() {
+        match o.as_atom().map(Atom::name) {
+            Some("flush") => flush = true,
+            Some("info") => info = true,
+            _ => {}
+        }
+    }
+    if !opts.tail().is_nil() {
+        return Err(Exception::badarg());
+    }
     if flush {
         // A 'DOWN' already sent may still be in the inbox: take it in first.
         if let Some(handle) = rt.processes.get(p.pid) {
