@@ -73,7 +73,7 @@ enum Command {
         args: Vec<String>,
     },
     /// Attach to a running beamr: `list` this user's runtimes, or
-    /// `PID|NAME stats|ps|info|state|eval|load|purge|stop`.
+    /// `PID|NAME stats|ps|info|state|eval|trace|tp|load|purge|stop`.
     #[command(
         after_help = "Commands for one runtime: beamr ctl PID|NAME COMMAND ...; \
                             `beamr ctl PID help` lists them."

@@ -5,7 +5,8 @@
 %% Every reply is {ok, Value} or {error, Text} (Text a binary); a crash of
 %% the request is caught and becomes {error, Text}.
 -module(beamr_ctl_agent).
--export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0]).
+-export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0,
+         trace_start/5]).
 
 -define(FIRST_MESSAGES, 10).
 
@@ -124,3 +125,78 @@ purge(Name) ->
 %% init:stop/0.
 stop() ->
     reply(fun() -> {ok, init:stop()} end).
+
+%% A client's trace session {Name, Id} (its weak handle, so that this
+%% process does not hold it): each pattern {M, F, Arity | '_', SpecText}
+%% set as trace:function/4 sets it with [local] (the module loaded first),
+%% then Flags (binaries) on each of Pids (binaries: all, new, existing,
+%% ..., a pid or a registered name) as trace:process/4 sets them. The
+%% numbers of functions and processes.
+trace_start(Name, Id, Pids, Flags, Patterns) ->
+    reply(fun() ->
+                  Session = {Name, Id},
+                  try
+                      Functions = lists:sum([set_pattern(Session, P) || P <- Patterns]),
+                      Fs = [trace_flag(F) || F <- Flags],
+                      Processes = lists:sum([erts_internal:trace(Session, pid_spec(P), true, Fs)
+                                             || P <- Pids]),
+                      {ok, {Processes, Functions}}
+                  catch
+                      throw:{refused, Text} -> {error, Text};
+                      error:badarg:Stack ->
+                          {error, text("erlang:trace/3 refused the flags ~p on ~p: ~p",
+                                       [Flags, Pids, Stack])}
+                  end
+          end).
+
+refuse(Format, Args) ->
+    throw({refused, text(Format, Args)}).
+
+%% The server checked the names against erlang:trace/3's; the atom may
+%% not exist yet (nothing has named it).
+trace_flag(Bin) ->
+    binary_to_atom(Bin, utf8).
+
+pid_spec(Bin) ->
+    Text = unicode:characters_to_list(Bin),
+    Groups = [all, processes, ports, existing, existing_processes,
+              existing_ports, new, new_processes, new_ports],
+    case [G || G <- Groups, atom_to_list(G) =:= Text] of
+        [Group] -> Group;
+        [] ->
+            case process_of(Text) of
+                undefined -> refuse("no process ~ts", [Text]);
+                Pid -> Pid
+            end
+    end.
+
+set_pattern(Session, {M0, F0, A, SpecText}) ->
+    M = binary_to_atom(M0, utf8),
+    F = binary_to_atom(F0, utf8),
+    case code:ensure_loaded(M) of
+        {module, M} -> ok;
+        {error, Why} -> refuse("cannot load ~ts: ~p", [M0, Why])
+    end,
+    Spec = match_spec(SpecText),
+    try erts_internal:trace_pattern(Session, {M, F, A}, Spec, [local]) of
+        0 -> refuse("~ts: no such function", [mfa_text(M, F, A)]);
+        N -> N
+    catch error:badarg ->
+            refuse("~ts: a bad match specification: ~ts", [mfa_text(M, F, A), SpecText])
+    end.
+
+mfa_text(M, F, '_') -> text("~p:~p", [M, F]);
+mfa_text(M, F, A) -> text("~p:~p/~p", [M, F, A]).
+
+match_spec(Text) ->
+    Full = unicode:characters_to_list(Text) ++ ".",
+    case erl_scan:string(Full) of
+        {ok, Tokens, _} ->
+            case erl_parse:parse_term(Tokens) of
+                {ok, Term} -> Term;
+                {error, {_, Mod, Error}} ->
+                    refuse("match specification ~ts: ~ts", [Text, Mod:format_error(Error)])
+            end;
+        {error, {_, Mod, Error}, _} ->
+            refuse("match specification ~ts: ~ts", [Text, Mod:format_error(Error)])
+    end.

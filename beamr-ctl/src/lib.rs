@@ -9,6 +9,8 @@
 //! ```text
 //! server      the listener thread, one session per client
 //!  |
+//! trace       a client's trace session: its tracer, its start and end
+//!  |
 //! gather      one module per request: the reply, read from the runtime
 //!  |
 //! agent       requests run as Erlang code in a fresh process (beamr_ctl_agent)
@@ -27,3 +29,4 @@ pub mod gather;
 pub mod protocol;
 pub mod server;
 pub mod socket_dir;
+pub mod trace;

@@ -204,6 +204,7 @@ pub fn decode_reply(payload: &[u8]) -> Result<Reply, ErrorReply> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::messages::{TracePattern, TraceRequest, TraceTo};
 
     fn frame(payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
@@ -222,6 +223,23 @@ mod tests {
                 file_name: "m.beam".into(),
                 beam: vec![1, 2, 3],
             },
+            Request::Trace(TraceRequest {
+                flags: vec!["call".into()],
+                pids: vec!["all".into()],
+                patterns: vec![TracePattern {
+                    module: "m".into(),
+                    function: "f".into(),
+                    arity: Some(1),
+                    spec: "true".into(),
+                }],
+                to: TraceTo::Ring {
+                    path: "/tmp/x.ring".into(),
+                },
+                limit: Some(10),
+                rate: None,
+                duration_ms: Some(1000),
+            }),
+            Request::TraceStop,
         ];
         for request in requests {
             let bytes = frame(&encode_request(&request));

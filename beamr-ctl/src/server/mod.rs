@@ -13,8 +13,11 @@
 //!    answers requests until the client goes, says nothing for
 //!    [`session::READ_TIMEOUT`], or sends a frame it cannot follow.
 //!    At most [`MAX_CLIENTS`] are served at once; the next is refused.
+//!    A trace request streams its replies until its session ends
+//!    ([`trace_stream`]).
 
 pub mod session;
+pub mod trace_stream;
 
 use std::io;
 use std::os::unix::fs::PermissionsExt;

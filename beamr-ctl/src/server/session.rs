@@ -92,6 +92,12 @@ pub fn serve_with(mut stream: UnixStream, rt: &Runtime, program: &str, read_time
                 continue;
             }
         };
+        if let Request::Trace(trace) = &request {
+            if !super::trace_stream::serve(&mut stream, rt, trace) {
+                return;
+            }
+            continue;
+        }
         let stop = request == Request::Stop;
         let reply = answer(rt, program, request);
         let sent = send(&mut stream, &reply);
@@ -123,6 +129,10 @@ pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
         Request::Purge { module } => gather::code::purge(rt, &module),
         Request::Stop if crate::agent::runtime_ready(rt) => Reply::Stopping,
         Request::Stop => gather::failed("the runtime is still starting; try again"),
+        Request::TraceStop => Reply::TraceStopped {
+            sessions: crate::trace::registry::stop_all(),
+        },
+        Request::Trace(_) => gather::failed("a trace streams its replies on its connection"),
     }
 }
 

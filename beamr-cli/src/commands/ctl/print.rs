@@ -145,6 +145,12 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                 json(&serde_json::json!({ "purged": module, "killed": killed }))
             }
             Reply::Stopping => json(&serde_json::json!({ "stopping": true })),
+            Reply::TraceStopped { sessions } => {
+                json(&serde_json::json!({ "trace_sessions_stopped": sessions }))
+            }
+            Reply::TraceStarted { .. } | Reply::TraceLines(_) | Reply::TraceEnded { .. } => {
+                Err("ctl: a trace reply to another request".into())
+            }
             Reply::Error(_) => Ok(()),
         };
     }
@@ -170,6 +176,10 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
             )
         }
         Reply::Stopping => println!("stopping"),
+        Reply::TraceStopped { sessions } => println!("stopped {sessions} trace sessions"),
+        Reply::TraceStarted { .. } | Reply::TraceLines(_) | Reply::TraceEnded { .. } => {
+            return Err("ctl: a trace reply to another request".into())
+        }
         Reply::Error(_) => {}
     }
     Ok(())
