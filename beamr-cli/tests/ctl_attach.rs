@@ -173,6 +173,39 @@ fn eval_evaluates_on_the_runtime() {
 }
 
 #[test]
+fn eval_output_goes_to_the_client() {
+    let server = Server::start();
+    let out = server.ctl_ok(&[
+        "eval",
+        "io:format(\"hello ~p~n\", [1]), io:put_chars(\"ünï\"), 42",
+    ]);
+    assert_eq!(out, "hello 1\nünï42\n");
+    let json = server.ctl_json(&["eval", "io:format(\"x~n\"), ok"]);
+    assert_eq!(json["output"], "x\n");
+    assert_eq!(json["value"], "ok");
+    // What the expression printed reached the client only; a process it
+    // spawned that prints once it is over prints where the program does.
+    let out = server.ctl_ok(&[
+        "eval",
+        "spawn(fun() -> timer:sleep(300), io:format(\"later~n\") end), done",
+    ]);
+    assert_eq!(out, "done\n");
+    let line = server
+        .lines
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the spawned process printed nothing");
+    assert_eq!(line, "later");
+    // Output before an exception is shown with it.
+    let raised = server.ctl(&["eval", "io:format(\"before~n\"), 1 + a"]);
+    assert_eq!(raised.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&raised.stderr);
+    assert!(
+        stderr.contains("before\n") && stderr.contains("badarith"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn load_of_a_changed_module_changes_the_answers() {
     let server = Server::start();
     assert_eq!(ask(&server), "{v1,20}");

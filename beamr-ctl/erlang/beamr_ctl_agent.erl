@@ -20,9 +20,90 @@ reply(Fun) ->
 text(Format, Args) ->
     unicode:characters_to_binary(io_lib:format(Format, Args)).
 
-%% An expression evaluated by erl_eval, its value written with ~p.
+%% An expression evaluated by erl_eval, its value written with ~p, and
+%% what it printed through io: {ok, {Output, Value}}. While it runs, its
+%% group leader is a collector (collect/1); processes it spawned that
+%% still have the collector as group leader get the runtime's back
+%% afterwards, so what they print later goes where the program's output
+%% goes.
 eval(Expr) ->
-    reply(fun() -> eval_text(unicode:characters_to_list(Expr)) end).
+    reply(fun() ->
+                  User = group_leader(),
+                  Collector = spawn(fun() -> collect([]) end),
+                  group_leader(Collector, self()),
+                  Result = try eval_text(unicode:characters_to_list(Expr))
+                           catch Class:Reason:Stack ->
+                                   {error, text("~p:~p~n~p", [Class, Reason, Stack])}
+                           end,
+                  group_leader(User, self()),
+                  Output = collected(Collector, User),
+                  case Result of
+                      {ok, Value} -> {ok, {Output, Value}};
+                      {error, Why} -> {error, <<Output/binary, Why/binary>>}
+                  end
+          end).
+
+%% The collector's text; it hands its processes to User and ends.
+collected(Collector, User) ->
+    Ref = monitor(process, Collector),
+    Collector ! {collected, self(), Ref, User},
+    receive
+        {Ref, Text} -> demonitor(Ref, [flush]), Text;
+        {'DOWN', Ref, _, _, _} -> <<>>
+    end.
+
+%% A group leader that keeps what is written to it (the io protocol's
+%% output requests; input requests see eof).
+collect(Acc) ->
+    receive
+        {io_request, From, ReplyAs, Request} ->
+            {Reply, Acc1} = io_request(Request, Acc),
+            From ! {io_reply, ReplyAs, Reply},
+            collect(Acc1);
+        {collected, From, Ref, User} ->
+            From ! {Ref, iolist_to_binary(lists:reverse(Acc))},
+            Self = self(),
+            [group_leader(User, P) || P <- processes(),
+                                      process_info(P, group_leader) =:= {group_leader, Self}],
+            forward(User)
+    end.
+
+%% Requests that reached the collector once it handed its processes back.
+forward(User) ->
+    receive
+        {io_request, _, _, _} = Request ->
+            User ! Request,
+            forward(User)
+    after 0 -> ok
+    end.
+
+io_request({put_chars, Encoding, Chars}, Acc) ->
+    put_chars(Encoding, fun() -> Chars end, Acc);
+io_request({put_chars, Encoding, M, F, A}, Acc) ->
+    put_chars(Encoding, fun() -> apply(M, F, A) end, Acc);
+io_request({put_chars, Chars}, Acc) ->
+    put_chars(latin1, fun() -> Chars end, Acc);
+io_request({put_chars, M, F, A}, Acc) ->
+    put_chars(latin1, fun() -> apply(M, F, A) end, Acc);
+io_request({requests, Requests}, Acc) ->
+    lists:foldl(fun(R, {ok, A}) -> io_request(R, A);
+                   (_, Error) -> Error
+                end, {ok, Acc}, Requests);
+io_request({get_chars, _, _}, Acc) -> {eof, Acc};
+io_request({get_chars, _, _, _}, Acc) -> {eof, Acc};
+io_request({get_line, _}, Acc) -> {eof, Acc};
+io_request({get_line, _, _}, Acc) -> {eof, Acc};
+io_request({get_until, _, _, _, _}, Acc) -> {eof, Acc};
+io_request({get_until, _, _, _, _, _}, Acc) -> {eof, Acc};
+io_request(getopts, Acc) -> {{ok, [{binary, false}, {encoding, unicode}]}, Acc};
+io_request(_, Acc) -> {{error, enotsup}, Acc}.
+
+put_chars(Encoding, Chars, Acc) ->
+    try unicode:characters_to_binary(Chars(), Encoding, unicode) of
+        Bin when is_binary(Bin) -> {ok, [Bin | Acc]};
+        _ -> {{error, put_chars}, Acc}
+    catch _:_ -> {{error, put_chars}, Acc}
+    end.
 
 eval_text(Text) ->
     Full = case lists:reverse(string:trim(Text)) of

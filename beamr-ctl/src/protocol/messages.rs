@@ -127,8 +127,14 @@ pub enum Reply {
     Info(Vec<InfoItem>),
     /// Answer to [`Request::State`]: the state written with `~p`.
     State(String),
-    /// Answer to [`Request::Eval`]: the value written with `~p`.
-    Eval(String),
+    /// Answer to [`Request::Eval`].
+    Eval {
+        /// What the expression printed through io (its group leader's
+        /// output while it ran).
+        output: String,
+        /// The value written with `~p`.
+        value: String,
+    },
     /// Answer to [`Request::Load`]: the module now loaded.
     Loaded {
         /// The module.

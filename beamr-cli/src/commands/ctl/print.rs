@@ -139,7 +139,9 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                     .collect::<serde_json::Map<_, _>>(),
             ),
             Reply::State(v) => json(&serde_json::json!({ "state": v })),
-            Reply::Eval(v) => json(&serde_json::json!({ "value": v })),
+            Reply::Eval { output, value } => {
+                json(&serde_json::json!({ "output": output, "value": value }))
+            }
             Reply::Loaded { module } => json(&serde_json::json!({ "loaded": module })),
             Reply::Purged { module, killed } => {
                 json(&serde_json::json!({ "purged": module, "killed": killed }))
@@ -167,7 +169,11 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                 }
             }
         }
-        Reply::State(v) | Reply::Eval(v) => println!("{v}"),
+        Reply::State(v) => println!("{v}"),
+        Reply::Eval { output, value } => {
+            print!("{output}");
+            println!("{value}");
+        }
         Reply::Loaded { module } => println!("loaded {module}"),
         Reply::Purged { module, killed } => {
             println!(
