@@ -23,6 +23,8 @@ fn list_finds_the_runtime() {
     let entries = list.as_array().unwrap();
     assert_eq!(entries.len(), 1, "{list}");
     assert_eq!(entries[0]["os_pid"], server.pid());
+    // Not distributed: no node name.
+    assert_eq!(entries[0]["node"], "");
     let program = entries[0]["program"].as_str().unwrap();
     assert!(program.starts_with("ctl_server:main "), "{program}");
     // The table, and the runtime named by the module it runs.
@@ -74,7 +76,39 @@ fn stats_agree_with_the_program() {
     // -S 2: a run queue per scheduler.
     assert_eq!(stats["run_queues"].as_array().unwrap().len(), 2);
     assert!(stats["reductions"].as_u64().unwrap() > 0);
+    // Rates over the interval: a process that never waits keeps one
+    // scheduler busy.
+    server.eval("register(ctl_busy, spawn(fun Loop() -> Loop() end))");
+    let busy = server.ctl_json(&["stats", "--interval", "500"]);
+    assert_eq!(busy["interval_ms"], 500);
+    assert!(
+        busy["reductions_per_second"].as_u64().unwrap() > 0,
+        "{busy}"
+    );
+    let utilisation: Vec<f64> = busy["scheduler_utilisation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_f64().unwrap())
+        .collect();
+    assert_eq!(utilisation.len(), 2, "{busy}");
+    assert!(
+        utilisation.iter().all(|u| (0.0..=1.0).contains(u)),
+        "{busy}"
+    );
+    assert!(utilisation.iter().sum::<f64>() >= 0.5, "{busy}");
+    server.eval("exit(whereis(ctl_busy), kill)");
+    let bad = server.ctl(&["stats", "--interval", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
     let table = server.ctl_ok(&["stats"]);
+    assert!(
+        table.lines().any(|l| l.starts_with("schedulers  ")),
+        "{table}"
+    );
+    assert!(
+        table.lines().any(|l| l.starts_with("per second  ")),
+        "{table}"
+    );
     let atoms = table
         .lines()
         .find(|l| l.starts_with("atoms "))

@@ -6,7 +6,7 @@
 %% the request is caught and becomes {error, Text}.
 -module(beamr_ctl_agent).
 -export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0,
-         trace_start/5]).
+         trace_start/5, node/0]).
 
 -define(FIRST_MESSAGES, 10).
 
@@ -202,6 +202,10 @@ purge(Name) ->
                           {error, text("no module ~ts", [Name])}
                   end
           end).
+
+%% erlang:node/0.
+node() ->
+    reply(fun() -> {ok, erlang:node()} end).
 
 %% init:stop/0.
 stop() ->

@@ -11,9 +11,10 @@ use std::process::Command;
 /// `logger.hrl`), which only `erlang-dev` ships; `erlang-crypto` (the
 /// differential programs' erl side of `crypto`), and `libssl-dev` with
 /// `pkg-config`, which beamr's own build needs (its `crypto` links the
-/// system's OpenSSL through the `openssl` crate). This step runs before any
-/// beamr build.
-pub const APT_PACKAGES: [&str; 7] = [
+/// system's OpenSSL through the `openssl` crate), and `tmux`, the terminal
+/// `beamr ctl top`'s test draws in (`beamr-cli/tests/ctl_top.rs`). This step
+/// runs before any beamr build.
+pub const APT_PACKAGES: [&str; 8] = [
     "erlang-base",
     "erlang-runtime-tools",
     "erlang-eunit",
@@ -21,6 +22,7 @@ pub const APT_PACKAGES: [&str; 7] = [
     "erlang-crypto",
     "libssl-dev",
     "pkg-config",
+    "tmux",
 ];
 
 const TOOLS: [&str; 2] = ["erl", "erlc"];

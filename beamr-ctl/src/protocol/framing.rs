@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn trailing_bytes_are_an_error() {
-        let mut payload = encode_request(&Request::Stats);
+        let mut payload = encode_request(&Request::Stats { interval_ms: 1000 });
         payload.push(0);
         let e = decode_request(&payload).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Malformed);
@@ -273,7 +273,7 @@ mod tests {
 
     #[test]
     fn another_version_is_named() {
-        let mut payload = encode_request(&Request::Stats);
+        let mut payload = encode_request(&Request::Stats { interval_ms: 1000 });
         payload[..4].copy_from_slice(&(VERSION + 1).to_le_bytes());
         let e = decode_request(&payload).unwrap_err();
         assert_eq!(e.kind, ErrorKind::WrongVersion);

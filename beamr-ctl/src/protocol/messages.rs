@@ -14,8 +14,13 @@ pub const VERSION: u32 = 2;
 pub enum Request {
     /// Who the runtime is ([`Reply::Hello`]).
     Hello,
-    /// Counts against limits, memory, run queues ([`Reply::Stats`]).
-    Stats,
+    /// Counts against limits, memory, run queues, and rates over an
+    /// interval ([`Reply::Stats`]).
+    Stats {
+        /// The interval the rates and the scheduler utilisation are
+        /// measured over, in milliseconds (1 to 10,000).
+        interval_ms: u32,
+    },
     /// Every process ([`Reply::Ps`]).
     Ps,
     /// One process in detail ([`Reply::Info`]).
@@ -224,6 +229,9 @@ pub struct RuntimeInfo {
     pub beamr_version: String,
     /// The OTP release whose library it runs.
     pub otp_release: u32,
+    /// Its node name when distributed (`erlang:node/0`); empty when not
+    /// (or while it is still starting).
+    pub node: String,
 }
 
 /// A count against its limit.
@@ -236,7 +244,7 @@ pub struct Usage {
 }
 
 /// What `beamr ctl stats` shows.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// Processes alive.
     pub processes: Usage,
@@ -252,6 +260,18 @@ pub struct Stats {
     pub run_queues: Vec<u64>,
     /// Reductions executed since the runtime started.
     pub reductions: u64,
+    /// The interval the rates below were measured over, in milliseconds.
+    pub interval_ms: u32,
+    /// Reductions a second over the interval.
+    pub reductions_per_second: u64,
+    /// Garbage collections a second over the interval.
+    pub gcs_per_second: u64,
+    /// Words reclaimed by garbage collection a second over the interval.
+    pub words_reclaimed_per_second: u64,
+    /// Per scheduler, scheduler 1 first: the share of the interval it was
+    /// not asleep for want of work (0 to 1), as
+    /// `scheduler_wall_time` gives it.
+    pub scheduler_utilisation: Vec<f64>,
     /// Milliseconds since the runtime started.
     pub uptime_ms: u64,
 }

@@ -117,7 +117,7 @@ pub fn serve_with(mut stream: UnixStream, rt: &Runtime, program: &str, read_time
 pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
     match request {
         Request::Hello => gather::hello::hello(rt, program),
-        Request::Stats => gather::stats::stats(rt),
+        Request::Stats { interval_ms } => gather::stats::stats(rt, interval_ms),
         Request::Ps => gather::ps::ps(rt),
         Request::Info { process } => gather::info::info(rt, &process),
         Request::State {

@@ -3,6 +3,7 @@
 //! printing only; the protocol, the client and the server are beamr-ctl's.
 
 mod print;
+mod top;
 mod trace;
 
 use std::path::PathBuf;
@@ -42,8 +43,12 @@ struct TargetCli {
 #[derive(Debug, Subcommand)]
 enum TargetCommand {
     /// Processes, ports, atoms, ETS tables against their limits; memory by
-    /// kind; run-queue lengths; reductions.
+    /// kind; run-queue lengths; reductions; reductions and collections a
+    /// second and each scheduler's utilisation over an interval.
     Stats {
+        /// The interval the rates are measured over, in milliseconds.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        interval: u32,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -57,6 +62,13 @@ enum TargetCommand {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// A live view of the processes, refreshed every interval, sorted by
+    /// the change of their reductions (memory, queue length) over it, as
+    /// recon's proc_window.
+    Top {
+        #[command(flatten)]
+        options: top::TopOptions,
     },
     /// One process: process_info's items, its stack trace, its first
     /// queued messages.
@@ -243,6 +255,9 @@ fn target(cli: TargetCli) -> Result<(), String> {
             return trace::stream(&mut client, request, options.json)
                 .map_err(|e| format!("ctl: {pid}: {e}"));
         }
+        TargetCommand::Top { options } => {
+            return top::run(&mut client, pid, options).map_err(|e| format!("ctl: {pid}: {e}"));
+        }
         TargetCommand::Tp {
             mfa,
             spec,
@@ -255,7 +270,12 @@ fn target(cli: TargetCli) -> Result<(), String> {
             return trace::stream(&mut client, request, options.json)
                 .map_err(|e| format!("ctl: {pid}: {e}"));
         }
-        TargetCommand::Stats { json } => (Request::Stats, *json),
+        TargetCommand::Stats { json, interval } => (
+            Request::Stats {
+                interval_ms: *interval,
+            },
+            *json,
+        ),
         TargetCommand::Ps { json, .. } => (Request::Ps, *json),
         TargetCommand::Info { process, json } => (
             Request::Info {

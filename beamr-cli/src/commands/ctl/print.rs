@@ -4,7 +4,7 @@
 use beamr_ctl::protocol::{ProcessRow, Reply, RuntimeInfo, Stats};
 
 /// Columns padded to their widest cell, two spaces apart.
-fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -60,11 +60,16 @@ pub fn list(runtimes: &[(u32, Result<RuntimeInfo, String>)], as_json: bool) -> R
     let rows: Vec<Vec<String>> = runtimes
         .iter()
         .map(|(pid, info)| match info {
-            Ok(i) => vec![pid.to_string(), uptime(i.uptime_ms), i.program.clone()],
-            Err(e) => vec![pid.to_string(), "-".into(), format!("({e})")],
+            Ok(i) => vec![
+                pid.to_string(),
+                uptime(i.uptime_ms),
+                i.node.clone(),
+                i.program.clone(),
+            ],
+            Err(e) => vec![pid.to_string(), "-".into(), String::new(), format!("({e})")],
         })
         .collect();
-    print!("{}", table(&["PID", "UPTIME", "PROGRAM"], &rows));
+    print!("{}", table(&["PID", "UPTIME", "NODE", "PROGRAM"], &rows));
     Ok(())
 }
 
@@ -92,6 +97,16 @@ fn stats(s: &Stats) -> String {
     let queues: Vec<String> = s.run_queues.iter().map(u64::to_string).collect();
     out.push_str(&format!("run queues  {}\n", queues.join(" ")));
     out.push_str(&format!("reductions  {}\n", s.reductions));
+    out.push_str(&format!(
+        "per second  {} reductions, {} collections, {} words reclaimed (over {} ms)\n",
+        s.reductions_per_second, s.gcs_per_second, s.words_reclaimed_per_second, s.interval_ms
+    ));
+    let utilisation: Vec<String> = s
+        .scheduler_utilisation
+        .iter()
+        .map(|u| format!("{:.1}%", u * 100.0))
+        .collect();
+    out.push_str(&format!("schedulers  {}\n", utilisation.join(" ")));
     out.push_str(&format!("uptime      {}\n", uptime(s.uptime_ms)));
     out
 }
