@@ -11,6 +11,8 @@
 //!  |
 //! trace       a client's trace session: its tracer, its start and end
 //!  |
+//! flight      the flight recorder: its session, its dumps
+//!  |
 //! gather      one module per request: the reply, read from the runtime
 //!  |
 //! agent       requests run as Erlang code in a fresh process (beamr_ctl_agent)
@@ -25,6 +27,7 @@
 
 pub mod agent;
 pub mod client;
+pub mod flight;
 pub mod gather;
 pub mod protocol;
 pub mod server;

@@ -56,9 +56,19 @@ impl Server {
 
     /// [`Server::start`] with more `beamr run` options.
     pub fn start_with(options: &[&str]) -> Server {
+        Server::start_in(options, None, &[])
+    }
+
+    /// [`Server::start_with`] in the directory `cwd`, with more
+    /// environment variables.
+    pub fn start_in(options: &[&str], cwd: Option<&Path>, envs: &[(&str, &str)]) -> Server {
         let fixtures = support::fixtures("ctl_server");
         let dir = ctl_dir();
         let mut cmd = Command::new(beamr());
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
+        cmd.envs(envs.iter().copied());
         if let Some(root) = std::env::var_os("BEAMR_DIFF_OTP_ROOT") {
             cmd.env(
                 "BEAMR_OTP_ROOT",

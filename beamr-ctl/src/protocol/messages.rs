@@ -62,6 +62,12 @@ pub enum Request {
     /// connection ending ends it too. While it runs, the only request the
     /// server reads on this connection is [`Request::TraceStop`].
     Trace(TraceRequest),
+    /// Writes the flight recorder's rings to a file
+    /// ([`Reply::FlightDumped`]).
+    FlightDump {
+        /// The file's absolute path (replaced if it exists).
+        path: String,
+    },
     /// Ends the trace sessions of `beamr ctl` clients: this client's own
     /// while it traces; from another client, every client's
     /// ([`Reply::TraceStopped`]). Never the program's own tracing.
@@ -183,6 +189,13 @@ pub enum Reply {
     TraceStopped {
         /// The sessions.
         sessions: u64,
+    },
+    /// Answer to [`Request::FlightDump`]: the file is written.
+    FlightDumped {
+        /// The file.
+        path: String,
+        /// Its bytes.
+        bytes: u64,
     },
     /// The request was not carried out.
     Error(ErrorReply),

@@ -71,7 +71,7 @@ pub fn start_in(dir: &Path, rt: Arc<Runtime>, program: String) -> io::Result<Ser
     let listener = UnixListener::bind(&path)?;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
     let removed = path.clone();
-    beamr_sched::runtime::at_halt::register(move || {
+    beamr_sched::runtime::at_halt::register(move |_| {
         let _ = std::fs::remove_file(&removed);
     });
     let program = Arc::new(program);

@@ -132,6 +132,15 @@ pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
         Request::TraceStop => Reply::TraceStopped {
             sessions: crate::trace::registry::stop_all(),
         },
+        Request::FlightDump { path } => match crate::flight::global() {
+            Some(flight) => match flight.dump(std::path::Path::new(&path)) {
+                Ok(bytes) => Reply::FlightDumped { path, bytes },
+                Err(e) => gather::failed(e),
+            },
+            None => gather::failed(
+                "this runtime has no flight recorder (run it with --flight or BEAMR_FLIGHT=1)",
+            ),
+        },
         Request::Trace(_) => gather::failed("a trace streams its replies on its connection"),
     }
 }

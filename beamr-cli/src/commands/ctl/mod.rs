@@ -149,12 +149,30 @@ enum TargetCommand {
         #[command(flatten)]
         options: trace::TraceOptions,
     },
+    /// The flight recorder (beamr run --flight): `flight dump FILE` writes
+    /// its rings to FILE, which every `beamr trace` command reads.
+    Flight {
+        /// `dump`.
+        action: FlightAction,
+        /// The file to write.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Stop the runtime cleanly (init:stop/0).
     Stop {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
+}
+
+/// What `flight` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FlightAction {
+    /// Write the rings to a file.
+    Dump,
 }
 
 /// The columns `ps --sort` takes.
@@ -311,6 +329,25 @@ fn target(cli: TargetCli) -> Result<(), String> {
             *json,
         ),
         TargetCommand::Stop { json } => (Request::Stop, *json),
+        TargetCommand::Flight {
+            action: FlightAction::Dump,
+            file,
+            json,
+        } => {
+            let path = if file.is_absolute() {
+                file.clone()
+            } else {
+                std::env::current_dir()
+                    .map_err(|e| format!("ctl: the current directory: {e}"))?
+                    .join(file)
+            };
+            (
+                Request::FlightDump {
+                    path: path.to_string_lossy().into_owned(),
+                },
+                *json,
+            )
+        }
     };
     let reply = client
         .request(&request)

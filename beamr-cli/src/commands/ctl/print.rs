@@ -162,6 +162,9 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                 json(&serde_json::json!({ "purged": module, "killed": killed }))
             }
             Reply::Stopping => json(&serde_json::json!({ "stopping": true })),
+            Reply::FlightDumped { path, bytes } => {
+                json(&serde_json::json!({ "dumped": path, "bytes": bytes }))
+            }
             Reply::TraceStopped { sessions } => {
                 json(&serde_json::json!({ "trace_sessions_stopped": sessions }))
             }
@@ -198,6 +201,7 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
         }
         Reply::Stopping => println!("stopping"),
         Reply::TraceStopped { sessions } => println!("stopped {sessions} trace sessions"),
+        Reply::FlightDumped { path, bytes } => println!("dumped {bytes} bytes to {path}"),
         Reply::TraceStarted { .. } | Reply::TraceLines(_) | Reply::TraceEnded { .. } => {
             return Err("ctl: a trace reply to another request".into())
         }
