@@ -63,6 +63,13 @@ enum Command {
         /// Open no control socket (`beamr ctl` cannot attach).
         #[arg(long = "no-ctl")]
         no_ctl: bool,
+        /// Keep a flight recorder: process lifecycle, sends and receives,
+        /// scheduling and GC in a ring, the oldest overwritten; dumped by
+        /// `beamr ctl PID flight dump FILE`, on SIGUSR2, and when the run
+        /// crashes or halts with an error (beamr-flight-PID.ring). BEAMR_FLIGHT=1
+        /// turns it on too.
+        #[arg(long = "flight")]
+        flight: bool,
         /// .beam files and directories of .beam files (added to the code path),
         /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
@@ -73,7 +80,7 @@ enum Command {
         args: Vec<String>,
     },
     /// Attach to a running beamr: `list` this user's runtimes, or
-    /// `PID|NAME stats|ps|info|state|eval|load|purge|stop`.
+    /// `PID|NAME stats|ps|top|info|state|eval|trace|tp|load|purge|flight|stop`.
     #[command(
         after_help = "Commands for one runtime: beamr ctl PID|NAME COMMAND ...; \
                             `beamr ctl PID help` lists them."
@@ -160,6 +167,7 @@ fn main() -> ExitCode {
             trace_limit,
             trace_rate,
             no_ctl,
+            flight,
             paths,
             args,
         } => {
@@ -193,6 +201,7 @@ fn main() -> ExitCode {
                 schedulers: schedulers.map(usize::from),
                 trace,
                 ctl: !no_ctl,
+                flight: flight || beamr_ctl::flight::asked_by_env(),
                 paths,
                 args,
             };

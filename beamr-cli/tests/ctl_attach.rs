@@ -23,6 +23,8 @@ fn list_finds_the_runtime() {
     let entries = list.as_array().unwrap();
     assert_eq!(entries.len(), 1, "{list}");
     assert_eq!(entries[0]["os_pid"], server.pid());
+    // Not distributed: no node name.
+    assert_eq!(entries[0]["node"], "");
     let program = entries[0]["program"].as_str().unwrap();
     assert!(program.starts_with("ctl_server:main "), "{program}");
     // The table, and the runtime named by the module it runs.
@@ -74,7 +76,39 @@ fn stats_agree_with_the_program() {
     // -S 2: a run queue per scheduler.
     assert_eq!(stats["run_queues"].as_array().unwrap().len(), 2);
     assert!(stats["reductions"].as_u64().unwrap() > 0);
+    // Rates over the interval: a process that never waits keeps one
+    // scheduler busy.
+    server.eval("register(ctl_busy, spawn(fun Loop() -> Loop() end))");
+    let busy = server.ctl_json(&["stats", "--interval", "500"]);
+    assert_eq!(busy["interval_ms"], 500);
+    assert!(
+        busy["reductions_per_second"].as_u64().unwrap() > 0,
+        "{busy}"
+    );
+    let utilisation: Vec<f64> = busy["scheduler_utilisation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_f64().unwrap())
+        .collect();
+    assert_eq!(utilisation.len(), 2, "{busy}");
+    assert!(
+        utilisation.iter().all(|u| (0.0..=1.0).contains(u)),
+        "{busy}"
+    );
+    assert!(utilisation.iter().sum::<f64>() >= 0.5, "{busy}");
+    server.eval("exit(whereis(ctl_busy), kill)");
+    let bad = server.ctl(&["stats", "--interval", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
     let table = server.ctl_ok(&["stats"]);
+    assert!(
+        table.lines().any(|l| l.starts_with("schedulers  ")),
+        "{table}"
+    );
+    assert!(
+        table.lines().any(|l| l.starts_with("per second  ")),
+        "{table}"
+    );
     let atoms = table
         .lines()
         .find(|l| l.starts_with("atoms "))
@@ -170,6 +204,39 @@ fn eval_evaluates_on_the_runtime() {
     assert!(String::from_utf8_lossy(&raised.stderr).contains("badarith"));
     // The server still answers.
     assert_eq!(ask(&server), "{v1,20}");
+}
+
+#[test]
+fn eval_output_goes_to_the_client() {
+    let server = Server::start();
+    let out = server.ctl_ok(&[
+        "eval",
+        "io:format(\"hello ~p~n\", [1]), io:put_chars(\"ünï\"), 42",
+    ]);
+    assert_eq!(out, "hello 1\nünï42\n");
+    let json = server.ctl_json(&["eval", "io:format(\"x~n\"), ok"]);
+    assert_eq!(json["output"], "x\n");
+    assert_eq!(json["value"], "ok");
+    // What the expression printed reached the client only; a process it
+    // spawned that prints once it is over prints where the program does.
+    let out = server.ctl_ok(&[
+        "eval",
+        "spawn(fun() -> timer:sleep(300), io:format(\"later~n\") end), done",
+    ]);
+    assert_eq!(out, "done\n");
+    let line = server
+        .lines
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the spawned process printed nothing");
+    assert_eq!(line, "later");
+    // Output before an exception is shown with it.
+    let raised = server.ctl(&["eval", "io:format(\"before~n\"), 1 + a"]);
+    assert_eq!(raised.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&raised.stderr);
+    assert!(
+        stderr.contains("before\n") && stderr.contains("badarith"),
+        "{stderr}"
+    );
 }
 
 #[test]

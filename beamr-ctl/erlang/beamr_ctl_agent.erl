@@ -5,7 +5,8 @@
 %% Every reply is {ok, Value} or {error, Text} (Text a binary); a crash of
 %% the request is caught and becomes {error, Text}.
 -module(beamr_ctl_agent).
--export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0]).
+-export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0,
+         trace_start/5, node/0]).
 
 -define(FIRST_MESSAGES, 10).
 
@@ -19,9 +20,90 @@ reply(Fun) ->
 text(Format, Args) ->
     unicode:characters_to_binary(io_lib:format(Format, Args)).
 
-%% An expression evaluated by erl_eval, its value written with ~p.
+%% An expression evaluated by erl_eval, its value written with ~p, and
+%% what it printed through io: {ok, {Output, Value}}. While it runs, its
+%% group leader is a collector (collect/1); processes it spawned that
+%% still have the collector as group leader get the runtime's back
+%% afterwards, so what they print later goes where the program's output
+%% goes.
 eval(Expr) ->
-    reply(fun() -> eval_text(unicode:characters_to_list(Expr)) end).
+    reply(fun() ->
+                  User = group_leader(),
+                  Collector = spawn(fun() -> collect([]) end),
+                  group_leader(Collector, self()),
+                  Result = try eval_text(unicode:characters_to_list(Expr))
+                           catch Class:Reason:Stack ->
+                                   {error, text("~p:~p~n~p", [Class, Reason, Stack])}
+                           end,
+                  group_leader(User, self()),
+                  Output = collected(Collector, User),
+                  case Result of
+                      {ok, Value} -> {ok, {Output, Value}};
+                      {error, Why} -> {error, <<Output/binary, Why/binary>>}
+                  end
+          end).
+
+%% The collector's text; it hands its processes to User and ends.
+collected(Collector, User) ->
+    Ref = monitor(process, Collector),
+    Collector ! {collected, self(), Ref, User},
+    receive
+        {Ref, Text} -> demonitor(Ref, [flush]), Text;
+        {'DOWN', Ref, _, _, _} -> <<>>
+    end.
+
+%% A group leader that keeps what is written to it (the io protocol's
+%% output requests; input requests see eof).
+collect(Acc) ->
+    receive
+        {io_request, From, ReplyAs, Request} ->
+            {Reply, Acc1} = io_request(Request, Acc),
+            From ! {io_reply, ReplyAs, Reply},
+            collect(Acc1);
+        {collected, From, Ref, User} ->
+            From ! {Ref, iolist_to_binary(lists:reverse(Acc))},
+            Self = self(),
+            [group_leader(User, P) || P <- processes(),
+                                      process_info(P, group_leader) =:= {group_leader, Self}],
+            forward(User)
+    end.
+
+%% Requests that reached the collector once it handed its processes back.
+forward(User) ->
+    receive
+        {io_request, _, _, _} = Request ->
+            User ! Request,
+            forward(User)
+    after 0 -> ok
+    end.
+
+io_request({put_chars, Encoding, Chars}, Acc) ->
+    put_chars(Encoding, fun() -> Chars end, Acc);
+io_request({put_chars, Encoding, M, F, A}, Acc) ->
+    put_chars(Encoding, fun() -> apply(M, F, A) end, Acc);
+io_request({put_chars, Chars}, Acc) ->
+    put_chars(latin1, fun() -> Chars end, Acc);
+io_request({put_chars, M, F, A}, Acc) ->
+    put_chars(latin1, fun() -> apply(M, F, A) end, Acc);
+io_request({requests, Requests}, Acc) ->
+    lists:foldl(fun(R, {ok, A}) -> io_request(R, A);
+                   (_, Error) -> Error
+                end, {ok, Acc}, Requests);
+io_request({get_chars, _, _}, Acc) -> {eof, Acc};
+io_request({get_chars, _, _, _}, Acc) -> {eof, Acc};
+io_request({get_line, _}, Acc) -> {eof, Acc};
+io_request({get_line, _, _}, Acc) -> {eof, Acc};
+io_request({get_until, _, _, _, _}, Acc) -> {eof, Acc};
+io_request({get_until, _, _, _, _, _}, Acc) -> {eof, Acc};
+io_request(getopts, Acc) -> {{ok, [{binary, false}, {encoding, unicode}]}, Acc};
+io_request(_, Acc) -> {{error, enotsup}, Acc}.
+
+put_chars(Encoding, Chars, Acc) ->
+    try unicode:characters_to_binary(Chars(), Encoding, unicode) of
+        Bin when is_binary(Bin) -> {ok, [Bin | Acc]};
+        _ -> {{error, put_chars}, Acc}
+    catch _:_ -> {{error, put_chars}, Acc}
+    end.
 
 eval_text(Text) ->
     Full = case lists:reverse(string:trim(Text)) of
@@ -121,6 +203,85 @@ purge(Name) ->
                   end
           end).
 
+%% erlang:node/0.
+node() ->
+    reply(fun() -> {ok, erlang:node()} end).
+
 %% init:stop/0.
 stop() ->
     reply(fun() -> {ok, init:stop()} end).
+
+%% A client's trace session {Name, Id} (its weak handle, so that this
+%% process does not hold it): each pattern {M, F, Arity | '_', SpecText}
+%% set as trace:function/4 sets it with [local] (the module loaded first),
+%% then Flags (binaries) on each of Pids (binaries: all, new, existing,
+%% ..., a pid or a registered name) as trace:process/4 sets them. The
+%% numbers of functions and processes.
+trace_start(Name, Id, Pids, Flags, Patterns) ->
+    reply(fun() ->
+                  Session = {Name, Id},
+                  try
+                      Functions = lists:sum([set_pattern(Session, P) || P <- Patterns]),
+                      Fs = [trace_flag(F) || F <- Flags],
+                      Processes = lists:sum([erts_internal:trace(Session, pid_spec(P), true, Fs)
+                                             || P <- Pids]),
+                      {ok, {Processes, Functions}}
+                  catch
+                      throw:{refused, Text} -> {error, Text};
+                      error:badarg:Stack ->
+                          {error, text("erlang:trace/3 refused the flags ~p on ~p: ~p",
+                                       [Flags, Pids, Stack])}
+                  end
+          end).
+
+refuse(Format, Args) ->
+    throw({refused, text(Format, Args)}).
+
+%% The server checked the names against erlang:trace/3's; the atom may
+%% not exist yet (nothing has named it).
+trace_flag(Bin) ->
+    binary_to_atom(Bin, utf8).
+
+pid_spec(Bin) ->
+    Text = unicode:characters_to_list(Bin),
+    Groups = [all, processes, ports, existing, existing_processes,
+              existing_ports, new, new_processes, new_ports],
+    case [G || G <- Groups, atom_to_list(G) =:= Text] of
+        [Group] -> Group;
+        [] ->
+            case process_of(Text) of
+                undefined -> refuse("no process ~ts", [Text]);
+                Pid -> Pid
+            end
+    end.
+
+set_pattern(Session, {M0, F0, A, SpecText}) ->
+    M = binary_to_atom(M0, utf8),
+    F = binary_to_atom(F0, utf8),
+    case code:ensure_loaded(M) of
+        {module, M} -> ok;
+        {error, Why} -> refuse("cannot load ~ts: ~p", [M0, Why])
+    end,
+    Spec = match_spec(SpecText),
+    try erts_internal:trace_pattern(Session, {M, F, A}, Spec, [local]) of
+        0 -> refuse("~ts: no such function", [mfa_text(M, F, A)]);
+        N -> N
+    catch error:badarg ->
+            refuse("~ts: a bad match specification: ~ts", [mfa_text(M, F, A), SpecText])
+    end.
+
+mfa_text(M, F, '_') -> text("~p:~p", [M, F]);
+mfa_text(M, F, A) -> text("~p:~p/~p", [M, F, A]).
+
+match_spec(Text) ->
+    Full = unicode:characters_to_list(Text) ++ ".",
+    case erl_scan:string(Full) of
+        {ok, Tokens, _} ->
+            case erl_parse:parse_term(Tokens) of
+                {ok, Term} -> Term;
+                {error, {_, Mod, Error}} ->
+                    refuse("match specification ~ts: ~ts", [Text, Mod:format_error(Error)])
+            end;
+        {error, {_, Mod, Error}, _} ->
+            refuse("match specification ~ts: ~ts", [Text, Mod:format_error(Error)])
+    end.

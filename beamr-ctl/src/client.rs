@@ -67,6 +67,14 @@ impl Client {
             .map_err(|e| format!("a reply this client cannot read: {}", e.message))
     }
 
+    /// Sets how long [`Client::reply`] waits (`None`: as long as it takes,
+    /// for a trace, whose replies come when events do).
+    pub fn set_reply_timeout(&mut self, timeout: Option<Duration>) -> Result<(), String> {
+        self.stream
+            .set_read_timeout(timeout)
+            .map_err(|e| format!("cannot set the reply timeout: {e}"))
+    }
+
     /// The underlying stream (for sending raw frames).
     pub fn stream(&mut self) -> &mut UnixStream {
         &mut self.stream

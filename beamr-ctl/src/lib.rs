@@ -9,6 +9,10 @@
 //! ```text
 //! server      the listener thread, one session per client
 //!  |
+//! trace       a client's trace session: its tracer, its start and end
+//!  |
+//! flight      the flight recorder: its session, its dumps
+//!  |
 //! gather      one module per request: the reply, read from the runtime
 //!  |
 //! agent       requests run as Erlang code in a fresh process (beamr_ctl_agent)
@@ -23,7 +27,9 @@
 
 pub mod agent;
 pub mod client;
+pub mod flight;
 pub mod gather;
 pub mod protocol;
 pub mod server;
 pub mod socket_dir;
+pub mod trace;

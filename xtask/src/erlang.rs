@@ -14,9 +14,10 @@ use std::process::Command;
 /// ASN.1, certificates and TLS), `openssl` (the command the TLS tests
 /// talk to with `s_client` and `s_server`), and `libssl-dev` with
 /// `pkg-config`, which beamr's own build needs (its `crypto` links the
-/// system's OpenSSL through the `openssl` crate). This step runs before any
-/// beamr build.
-pub const APT_PACKAGES: [&str; 12] = [
+/// system's OpenSSL through the `openssl` crate), and `tmux`, the terminal
+/// `beamr ctl top`'s test draws in (`beamr-cli/tests/ctl_top.rs`). This step
+/// runs before any beamr build.
+pub const APT_PACKAGES: [&str; 13] = [
     "erlang-base",
     "erlang-runtime-tools",
     "erlang-eunit",
@@ -29,6 +30,7 @@ pub const APT_PACKAGES: [&str; 12] = [
     "openssl",
     "libssl-dev",
     "pkg-config",
+    "tmux",
 ];
 
 const TOOLS: [&str; 2] = ["erl", "erlc"];

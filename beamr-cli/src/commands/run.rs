@@ -30,6 +30,8 @@ pub struct RunArgs {
     pub trace: Option<TraceSetup>,
     /// Whether to open the control socket (`--no-ctl` turns it off).
     pub ctl: bool,
+    /// Whether to keep a flight recorder (`--flight`, `BEAMR_FLIGHT`).
+    pub flight: bool,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
     /// Arguments after `--`: the plain arguments, and FUN's one argument
@@ -114,6 +116,9 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         None => None,
     };
     let tracer_modules = TracerModules::install(schedulers);
+    if args.flight {
+        beamr_ctl::flight::start(&rt, schedulers)?;
+    }
     // Removed when the run ends (and by the runtime's halt).
     let _ctl = if args.ctl {
         let program = format!("{module}:{function} {}", display_paths(&args.paths));
@@ -163,6 +168,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     if reason.term == Term::atom(Atom::NORMAL) {
         return Ok(RunEnd::Returned);
     }
+    beamr_ctl::flight::dump_on_error();
     // As erl's init reports a crash of the boot function: on standard
     // output as erlang:display/1 writes `{"init terminating in do_boot",
     // Reason}` (the runtime's C printer, a \r\n line end), or from OTP 26

@@ -56,9 +56,19 @@ impl Server {
 
     /// [`Server::start`] with more `beamr run` options.
     pub fn start_with(options: &[&str]) -> Server {
+        Server::start_in(options, None, &[])
+    }
+
+    /// [`Server::start_with`] in the directory `cwd`, with more
+    /// environment variables.
+    pub fn start_in(options: &[&str], cwd: Option<&Path>, envs: &[(&str, &str)]) -> Server {
         let fixtures = support::fixtures("ctl_server");
         let dir = ctl_dir();
         let mut cmd = Command::new(beamr());
+        if let Some(cwd) = cwd {
+            cmd.current_dir(cwd);
+        }
+        cmd.envs(envs.iter().copied());
         if let Some(root) = std::env::var_os("BEAMR_DIFF_OTP_ROOT") {
             cmd.env(
                 "BEAMR_OTP_ROOT",
@@ -195,5 +205,98 @@ pub fn run_bounded(cmd: &mut Command) -> Output {
             let _ = Command::new("kill").args(["-9", &id.to_string()]).status();
             panic!("{cmd:?} ran for over a minute");
         }
+    }
+}
+
+/// A `beamr ctl PID trace ...` (or `tp ...`) running in the background,
+/// its session started; killed when dropped.
+pub struct TraceClient {
+    pub child: Child,
+    /// The session's name, from the started line (`beamr_ctl N`).
+    pub session: String,
+    stdout: Receiver<String>,
+    stderr: Receiver<String>,
+}
+
+fn line_channel(from: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(from).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl TraceClient {
+    /// Starts `beamr ctl PID ARGS...` and waits for its session to start;
+    /// panics with its error if it does not.
+    pub fn start(server: &Server, args: &[&str]) -> TraceClient {
+        let mut child = Command::new(beamr())
+            .arg("ctl")
+            .arg(server.pid().to_string())
+            .args(args)
+            .env("BEAMR_CTL_DIR", &server.dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn beamr ctl");
+        let stdout = line_channel(child.stdout.take().expect("stdout"));
+        let stderr = line_channel(child.stderr.take().expect("stderr"));
+        let first = stderr.recv_timeout(READY_WAIT);
+        let Some(session) = first.as_ref().ok().and_then(|l| {
+            let rest = l.strip_prefix("beamr ctl: tracing in session ")?;
+            Some(rest.split(':').next()?.to_string())
+        }) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("beamr ctl {args:?} did not start tracing: {first:?}");
+        };
+        TraceClient {
+            child,
+            session,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// The next line of the trace, waiting at most a minute.
+    pub fn line(&self) -> String {
+        self.stdout
+            .recv_timeout(READY_WAIT)
+            .expect("no trace line within a minute")
+    }
+
+    /// Waits (a minute at most) for the client to end by itself: its exit
+    /// code, its remaining trace lines, and its last line on standard
+    /// error (`beamr ctl: trace ended ...`).
+    pub fn finish(mut self) -> (Option<i32>, Vec<String>, String) {
+        let deadline = Instant::now() + READY_WAIT;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "the trace client did not end");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // The readers see the pipes' ends once the child is gone.
+        let lines: Vec<String> = self.stdout.iter().collect();
+        let last = self.stderr.iter().last().unwrap_or_default();
+        (status.code(), lines, last)
+    }
+
+    /// Kills the client without a word to the server (a detach).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for TraceClient {
+    fn drop(&mut self) {
+        self.kill();
     }
 }

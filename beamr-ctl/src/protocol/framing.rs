@@ -204,6 +204,7 @@ pub fn decode_reply(payload: &[u8]) -> Result<Reply, ErrorReply> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::messages::{TracePattern, TraceRequest, TraceTo};
 
     fn frame(payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
@@ -222,6 +223,23 @@ mod tests {
                 file_name: "m.beam".into(),
                 beam: vec![1, 2, 3],
             },
+            Request::Trace(TraceRequest {
+                flags: vec!["call".into()],
+                pids: vec!["all".into()],
+                patterns: vec![TracePattern {
+                    module: "m".into(),
+                    function: "f".into(),
+                    arity: Some(1),
+                    spec: "true".into(),
+                }],
+                to: TraceTo::Ring {
+                    path: "/tmp/x.ring".into(),
+                },
+                limit: Some(10),
+                rate: None,
+                duration_ms: Some(1000),
+            }),
+            Request::TraceStop,
         ];
         for request in requests {
             let bytes = frame(&encode_request(&request));
@@ -240,7 +258,7 @@ mod tests {
 
     #[test]
     fn trailing_bytes_are_an_error() {
-        let mut payload = encode_request(&Request::Stats);
+        let mut payload = encode_request(&Request::Stats { interval_ms: 1000 });
         payload.push(0);
         let e = decode_request(&payload).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Malformed);
@@ -255,7 +273,7 @@ mod tests {
 
     #[test]
     fn another_version_is_named() {
-        let mut payload = encode_request(&Request::Stats);
+        let mut payload = encode_request(&Request::Stats { interval_ms: 1000 });
         payload[..4].copy_from_slice(&(VERSION + 1).to_le_bytes());
         let e = decode_request(&payload).unwrap_err();
         assert_eq!(e.kind, ErrorKind::WrongVersion);

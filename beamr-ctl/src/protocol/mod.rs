@@ -3,7 +3,9 @@
 //! ([`framing`]).
 //!
 //! One connection carries any number of exchanges, each a request frame
-//! from the client followed by exactly one reply frame from the runtime.
+//! from the client followed by exactly one reply frame from the runtime,
+//! but for [`Request::Trace`], whose replies stream until its session
+//! ends (see its doc).
 //! A request the runtime cannot read (malformed, truncated, oversized, of
 //! another version) gets a [`Reply::Error`] naming what is wrong; after an
 //! oversized or truncated frame the runtime closes the connection, since it

@@ -13,8 +13,11 @@
 //!    answers requests until the client goes, says nothing for
 //!    [`session::READ_TIMEOUT`], or sends a frame it cannot follow.
 //!    At most [`MAX_CLIENTS`] are served at once; the next is refused.
+//!    A trace request streams its replies until its session ends
+//!    ([`trace_stream`]).
 
 pub mod session;
+pub mod trace_stream;
 
 use std::io;
 use std::os::unix::fs::PermissionsExt;
@@ -68,7 +71,7 @@ pub fn start_in(dir: &Path, rt: Arc<Runtime>, program: String) -> io::Result<Ser
     let listener = UnixListener::bind(&path)?;
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
     let removed = path.clone();
-    beamr_sched::runtime::at_halt::register(move || {
+    beamr_sched::runtime::at_halt::register(move |_| {
         let _ = std::fs::remove_file(&removed);
     });
     let program = Arc::new(program);

@@ -92,6 +92,12 @@ pub fn serve_with(mut stream: UnixStream, rt: &Runtime, program: &str, read_time
                 continue;
             }
         };
+        if let Request::Trace(trace) = &request {
+            if !super::trace_stream::serve(&mut stream, rt, trace) {
+                return;
+            }
+            continue;
+        }
         let stop = request == Request::Stop;
         let reply = answer(rt, program, request);
         let sent = send(&mut stream, &reply);
@@ -111,7 +117,7 @@ pub fn serve_with(mut stream: UnixStream, rt: &Runtime, program: &str, read_time
 pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
     match request {
         Request::Hello => gather::hello::hello(rt, program),
-        Request::Stats => gather::stats::stats(rt),
+        Request::Stats { interval_ms } => gather::stats::stats(rt, interval_ms),
         Request::Ps => gather::ps::ps(rt),
         Request::Info { process } => gather::info::info(rt, &process),
         Request::State {
@@ -123,6 +129,19 @@ pub fn answer(rt: &Runtime, program: &str, request: Request) -> Reply {
         Request::Purge { module } => gather::code::purge(rt, &module),
         Request::Stop if crate::agent::runtime_ready(rt) => Reply::Stopping,
         Request::Stop => gather::failed("the runtime is still starting; try again"),
+        Request::TraceStop => Reply::TraceStopped {
+            sessions: crate::trace::registry::stop_all(),
+        },
+        Request::FlightDump { path } => match crate::flight::global() {
+            Some(flight) => match flight.dump(std::path::Path::new(&path)) {
+                Ok(bytes) => Reply::FlightDumped { path, bytes },
+                Err(e) => gather::failed(e),
+            },
+            None => gather::failed(
+                "this runtime has no flight recorder (run it with --flight or BEAMR_FLIGHT=1)",
+            ),
+        },
+        Request::Trace(_) => gather::failed("a trace streams its replies on its connection"),
     }
 }
 

@@ -18,7 +18,7 @@
 //! local queue still gets at least every other turn.
 
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -40,12 +40,17 @@ thread_local! {
     /// module's fairness rule).
     static LAST_FROM_INJECTOR: Cell<bool> = const { Cell::new(false) };
     static WAKE_OTHER: RefCell<WakeOther> = const { RefCell::new(WakeOther::new()) };
+    /// This scheduler's idle time counter (see [`RunQueues::idle_ns`]).
+    static IDLE: RefCell<Option<Arc<AtomicU64>>> = const { RefCell::new(None) };
 }
 
 /// The run queues of one runtime.
 pub struct RunQueues {
     injector: Injector<Task>,
     stealers: Mutex<Vec<Stealer<Task>>>,
+    /// Per scheduler, in the order they registered: nanoseconds spent
+    /// asleep for want of work.
+    idle: Mutex<Vec<Arc<AtomicU64>>>,
     sleepers: AtomicUsize,
     lock: Mutex<()>,
     wake: Condvar,
@@ -57,6 +62,7 @@ impl Default for RunQueues {
         RunQueues {
             injector: Injector::new(),
             stealers: Mutex::new(Vec::new()),
+            idle: Mutex::new(Vec::new()),
             sleepers: AtomicUsize::new(0),
             lock: Mutex::new(()),
             wake: Condvar::new(),
@@ -76,6 +82,25 @@ impl RunQueues {
             .unwrap_or_else(|e| e.into_inner())
             .push(worker.stealer());
         LOCAL.with(|l| *l.borrow_mut() = Some(worker));
+        let idle = Arc::new(AtomicU64::new(0));
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(idle.clone());
+        IDLE.with(|i| *i.borrow_mut() = Some(idle));
+    }
+
+    /// Per scheduler, in the order they registered, the nanoseconds it has
+    /// slept for want of work since it started: what a scheduler
+    /// utilisation over an interval is read from (`1 - idle / interval`).
+    /// Counted only around the sleep, so a busy scheduler pays nothing.
+    pub fn idle_ns(&self) -> Vec<u64> {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .collect()
     }
 
     /// Tasks waiting in each scheduler's own queue, in the order the
@@ -205,10 +230,17 @@ impl RunQueues {
                 return Some(t);
             }
             if !self.shutdown.load(Ordering::Acquire) {
+                let slept = std::time::Instant::now();
                 let _ = self
                     .wake
                     .wait_timeout(guard, Duration::from_millis(50))
                     .unwrap_or_else(|e| e.into_inner());
+                let ns = u64::try_from(slept.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                IDLE.with(|i| {
+                    if let Some(idle) = i.borrow().as_ref() {
+                        idle.fetch_add(ns, Ordering::Relaxed);
+                    }
+                });
             }
             self.sleepers.fetch_sub(1, Ordering::AcqRel);
         }
@@ -224,5 +256,29 @@ impl RunQueues {
     /// True once shut down.
     pub fn is_shut_down(&self) -> bool {
         self.shutdown.load(Ordering::Acquire)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scheduler_with_no_work_counts_its_sleep_as_idle() {
+        let queues = Arc::new(RunQueues::default());
+        let q = queues.clone();
+        let scheduler = std::thread::spawn(move || {
+            q.register_worker(1);
+            q.next().is_none()
+        });
+        // It sleeps 50 ms at a time until the shutdown.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while queues.idle_ns().first().copied().unwrap_or(0) == 0 {
+            assert!(std::time::Instant::now() < deadline, "no idle time counted");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        queues.shutdown();
+        assert!(scheduler.join().unwrap());
+        assert_eq!(queues.idle_ns().len(), 1);
     }
 }

@@ -48,6 +48,9 @@ pub struct RuntimeStats {
     /// The message-queue length of every process that was not running when
     /// looked at.
     pub message_queue_lengths: Vec<u64>,
+    /// Per scheduler, scheduler 1 first, the nanoseconds it slept for want
+    /// of work since it started (`RunQueues::idle_ns`).
+    pub scheduler_idle_ns: Vec<u64>,
 }
 
 impl Runtime {
@@ -66,6 +69,7 @@ impl Runtime {
             processes: self.processes.len() as u64,
             run_queue_lengths: self.run_queues.lengths(),
             reductions: self.reductions.total(),
+            scheduler_idle_ns: self.run_queues.idle_ns(),
             ..RuntimeStats::default()
         };
         for pid in self.processes.pids() {

@@ -168,11 +168,31 @@ impl Session {
         owner: Term,
         strong: [u32; 3],
     ) -> Arc<Session> {
+        Session::register(name, tracer, vec![owner], strong)
+    }
+
+    /// Creates a session that no process holds (a control client's, see
+    /// beamr-ctl): no process's end ends it; its creator ends it with
+    /// `Runtime::end_trace_session`.
+    pub fn create_unheld(
+        name: Atom,
+        tracer: Option<SessionTracer>,
+        strong: [u32; 3],
+    ) -> Arc<Session> {
+        Session::register(name, tracer, Vec::new(), strong)
+    }
+
+    fn register(
+        name: Atom,
+        tracer: Option<SessionTracer>,
+        holders: Vec<Term>,
+        strong: [u32; 3],
+    ) -> Arc<Session> {
         let r = &*REGISTRY;
         let id = r.next_id.fetch_add(1, Ordering::Relaxed);
         let weak = r.next_weak.fetch_add(1, Ordering::Relaxed);
         let handle = (Some(weak), Some(strong));
-        let session = Arc::new(Session::new(id, name, handle, tracer, vec![owner]));
+        let session = Arc::new(Session::new(id, name, handle, tracer, holders));
         r.live
             .write()
             .unwrap_or_else(|e| e.into_inner())

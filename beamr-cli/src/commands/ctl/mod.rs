@@ -3,6 +3,8 @@
 //! printing only; the protocol, the client and the server are beamr-ctl's.
 
 mod print;
+mod top;
+mod trace;
 
 use std::path::PathBuf;
 
@@ -20,7 +22,8 @@ pub enum CtlCommand {
         json: bool,
     },
     /// PID|NAME COMMAND ...: a command for one runtime (stats, ps, info,
-    /// state, eval, load, purge, stop), named by OS pid or by the module it runs.
+    /// state, eval, trace, tp, load, purge, stop), named by OS pid or by the
+    /// module it runs.
     #[command(external_subcommand)]
     Target(Vec<String>),
 }
@@ -40,8 +43,12 @@ struct TargetCli {
 #[derive(Debug, Subcommand)]
 enum TargetCommand {
     /// Processes, ports, atoms, ETS tables against their limits; memory by
-    /// kind; run-queue lengths; reductions.
+    /// kind; run-queue lengths; reductions; reductions and collections a
+    /// second and each scheduler's utilisation over an interval.
     Stats {
+        /// The interval the rates are measured over, in milliseconds.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        interval: u32,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -55,6 +62,13 @@ enum TargetCommand {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// A live view of the processes, refreshed every interval, sorted by
+    /// the change of their reductions (memory, queue length) over it, as
+    /// recon's proc_window.
+    Top {
+        #[command(flatten)]
+        options: top::TopOptions,
     },
     /// One process: process_info's items, its stack trace, its first
     /// queued messages.
@@ -103,12 +117,62 @@ enum TargetCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Trace in a session of this client's own, which never touches the
+    /// program's own tracing or another client's: FLAGS (erlang:trace/3's
+    /// names, comma-separated: send,receive,procs,call,...) on PIDS (all,
+    /// new, existing, pids <0.N.0> or registered names; all by default).
+    /// It ends when this command ends (Ctrl-C), after --for or --limit, or
+    /// on `trace stop`. `trace stop` ends every client's trace.
+    Trace {
+        /// The flags, comma-separated; or `stop`.
+        flags: String,
+        /// What to trace: all, new, existing, pids, registered names.
+        pids: Vec<String>,
+        /// A call pattern MOD:FUN[/ARITY][:x|:c|:cx] (as tp), repeatable.
+        #[arg(long = "tp", value_name = "MFA")]
+        patterns: Vec<String>,
+        #[command(flatten)]
+        options: trace::TraceOptions,
+    },
+    /// Trace calls of MOD:FUN/ARITY (local calls too, as dbg:tpl) in a
+    /// session of this client's own: with x its returns and exceptions
+    /// too, with c its caller, cx both, or a match specification.
+    Tp {
+        /// MOD:FUN/ARITY, or MOD:FUN for every arity.
+        mfa: String,
+        /// x, c, cx, or a match specification ([{'_',[],[{return_trace}]}]).
+        spec: Option<String>,
+        /// Which processes' calls: all, new, existing, pids, registered
+        /// names (repeatable; all by default).
+        #[arg(long = "pids", value_name = "WHO")]
+        pids: Vec<String>,
+        #[command(flatten)]
+        options: trace::TraceOptions,
+    },
+    /// The flight recorder (beamr run --flight): `flight dump FILE` writes
+    /// its rings to FILE, which every `beamr trace` command reads.
+    Flight {
+        /// `dump`.
+        action: FlightAction,
+        /// The file to write.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Stop the runtime cleanly (init:stop/0).
     Stop {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
+}
+
+/// What `flight` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FlightAction {
+    /// Write the rings to a file.
+    Dump,
 }
 
 /// The columns `ps --sort` takes.
@@ -181,7 +245,55 @@ fn target(cli: TargetCli) -> Result<(), String> {
     let pid = resolve(&cli.target)?;
     let mut client = Client::connect(pid).map_err(|e| format!("ctl: {e}"))?;
     let (request, json) = match &cli.command {
-        TargetCommand::Stats { json } => (Request::Stats, *json),
+        TargetCommand::Trace {
+            flags,
+            pids,
+            options,
+            ..
+        } if flags == "stop" && pids.is_empty() => (Request::TraceStop, options.json),
+        TargetCommand::Trace {
+            flags,
+            pids,
+            patterns,
+            options,
+        } => {
+            let patterns = patterns
+                .iter()
+                .map(|p| trace::parse_tp_option(p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut flags: Vec<String> = flags
+                .split(',')
+                .map(|f| f.trim().to_string())
+                .filter(|f| !f.is_empty())
+                .collect();
+            if !patterns.is_empty() && !flags.iter().any(|f| f == "call") {
+                flags.push("call".into());
+            }
+            let request = trace::request(flags, pids.clone(), patterns, options)?;
+            return trace::stream(&mut client, request, options.json)
+                .map_err(|e| format!("ctl: {pid}: {e}"));
+        }
+        TargetCommand::Top { options } => {
+            return top::run(&mut client, pid, options).map_err(|e| format!("ctl: {pid}: {e}"));
+        }
+        TargetCommand::Tp {
+            mfa,
+            spec,
+            pids,
+            options,
+        } => {
+            let pattern = trace::parse_pattern(mfa, spec.as_deref())?;
+            let request =
+                trace::request(vec!["call".into()], pids.clone(), vec![pattern], options)?;
+            return trace::stream(&mut client, request, options.json)
+                .map_err(|e| format!("ctl: {pid}: {e}"));
+        }
+        TargetCommand::Stats { json, interval } => (
+            Request::Stats {
+                interval_ms: *interval,
+            },
+            *json,
+        ),
         TargetCommand::Ps { json, .. } => (Request::Ps, *json),
         TargetCommand::Info { process, json } => (
             Request::Info {
@@ -217,6 +329,25 @@ fn target(cli: TargetCli) -> Result<(), String> {
             *json,
         ),
         TargetCommand::Stop { json } => (Request::Stop, *json),
+        TargetCommand::Flight {
+            action: FlightAction::Dump,
+            file,
+            json,
+        } => {
+            let path = if file.is_absolute() {
+                file.clone()
+            } else {
+                std::env::current_dir()
+                    .map_err(|e| format!("ctl: the current directory: {e}"))?
+                    .join(file)
+            };
+            (
+                Request::FlightDump {
+                    path: path.to_string_lossy().into_owned(),
+                },
+                *json,
+            )
+        }
     };
     let reply = client
         .request(&request)

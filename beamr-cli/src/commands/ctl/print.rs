@@ -4,7 +4,7 @@
 use beamr_ctl::protocol::{ProcessRow, Reply, RuntimeInfo, Stats};
 
 /// Columns padded to their widest cell, two spaces apart.
-fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
+pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
     let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
     for row in rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -60,11 +60,16 @@ pub fn list(runtimes: &[(u32, Result<RuntimeInfo, String>)], as_json: bool) -> R
     let rows: Vec<Vec<String>> = runtimes
         .iter()
         .map(|(pid, info)| match info {
-            Ok(i) => vec![pid.to_string(), uptime(i.uptime_ms), i.program.clone()],
-            Err(e) => vec![pid.to_string(), "-".into(), format!("({e})")],
+            Ok(i) => vec![
+                pid.to_string(),
+                uptime(i.uptime_ms),
+                i.node.clone(),
+                i.program.clone(),
+            ],
+            Err(e) => vec![pid.to_string(), "-".into(), String::new(), format!("({e})")],
         })
         .collect();
-    print!("{}", table(&["PID", "UPTIME", "PROGRAM"], &rows));
+    print!("{}", table(&["PID", "UPTIME", "NODE", "PROGRAM"], &rows));
     Ok(())
 }
 
@@ -92,6 +97,16 @@ fn stats(s: &Stats) -> String {
     let queues: Vec<String> = s.run_queues.iter().map(u64::to_string).collect();
     out.push_str(&format!("run queues  {}\n", queues.join(" ")));
     out.push_str(&format!("reductions  {}\n", s.reductions));
+    out.push_str(&format!(
+        "per second  {} reductions, {} collections, {} words reclaimed (over {} ms)\n",
+        s.reductions_per_second, s.gcs_per_second, s.words_reclaimed_per_second, s.interval_ms
+    ));
+    let utilisation: Vec<String> = s
+        .scheduler_utilisation
+        .iter()
+        .map(|u| format!("{:.1}%", u * 100.0))
+        .collect();
+    out.push_str(&format!("schedulers  {}\n", utilisation.join(" ")));
     out.push_str(&format!("uptime      {}\n", uptime(s.uptime_ms)));
     out
 }
@@ -139,12 +154,23 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                     .collect::<serde_json::Map<_, _>>(),
             ),
             Reply::State(v) => json(&serde_json::json!({ "state": v })),
-            Reply::Eval(v) => json(&serde_json::json!({ "value": v })),
+            Reply::Eval { output, value } => {
+                json(&serde_json::json!({ "output": output, "value": value }))
+            }
             Reply::Loaded { module } => json(&serde_json::json!({ "loaded": module })),
             Reply::Purged { module, killed } => {
                 json(&serde_json::json!({ "purged": module, "killed": killed }))
             }
             Reply::Stopping => json(&serde_json::json!({ "stopping": true })),
+            Reply::FlightDumped { path, bytes } => {
+                json(&serde_json::json!({ "dumped": path, "bytes": bytes }))
+            }
+            Reply::TraceStopped { sessions } => {
+                json(&serde_json::json!({ "trace_sessions_stopped": sessions }))
+            }
+            Reply::TraceStarted { .. } | Reply::TraceLines(_) | Reply::TraceEnded { .. } => {
+                Err("ctl: a trace reply to another request".into())
+            }
             Reply::Error(_) => Ok(()),
         };
     }
@@ -161,7 +187,11 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
                 }
             }
         }
-        Reply::State(v) | Reply::Eval(v) => println!("{v}"),
+        Reply::State(v) => println!("{v}"),
+        Reply::Eval { output, value } => {
+            print!("{output}");
+            println!("{value}");
+        }
         Reply::Loaded { module } => println!("loaded {module}"),
         Reply::Purged { module, killed } => {
             println!(
@@ -170,6 +200,11 @@ pub fn reply(reply: &Reply, as_json: bool) -> Result<(), String> {
             )
         }
         Reply::Stopping => println!("stopping"),
+        Reply::TraceStopped { sessions } => println!("stopped {sessions} trace sessions"),
+        Reply::FlightDumped { path, bytes } => println!("dumped {bytes} bytes to {path}"),
+        Reply::TraceStarted { .. } | Reply::TraceLines(_) | Reply::TraceEnded { .. } => {
+            return Err("ctl: a trace reply to another request".into())
+        }
         Reply::Error(_) => {}
     }
     Ok(())

@@ -42,7 +42,7 @@ fn halt1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> 
     };
     let _ = std::io::stdout().flush();
     crate::runtime::pending_output::flush(crate::runtime::pending_output::EXIT_WAIT);
-    crate::runtime::at_halt::run();
+    crate::runtime::at_halt::run(status);
     std::process::exit(status)
 }
 

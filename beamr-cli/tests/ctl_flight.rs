@@ -1,0 +1,147 @@
+//! The flight recorder: `beamr run --flight` (or `BEAMR_FLIGHT=1`) records
+//! process lifecycle, messages, scheduling and GC all the time;
+//! `beamr ctl PID flight dump FILE` writes a file `beamr trace` reads; the
+//! runtime dumps by itself on SIGUSR2, on a halt with an error and when the
+//! program crashes (`beamr-flight-PID.ring` in its current directory).
+
+mod ctl_support;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use ctl_support::Server;
+
+fn beamr_trace(args: &[&str], file: &Path) -> String {
+    let out = ctl_support::run_bounded(Command::new(ctl_support::beamr()).args(args).arg(file));
+    assert!(
+        out.status.success(),
+        "beamr {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The server's request and answer are in the dump: its main process
+/// received `{ask, ...}`, and processes were spawned and scheduled.
+fn assert_recorded(server: &Server, file: &Path) {
+    let dump = beamr_trace(&["trace", "dump"], file);
+    let main = &server.erlang_pid;
+    assert!(
+        dump.lines().any(|l| l.contains(&format!(" {main} "))
+            && l.contains(" receive ")
+            && l.contains("{ask,")),
+        "{dump}"
+    );
+    let stats = beamr_trace(&["trace", "stats"], file);
+    for kind in [
+        "spawn ",
+        "exit ",
+        "send ",
+        "receive ",
+        "in ",
+        "out ",
+        "gc_minor_start ",
+    ] {
+        assert!(
+            stats.lines().any(|l| l.starts_with(kind)),
+            "{kind}: {stats}"
+        );
+    }
+}
+
+fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !path.exists() {
+        assert!(Instant::now() < deadline, "no {}", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn flight_dump_writes_a_file_beamr_trace_reads() {
+    let server = Server::start_with(&["--flight"]);
+    assert_eq!(server.eval("ctl_server:ask(2)"), "{v1,2}");
+    let dir = ctl_support::ctl_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("flight.ring");
+    let said = server.ctl_json(&["flight", "dump", file.to_str().unwrap()]);
+    assert_eq!(said["dumped"], file.to_str().unwrap());
+    assert_eq!(
+        said["bytes"].as_u64().unwrap(),
+        std::fs::metadata(&file).unwrap().len()
+    );
+    assert_recorded(&server, &file);
+    // The program's own tracing sees nothing of it.
+    assert_eq!(
+        server.eval("erlang:trace_info(whereis(ctl_server), flags)"),
+        "{flags,[]}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_runtime_without_one_says_how_to_start_it() {
+    let server = Server::start();
+    let out = server.ctl(&["flight", "dump", "/tmp/never-written.ring"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("run it with --flight or BEAMR_FLIGHT=1"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sigusr2_and_an_error_halt_dump_it() {
+    let cwd = ctl_support::ctl_dir();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let mut server = Server::start_in(&[], Some(&cwd), &[("BEAMR_FLIGHT", "1")]);
+    let file = cwd.join(format!("beamr-flight-{}.ring", server.pid()));
+    assert_eq!(server.eval("ctl_server:ask(1)"), "{v1,1}");
+    let killed = Command::new("kill")
+        .args(["-USR2", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    wait_for(&file);
+    // Written whole before the line that says so; the runtime goes on.
+    assert_eq!(server.eval("ctl_server:ask(3)"), "{v1,3}");
+    assert_recorded(&server, &file);
+    std::fs::remove_file(&file).unwrap();
+    // A halt with an error status dumps again, and the recorder's own file
+    // goes.
+    let _ = server.ctl(&["eval", "erlang:halt(3)"]);
+    assert_eq!(server.wait_exit(Duration::from_secs(30)), Some(3));
+    assert_recorded(&server, &file);
+    let left: Vec<_> = std::fs::read_dir(&server.dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    let _ = std::fs::remove_dir_all(&cwd);
+}
+
+#[test]
+fn a_crash_of_the_program_dumps_it() {
+    let cwd = ctl_support::ctl_dir();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let fixtures = std::env::var_os("BEAMR_FIXTURES_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
+        .join("beam");
+    // ctl_server:ask/1 sends to a name nobody registered: badarg.
+    let mut cmd = Command::new(ctl_support::beamr());
+    cmd.args(["run", "--flight", "--no-ctl", "-e", "ctl_server:ask"])
+        .arg(fixtures.join("ctl_server.beam"))
+        .args(["--", "x"])
+        .current_dir(&cwd);
+    let out = ctl_support::run_bounded(&mut cmd);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("beamr: crash: flight recorder dumped to "))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let file = cwd.join(line.rsplit(' ').next().unwrap());
+    let dump = beamr_trace(&["trace", "dump"], &file);
+    assert!(dump.lines().any(|l| l.contains(" exit ")), "{dump}");
+    let _ = std::fs::remove_dir_all(&cwd);
+}
