@@ -63,6 +63,18 @@ enum Command {
         /// Open no control socket (`beamr ctl` cannot attach).
         #[arg(long = "no-ctl")]
         no_ctl: bool,
+        /// Start distribution with the short node name NAME (as erl -sname).
+        #[arg(long = "sname", value_name = "NAME")]
+        sname: Option<String>,
+        /// Start distribution with the long node name NAME[@HOST] (as erl -name).
+        #[arg(long = "name", value_name = "NAME")]
+        name: Option<String>,
+        /// The distribution cookie (else ~/.erlang.cookie, created as erl creates it).
+        #[arg(long = "setcookie", value_name = "COOKIE")]
+        setcookie: Option<String>,
+        /// A hidden node (as erl -hidden).
+        #[arg(long = "hidden")]
+        hidden: bool,
         /// .beam files and directories of .beam files (added to the code path),
         /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
@@ -160,6 +172,10 @@ fn main() -> ExitCode {
             trace_limit,
             trace_rate,
             no_ctl,
+            sname,
+            name,
+            setcookie,
+            hidden,
             paths,
             args,
         } => {
@@ -193,6 +209,12 @@ fn main() -> ExitCode {
                 schedulers: schedulers.map(usize::from),
                 trace,
                 ctl: !no_ctl,
+                node: commands::node::NodeArgs {
+                    sname,
+                    name,
+                    setcookie,
+                    hidden,
+                },
                 paths,
                 args,
             };

@@ -30,6 +30,8 @@ pub struct RunArgs {
     pub trace: Option<TraceSetup>,
     /// Whether to open the control socket (`--no-ctl` turns it off).
     pub ctl: bool,
+    /// `--sname`/`--name`, `--setcookie`, `--hidden`.
+    pub node: super::node::NodeArgs,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
     /// Arguments after `--`: the plain arguments, and FUN's one argument
@@ -50,6 +52,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     if args.paths.is_empty() {
         return Err("run: give at least one .beam file or directory".into());
     }
+    let node_flags = args.node.init_flags()?;
     let mut path = CodePath::new();
     let mut modules = Vec::new();
     let mut gleam = None;
@@ -106,6 +109,13 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         None => entry_point(args.entry.as_deref(), &modules)?,
     };
     let rt = Arc::new(Runtime::new(path));
+    if super::node::names_node(&node_flags) {
+        super::node::start_epmd();
+        rt.init_flags
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend(node_flags);
+    }
     let schedulers = args
         .schedulers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -56,6 +56,9 @@ fn run(words: &[String]) -> Result<u8, String> {
     *rt.init_flags
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = cmd.flags.clone();
+    if crate::commands::node::names_node(&cmd.flags) {
+        crate::commands::node::start_epmd();
+    }
     let schedulers = cmd.schedulers.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |s| s.online.unwrap_or(s.total),

@@ -14,12 +14,14 @@
 //! - [`packet_parser`]: erts's packet parser, which `packet` and
 //!   `erlang:decode_packet/3` share;
 //! - [`poller`]: the one I/O thread every socket waits on;
+//! - [`dist_channel`]: a socket carrying a distribution connection;
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
 //! Not here: UDP data (`gen_udp:send`/`recv` answer `enotsup`), SCTP,
 //! `sendfile`, interface queries (`getifaddrs`, `getiflist`: `enotsup`).
 
+pub mod dist_channel;
 pub mod gethost;
 pub mod options;
 pub mod outbox;
