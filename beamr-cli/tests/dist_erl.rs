@@ -1,6 +1,7 @@
 //! Distribution between a beamr node and real erl nodes on loopback:
 //! `net_adm:ping/1` both ways, messages to registered processes both
-//! ways, a link and monitors across nodes broken by killing the erl OS
+//! ways, `erpc:call/4` both ways (with the remote call's output printed on
+//! the caller's node), a link and monitors across nodes broken by killing the erl OS
 //! process, and a wrong cookie refused both ways. Each test starts its
 //! own EPMD and nodes (see `dist_support`) and kills them when done.
 //!
@@ -18,13 +19,18 @@ const LIMIT: Duration = Duration::from_secs(90);
 /// The beamr side of every test: `main/0` reads what to do from its
 /// plain arguments.
 const PROGRAM: &str = r#"-module(distnode).
--export([main/0]).
+-export([main/0, hello/1]).
+
+%% Run here by an erl node's erpc:call: its output goes to the caller's
+%% group leader, on the erl node.
+hello(X) -> io:format("printed on the caller's side~n"), {hello, X, node()}.
 
 main() ->
     case init:get_plain_arguments() of
         ["serve"] -> serve();
         ["call", Peer] -> call(list_to_atom(Peer));
         ["link", Peer] -> link_and_lose(list_to_atom(Peer));
+        ["erpc", Peer] -> erpc_calls(list_to_atom(Peer));
         ["ping", Peer] -> io:format("~p~n", [net_adm:ping(list_to_atom(Peer))])
     end.
 
@@ -49,6 +55,16 @@ call(Peer) ->
     {echo, Peer} ! {self(), stop},
     receive {nodedown, Peer} = D -> io:format("~p~n", [D]) after 30000 -> io:format("no nodedown~n") end,
     io:format("~p~n", [nodes()]).
+
+%% erpc:call to an erl node: results, an exception, and output of the
+%% remote call printed here.
+erpc_calls(Peer) ->
+    io:format("~p~n", [erpc:call(Peer, erlang, node, []) =:= Peer]),
+    io:format("~p~n", [erpc:call(Peer, lists, reverse, [[1, 2, 3]])]),
+    io:format("~p~n", [try erpc:call(Peer, erlang, error, [boom])
+                       catch error:{exception, R, _} -> {caught, R} end]),
+    ok = erpc:call(Peer, io, format, ["printed by ~p~n", [remote]]),
+    {echo, Peer} ! {self(), stop}.
 
 %% Link to and monitor a process of an erl node, which then kills its
 %% own OS process.
@@ -133,6 +149,46 @@ fn beamr_pings_erl_talks_to_a_registered_process_and_sees_it_go() {
             "pong\ntrue\n{{echoed,hello}}\n{{nodedown,{e}}}\n[]\n",
             e = e.name
         ),
+        "beamr's stderr: {err}"
+    );
+    e.output(LIMIT);
+}
+
+#[test]
+fn erpc_calls_both_ways_with_remote_output_on_the_callers_side() {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let b = beamr_node(&epmd, &unique("b"), &cookie, &beam(), &["serve"]);
+    wait_registered(&epmd, &b.name);
+    let expr = format!(
+        "B = '{b}',
+         io:format(\"~p~n\", [erpc:call(B, distnode, hello, [1])]),
+         io:format(\"~p~n\", [try erpc:call(B, erlang, error, [boom])
+                              catch error:{{exception, R, _}} -> {{caught, R}} end]),
+         io:format(\"~p~n\", [erpc:call(B, erlang, is_alive, [])]),
+         {{echo, B}} ! {{self(), stop}},
+         receive _ -> ok after 10000 -> ok end,
+         halt().",
+        b = b.name
+    );
+    let e = erl(&epmd, &unique("e"), &cookie, &expr);
+    let (out, err) = e.output(LIMIT);
+    assert_eq!(
+        out,
+        format!(
+            "printed on the caller's side\n{{hello,1,{b}}}\n{{caught,boom}}\ntrue\n",
+            b = b.name
+        ),
+        "erl's stderr: {err}"
+    );
+    b.output(LIMIT);
+
+    let e = erl(&epmd, &unique("e"), &cookie, ERL_ECHO);
+    wait_registered(&epmd, &e.name);
+    let b = beamr_node(&epmd, &unique("b"), &cookie, &beam(), &["erpc", &e.name]);
+    let (out, err) = b.output(LIMIT);
+    assert_eq!(
+        out, "true\n[3,2,1]\n{caught,boom}\nprinted by remote\n",
         "beamr's stderr: {err}"
     );
     e.output(LIMIT);

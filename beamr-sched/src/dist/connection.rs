@@ -240,6 +240,16 @@ pub fn gone(rt: &Runtime, node: Atom, conn_id: Option<u32>) {
             },
         );
     }
+    for s in entry.spawns {
+        if s.on_error {
+            let reply = Payload::build(|h| {
+                let tag = h.copy_term(s.tag.term);
+                let r = h.local_ref(s.ids);
+                h.tuple(&[tag, r, Term::atom(Atom::ERROR), noconnection])
+            });
+            rt.send_signal(s.local, Signal::Message(reply, None));
+        }
+    }
     for pid in entry.node_monitors {
         let msg = Payload::build(|h| h.tuple(&[atom("nodedown"), Term::atom(node)]));
         rt.send_signal(pid, Signal::Message(msg, None));

@@ -239,23 +239,12 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
         op::GROUP_LEADER => arity(3)?,
         op::SPAWN_REQUEST | op::SPAWN_REQUEST_TT => {
             arity(if operation == op::SPAWN_REQUEST { 6 } else { 7 })?;
-            remote_pid(c[2], node)?;
-            // Not yet: answered with an error the caller's spawn_request
-            // reports (erpc raises it), so that nothing waits forever.
-            let mut h = Heap::new();
-            let ctl = h.tuple(&[
-                Term::small_unchecked(op::SPAWN_REPLY),
-                c[1],
-                c[2],
-                Term::small_unchecked(0),
-                Term::atom(Atom::new("notsup").unwrap_or(Atom::BADARG)),
-            ]);
-            if let Some(f) = frame(ctl, None) {
-                send_frame(rt, node, f, false);
-            }
+            let args = need_payload()?;
+            super::spawn::requested(rt, node, c, args)?;
         }
         op::SPAWN_REPLY | op::SPAWN_REPLY_TT => {
             arity(if operation == op::SPAWN_REPLY { 5 } else { 6 })?;
+            super::spawn::replied(rt, node, c)?;
         }
         other => {
             return Err(BadFrame(format!("an unknown control message {other}")));

@@ -15,12 +15,12 @@
 //! - [`wire`]: the frames (pass-through, no atom cache) and the control
 //!   messages' operations;
 //! - [`incoming`]: what a peer's control messages do here;
-//! - [`outgoing`]: what local processes send to other nodes.
+//! - [`outgoing`]: what local processes send to other nodes;
+//! - [`spawn`]: spawn requests across nodes, both ways.
 //!
 //! Not yet here: the atom cache and fragments (not advertised), a process
-//! as distribution controller (`dist_ctrl_*`), spawning for another node
-//! (a `SPAWN_REQUEST` is answered `notsup`), remote `spawn_request`,
-//! hidden connections told apart from visible ones, and `seq_trace`
+//! as distribution controller (`dist_ctrl_*`), spawn request options but
+//! `link` and `monitor`, hidden connections told apart from visible ones, and `seq_trace`
 //! tokens across nodes (dropped).
 
 pub mod connection;
@@ -28,5 +28,6 @@ pub mod flags;
 pub mod incoming;
 pub mod node;
 pub mod outgoing;
+pub mod spawn;
 pub mod table;
 pub mod wire;

@@ -65,6 +65,24 @@ pub struct Watching {
     pub target: Watched,
 }
 
+/// A `spawn_request/5` sent to another node, waiting for its reply.
+pub struct PendingSpawn {
+    /// The requesting process.
+    pub local: Term,
+    /// The request id's ids (a local reference), the monitor's too.
+    pub ids: [u32; 3],
+    /// The request asked for a monitor.
+    pub monitor: bool,
+    /// The request asked for a link.
+    pub link: bool,
+    /// The reply's tag (`spawn_reply` or the `reply_tag` option).
+    pub tag: crate::process::Payload,
+    /// Reply on success.
+    pub on_success: bool,
+    /// Reply on failure.
+    pub on_error: bool,
+}
+
 /// One node's entry.
 pub struct Entry {
     /// The connection's id (`erts_internal:new_connection/1`'s).
@@ -85,6 +103,8 @@ pub struct Entry {
     /// Local processes that called `monitor_node(Node, true)`, once per
     /// call.
     pub node_monitors: Vec<Term>,
+    /// Spawn requests sent, not answered yet.
+    pub spawns: Vec<PendingSpawn>,
 }
 
 impl Entry {
@@ -98,6 +118,7 @@ impl Entry {
             watched_by: Vec::new(),
             watching: Vec::new(),
             node_monitors: Vec::new(),
+            spawns: Vec::new(),
         }
     }
 }
