@@ -236,3 +236,19 @@ pub fn wait_registered(epmd: &Epmd, node: &str) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The distribution port `node` registered with `epmd`.
+pub fn dist_port(epmd: &Epmd, node: &str) -> u16 {
+    let short = node.split('@').next().unwrap();
+    let out = Command::new(epmd_program())
+        .args(["-port", &epmd.port.to_string(), "-names"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.lines()
+        .find_map(|l| {
+            l.strip_prefix(&format!("name {short} at port "))
+                .and_then(|p| p.trim().parse().ok())
+        })
+        .unwrap_or_else(|| panic!("{node} not in epmd's names:\n{text}"))
+}
