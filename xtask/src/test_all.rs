@@ -15,7 +15,8 @@
 //!    (see [`otp_roots`]: made with debootstrap as root, then cached).
 //!    Without root or network the step is skipped and the summary says
 //!    why; only the suite's comparisons are repeated (`cargo test -p
-//!    beamr-cli --test diff`).
+//!    beamr-cli --test diff`), then the distribution tests with that
+//!    release's erl as the peer (`--test dist_erl`).
 //! 8. `gleam`    the Gleam libraries' test suites and a Gleam project on
 //!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
 //!    without the Gleam compiler or the OTP 27 root.
@@ -43,6 +44,10 @@ const STEPS: [&str; 9] = [
 
 /// The variable that points the differential suite at another OTP's root.
 const DIFF_OTP_ROOT: &str = "BEAMR_DIFF_OTP_ROOT";
+
+/// The variable that makes the distribution tests' erl peers run in
+/// another OTP's root.
+const DIST_OTP_ROOT: &str = "BEAMR_DIST_OTP_ROOT";
 
 /// The cargo commands of each cargo step (their arguments), run in turn.
 const CARGO_STEPS: [(&str, &[&[&str]]); 3] = [
@@ -157,7 +162,8 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
 }
 
 /// The differential suite against OTP `release`, in its root (made if
-/// missing); a [`Skip`] when the root cannot be had.
+/// missing), then the distribution tests with that release's erl as the
+/// peer; a [`Skip`] when the root cannot be had.
 fn diff_otp(
     root: &Path,
     release: &str,
@@ -172,7 +178,14 @@ fn diff_otp(
         cargo_command(root, fixtures_dir)
             .args(["test", "-p", "beamr-cli", "--test", "diff"])
             .env(DIFF_OTP_ROOT, &otp_root),
-    ))
+    )
+    .and_then(|()| {
+        process::run(
+            cargo_command(root, fixtures_dir)
+                .args(["test", "-p", "beamr-cli", "--test", "dist_erl"])
+                .env(DIST_OTP_ROOT, &otp_root),
+        )
+    }))
 }
 
 /// A cargo command in the workspace `root`, with the fixtures' directory
