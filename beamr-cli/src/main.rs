@@ -70,6 +70,18 @@ enum Command {
         /// turns it on too.
         #[arg(long = "flight")]
         flight: bool,
+        /// Start distribution with the short node name NAME (as erl -sname).
+        #[arg(long = "sname", value_name = "NAME")]
+        sname: Option<String>,
+        /// Start distribution with the long node name NAME[@HOST] (as erl -name).
+        #[arg(long = "name", value_name = "NAME")]
+        name: Option<String>,
+        /// The distribution cookie (else ~/.erlang.cookie, created as erl creates it).
+        #[arg(long = "setcookie", value_name = "COOKIE")]
+        setcookie: Option<String>,
+        /// A hidden node (as erl -hidden).
+        #[arg(long = "hidden")]
+        hidden: bool,
         /// .beam files and directories of .beam files (added to the code path),
         /// or one Gleam build directory (build/dev/erlang, build/erlang-shipment).
         #[arg(required = true, value_name = "PATH")]
@@ -168,6 +180,10 @@ fn main() -> ExitCode {
             trace_rate,
             no_ctl,
             flight,
+            sname,
+            name,
+            setcookie,
+            hidden,
             paths,
             args,
         } => {
@@ -202,6 +218,12 @@ fn main() -> ExitCode {
                 trace,
                 ctl: !no_ctl,
                 flight: flight || beamr_ctl::flight::asked_by_env(),
+                node: commands::node::NodeArgs {
+                    sname,
+                    name,
+                    setcookie,
+                    hidden,
+                },
                 paths,
                 args,
             };

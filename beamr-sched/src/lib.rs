@@ -11,6 +11,8 @@
 //!  |
 //! bif        native BIFs in wings by what they implement (erlang, ets, trace, ...)
 //!  |
+//! dist       distribution: the node's name, connections, control messages
+//!  |
 //! sched      scheduler threads, time slices, spawning
 //!  |
 //! interp     the dispatch loop and its slow paths (exceptions, stack traces, funs)
@@ -43,6 +45,7 @@
 pub mod bif;
 pub mod boot;
 pub mod code;
+pub mod dist;
 pub mod ets;
 pub mod interp;
 pub mod loader;

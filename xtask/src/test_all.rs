@@ -17,7 +17,8 @@
 //!    (see [`otp_roots`]: made with debootstrap as root, then cached).
 //!    Without root or network the step is skipped and the summary says
 //!    why; only the suite's comparisons are repeated (`cargo test -p
-//!    beamr-cli --test diff`).
+//!    beamr-cli --test diff`), then the distribution tests with that
+//!    release's erl as the peer (`--test dist_erl`).
 //! 9. `gleam`    the Gleam libraries' test suites and a Gleam project on
 //!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
 //!    without the Gleam compiler or the OTP 27 root.
@@ -54,6 +55,10 @@ const DIFF_OTP_ROOT: &str = "BEAMR_DIFF_OTP_ROOT";
 
 /// The variable that turns native code off (`loader::native`).
 const NATIVE_SWITCH: &str = "BEAMR_NATIVE";
+
+/// The variable that makes the distribution tests' erl peers run in
+/// another OTP's root.
+const DIST_OTP_ROOT: &str = "BEAMR_DIST_OTP_ROOT";
 
 /// The cargo commands of each cargo step (their arguments), run in turn.
 const CARGO_STEPS: [(&str, &[&[&str]]); 3] = [
@@ -181,7 +186,8 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
 }
 
 /// The differential suite against OTP `release`, in its root (made if
-/// missing); a [`Skip`] when the root cannot be had.
+/// missing), then the distribution tests with that release's erl as the
+/// peer; a [`Skip`] when the root cannot be had.
 fn diff_otp(
     root: &Path,
     release: &str,
@@ -197,7 +203,14 @@ fn diff_otp(
         cargo_command(root, fixtures_dir)
             .args(["test", "-p", "beamr-cli", "--test", "diff"])
             .env(DIFF_OTP_ROOT, &otp_root),
-    ))
+    )
+    .and_then(|()| {
+        process::run(
+            cargo_command(root, fixtures_dir)
+                .args(["test", "-p", "beamr-cli", "--test", "dist_erl"])
+                .env(DIST_OTP_ROOT, &otp_root),
+        )
+    }))
 }
 
 /// A cargo command in the workspace `root`, with the fixtures' directory

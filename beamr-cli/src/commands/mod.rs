@@ -5,6 +5,7 @@ pub mod disasm;
 pub mod erl;
 pub mod escript;
 pub mod gleam_build;
+pub mod node;
 pub mod run;
 pub mod run_trace;
 pub mod shim;

@@ -32,6 +32,8 @@ pub struct RunArgs {
     pub ctl: bool,
     /// Whether to keep a flight recorder (`--flight`, `BEAMR_FLIGHT`).
     pub flight: bool,
+    /// `--sname`/`--name`, `--setcookie`, `--hidden`.
+    pub node: super::node::NodeArgs,
     /// `.beam` files and directories.
     pub paths: Vec<PathBuf>,
     /// Arguments after `--`: the plain arguments, and FUN's one argument
@@ -52,6 +54,7 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
     if args.paths.is_empty() {
         return Err("run: give at least one .beam file or directory".into());
     }
+    let node_flags = args.node.init_flags()?;
     let mut path = CodePath::new();
     let mut modules = Vec::new();
     let mut gleam = None;
@@ -108,6 +111,13 @@ pub fn run(args: RunArgs) -> Result<RunEnd, String> {
         None => entry_point(args.entry.as_deref(), &modules)?,
     };
     let rt = Arc::new(Runtime::new(path));
+    if super::node::names_node(&node_flags) {
+        super::node::start_epmd();
+        rt.init_flags
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend(node_flags);
+    }
     let schedulers = args
         .schedulers
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use num_bigint::{BigInt, Sign};
 
 use super::error::EtfErrorKind;
-use super::local::{local_pid_number, LOCAL_CREATION, LOCAL_NODE};
+use super::local::{local_pid_number, this_node};
 use super::reader::Reader;
 use super::token::{
     self as token, next_token, AtomText, FunToken, PidToken, PortToken, RefToken, Token,
@@ -239,7 +239,8 @@ fn atom(text: AtomText<'_>, opts: &DecodeOptions) -> Result<Atom, EtfErrorKind> 
 /// True for the local node's name and creation.
 #[inline]
 fn is_local(node: &AtomText<'_>, creation: u32) -> bool {
-    creation == LOCAL_CREATION && node.is_ascii_name(LOCAL_NODE)
+    let (name, this_creation) = this_node();
+    creation == this_creation && node.is_ascii_name(name.name())
 }
 
 /// A pid: an immediate for the local node, an external pid otherwise.

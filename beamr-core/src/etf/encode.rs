@@ -30,7 +30,7 @@
 
 use std::cell::Cell;
 
-use super::local::{local_pid_parts, LOCAL_CREATION, LOCAL_NODE};
+use super::local::{local_pid_parts, this_node};
 use super::tag;
 use super::zlib::deflate;
 use crate::atom::Atom;
@@ -491,12 +491,13 @@ impl Encoder<'_> {
     fn node(&mut self, node: Option<Atom>) {
         match node {
             Some(a) => self.atom(a),
-            None if self.options.minor_version >= 2 => self.utf8_atom(LOCAL_NODE),
+            None if self.options.minor_version >= 2 => self.utf8_atom(this_node().0.name()),
             None => {
+                let name = this_node().0.name();
                 self.out.push(tag::ATOM);
                 self.out
-                    .extend_from_slice(&(LOCAL_NODE.len() as u16).to_be_bytes());
-                self.out.extend_from_slice(LOCAL_NODE.as_bytes());
+                    .extend_from_slice(&(name.len() as u16).to_be_bytes());
+                self.out.extend_from_slice(name.as_bytes());
             }
         }
     }
@@ -506,7 +507,7 @@ impl Encoder<'_> {
         let (node, id, serial, creation) = match t.as_local_pid() {
             Some(n) => {
                 let (id, serial) = local_pid_parts(n);
-                (None, id, serial, LOCAL_CREATION)
+                (None, id, serial, this_node().1)
             }
             None => match t.as_external_pid() {
                 Some(p) => (Some(p.node), p.id, p.serial, p.creation),
@@ -524,7 +525,7 @@ impl Encoder<'_> {
     /// or the release writes every port so.
     fn port(&mut self, t: Term) {
         let (node, id, creation) = match t.as_local_port() {
-            Some(n) => (None, n, LOCAL_CREATION),
+            Some(n) => (None, n, this_node().1),
             None => match t.as_external_port() {
                 Some(p) => (Some(p.node), p.id, p.creation),
                 None => return,
@@ -552,7 +553,8 @@ impl Encoder<'_> {
         self.out.push(tag::NEWER_REFERENCE);
         self.out.extend_from_slice(&(r.len as u16).to_be_bytes());
         self.node(if local { None } else { Some(r.node) });
-        self.out.extend_from_slice(&r.creation.to_be_bytes());
+        let creation = if local { this_node().1 } else { r.creation };
+        self.out.extend_from_slice(&creation.to_be_bytes());
         for id in r.ids() {
             self.out.extend_from_slice(&id.to_be_bytes());
         }

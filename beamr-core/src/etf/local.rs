@@ -1,11 +1,14 @@
 //! The local node as the External Term Format sees it, and how beamr's
 //! local pids, ports and references map to the encoded fields.
 //!
-//! beamr is not distributed: the local node is `nonode@nohost` with
-//! creation 0, as an `erl` started without `-name`/`-sname`. An encoded pid,
-//! port or reference of that node and creation decodes to a local one (an
-//! immediate pid or port, a [`Subtag::Ref`](crate::term::Subtag::Ref)
-//! object); any other node's decodes to an external one.
+//! Until distribution starts the local node is `nonode@nohost` with
+//! creation 0, as an `erl` started without `-name`/`-sname`; `setnode/2`
+//! names it ([`set_this_node`]). An encoded pid, port or reference of the
+//! local node's name and creation decodes to a local one (an immediate pid
+//! or port, a [`Subtag::Ref`](crate::term::Subtag::Ref) object); any other
+//! node's decodes to an external one. The name and creation are one word,
+//! read with a relaxed load: they change once, when distribution starts
+//! (or stops), as in erts.
 //!
 //! ```text
 //! local pid number (60 bits)   [ serial: 28 bits | id: 32 bits ]   printed <0.id.serial>
@@ -13,11 +16,37 @@
 //! local reference              three 32-bit id words               printed #Ref<0.w2.w1.w0>
 //! ```
 
-/// The local node's name.
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::atom::Atom;
+
+/// The local node's name before distribution starts.
 pub const LOCAL_NODE: &str = "nonode@nohost";
 
-/// The local node's creation.
+/// The local node's creation before distribution starts.
 pub const LOCAL_CREATION: u32 = 0;
+
+/// The local node: its name's atom index in the high half, its creation
+/// in the low half.
+static THIS_NODE: AtomicU64 = AtomicU64::new((Atom::NONODE_NOHOST.index() as u64) << 32);
+
+/// The local node's name and creation (`nonode@nohost` and 0 until
+/// distribution starts).
+#[inline]
+pub fn this_node() -> (Atom, u32) {
+    let w = THIS_NODE.load(Ordering::Relaxed);
+    let name = Atom::from_index((w >> 32) as u32).unwrap_or(Atom::NONODE_NOHOST);
+    (name, w as u32)
+}
+
+/// Names the local node (`erlang:setnode/2`), or returns it to
+/// `nonode@nohost` with creation 0 when distribution stops.
+pub fn set_this_node(name: Atom, creation: u32) {
+    THIS_NODE.store(
+        (u64::from(name.index()) << 32) | u64::from(creation),
+        Ordering::Relaxed,
+    );
+}
 
 /// Bits of a local pid number that hold the pid's serial, above its 32-bit id.
 pub const PID_SERIAL_BITS: u32 = 28;

@@ -388,8 +388,6 @@ fn cmp_funs(a: Term, b: Term, exact: Mode, stack: &mut Vec<Frame>) -> Ordering {
 /// A node's identity: name and creation (this node: `nonode@nohost`, 0).
 type Node = (Atom, u32);
 
-const THIS_NODE: Node = (Atom::NONODE_NOHOST, 0);
-
 /// OTP's `CMP_NODES`: by name, then creation.
 #[inline]
 fn cmp_nodes(x: Node, y: Node) -> Ordering {
@@ -423,7 +421,7 @@ fn cmp_refs(a: Term, b: Term) -> Ordering {
 /// A pid's `(serial, number)` and node.
 fn pid_parts(t: Term) -> Option<((u64, u64), Node)> {
     if let Some(id) = t.as_local_pid() {
-        return Some(((id >> 32, id & 0xffff_ffff), THIS_NODE));
+        return Some(((id >> 32, id & 0xffff_ffff), crate::etf::local::this_node()));
     }
     t.as_external_pid()
         .map(|p| ((p.serial as u64, p.id as u64), (p.node, p.creation)))
@@ -440,7 +438,7 @@ fn cmp_pids(a: Term, b: Term) -> Ordering {
 /// A port's number and node.
 fn port_parts(t: Term) -> Option<(u64, Node)> {
     if let Some(id) = t.as_local_port() {
-        return Some((id, THIS_NODE));
+        return Some((id, crate::etf::local::this_node()));
     }
     t.as_external_port().map(|p| (p.id, (p.node, p.creation)))
 }

@@ -9,8 +9,9 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 use beamr_ringbuf::{Options, Recorder, RingTracer};
-use beamr_sched::code::trace_patterns;
+use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
+use beamr_sched::trace::call_patterns;
 use beamr_sched::trace::{Session, SessionTracer};
 use beamr_trace::{Layered, Limits, TextTracer, TraceFlags, Tracer};
 
@@ -74,7 +75,7 @@ impl ActiveTrace {
     /// function.
     pub fn end(&self, rt: &Runtime) {
         rt.end_trace_session(&self.session);
-        trace_patterns::clear_session(&self.session);
+        call_patterns::clear_session(CodeServer::global(), &self.session);
         if let Some(ring) = &self.ring {
             ring.recorder().count_dropped(self.meter.layer().dropped());
         }

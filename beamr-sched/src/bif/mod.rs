@@ -19,6 +19,7 @@
 //! asn1      asn1rt_nif: BER decoding and encoding, PER packing
 //! zlib      zlib, one call and streaming
 //! net       erlang:decode_packet/3, over the inet driver's packet parser
+//! dist      the local node's name, the distribution flags (over crate::dist)
 //! ets       the ets module
 //!  |
 //! io        beamr_io, its format/2, io:printable_range/0
@@ -36,6 +37,7 @@ mod code;
 mod common;
 mod crypto;
 mod data;
+mod dist;
 mod erlang;
 mod ets;
 mod file;

@@ -14,7 +14,9 @@
 //!   the host's name, through the `udp_inet` driver);
 //! - `erl_signal_server`, the `gen_event` manager the runtime tells of the
 //!   OS signals it handles (`boot::os_signals`), with kernel's
-//!   `erl_signal_handler` added as `kernel:start/2` adds it.
+//!   `erl_signal_handler` added as `kernel:start/2` adds it;
+//! - `net_sup` (`erl_distribution`: `erl_epmd`, `auth`, `net_kernel`) when
+//!   the command line has `-sname` or `-name`, as kernel starts it.
 
 use beamr_core::atom::Atom;
 use beamr_core::format::PrettyOptions;
@@ -106,7 +108,48 @@ impl Runtime {
             },
             options,
         )?;
-        self.run_kernel_function("erl_signal_handler", "start", options)
+        self.run_kernel_function("erl_signal_handler", "start", options)?;
+        // With -sname or -name, kernel starts distribution:
+        // {net_sup, {erl_distribution, start_link, []}, permanent,
+        //  infinity, supervisor, [erl_distribution]} (erl_distribution reads
+        // the name, -setcookie and -hidden with init:get_argument/1).
+        if self.distribution_requested() {
+            self.start_kernel_child(
+                &Child {
+                    id: "net_sup",
+                    module: "erl_distribution",
+                    function: "start_link",
+                    local: None,
+                    args: &[],
+                    shutdown: atom("infinity"),
+                    kind: "supervisor",
+                    callback: "erl_distribution",
+                    dynamic: false,
+                },
+                options,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// `ERL_EPMD_PORT` as the flag `-epmd_port N`, which `erl_epmd` reads,
+    /// as erl's launcher passes it on (unless the command line gives one).
+    pub(super) fn epmd_port_from_environment(&self) {
+        let Ok(port) = std::env::var("ERL_EPMD_PORT") else {
+            return;
+        };
+        let mut flags = self.init_flags.lock().unwrap_or_else(|e| e.into_inner());
+        if !flags.iter().any(|(f, _)| f == "epmd_port") {
+            flags.push(("epmd_port".to_string(), vec![port]));
+        }
+    }
+
+    /// True when the command line names the node (`-sname` or `-name`).
+    fn distribution_requested(&self) -> bool {
+        let flags = self.init_flags.lock().unwrap_or_else(|e| e.into_inner());
+        flags
+            .iter()
+            .any(|(f, v)| (f == "sname" || f == "name") && !v.is_empty())
     }
 
     /// Runs `module:function()` in a process of its own and waits for it,

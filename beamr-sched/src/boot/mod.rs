@@ -29,6 +29,7 @@ impl Runtime {
         beamr_core::release::set_otp_release(crate::code::otp_release());
         resolve::install_natives(crate::bif::natives);
         crate::signals::message_trace::install_spec_runner(crate::interp::run_message_spec);
+        crate::signals::remote::install(crate::dist::outgoing::HOOKS);
         let code = CodeServer::global();
         for dir in path.dirs() {
             code.add_path(dir.clone());
@@ -118,6 +119,7 @@ impl Runtime {
             .map(|a| argv_heap.string(a))
             .collect();
         let argv = argv_heap.list(&argv);
+        self.epmd_port_from_environment();
         let flags = self.init_flags_term(&mut argv_heap);
         self.start_registered(
             crate::code::embedded::INIT.0,

@@ -123,6 +123,11 @@ pub trait PortDriver: Send + Sync {
     }
     /// True once [`PortDriver::stop`] was called.
     fn stopped(&self) -> bool;
+    /// The driver as `Any`, for the layers above that know its type (the
+    /// distribution takes an inet socket so); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// One port.

@@ -55,6 +55,11 @@ pub struct SpawnOptions {
     pub fullsweep_after: Option<u32>,
     /// `spawn_opt`'s `async_dist`.
     pub async_dist: bool,
+    /// Spawn the process without queueing it: it runs once
+    /// [`Runtime::release_held`] lets it (a spawn for another node records
+    /// the link and monitor the requester asked for first, so that even a
+    /// child that ends at once is seen to end).
+    pub held: bool,
     /// `spawn_request`'s reply tag (a term on the parent's heap) when the
     /// parent is to be told of the success: it gets `{Tag, ReqId, ok, Pid}`
     /// before the child can run, so before anything the child sends.
@@ -250,10 +255,11 @@ impl Runtime {
             child.priority = level;
         }
         if let Some(gl) = options.group_leader {
-            child.group_leader = gl;
+            // Another node's pid is boxed: the child keeps its own copy.
+            child.group_leader = child.heap.copy_term(gl);
         }
         if let Some(parent) = parent {
-            child.group_leader = parent.group_leader;
+            child.group_leader = child.heap.copy_term(parent.group_leader);
             if options.link {
                 parent.links.push(pid);
                 child.links.push(parent.pid);
@@ -282,7 +288,16 @@ impl Runtime {
         }
         let handle = Arc::new(ProcessHandle::new(child));
         self.processes.insert(handle.clone());
-        self.run_queues.push(handle);
+        if !options.held {
+            self.run_queues.push(handle);
+        }
         Ok((pid, monitor))
+    }
+
+    /// Lets a process spawned with [`SpawnOptions::held`] run.
+    pub fn release_held(&self, pid: Term) {
+        if let Some(handle) = self.processes.get(pid) {
+            self.run_queues.push(handle);
+        }
     }
 }

@@ -90,6 +90,7 @@ impl Runtime {
                 self.send_signal(heir, Signal::Message(transfer, None));
             },
         );
+        super::remote::exited(self, pid, reason);
         if self.exit_slice(&mut work, FIRST_EXIT_SLICE) {
             None
         } else {
@@ -146,7 +147,10 @@ impl Runtime {
                 Term::atom(Atom::PROCESS),
                 reason,
                 |heap| match name {
-                    Some(name) => heap.tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                    Some(name) => heap.tuple(&[
+                        Term::atom(name),
+                        Term::atom(beamr_core::etf::local::this_node().0),
+                    ]),
                     None => pid,
                 },
             );

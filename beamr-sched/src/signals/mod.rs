@@ -12,6 +12,7 @@
 //!   port's end.
 //! - [`seq_trace`]: the `seq_trace` token messages, link exits and spawns
 //!   carry, and its counters.
+//! - [`remote`]: signals to other nodes, through the distribution's hooks.
 //! - [`timers`]: timer expiries as signals.
 //! - [`tracer_inbox`]: trace messages into a tracer process.
 //! - [`system_logger`]: what the runtime itself logs, sent to the system
@@ -66,6 +67,7 @@ pub mod exit;
 pub mod message_trace;
 pub mod port;
 pub mod port_control;
+pub mod remote;
 pub mod send;
 pub mod seq_trace;
 pub mod system_logger;

@@ -17,6 +17,10 @@ impl Runtime {
     /// process, or it has exited (its inbox is closed).
     pub fn send_signal(&self, pid: Term, signal: Signal) -> bool {
         let Some(handle) = self.processes.get(pid) else {
+            if pid.is_pid() && !pid.is_local_pid() {
+                super::remote::signal(self, pid, signal);
+                return true;
+            }
             return false;
         };
         match handle.push_signal(signal) {
@@ -94,6 +98,8 @@ enum Target {
     Port(Term),
     /// An alias, active or not.
     Alias(Term),
+    /// Another node (a pid, `{Name, Node}` or an alias of it).
+    Remote,
     /// Nowhere: the message is dropped. `non_existing` for a pid that
     /// leads nowhere (a dead local one, or one of another node: beamr is
     /// not distributed), traced as `send_to_non_existing_process`; false
@@ -115,8 +121,10 @@ fn resolve(rt: &Runtime, p: &Process, dest: Term) -> Result<Target, Exception> {
         .and_then(|t| <&[Term; 2]>::try_from(t).ok())
         .copied()
     {
+        let this = beamr_core::etf::local::this_node().0;
         match (name.as_atom(), node.as_atom()) {
-            (Some(name), Some(Atom::NONODE_NOHOST)) => match rt.names.whereis(name) {
+            (Some(_), Some(node)) if node != this => return Ok(Target::Remote),
+            (Some(name), Some(_)) => match rt.names.whereis(name) {
                 Some(pid) => pid,
                 None => {
                     return Ok(Target::Nowhere {
@@ -129,9 +137,12 @@ fn resolve(rt: &Runtime, p: &Process, dest: Term) -> Result<Target, Exception> {
     } else if dest.is_local_port() {
         return Ok(Target::Port(dest));
     } else if dest.is_reference() {
+        if dest.as_ref().is_some_and(|r| r.node != Atom::NONODE_NOHOST) {
+            return Ok(Target::Remote);
+        }
         return Ok(Target::Alias(dest));
     } else if dest.is_pid() {
-        return Ok(Target::Nowhere { non_existing: true });
+        return Ok(Target::Remote);
     } else {
         return Err(Exception::badarg());
     };
@@ -197,6 +208,7 @@ fn send_traced(rt: &Runtime, p: &mut Process, dest: Term, msg: Term, target: Tar
         Target::Alias(alias) => {
             rt.send_through_alias(alias, msg);
         }
+        Target::Remote => super::remote::send(rt, p.pid, dest, msg),
         Target::Nowhere { .. } => {}
     }
 }

@@ -63,11 +63,7 @@ pub struct ErlCommand {
 
 /// Flags of erl that beamr does not take, each with the reason.
 pub const REFUSED: &[(&str, &str)] = &[
-    ("sname", "distribution is not supported yet"),
-    ("name", "distribution is not supported yet"),
-    ("setcookie", "distribution is not supported yet"),
     ("cookie", "distribution is not supported yet"),
-    ("hidden", "distribution is not supported yet"),
     ("connect_all", "distribution is not supported yet"),
     ("remsh", "distribution is not supported yet"),
     ("proto_dist", "distribution is not supported yet"),
@@ -334,7 +330,7 @@ mod tests {
     #[test]
     fn a_flag_beamr_cannot_honour_is_refused_by_name() {
         for (line, named) in [
-            ("-noshell -sname x", "-sname"),
+            ("-noshell -remsh x", "-remsh"),
             ("-noshell +A 4", "+A"),
             ("-noshell +SDcpu 2", "+SDcpu"),
             ("-noshell -detached", "-detached"),

@@ -59,6 +59,9 @@ fn run(words: &[String]) -> Result<u8, String> {
     if let Some(limit) = cmd.process_limit {
         rt.set_process_limit(limit);
     }
+    if crate::commands::node::names_node(&cmd.flags) {
+        crate::commands::node::start_epmd();
+    }
     let schedulers = cmd.schedulers.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |s| s.online.unwrap_or(s.total),

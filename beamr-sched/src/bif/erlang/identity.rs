@@ -1,5 +1,4 @@
-//! `erlang` BIFs on identifiers and the node: `make_ref`, `node`, `nodes`,
-//! `is_alive`, pid/ref/port text forms, `statistics`, `fun_info_mfa`.
+//! `erlang` BIFs on identifiers: `make_ref`, pid/ref/port text forms, `statistics`, `fun_info_mfa`.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
@@ -11,10 +10,6 @@ use crate::runtime::Runtime;
 /// The BIFs of this file.
 pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "make_ref", 0, make_ref),
-    ("erlang", "node", 0, node0),
-    ("erlang", "node", 1, node1),
-    ("erlang", "nodes", 0, nodes),
-    ("erlang", "is_alive", 0, is_alive),
     ("erlang", "list_to_pid", 1, list_to_pid),
     ("erlang", "list_to_port", 1, list_to_port),
     ("erlang", "pid_to_list", 1, pid_to_list),
@@ -27,27 +22,6 @@ pub(crate) const BIFS: &[BifRow] = &[
 fn make_ref(rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let ids = rt.new_ref_ids();
     Ok(p.heap.local_ref(ids))
-}
-
-/// Marks a reference's third id word as a timer reference.
-fn node0(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::atom(Atom::NONODE_NOHOST))
-}
-
-fn node1(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    if a[0].is_pid() || a[0].is_port() || a[0].is_reference() {
-        Ok(Term::atom(Atom::NONODE_NOHOST))
-    } else {
-        Err(Exception::badarg())
-    }
-}
-
-fn nodes(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::NIL)
-}
-
-fn is_alive(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(Term::FALSE)
 }
 
 fn list_to_pid(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

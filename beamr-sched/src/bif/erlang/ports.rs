@@ -106,7 +106,8 @@ fn port_command2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
 
 /// `port_command(Port, Data, Options)`: `nosuspend` changes nothing (a
 /// port is never busy here); `force` is `notsup`, as erts's spawn and fd
-/// drivers answer it. Writing to an input-only port makes it exit with
+/// drivers answer it, but for an inet socket, whose driver takes it (the
+/// distribution's ticks are sent so). Writing to an input-only port makes it exit with
 /// `ebadf`, as erts does; Data that is not iodata is `badarg` and logged
 /// as "Bad value on output port".
 fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -125,10 +126,17 @@ fn port_command3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
     }) {
         return Err(Exception::badarg_cause(atom("badopt")));
     }
-    // erts's spawn and fd drivers cannot take data when busy.
-    if opts
-        .iter()
-        .any(|o| o.as_atom().is_some_and(|o| o.name() == "force"))
+    // erts's spawn and fd drivers cannot take data when busy; its inet
+    // driver can.
+    let inet = port
+        .driver
+        .as_ref()
+        .and_then(|d| d.as_any())
+        .is_some_and(|d| d.is::<crate::ports::inet::InetPort>());
+    if !inet
+        && opts
+            .iter()
+            .any(|o| o.as_atom().is_some_and(|o| o.name() == "force"))
     {
         return Err(Exception::error(atom("notsup")));
     }

@@ -60,6 +60,10 @@ fn noproc_to_self(rt: &Runtime, p: &mut Process, msg: Term) {
 }
 
 pub(super) fn link(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(remote) = a[0].as_external_pid() {
+        crate::dist::outgoing::link(rt, p, remote);
+        return Ok(Term::TRUE);
+    }
     if !a[0].is_local_pid() && !a[0].is_local_port() {
         return Err(Exception::badarg());
     }
@@ -105,6 +109,10 @@ fn unlink(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         rt.port_unlink(a[0], p.pid);
         return Ok(Term::TRUE);
     }
+    if let Some(remote) = a[0].as_external_pid() {
+        crate::dist::outgoing::unlink(rt, p.pid, remote);
+        return Ok(Term::TRUE);
+    }
     rt.send_signal(a[0], Signal::Unlink { from: p.pid });
     Ok(Term::TRUE)
 }
@@ -116,14 +124,27 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     if a[0] != Term::atom(Atom::PROCESS) {
         return Err(Exception::badarg());
     }
-    // A name, local or as {Name, Node} for this node.
+    // A name, local or as {Name, Node} for this node; another node's
+    // process or name is monitored through its connection.
+    let this = Term::atom(crate::dist::node::name());
     let name = match a[1].as_tuple() {
-        Some(&[name, node]) if node == Term::atom(Atom::NONODE_NOHOST) => {
+        Some(&[name, node]) if node == this || node == Term::atom(Atom::NONODE_NOHOST) => {
             Some(name.as_atom().ok_or_else(Exception::badarg)?)
+        }
+        Some(&[name, node]) => {
+            let (Some(name), Some(node)) = (name.as_atom(), node.as_atom()) else {
+                return Err(Exception::badarg());
+            };
+            let target = crate::dist::table::Watched::Name(name);
+            return Ok(crate::dist::outgoing::monitor(rt, p, node, target));
         }
         Some(_) => return Err(Exception::badarg()),
         None => a[1].as_atom(),
     };
+    if let Some(remote) = a[1].as_external_pid() {
+        let target = crate::dist::table::Watched::Pid(remote);
+        return Ok(crate::dist::outgoing::monitor(rt, p, remote.node, target));
+    }
     let target = match name {
         Some(name) => rt.names.whereis(name),
         None if a[1].is_local_pid() => Some(a[1]),
@@ -150,9 +171,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
             // No such process: 'DOWN' with noproc at once; a name is
             // reported as {Name, Node}.
             let object = match name {
-                Some(name) => p
-                    .heap
-                    .tuple(&[Term::atom(name), Term::atom(Atom::NONODE_NOHOST)]),
+                Some(name) => p.heap.tuple(&[Term::atom(name), this]),
                 None => a[1],
             };
             let msg = p.heap.tuple(&[
@@ -270,6 +289,11 @@ fn demonitor1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
             rt.port_demonitor(target, ids);
             return Ok(Term::TRUE);
         }
+        if let Some(node) = target.as_atom() {
+            // A monitor across nodes keeps its node as its target.
+            crate::dist::outgoing::demonitor(rt, p.pid, node, ids);
+            return Ok(Term::TRUE);
+        }
         rt.send_signal(target, Signal::Demonitor { from: p.pid, ids });
     }
     Ok(Term::TRUE)
@@ -320,7 +344,8 @@ fn exit2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
         port_exit_signal(rt, p.pid, a[0], a[1]);
         return Ok(Term::TRUE);
     } else if a[0].is_pid() {
-        return Ok(Term::TRUE);
+        // Another node's: through its connection.
+        a[0]
     } else {
         return Err(Exception::badarg());
     };

@@ -139,7 +139,7 @@ fn spawn_options(opts: Term) -> Result<SpawnOptions, Exception> {
 
 /// Spawn options as they are read, one at a time (`spawn_opt`'s, and the
 /// ones `spawn_request` shares with it).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct ParsedOptions {
     options: SpawnOptions,
     max_heap: Option<Term>,

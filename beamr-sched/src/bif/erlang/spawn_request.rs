@@ -11,8 +11,8 @@
 //! As on the BEAM, arguments of the wrong shape raise `badarg` (an options
 //! list that is not a proper list, with `cause => badopt`), while an option
 //! list that holds an unknown or bad option makes a request that fails with
-//! `badopt`. This node is never alive, so a request for another node fails
-//! with `noconnection`, as on an erl that was not started distributed. A
+//! `badopt`. A request for another node goes through its connection
+//! (`dist::spawn`); one that cannot be made fails with `noconnection`. A
 //! local spawn completes before the call returns, so there is nothing left
 //! to abandon.
 
@@ -102,7 +102,7 @@ fn spawn_request_abandon(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<
 
 /// This node's name.
 fn node() -> Term {
-    Term::atom(Atom::NONODE_NOHOST)
+    Term::atom(crate::dist::node::name())
 }
 
 /// A fun of arity 0 to run on `node`.
@@ -244,7 +244,14 @@ fn monitor_alias(options: Term) -> Option<Option<AliasMode>> {
 fn request(rt: &Runtime, p: &mut Process, r: Request) -> Result<Term, Exception> {
     let o = read_options(r.options);
     if r.node != node() {
-        return Ok(failed(rt, p, &o, atom("noconnection")));
+        // A node that is not alive checks nothing more (erts).
+        if !crate::dist::node::is_alive() {
+            return Ok(failed(rt, p, &o, atom("noconnection")));
+        }
+        if o.bad {
+            return Ok(failed(rt, p, &o, atom("badopt")));
+        }
+        return Ok(remote(rt, p, &o, r));
     }
     if o.bad {
         return Ok(failed(rt, p, &o, atom("badopt")));
@@ -262,6 +269,49 @@ fn request(rt: &Runtime, p: &mut Process, r: Request) -> Result<Term, Exception>
             .insert(ids, (p.pid, mode));
     }
     Ok(p.heap.local_ref(ids))
+}
+
+/// A request for another node: sent through its connection (a fun to run
+/// goes as `erlang:apply(Fun, [])`), or failed with `noconnection`.
+fn remote(rt: &Runtime, p: &mut Process, o: &Options, r: Request) -> Term {
+    let (Some(node), Ok(spawn)) = (r.node.as_atom(), o.spawn.clone().finish()) else {
+        return failed(rt, p, o, atom("badarg"));
+    };
+    let (m, f, args) = match r.target {
+        SpawnTarget::Mfa(m, f) => (m, f, r.args),
+        SpawnTarget::Fun(fun) => {
+            let args = p.heap.list(&[fun, Term::NIL]);
+            (
+                Atom::ERLANG,
+                Atom::new("apply").unwrap_or(Atom::ERLANG),
+                args,
+            )
+        }
+    };
+    let request = crate::dist::spawn::Request {
+        m,
+        f,
+        args,
+        link: spawn.link,
+        monitor: spawn.monitor,
+        tag: o.tag,
+        on_success: o.reply.on_success(),
+        on_error: o.reply.on_error(),
+    };
+    match crate::dist::spawn::request(rt, p, node, request) {
+        Some(id) => {
+            if let (Some(mode), true) = (o.alias, spawn.monitor) {
+                if let Some(ids) = id.as_ref().map(|r| [r.ids[0], r.ids[1], r.ids[2]]) {
+                    rt.aliases
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(ids, (p.pid, mode));
+                }
+            }
+            id
+        }
+        None => failed(rt, p, o, atom("noconnection")),
+    }
 }
 
 /// A request that failed with `reason`: its id, and the error reply when

@@ -14,6 +14,7 @@
 //! - [`packet_parser`]: erts's packet parser, which `packet` and
 //!   `erlang:decode_packet/3` share;
 //! - [`poller`]: the one I/O thread every socket waits on;
+//! - [`dist_channel`]: a socket carrying a distribution connection;
 //! - [`gethost`]: erts's resolver program, which kernel's
 //!   `inet_gethost_native` runs for host names.
 //!
@@ -29,6 +30,7 @@
 
 mod conn;
 mod dgram;
+pub mod dist_channel;
 pub mod gethost;
 pub mod ifaddrs;
 pub mod options;

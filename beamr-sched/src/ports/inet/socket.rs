@@ -115,6 +115,9 @@ pub(super) struct State {
     pub next_ref: u16,
     pub stats: Stats,
     pub outbox: Vec<Out>,
+    /// The distribution this socket carries, once `setnode/3` made it
+    /// a distribution channel (see `dist_channel`).
+    pub dist: Option<std::sync::Arc<dyn super::dist_channel::DistSink>>,
 }
 
 impl State {
@@ -141,6 +144,7 @@ impl State {
             next_ref: 0,
             stats: Stats::default(),
             outbox: Vec::new(),
+            dist: None,
         }
     }
 
@@ -271,9 +275,13 @@ impl InetPort {
             return;
         };
         let _order = self.delivery.lock().unwrap_or_else(|e| e.into_inner());
-        let (outs, deliver_term) = {
+        let (outs, deliver_term, dist) = {
             let mut st = self.lock();
-            (std::mem::take(&mut st.outbox), st.opts.deliver_term)
+            (
+                std::mem::take(&mut st.outbox),
+                st.opts.deliver_term,
+                st.dist.clone(),
+            )
         };
         if outs.is_empty() {
             return;
@@ -281,6 +289,18 @@ impl InetPort {
         let port = rt.ports.get(self.id);
         for out in outs {
             match &out {
+                Out::Data(d) if dist.is_some() => {
+                    if let Some(sink) = &dist {
+                        sink.packet(&rt, &d.bytes);
+                    }
+                }
+                Out::Closed | Out::Error(_) if dist.is_some() => {}
+                Out::Exit if dist.is_some() => {
+                    // A distribution port exits so that net_kernel, linked
+                    // to it, sees the node go (see `dist_channel`).
+                    self.dist_closed(&rt);
+                    rt.port_exit(self.id, super::dist_channel::closed_reason(), None);
+                }
                 Out::Async {
                     to,
                     reference,
@@ -724,6 +744,10 @@ impl PortDriver for InetPort {
         self.send(Term::NIL, bytes);
     }
 
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+
     fn control(&self, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)> {
         self.control_by(Term::NIL, command, data)
     }
@@ -735,6 +759,7 @@ impl PortDriver for InetPort {
         let Some(rt) = self.rt.upgrade() else {
             return;
         };
+        self.dist_closed(&rt);
         let mut st = self.lock();
         self.fail_waiters(&mut st, "closed");
         self.close_socket(&mut st);

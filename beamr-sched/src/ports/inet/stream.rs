@@ -523,7 +523,7 @@ impl InetPort {
     }
 
     /// Writes `data`, framed, or queues it behind what waits.
-    fn write(&self, st: &mut State, data: &[u8]) -> Result<(), &'static str> {
+    pub(super) fn write(&self, st: &mut State, data: &[u8]) -> Result<(), &'static str> {
         if self.udp {
             return Err("enotsup");
         }

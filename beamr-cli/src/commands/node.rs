@@ -1,0 +1,96 @@
+//! Starting a distributed node from the command line, as erl's launcher
+//! does for `-sname`/`-name`: the flags `init:get_argument/1` answers to
+//! kernel's `erl_distribution` and `auth`, and an EPMD started with
+//! `epmd -daemon` from the OTP installation (which returns at once when
+//! one runs already on the port `ERL_EPMD_PORT` names).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// `--sname`, `--name`, `--setcookie` and `--hidden` of `beamr run`.
+#[derive(Debug, Default, Clone)]
+pub struct NodeArgs {
+    /// `--sname NAME`.
+    pub sname: Option<String>,
+    /// `--name NAME[@HOST]`.
+    pub name: Option<String>,
+    /// `--setcookie COOKIE` (else `~/.erlang.cookie`, which kernel's
+    /// `auth` reads, or creates as erl does).
+    pub setcookie: Option<String>,
+    /// `--hidden`.
+    pub hidden: bool,
+}
+
+impl NodeArgs {
+    /// The init flags these stand for (`-sname NAME`, ...), or an error
+    /// when both names are given.
+    pub fn init_flags(&self) -> Result<Vec<(String, Vec<String>)>, String> {
+        let mut flags = Vec::new();
+        match (&self.sname, &self.name) {
+            (Some(_), Some(_)) => return Err("give --sname or --name, not both".into()),
+            (Some(n), None) => flags.push(("sname".to_string(), vec![n.clone()])),
+            (None, Some(n)) => flags.push(("name".to_string(), vec![n.clone()])),
+            (None, None) => {
+                if self.setcookie.is_some() || self.hidden {
+                    return Err("--setcookie and --hidden need --sname or --name".into());
+                }
+                return Ok(flags);
+            }
+        }
+        if let Some(c) = &self.setcookie {
+            flags.push(("setcookie".to_string(), vec![c.clone()]));
+        }
+        if self.hidden {
+            flags.push(("hidden".to_string(), Vec::new()));
+        }
+        Ok(flags)
+    }
+}
+
+/// True when `flags` name the node (erl's launcher then starts EPMD).
+pub fn names_node(flags: &[(String, Vec<String>)]) -> bool {
+    flags
+        .iter()
+        .any(|(f, v)| (f == "sname" || f == "name") && !v.is_empty())
+}
+
+/// Starts `epmd -daemon` as erl's launcher does before a distributed
+/// node boots; a failure is reported and the boot goes on (kernel then
+/// logs that it cannot register, as erl does without an EPMD).
+pub fn start_epmd() {
+    let Some(epmd) = epmd_program() else {
+        eprintln!("beamr: no epmd program found in the OTP installation or on the PATH");
+        return;
+    };
+    let status = Command::new(&epmd)
+        .arg("-daemon")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if let Err(e) = status {
+        eprintln!("beamr: cannot start {}: {e}", epmd.display());
+    }
+}
+
+/// The OTP installation's `erts-*/bin/epmd`, else `epmd` on the PATH.
+fn epmd_program() -> Option<PathBuf> {
+    if let Some(root) = beamr_sched::code::otp_root() {
+        if let Ok(entries) = std::fs::read_dir(root) {
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("erts-"))
+                .map(|e| e.path().join("bin").join("epmd"))
+                .filter(|p| p.is_file())
+                .collect();
+            found.sort();
+            if let Some(p) = found.pop() {
+                return Some(p);
+            }
+        }
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("epmd"))
+        .find(|p| p.is_file())
+}

@@ -1,0 +1,149 @@
+//! `erlang:setnode/2`, `node/0,1`, `nodes/0,1`, `is_alive/0`, and
+//! `erts_internal`'s `get_dflags/0`, `get_creation/0` and
+//! `dynamic_node_name/0,1`.
+
+use beamr_core::atom::Atom;
+use beamr_core::term::Term;
+
+use crate::dist::{flags, node};
+use crate::loader::BifRow;
+use crate::process::{Exception, Process};
+use crate::runtime::Runtime;
+
+/// The BIFs of this file.
+pub(crate) const BIFS: &[BifRow] = &[
+    ("erlang", "setnode", 2, setnode2),
+    ("erlang", "node", 0, node0),
+    ("erlang", "node", 1, node1),
+    ("erlang", "nodes", 0, nodes0),
+    ("erlang", "nodes", 1, nodes1),
+    ("erlang", "is_alive", 0, is_alive),
+    ("erts_internal", "get_dflags", 0, get_dflags),
+    ("erts_internal", "get_creation", 0, get_creation),
+    ("erts_internal", "dynamic_node_name", 0, dynamic_node_name0),
+    ("erts_internal", "dynamic_node_name", 1, dynamic_node_name1),
+];
+
+/// `setnode(Node, Creation)`: `true`, or `badarg` for a name that is not
+/// `Name@Host`, a creation that is not a 32-bit integer, or a node alive
+/// under another name.
+fn setnode2(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
+    let creation = a[1]
+        .as_small()
+        .and_then(|c| u32::try_from(c).ok())
+        .ok_or_else(Exception::badarg)?;
+    node::set(name, creation).map_err(|_| Exception::badarg())?;
+    Ok(Term::TRUE)
+}
+
+fn node0(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::atom(node::name()))
+}
+
+/// `node(Arg)`: the node of a pid, port or reference.
+fn node1(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let t = a[0];
+    if t.is_local_pid() || t.is_local_port() {
+        return Ok(Term::atom(node::name()));
+    }
+    if let Some(pid) = t.as_external_pid() {
+        return Ok(Term::atom(pid.node));
+    }
+    if let Some(port) = t.as_external_port() {
+        return Ok(Term::atom(port.node));
+    }
+    if let Some(r) = t.as_ref() {
+        return Ok(Term::atom(if r.node == Atom::NONODE_NOHOST {
+            node::name()
+        } else {
+            r.node
+        }));
+    }
+    Err(Exception::badarg())
+}
+
+/// `nodes()`: the nodes connected.
+fn nodes0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    let nodes: Vec<Term> = crate::dist::table::table()
+        .up_nodes()
+        .into_iter()
+        .map(Term::atom)
+        .collect();
+    Ok(p.heap.list(&nodes))
+}
+
+/// `nodes(Arg)`: `visible`, `hidden`, `connected`, `this`, `known` or a
+/// list of them (every connection counts as visible: hidden ones are not
+/// told apart yet); `this` names this node while it is alive.
+fn nodes1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let kinds = match a[0].as_atom() {
+        Some(k) => vec![k],
+        None => a[0]
+            .list_to_vec()
+            .ok_or_else(Exception::badarg)?
+            .iter()
+            .map(|k| k.as_atom().ok_or_else(Exception::badarg))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    let (mut this, mut others) = (false, false);
+    for k in kinds {
+        match k.name() {
+            "visible" | "connected" => others = true,
+            "hidden" => {}
+            "this" => this = true,
+            "known" => (this, others) = (true, true),
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let mut nodes = Vec::new();
+    if this && node::is_alive() {
+        nodes.push(Term::atom(node::name()));
+    }
+    if others {
+        let up = crate::dist::table::table().up_nodes();
+        nodes.extend(up.into_iter().map(Term::atom));
+    }
+    Ok(p.heap.list(&nodes))
+}
+
+fn is_alive(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::bool(node::is_alive()))
+}
+
+/// `{erts_dflags, Default, Mandatory, Addable, Rejectable, StrictOrder}`
+/// as `dist_util` reads it.
+fn get_dflags(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    let release = crate::code::otp_release();
+    let fields = [
+        Term::atom(Atom::new("erts_dflags").map_err(|_| Exception::badarg())?),
+        p.heap.int(flags::DEFAULT as i64),
+        p.heap.int(flags::mandatory(release) as i64),
+        p.heap.int(flags::DEFAULT as i64),
+        p.heap.int(flags::REJECTABLE as i64),
+        p.heap.int(flags::STRICT_ORDER as i64),
+    ];
+    Ok(p.heap.tuple(&fields))
+}
+
+/// The creation, or `undefined` while the node is not alive.
+fn get_creation(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Ok(match node::creation() {
+        Some(c) => p.heap.int(i64::from(c)),
+        None => Term::atom(Atom::UNDEFINED),
+    })
+}
+
+fn dynamic_node_name0(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Ok(Term::bool(node::dynamic_name()))
+}
+
+fn dynamic_node_name1(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let on = match a[0] {
+        Term::TRUE => true,
+        Term::FALSE => false,
+        _ => return Err(Exception::badarg()),
+    };
+    node::set_dynamic_name(on);
+    Ok(Term::TRUE)
+}

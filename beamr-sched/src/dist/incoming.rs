@@ -1,0 +1,295 @@
+//! What a peer's control messages do on this node: each frame decoded
+//! (`wire`), checked, and turned into the signal it stands for to a local
+//! process. A frame that breaks the protocol is an error: the caller
+//! closes the connection and logs why. A signal to a process that is
+//! gone does what erts does (a link or monitor answered with `noproc`,
+//! a message dropped).
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::{ExternalPidView, Term};
+
+use super::connection::{deliver_exit, send_frame};
+use super::table::{table, Watched, WatchedBy};
+use super::wire::{decode, frame, op, BadFrame};
+use crate::process::{Payload, Signal};
+use crate::runtime::Runtime;
+
+fn bad(what: &str) -> BadFrame {
+    BadFrame(what.to_string())
+}
+
+/// Handles one non-empty frame from `node`.
+pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
+    let mut heap = Heap::new();
+    let (operation, control, payload) = decode(bytes, &mut heap)?;
+    let c = control.as_tuple().unwrap_or(&[]);
+    let arity = |n: usize| {
+        if c.len() == n {
+            Ok(())
+        } else {
+            Err(BadFrame(format!(
+                "control message {operation} with {} elements (expected {n})",
+                c.len()
+            )))
+        }
+    };
+    let need_payload = || payload.ok_or_else(|| bad("a control message without its payload"));
+    match operation {
+        op::SEND | op::SEND_TT | op::SEND_SENDER | op::SEND_SENDER_TT => {
+            arity(if matches!(operation, op::SEND | op::SEND_SENDER) {
+                3
+            } else {
+                4
+            })?;
+            let msg = need_payload()?;
+            message_to(rt, c[2], msg, heap);
+        }
+        op::REG_SEND | op::REG_SEND_TT => {
+            arity(if operation == op::REG_SEND { 4 } else { 5 })?;
+            let msg = need_payload()?;
+            let name = c[3]
+                .as_atom()
+                .ok_or_else(|| bad("REG_SEND to a name that is not an atom"))?;
+            if let Some(pid) = rt.names.whereis(name) {
+                message_to(rt, pid, msg, heap);
+            }
+        }
+        op::ALIAS_SEND | op::ALIAS_SEND_TT => {
+            arity(if operation == op::ALIAS_SEND { 3 } else { 4 })?;
+            let msg = need_payload()?;
+            if c[2].is_reference() {
+                rt.send_alias(c[2], msg);
+            }
+        }
+        op::LINK => {
+            arity(3)?;
+            let from = remote_pid(c[1], node)?;
+            let to = local_pid(c[2])?;
+            if rt.processes.get(to).is_some() {
+                let mut t = table();
+                let e = t.entry(node);
+                if !e.links.iter().any(|&(l, r)| l == to && r == from) {
+                    e.links.push((to, from));
+                }
+            } else {
+                // The link breaks at once: noproc back.
+                let mut h = Heap::new();
+                let ctl = h.tuple(&[Term::small_unchecked(op::PAYLOAD_EXIT), to, c[1]]);
+                if let Some(f) = frame(ctl, Some(Term::atom(Atom::NOPROC))) {
+                    send_frame(rt, node, f, false);
+                }
+            }
+        }
+        op::UNLINK_ID => {
+            arity(4)?;
+            let from = remote_pid(c[2], node)?;
+            let to = local_pid(c[3])?;
+            table()
+                .entry(node)
+                .links
+                .retain(|&(l, r)| !(l == to && r == from));
+            let mut h = Heap::new();
+            let ctl = h.tuple(&[Term::small_unchecked(op::UNLINK_ID_ACK), c[1], c[3], c[2]]);
+            if let Some(f) = frame(ctl, None) {
+                send_frame(rt, node, f, false);
+            }
+        }
+        op::UNLINK_ID_ACK => arity(4)?,
+        op::EXIT | op::EXIT_TT | op::PAYLOAD_EXIT | op::PAYLOAD_EXIT_TT => {
+            let (reason, n) = match operation {
+                op::EXIT => (c.get(3).copied(), 4),
+                op::EXIT_TT => (c.get(4).copied(), 5),
+                op::PAYLOAD_EXIT => (payload, 3),
+                _ => (payload, 4),
+            };
+            arity(n)?;
+            let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
+            let from = remote_pid(c[1], node)?;
+            let to = local_pid(c[2])?;
+            let linked = {
+                let mut t = table();
+                let e = t.entry(node);
+                let before = e.links.len();
+                e.links.retain(|&(l, r)| !(l == to && r == from));
+                e.links.len() != before
+            };
+            if linked {
+                let pair = heap.tuple(&[c[1], reason]);
+                deliver_exit(
+                    rt,
+                    to,
+                    Payload {
+                        term: pair,
+                        heap: Some(heap),
+                    },
+                );
+            }
+        }
+        op::EXIT2 | op::EXIT2_TT | op::PAYLOAD_EXIT2 | op::PAYLOAD_EXIT2_TT => {
+            let (reason, n) = match operation {
+                op::EXIT2 => (c.get(3).copied(), 4),
+                op::EXIT2_TT => (c.get(4).copied(), 5),
+                op::PAYLOAD_EXIT2 => (payload, 3),
+                _ => (payload, 4),
+            };
+            arity(n)?;
+            let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
+            remote_pid(c[1], node)?;
+            let to = local_pid(c[2])?;
+            let pair = heap.tuple(&[c[1], reason]);
+            deliver_exit(
+                rt,
+                to,
+                Payload {
+                    term: pair,
+                    heap: Some(heap),
+                },
+            );
+        }
+        op::MONITOR_P => {
+            arity(4)?;
+            let watcher = remote_pid(c[1], node)?;
+            let reference = c[3]
+                .as_ref()
+                .ok_or_else(|| bad("MONITOR_P without a reference"))?;
+            let (target, name) = match c[2].as_atom() {
+                Some(name) => (rt.names.whereis(name), Some(name)),
+                None => (Some(local_pid(c[2])?), None),
+            };
+            match target.filter(|&pid| rt.processes.get(pid).is_some()) {
+                Some(local) => table().entry(node).watched_by.push(WatchedBy {
+                    local,
+                    name,
+                    watcher,
+                    reference,
+                }),
+                None => {
+                    let mut h = Heap::new();
+                    let ctl = h.tuple(&[
+                        Term::small_unchecked(op::PAYLOAD_MONITOR_P_EXIT),
+                        c[2],
+                        c[1],
+                        c[3],
+                    ]);
+                    if let Some(f) = frame(ctl, Some(Term::atom(Atom::NOPROC))) {
+                        send_frame(rt, node, f, false);
+                    }
+                }
+            }
+        }
+        op::DEMONITOR_P => {
+            arity(4)?;
+            let watcher = remote_pid(c[1], node)?;
+            let reference = c[3]
+                .as_ref()
+                .ok_or_else(|| bad("DEMONITOR_P without a reference"))?;
+            table()
+                .entry(node)
+                .watched_by
+                .retain(|w| !(w.watcher == watcher && w.reference == reference));
+        }
+        op::MONITOR_P_EXIT | op::PAYLOAD_MONITOR_P_EXIT => {
+            let (reason, n) = if operation == op::MONITOR_P_EXIT {
+                (c.get(4).copied(), 5)
+            } else {
+                (payload, 4)
+            };
+            arity(n)?;
+            let reason = reason.ok_or_else(|| bad("a monitor exit without its reason"))?;
+            let to = local_pid(c[2])?;
+            let reference = c[3]
+                .as_ref()
+                .filter(|r| r.node == Atom::NONODE_NOHOST)
+                .ok_or_else(|| bad("a monitor exit whose reference is not this node's"))?;
+            let ids = [reference.ids[0], reference.ids[1], reference.ids[2]];
+            let found = {
+                let mut t = table();
+                let e = t.entry(node);
+                let i = e
+                    .watching
+                    .iter()
+                    .position(|w| w.local == to && w.ids == ids);
+                i.map(|i| e.watching.swap_remove(i))
+            };
+            if let Some(w) = found {
+                let object = match w.target {
+                    Watched::Pid(_) => c[1],
+                    Watched::Name(name) => heap.tuple(&[Term::atom(name), Term::atom(node)]),
+                };
+                let down = heap.tuple(&[
+                    Term::atom(Atom::DOWN),
+                    c[3],
+                    Term::atom(Atom::PROCESS),
+                    object,
+                    reason,
+                ]);
+                rt.send_signal(
+                    to,
+                    Signal::Down {
+                        ids,
+                        message: Payload {
+                            term: down,
+                            heap: Some(heap),
+                        },
+                    },
+                );
+            }
+        }
+        op::GROUP_LEADER => arity(3)?,
+        op::SPAWN_REQUEST | op::SPAWN_REQUEST_TT => {
+            arity(if operation == op::SPAWN_REQUEST { 6 } else { 7 })?;
+            let args = need_payload()?;
+            super::spawn::requested(rt, node, c, args)?;
+        }
+        op::SPAWN_REPLY | op::SPAWN_REPLY_TT => {
+            arity(if operation == op::SPAWN_REPLY { 5 } else { 6 })?;
+            super::spawn::replied(rt, node, c)?;
+        }
+        other => {
+            return Err(BadFrame(format!("an unknown control message {other}")));
+        }
+    }
+    Ok(())
+}
+
+/// A message to local pid `to` (dropped if it is gone or not local).
+fn message_to(rt: &Runtime, to: Term, msg: Term, heap: Heap) {
+    if !to.is_local_pid() {
+        return;
+    }
+    rt.send_signal(
+        to,
+        Signal::Message(
+            Payload {
+                term: msg,
+                heap: Some(heap),
+            },
+            None,
+        ),
+    );
+}
+
+/// A pid of `node` from a control message.
+fn remote_pid(t: Term, node: Atom) -> Result<ExternalPidView, BadFrame> {
+    match t.as_external_pid() {
+        Some(p) if p.node == node => Ok(p),
+        _ => Err(BadFrame(format!(
+            "a sender that is not a pid of {}",
+            node.name()
+        ))),
+    }
+}
+
+/// A pid of this node from a control message. A pid of an older
+/// incarnation of this node is refused the same way.
+fn local_pid(t: Term) -> Result<Term, BadFrame> {
+    if t.is_local_pid() {
+        Ok(t)
+    } else if t.is_pid() {
+        // Another incarnation's, or another node's: its signal goes nowhere.
+        Ok(Term::NIL)
+    } else {
+        Err(bad("a receiver that is not a pid"))
+    }
+}
