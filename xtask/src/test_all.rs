@@ -23,8 +23,8 @@
 //!    erl 27 and on beamr (see [`gleam_suites`]); skipped, saying why,
 //!    without the Gleam compiler or the OTP 27 root.
 //! 10. `fuzz`    every cargo-fuzz target for [`fuzz::TEST_ALL_SECONDS`]
-//!    from its seed corpus (see [`fuzz`]; installs nightly and cargo-fuzz
-//!    when missing); a crash fails the step, naming its reproducer.
+//!     from its seed corpus (see [`fuzz`]; installs nightly and cargo-fuzz
+//!     when missing); a crash fails the step, naming its reproducer.
 //! 11. `difffuzz` [`difffuzz::TEST_ALL_PROGRAMS`] random programs from
 //!     erlfuzz on erl and on beamr, against OTP 25 and 27 (see
 //!     [`difffuzz`]); a divergence fails the step; skipped, saying why,

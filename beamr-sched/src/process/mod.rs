@@ -22,7 +22,6 @@ pub use exiting::ExitWork;
 pub use gc_settings::{GcSettings, MaxHeapSize};
 pub use handle::ProcessHandle;
 pub use mailbox::Mailbox;
-pub(crate) use max_heap::report_max_heap;
 pub use max_heap::MaxHeapReached;
 pub use owned::{OwnedResource, OwnedResources};
 pub use registers::{RegisterFile, MAX_FLOAT_REGS, MAX_X_REGS};

@@ -111,15 +111,10 @@ impl Runtime {
         }
     }
 
-    /// The most processes that may exist at once: `+P`'s, or erts's
-    /// default (262,144; 1,048,576 from OTP 26). A spawn past it fails with
-    /// `system_limit`.
-    pub fn process_limit(&self) -> usize {
-        match self.process_limit.load(Ordering::Relaxed) {
-            0 if crate::code::otp_release() >= 26 => 1 << 20,
-            0 => 1 << 18,
-            n => n,
-        }
+    /// The process limit `+P` set (0: none, erts's default for the
+    /// release applies; `sched`'s `Runtime::process_limit` says which).
+    pub fn process_limit_set(&self) -> usize {
+        self.process_limit.load(Ordering::Relaxed)
     }
 
     /// Sets the process limit to `requested` rounded up as erts rounds

@@ -4,6 +4,7 @@
 
 mod exiting;
 mod internal_error;
+mod max_heap_report;
 mod spawn;
 mod worker;
 

@@ -121,6 +121,17 @@ fn fire_spawn_probes(
 }
 
 impl Runtime {
+    /// The most processes that may exist at once: `+P`'s, or erts's
+    /// default (262,144; 1,048,576 from OTP 26). A spawn past it fails with
+    /// `system_limit`.
+    pub fn process_limit(&self) -> usize {
+        match self.process_limit_set() {
+            0 if crate::code::otp_release() >= 26 => 1 << 20,
+            0 => 1 << 18,
+            n => n,
+        }
+    }
+
     /// The entry address of exported `module:function/arity`, loading the module.
     pub fn entry(
         &self,

@@ -159,7 +159,7 @@ pub fn run_slice(
         }
         let before = p.reductions;
         let outcome = interp::run(rt, p, registers, SLICE_REDUCTIONS);
-        crate::process::report_max_heap(rt, p);
+        super::max_heap_report::report_max_heap(rt, p);
         let reductions = p.reductions.saturating_sub(before);
         rt.count_reductions(reductions);
         match outcome {
@@ -174,7 +174,7 @@ pub fn run_slice(
             Outcome::Waiting => {
                 running_probe(p, TraceTag::Out);
                 collect_before_waiting(p);
-                crate::process::report_max_heap(rt, p);
+                super::max_heap_report::report_max_heap(rt, p);
                 rt.run_queues.after_slice(reductions);
                 if p.pending_exit.is_some() {
                     // Killed by its max_heap_size: ended at the loop's top.
