@@ -2,11 +2,11 @@
 //! each for a time budget, from a committed seed corpus; fails on a crash,
 //! naming the reproducer.
 //!
-//! The targets ([`TARGETS`]) live in three fuzz crates, `beamr-core/fuzz`
+//! The targets ([`TARGETS`]) live in four fuzz crates, `beamr-core/fuzz`
 //! (the `.beam` parser, the external term decoder, `binary_to_term`'s
-//! decoding), `beamr-ringbuf/fuzz` (the ring reader) and
-//! `beamr-sched/fuzz` (a module loaded and, if accepted, run under a
-//! budget). Each has its seeds
+//! decoding), `beamr-ringbuf/fuzz` (the ring reader), `beamr-sched/fuzz`
+//! (a module loaded and, if accepted, run under a budget) and
+//! `beamr-ctl/fuzz` (the control protocol's request decoder). Each has its seeds
 //! in `seeds/TARGET/` next to its sources: a few real inputs (fixture
 //! modules, `term_to_binary` outputs, a small recorded ring). What the
 //! fuzzer finds beyond them goes to `target/fuzz/corpus/TARGET/` (kept
@@ -37,7 +37,7 @@ pub struct Target {
 }
 
 /// Every target, in the order they run.
-pub const TARGETS: [Target; 5] = [
+pub const TARGETS: [Target; 6] = [
     Target {
         name: "parse_beam",
         crate_dir: "beamr-core",
@@ -63,6 +63,11 @@ pub const TARGETS: [Target; 5] = [
         name: "load_and_run",
         crate_dir: "beamr-sched",
         max_len: 16 * 1024,
+    },
+    Target {
+        name: "request_decode",
+        crate_dir: "beamr-ctl",
+        max_len: 4096,
     },
 ];
 
