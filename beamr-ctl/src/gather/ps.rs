@@ -1,10 +1,13 @@
 //! `Ps`: a row per process, read from the process table under each
 //! process's own lock. A process on a scheduler holds that lock for its
-//! time slice; it is tried a few times ([`BUSY_RETRIES`]) and then shown as
-//! `running` with its other fields empty, so a scan never waits on a busy
-//! process.
+//! time slice (about a millisecond, longer when the OS preempts the
+//! scheduler); it is tried for up to [`BUSY_WAIT`] and then shown as
+//! `running` with its other fields empty, so a scan never waits long on a
+//! busy process. (Tried for only a few microseconds, a process busy most
+//! of the time was shown empty in most scans, and `top` lost it.)
 
 use std::sync::TryLockError;
+use std::time::{Duration, Instant};
 
 use beamr_core::atom::Atom;
 use beamr_core::format::format_p;
@@ -14,8 +17,11 @@ use beamr_sched::runtime::Runtime;
 
 use crate::protocol::{ProcessRow, Reply};
 
-/// Times a busy process's lock is tried before it is shown as running.
-const BUSY_RETRIES: u32 = 100;
+/// How long a busy process's lock is tried before it is shown as running.
+const BUSY_WAIT: Duration = Duration::from_millis(50);
+
+/// The pause between two tries of a busy process's lock.
+const BUSY_PAUSE: Duration = Duration::from_micros(100);
 
 /// `M:F/A`, the atoms written as Erlang writes them.
 pub fn mfa_text((m, f, a): (Atom, Atom, u32)) -> String {
@@ -50,12 +56,13 @@ fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
         memory: None,
         message_queue_len: None,
     };
-    for _ in 0..BUSY_RETRIES {
+    let started = Instant::now();
+    while started.elapsed() < BUSY_WAIT {
         let body = match handle.body.try_lock() {
             Ok(body) => body,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                std::thread::yield_now();
+                std::thread::sleep(BUSY_PAUSE);
                 continue;
             }
         };
