@@ -6,7 +6,11 @@
 //! they (and their io servers) are gone and the runtime has ended, both
 //! counts are back where they started.
 //!
-//! One test in this binary: the counts are of the whole OS process.
+//! One test in this binary: the counts are of the whole OS process. The
+//! inet drivers' I/O thread is the OS process's, not a runtime's: boot
+//! starts it (`inet_db` opens a UDP socket), and it keeps its poller's
+//! descriptors for the process's life, so it is started before the
+//! counts are first taken.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -74,6 +78,10 @@ fn files_of_ended_processes_are_closed() {
             Signal::Message(Payload::build(|_| Term::atom(release)), None),
         );
     };
+    assert!(
+        beamr_sched::ports::inet::poller::poller().is_some(),
+        "the I/O thread starts"
+    );
     let (files, fds) = (open_files(), descriptors());
     let main = run(&rt, &dir, OWNERS);
     wait_for("the owners' files", || open_files() == files + 2 * OWNERS);

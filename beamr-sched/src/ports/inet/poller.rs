@@ -47,9 +47,10 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 static POLLER: OnceLock<Option<Poller>> = OnceLock::new();
 
-/// The I/O thread, started on first use (a socket that listens or
-/// connects: a runtime that never does starts no thread and opens no
-/// descriptor of its own); `None` when the OS refuses a poller.
+/// The I/O thread, started on first use (the first socket: with OTP's
+/// library, the UDP socket `inet_db` opens at boot) and kept, with its
+/// poller's descriptors, for the OS process's life; `None` when the OS
+/// refuses a poller.
 pub fn poller() -> Option<&'static Poller> {
     POLLER
         .get_or_init(|| {
