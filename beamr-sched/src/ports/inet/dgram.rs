@@ -268,15 +268,7 @@ impl InetPort {
                 continue;
             }
             st.outbox.push(Out::Datagram(datagram));
-            match st.opts.active {
-                Active::Once => st.opts.active = Active::Passive,
-                Active::Count(1) => {
-                    st.opts.active = Active::Passive;
-                    st.outbox.push(Out::Passive);
-                }
-                Active::Count(n) => st.opts.active = Active::Count(n - 1),
-                Active::Always | Active::Passive => {}
-            }
+            st.count_active_delivery();
         }
     }
 }

@@ -30,7 +30,7 @@ use mio::Interest;
 use socket2::{Domain, SockRef, Socket, Type};
 
 use super::conn::{encode_sockaddr, Conn, Dgram, Listener};
-use super::options::{self, Options};
+use super::options::{self, Active, Options};
 use super::outbox::{self, Out, Reply};
 use super::packet_parser::HttpState;
 use super::poller::{poller, started, Poller};
@@ -145,6 +145,38 @@ impl State {
             stats: Stats::default(),
             outbox: Vec::new(),
             dist: None,
+        }
+    }
+
+    /// The address a `BIND` or `CONNECT` request names: a path for a
+    /// local (`{local, Path}`) socket, else an IP address and port; as
+    /// `Err`, the error reply when it names none this socket can take.
+    pub fn requested_address(&self, r: &mut Reader<'_>) -> Result<socket2::SockAddr, Vec<u8>> {
+        match wire::local_path(r) {
+            Some(Ok(path)) if self.local => {
+                socket2::SockAddr::unix(std::ffi::OsStr::from_bytes(&path))
+                    .map_err(|e| wire::error(io_error(&e)))
+            }
+            Some(_) => Err(wire::error("einval")),
+            None if self.local => Err(wire::error("einval")),
+            None => wire::address(r, self.inet6)
+                .map(Into::into)
+                .ok_or_else(|| wire::error("einval")),
+        }
+    }
+
+    /// Counts one message delivered in an active mode: `once`, and the
+    /// last of `{active, N}`, turn the socket passive (the latter with a
+    /// `tcp_passive` or `udp_passive` message after it).
+    pub fn count_active_delivery(&mut self) {
+        match self.opts.active {
+            Active::Once => self.opts.active = Active::Passive,
+            Active::Count(1) => {
+                self.opts.active = Active::Passive;
+                self.outbox.push(Out::Passive);
+            }
+            Active::Count(n) => self.opts.active = Active::Count(n - 1),
+            Active::Always | Active::Passive => {}
         }
     }
 
@@ -512,19 +544,9 @@ impl InetPort {
 
     /// `BIND`: an address; replies the port bound.
     fn bind(&self, st: &mut State, r: &mut Reader<'_>) -> Vec<u8> {
-        let addr: socket2::SockAddr = match wire::local_path(r) {
-            Some(Ok(path)) if st.local => {
-                match socket2::SockAddr::unix(std::ffi::OsStr::from_bytes(&path)) {
-                    Ok(addr) => addr,
-                    Err(e) => return wire::error(io_error(&e)),
-                }
-            }
-            Some(_) => return wire::error("einval"),
-            None if st.local => return wire::error("einval"),
-            None => match wire::address(r, st.inet6) {
-                Some(addr) => addr.into(),
-                None => return wire::error("einval"),
-            },
+        let addr = match st.requested_address(r) {
+            Ok(addr) => addr,
+            Err(reply) => return reply,
         };
         let Sock::Fresh(socket) = &st.sock else {
             return wire::error("einval");

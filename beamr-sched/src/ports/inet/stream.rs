@@ -71,20 +71,9 @@ impl InetPort {
         let Some(time) = wire::time(r) else {
             return wire::error("einval");
         };
-        let addr: socket2::SockAddr = match wire::local_path(r) {
-            Some(Ok(path)) if st.local => {
-                use std::os::unix::ffi::OsStrExt;
-                match socket2::SockAddr::unix(std::ffi::OsStr::from_bytes(&path)) {
-                    Ok(addr) => addr,
-                    Err(e) => return wire::error(io_error(&e)),
-                }
-            }
-            Some(_) => return wire::error("einval"),
-            None if st.local => return wire::error("einval"),
-            None => match wire::address(r, st.inet6) {
-                Some(addr) => addr.into(),
-                None => return wire::error("einval"),
-            },
+        let addr = match st.requested_address(r) {
+            Ok(addr) => addr,
+            Err(reply) => return reply,
         };
         if self.udp {
             return wire::error("enotsup");
@@ -346,15 +335,7 @@ impl InetPort {
                 return;
             }
             st.outbox.push(packet.message());
-            match st.opts.active {
-                Active::Once => st.opts.active = Active::Passive,
-                Active::Count(1) => {
-                    st.opts.active = Active::Passive;
-                    st.outbox.push(Out::Passive);
-                }
-                Active::Count(n) => st.opts.active = Active::Count(n - 1),
-                Active::Always | Active::Passive => {}
-            }
+            st.count_active_delivery();
         }
     }
 
