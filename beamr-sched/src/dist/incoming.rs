@@ -19,6 +19,23 @@ fn bad(what: &str) -> BadFrame {
     BadFrame(what.to_string())
 }
 
+/// Where an exit's reason is, and the control tuple's arity: `{Op, From,
+/// To, Reason}` (one more element, the trace token, when `traced`) or,
+/// for the payload forms, `{Op, From, To}` with the reason after it.
+fn exit_reason(
+    in_control: bool,
+    traced: bool,
+    c: &[Term],
+    payload: Option<Term>,
+) -> (Option<Term>, usize) {
+    let arity = 3 + usize::from(traced);
+    if in_control {
+        (c.get(arity).copied(), arity + 1)
+    } else {
+        (payload, arity)
+    }
+}
+
 /// Handles one non-empty frame from `node`.
 pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
     let mut heap = Heap::new();
@@ -97,12 +114,12 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
         }
         op::UNLINK_ID_ACK => arity(4)?,
         op::EXIT | op::EXIT_TT | op::PAYLOAD_EXIT | op::PAYLOAD_EXIT_TT => {
-            let (reason, n) = match operation {
-                op::EXIT => (c.get(3).copied(), 4),
-                op::EXIT_TT => (c.get(4).copied(), 5),
-                op::PAYLOAD_EXIT => (payload, 3),
-                _ => (payload, 4),
-            };
+            let (reason, n) = exit_reason(
+                operation == op::EXIT || operation == op::EXIT_TT,
+                operation == op::EXIT_TT || operation == op::PAYLOAD_EXIT_TT,
+                c,
+                payload,
+            );
             arity(n)?;
             let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
             let from = remote_pid(c[1], node)?;
@@ -127,12 +144,12 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
             }
         }
         op::EXIT2 | op::EXIT2_TT | op::PAYLOAD_EXIT2 | op::PAYLOAD_EXIT2_TT => {
-            let (reason, n) = match operation {
-                op::EXIT2 => (c.get(3).copied(), 4),
-                op::EXIT2_TT => (c.get(4).copied(), 5),
-                op::PAYLOAD_EXIT2 => (payload, 3),
-                _ => (payload, 4),
-            };
+            let (reason, n) = exit_reason(
+                operation == op::EXIT2 || operation == op::EXIT2_TT,
+                operation == op::EXIT2_TT || operation == op::PAYLOAD_EXIT2_TT,
+                c,
+                payload,
+            );
             arity(n)?;
             let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
             remote_pid(c[1], node)?;
@@ -291,5 +308,32 @@ fn local_pid(t: Term) -> Result<Term, BadFrame> {
         Ok(Term::NIL)
     } else {
         Err(bad("a receiver that is not a pid"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exit_reason_is_in_the_control_tuple_or_after_it() {
+        let n = |v| Term::small_unchecked(v);
+        let reason = Term::atom(Atom::new("boom").unwrap());
+        let plain = [n(3), n(0), n(0), reason];
+        let traced = [n(8), n(0), n(0), n(0), reason];
+        // EXIT {3, From, To, Reason}; EXIT_TT {8, From, To, Token, Reason}.
+        assert_eq!(exit_reason(true, false, &plain, None), (Some(reason), 4));
+        assert_eq!(exit_reason(true, true, &traced, None), (Some(reason), 5));
+        // PAYLOAD_EXIT {24, From, To} + Reason; PAYLOAD_EXIT_TT one more.
+        assert_eq!(
+            exit_reason(false, false, &plain[..3], Some(reason)),
+            (Some(reason), 3)
+        );
+        assert_eq!(
+            exit_reason(false, true, &traced[..4], Some(reason)),
+            (Some(reason), 4)
+        );
+        // A control tuple too short for its reason has none.
+        assert_eq!(exit_reason(true, false, &plain[..3], None), (None, 4));
     }
 }
