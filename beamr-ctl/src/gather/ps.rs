@@ -1,9 +1,9 @@
 //! `Ps`: a row per process, read from the process table under each
 //! process's own lock. A process on a scheduler holds that lock for its
 //! time slice (about a millisecond, longer when the OS preempts the
-//! scheduler); it is tried for up to [`BUSY_WAIT`] and then shown as
-//! `running` with its other fields empty, so a scan never waits long on a
-//! busy process. (Tried for only a few microseconds, a process busy most
+//! scheduler); it is tried until the scan's [`BUSY_WAIT`] is spent and
+//! then shown as `running` with its other fields empty, so a scan never
+//! waits longer than that in all, however many processes are busy. (Tried for only a few microseconds, a process busy most
 //! of the time was shown empty in most scans, and `top` lost it.)
 
 use std::sync::TryLockError;
@@ -17,7 +17,7 @@ use beamr_sched::runtime::Runtime;
 
 use crate::protocol::{ProcessRow, Reply};
 
-/// How long a busy process's lock is tried before it is shown as running.
+/// How long one scan may wait, in all, for busy processes' locks.
 const BUSY_WAIT: Duration = Duration::from_millis(50);
 
 /// The pause between two tries of a busy process's lock.
@@ -35,16 +35,17 @@ pub fn mfa_text((m, f, a): (Atom, Atom, u32)) -> String {
 
 /// Every process.
 pub fn ps(rt: &Runtime) -> Reply {
+    let waits_until = Instant::now() + BUSY_WAIT;
     let rows = rt
         .processes
         .pids()
         .into_iter()
-        .filter_map(|pid| row(rt, pid))
+        .filter_map(|pid| row(rt, pid, waits_until))
         .collect();
     Reply::Ps(rows)
 }
 
-fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
+fn row(rt: &Runtime, pid: Term, waits_until: Instant) -> Option<ProcessRow> {
     let handle = rt.processes.get(pid)?;
     let running = ProcessRow {
         pid: format_p(pid, &Default::default()),
@@ -56,15 +57,15 @@ fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
         memory: None,
         message_queue_len: None,
     };
-    let started = Instant::now();
-    while started.elapsed() < BUSY_WAIT {
+    loop {
         let body = match handle.body.try_lock() {
             Ok(body) => body,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => {
+            Err(TryLockError::WouldBlock) if Instant::now() < waits_until => {
                 std::thread::sleep(BUSY_PAUSE);
                 continue;
             }
+            Err(TryLockError::WouldBlock) => return Some(running),
         };
         // Taken out of its body: it is exiting.
         let p = body.as_ref()?;
@@ -84,5 +85,4 @@ fn row(rt: &Runtime, pid: Term) -> Option<ProcessRow> {
             ..running
         });
     }
-    Some(running)
 }
