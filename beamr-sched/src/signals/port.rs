@@ -142,6 +142,21 @@ impl Runtime {
         let Some(port) = self.ports.remove(id) else {
             return false;
         };
+        self.end_port(&port, reason, closed_to, end)
+    }
+
+    /// Ends `port`, which its driver has taken out of the table already
+    /// (so that no lookup finds it while it sends its last messages, as
+    /// inet_drv's `tcp_closed` is followed by a port that is gone): the
+    /// rest of [`Runtime::port_exit_by`]. False when it had exited.
+    pub fn end_port(
+        &self,
+        port: &Port,
+        reason: Term,
+        closed_to: Option<Term>,
+        end: PortEnd,
+    ) -> bool {
+        let id = port.id;
         let (links, monitors) = {
             let mut state = port.state();
             if state.closed {

@@ -38,6 +38,7 @@ use super::wire::{self, flag, req, Reader};
 use crate::ports::errno_name;
 use crate::process::{Payload, Signal};
 use crate::runtime::{PortDriver, Runtime};
+use crate::signals::PortEnd;
 
 /// The OS socket in each of its lives.
 pub(super) enum Sock {
@@ -318,7 +319,16 @@ impl InetPort {
         if outs.is_empty() {
             return;
         }
-        let port = rt.ports.get(self.id);
+        // A socket that exits after these messages leaves the port table
+        // before it sends them, so that its owner, once it has
+        // `tcp_closed`, finds the port gone (`port_info/2` answers
+        // `undefined`), as on erts, where both happen in one driver call.
+        let exits = dist.is_none() && outs.iter().any(|out| matches!(out, Out::Exit));
+        let port = if exits {
+            rt.ports.remove(self.id)
+        } else {
+            rt.ports.get(self.id)
+        };
         for out in outs {
             match &out {
                 Out::Data(d) if dist.is_some() => {
@@ -363,7 +373,10 @@ impl InetPort {
                             rt.send_signal(pid, Signal::Unlink { from: self.id });
                         }
                     }
-                    rt.port_exit(self.id, Term::atom(beamr_core::atom::Atom::NORMAL), None);
+                    if let Some(port) = &port {
+                        let normal = Term::atom(beamr_core::atom::Atom::NORMAL);
+                        rt.end_port(port, normal, None, PortEnd::Own);
+                    }
                 }
                 _ => {
                     let Some(port) = &port else { continue };
