@@ -77,22 +77,48 @@ fn bad_options_are_one_line_errors() {
     assert_usage_error(&beamr(&["frobnicate"]), "frobnicate");
 }
 
-#[test]
-fn a_crash_exits_1_with_the_reason() {
-    let dir = scratch("crash");
-    let src = dir.join("crashes.erl");
-    std::fs::write(
-        &src,
-        "-module(crashes).\n-export([main/0]).\nmain() -> erlang:error(boom).\n",
-    )
-    .unwrap();
+/// Compiles the module `source` defines (named `module`) into `dir`.
+fn erlc(dir: &std::path::Path, module: &str, source: &str) {
+    let src = dir.join(format!("{module}.erl"));
+    std::fs::write(&src, source).unwrap();
     let status = Command::new("erlc")
         .arg("-o")
-        .arg(&dir)
+        .arg(dir)
         .arg(&src)
         .status()
         .expect("erlc runs");
     assert!(status.success());
+}
+
+#[test]
+fn a_kernel_server_that_does_not_start_fails_the_boot_with_its_reason() {
+    // The program's directory comes first on the code path, so its
+    // inet_db is the one kernel_sup starts; its {error, boom} must stop
+    // the boot, not leave a runtime without inet_db's table.
+    let dir = scratch("kernel-child");
+    erlc(
+        &dir,
+        "inet_db",
+        "-module(inet_db).\n-export([start_link/0]).\nstart_link() -> {error, boom}.\n",
+    );
+    erlc(
+        &dir,
+        "hi",
+        "-module(hi).\n-export([main/0]).\nmain() -> io:format(\"hi~n\").\n",
+    );
+    let out = beamr(&["run", "-e", "hi", dir.to_str().unwrap()]);
+    assert_usage_error(&out, "starting inet_db failed: boom");
+    assert!(out.stdout.is_empty(), "the program must not run");
+}
+
+#[test]
+fn a_crash_exits_1_with_the_reason() {
+    let dir = scratch("crash");
+    erlc(
+        &dir,
+        "crashes",
+        "-module(crashes).\n-export([main/0]).\nmain() -> erlang:error(boom).\n",
+    );
     let out = beamr(&["run", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -7,12 +7,22 @@
 %% Compiled into beamr_kernel_sup.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_kernel_sup.erl
 -module(beamr_kernel_sup).
--export([start/0]).
+-export([start/0, start_child/1]).
 
 %% beamr registers the process as `kernel_sup' before it first runs.
 start() ->
     process_flag(trap_exit, true),
     loop([]).
+
+%% What beamr's boot runs to start one of kernel's own servers under
+%% kernel_sup: exits `normal' once it runs, else with the reason it did not
+%% start, which the boot reports (kernel's boot fails the same way).
+start_child(Spec) ->
+    case supervisor:start_child(kernel_sup, Spec) of
+        {ok, _Pid} -> ok;
+        {ok, _Pid, _Info} -> ok;
+        {error, Reason} -> exit(Reason)
+    end.
 
 loop(Children) ->
     receive

@@ -2,8 +2,10 @@
 //! order: `inet_db` first) and
 //! that beamr's boot starts the same way, once the application controller
 //! runs (they read the kernel application's environment), through a
-//! process that asks `kernel_sup` with `supervisor:start_child/2`, so that
-//! each is linked to `kernel_sup` as on the BEAM:
+//! process that asks `kernel_sup` with `supervisor:start_child/2`
+//! (`beamr_kernel_sup:start_child/1`, which fails the boot with the reason
+//! when a server does not start), so that each is linked to `kernel_sup`
+//! as on the BEAM:
 //!
 //! - `kernel_safe_sup`, OTP's own `supervisor` running `kernel:init(safe)`:
 //!   servers OTP's library starts on demand go under it (`disk_log_server`
@@ -227,10 +229,10 @@ impl Runtime {
             .spawn(
                 None,
                 SpawnTarget::Mfa(
-                    Atom::new("supervisor").expect("atom"),
+                    Atom::new("beamr_kernel_sup").expect("atom"),
                     Atom::new("start_child").expect("atom"),
                 ),
-                &[atom("kernel_sup"), spec],
+                &[spec],
                 options,
             )
             .map_err(|_| failed("cannot spawn".into()))?;
