@@ -7,9 +7,9 @@
 //! release's library.
 //!
 //! The flags beamr refuses (distribution but for -sname, -name, -setcookie
-//! and -hidden, emulator flags other than `+S`, `+P` and `+B`, erl's shell)
-//! and a `+P` out of erts's range are one line on standard error and
-//! status 2.
+//! and -hidden, emulator flags other than `+S`, `+P`, `+t` and `+B`, erl's
+//! shell) and a `+P` or `+t` out of erts's range are one line on standard
+//! error and status 2.
 
 mod release_roots;
 
@@ -123,6 +123,14 @@ const CASES: &[(&str, &str)] = &[
         r#"-noshell -eval 'io:format("~p~n", [erlang:system_info(process_limit)]), halt().'"#,
     ),
     (
+        "atom limit",
+        r#"+t 100000 -noshell -eval 'io:format("~p~n", [erlang:system_info(atom_limit)]), halt().'"#,
+    ),
+    (
+        "atom limit by default",
+        r#"-noshell -eval 'io:format("~p~n", [erlang:system_info(atom_limit)]), halt().'"#,
+    ),
+    (
         "halt later from another process",
         "-noshell -s erlcmd later",
     ),
@@ -217,6 +225,7 @@ fn flags_beamr_does_not_take_are_one_line_errors() {
         ("-noshell -mode embedded -s init stop", "-mode embedded"),
         ("-noshell +S 0", "+S 0"),
         ("-noshell +P 100", "+P 100"),
+        ("-noshell +t 8191", "+t 8191"),
         ("-noshell -eval 'a' 'b'", "-eval"),
         ("-pa .", "interactive shell"),
     ] {

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use beamr_core::atom::{Atom, MAX_ATOMS};
+use beamr_core::atom::{capacity, Atom};
 
 use crate::layout::{file_header, Geometry};
 use crate::region::Region;
@@ -53,7 +53,7 @@ pub(crate) struct StringWriter {
 impl StringWriter {
     pub(crate) fn new() -> StringWriter {
         StringWriter {
-            atoms_seen: (0..MAX_ATOMS.div_ceil(64))
+            atoms_seen: (0..capacity().div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             strings: Mutex::new(HashMap::new()),

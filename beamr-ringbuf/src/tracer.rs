@@ -48,7 +48,7 @@ pub struct RingTracer {
 const KNOWN_MFAS: usize = 8;
 
 /// An empty slot of [`KnownMfas`]: no module and function key pair is
-/// this (atom indices are below `MAX_ATOMS`).
+/// this (atom indices are below `beamr_core::atom::capacity()`).
 const UNKNOWN: u64 = u64::MAX;
 
 /// One ring's cache of the module and function names of its `call`

@@ -11,4 +11,7 @@ mod known;
 mod table;
 
 pub use known::KNOWN_ATOMS;
-pub use table::{install_erl_boot_order, Atom, AtomError, AtomMemory, MAX_ATOMS, MAX_ATOM_CHARS};
+pub use table::{
+    capacity, install_erl_boot_order, limit, set_limit, Atom, AtomError, AtomMemory, MAX_ATOMS,
+    MAX_ATOM_CHARS, RUNTIME_RESERVE,
+};

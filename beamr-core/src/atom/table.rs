@@ -8,8 +8,34 @@ use std::sync::{LazyLock, RwLock};
 use super::erl_order;
 use super::known::KNOWN_ATOMS;
 
-/// The BEAM's default limit on the number of atoms.
+/// The BEAM's default limit on the number of atoms (`+t`'s default).
 pub const MAX_ATOMS: usize = 1_048_576;
+
+/// The atoms the runtime may make for its own names once programs have
+/// filled the table to its limit: a program's `list_to_atom` at the limit
+/// gets `system_limit` (where erl's whole node dies), and the runtime,
+/// whose own names are a fixed set, can still name what it reports.
+pub const RUNTIME_RESERVE: usize = 65_536;
+
+/// The limit programs' atoms are held to ([`Atom::new_within_limit`]):
+/// [`MAX_ATOMS`] unless [`set_limit`] changed it (`+t`).
+static LIMIT: AtomicUsize = AtomicUsize::new(MAX_ATOMS);
+
+/// Sets the atom limit (erl's `+t`, which takes 8,192 to 2,147,483,647);
+/// call before the runtime starts.
+pub fn set_limit(limit: usize) {
+    LIMIT.store(limit, Ordering::Relaxed);
+}
+
+/// The atom limit `erlang:system_info(atom_limit)` answers.
+pub fn limit() -> usize {
+    LIMIT.load(Ordering::Relaxed)
+}
+
+/// The most atoms there can ever be: the limit and the runtime's reserve.
+pub fn capacity() -> usize {
+    limit().saturating_add(RUNTIME_RESERVE)
+}
 
 /// The longest atom name Erlang accepts, in characters.
 pub const MAX_ATOM_CHARS: usize = 255;
@@ -21,8 +47,9 @@ pub struct Atom(u32);
 /// Why an atom could not be created.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AtomError {
-    /// The table already holds [`MAX_ATOMS`] atoms (Erlang's `system_limit`).
-    #[error("system_limit: the atom table is full ({MAX_ATOMS} atoms)")]
+    /// The table already holds as many atoms as the limit allows
+    /// (Erlang's `system_limit`).
+    #[error("system_limit: the atom table is full ({} atoms)", limit())]
     SystemLimit,
     /// The name is longer than [`MAX_ATOM_CHARS`] characters.
     #[error("system_limit: atom name of {0} characters exceeds {MAX_ATOM_CHARS}")]
@@ -86,9 +113,26 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
 });
 
 impl Atom {
-    /// Interns `name`, returning its atom. Fails past [`MAX_ATOMS`] atoms or
-    /// for a name longer than [`MAX_ATOM_CHARS`] characters.
+    /// Interns one of the runtime's own names, returning its atom: it may
+    /// go past the atom limit into [`RUNTIME_RESERVE`], so that the runtime
+    /// can name what it answers when programs have filled the table. Fails
+    /// only past the reserve, or for a name longer than
+    /// [`MAX_ATOM_CHARS`] characters. A name from a program or a file
+    /// goes through [`Atom::new_within_limit`] instead.
     pub fn new(name: &str) -> Result<Atom, AtomError> {
+        Atom::intern(name, capacity())
+    }
+
+    /// Interns a name that came from a program or a file
+    /// (`list_to_atom`, `binary_to_term`, a module's atom table): fails
+    /// with [`AtomError::SystemLimit`] once the table holds [`limit`]
+    /// atoms, as the BEAM's table refuses past `+t`.
+    pub fn new_within_limit(name: &str) -> Result<Atom, AtomError> {
+        Atom::intern(name, limit())
+    }
+
+    /// Interns `name` if fewer than `most` atoms exist.
+    fn intern(name: &str, most: usize) -> Result<Atom, AtomError> {
         if let Some(atom) = Atom::existing(name) {
             return Ok(atom);
         }
@@ -101,7 +145,7 @@ impl Atom {
         if let Some(&atom) = by_name.get(name) {
             return Ok(atom);
         }
-        if table.names.count() >= MAX_ATOMS {
+        if table.names.count() >= most {
             return Err(AtomError::SystemLimit);
         }
         let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());

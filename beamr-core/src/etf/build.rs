@@ -230,7 +230,7 @@ fn atom(text: AtomText<'_>, opts: &DecodeOptions) -> Result<Atom, EtfErrorKind> 
     if opts.safe {
         return Atom::existing(&name).ok_or_else(|| EtfErrorKind::UnsafeAtom(name.into_owned()));
     }
-    Atom::new(&name).map_err(|e| match e {
+    Atom::new_within_limit(&name).map_err(|e| match e {
         AtomError::SystemLimit => EtfErrorKind::AtomTableFull,
         AtomError::TooLong(n) => EtfErrorKind::AtomTooLong(n),
     })

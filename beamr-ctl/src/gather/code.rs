@@ -16,7 +16,7 @@ pub fn load(rt: &Runtime, file_name: &str, beam: &[u8]) -> Reply {
         Ok(file) => file.module_name().to_string(),
         Err(e) => return failed(format!("{file_name}: {e}")),
     };
-    let module_atom = match Atom::new(&module) {
+    let module_atom = match Atom::new_within_limit(&module) {
         Ok(a) => a,
         Err(e) => return failed(format!("{file_name}: {e}")),
     };

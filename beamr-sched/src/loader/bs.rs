@@ -744,7 +744,7 @@ impl Lowering<'_> {
                 type_name: match kind {
                     SegKind::Append | SegKind::PrivateAppend => Atom::new("binary").expect("atom"),
                     _ => kind_name
-                        .and_then(|n| Atom::new(n).ok())
+                        .and_then(|n| Atom::new_within_limit(n).ok())
                         .unwrap_or(Atom::UNDEFINED),
                 },
                 number,

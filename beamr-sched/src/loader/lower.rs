@@ -44,7 +44,7 @@ pub(super) struct Lowering<'f> {
 }
 
 fn atom(name: &str, module: &str) -> Result<Atom, LoadError> {
-    Atom::new(name).map_err(|e| LoadError::Atom {
+    Atom::new_within_limit(name).map_err(|e| LoadError::Atom {
         module: module.to_string(),
         reason: e.to_string(),
     })

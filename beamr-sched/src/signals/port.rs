@@ -63,7 +63,7 @@ impl Runtime {
         if traced {
             let mut state = port.state();
             let owner = state.owner;
-            let driver = Atom::new(&port.name).unwrap_or(Atom::UNDEFINED);
+            let driver = Atom::new_within_limit(&port.name).unwrap_or(Atom::UNDEFINED);
             let t = &mut state.trace;
             port_probes::open(t, port.id, owner, driver);
             port_probes::running(t, TraceTag::In, port.id, Some("open"));

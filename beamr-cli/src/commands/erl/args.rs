@@ -54,6 +54,8 @@ pub struct ErlCommand {
     /// `+P N`: the most processes that may exist at once (as given; the
     /// runtime rounds it up as erts does).
     pub process_limit: Option<usize>,
+    /// `+t N`: the most atoms programs may make.
+    pub atom_limit: Option<usize>,
     /// Neither `-noshell` nor `-noinput` was given: erl would start its
     /// interactive shell.
     pub shell: bool,
@@ -233,17 +235,29 @@ fn emulator_flag(
         cmd.process_limit = Some(process_limit(value)?);
         return Ok(next);
     }
+    if let Some(attached) = flag.strip_prefix('t') {
+        let (value, next) = if attached.is_empty() {
+            match words.get(i) {
+                Some(v) => (v.as_str(), i + 1),
+                None => return Err("+t needs a number of atoms".into()),
+            }
+        } else {
+            (attached, i)
+        };
+        cmd.atom_limit = Some(atom_limit(value)?);
+        return Ok(next);
+    }
     let Some(attached) = flag.strip_prefix('S') else {
         let name = flag.chars().next().map_or(String::new(), String::from);
         return Err(format!(
-            "+{name} is not supported: beamr takes only +S, +P and +B of erl's emulator flags"
+            "+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags"
         ));
     };
     if attached.starts_with(|c: char| c.is_ascii_alphabetic()) {
         // +SP, +SDcpu, +SDio, ...
         let name: String = flag.chars().take_while(char::is_ascii_alphabetic).collect();
         return Err(format!(
-            "+{name} is not supported: beamr takes only +S, +P and +B of erl's emulator flags"
+            "+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags"
         ));
     }
     let (value, next) = if attached.is_empty() {
@@ -265,6 +279,15 @@ fn process_limit(value: &str) -> Result<usize, String> {
         .ok()
         .filter(|n| (1024..=134_217_727).contains(n))
         .ok_or_else(|| format!("+P {value}: expected a number of processes from 1024 to 134217727"))
+}
+
+/// `+t`'s number: erts's range, 8,192 to 2,147,483,647.
+fn atom_limit(value: &str) -> Result<usize, String> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (8192..=2_147_483_647).contains(n))
+        .ok_or_else(|| format!("+t {value}: expected a number of atoms from 8192 to 2147483647"))
 }
 
 /// `N` or `N:M`, each 1..=1024, M at most N.
@@ -356,6 +379,11 @@ mod tests {
         assert_eq!(parsed("+P2048").unwrap().process_limit, Some(2048));
         assert!(parsed("+P 100").is_err());
         assert!(parsed("+P x").is_err());
+        assert_eq!(parsed("+t 20000").unwrap().atom_limit, Some(20000));
+        assert_eq!(parsed("+t9000").unwrap().atom_limit, Some(9000));
+        assert!(parsed("+t 8191").is_err());
+        assert!(parsed("+t 2147483648").is_err());
+        assert!(parsed("+t").is_err());
         assert!(parsed("+P").is_err());
     }
 }

@@ -49,6 +49,9 @@ fn run(words: &[String]) -> Result<u8, String> {
         // Before any thread of the runtime starts.
         std::env::set_var(var, value);
     }
+    if let Some(limit) = cmd.atom_limit {
+        beamr_core::atom::set_limit(limit);
+    }
     let rt = Arc::new(Runtime::new(code_path(&cmd, otp)));
     *rt.plain_arguments
         .lock()

@@ -238,7 +238,7 @@ fn load_abs(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception
     let Some(module) = path
         .file_stem()
         .and_then(|s| s.to_str())
-        .and_then(|s| Atom::new(s).ok())
+        .and_then(|s| Atom::new_within_limit(s).ok())
     else {
         return Ok(error(p, "badarg"));
     };

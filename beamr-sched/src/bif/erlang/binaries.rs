@@ -532,7 +532,7 @@ fn binary_to_atom(bin: Term, latin1: bool, existing: bool) -> Result<Term, Excep
     let atom = if existing {
         Atom::existing(&text).ok_or_else(Exception::badarg)?
     } else {
-        Atom::new(&text).map_err(|_| Exception::system_limit())?
+        Atom::new_within_limit(&text).map_err(|_| Exception::system_limit())?
     };
     Ok(Term::atom(atom))
 }

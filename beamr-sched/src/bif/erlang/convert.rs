@@ -76,7 +76,7 @@ fn list_to_atom(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exce
     if s.chars().count() > MAX_ATOM_CHARS {
         return Err(Exception::system_limit());
     }
-    Atom::new(&s)
+    Atom::new_within_limit(&s)
         .map(Term::atom)
         .map_err(|_| Exception::system_limit())
 }

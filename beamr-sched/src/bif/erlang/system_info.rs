@@ -134,7 +134,7 @@ fn counts_and_limits(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> 
         "port_count" => small(rt.ports.ids().len()),
         "port_limit" => small(65_536),
         "atom_count" => small(Atom::count()),
-        "atom_limit" => small(beamr_core::atom::MAX_ATOMS),
+        "atom_limit" => small(beamr_core::atom::limit()),
         "ets_count" => small(rt.ets.all().len()),
         "ets_limit" => small(8192),
         "schedulers"

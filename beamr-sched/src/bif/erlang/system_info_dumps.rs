@@ -44,7 +44,7 @@ fn info(rt: &Runtime, p: &Process) -> String {
     let _ = write!(
         out,
         "=hash_table:atom_tab\nobjs: {atoms}\n=index_table:atom_tab\nentries: {atoms}\nlimit: {}\n",
-        beamr_core::atom::MAX_ATOMS
+        beamr_core::atom::limit()
     );
     out
 }

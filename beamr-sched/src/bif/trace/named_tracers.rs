@@ -69,7 +69,7 @@ pub(super) fn module_tracer(
             tracer_module::module_tracer(module, state, tracer),
         )))),
         Err(why) => {
-            let cause = Atom::new(&format!("{}: {why}", module.name()))
+            let cause = Atom::new_within_limit(&format!("{}: {why}", module.name()))
                 .map_or(Term::atom(Atom::BADARG), Term::atom);
             Err(Exception::badarg_cause(cause))
         }
