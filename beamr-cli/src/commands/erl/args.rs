@@ -224,70 +224,68 @@ fn emulator_flag(
         return Ok(i);
     }
     if let Some(attached) = flag.strip_prefix('P') {
-        let (value, next) = if attached.is_empty() {
-            match words.get(i) {
-                Some(v) => (v.as_str(), i + 1),
-                None => return Err("+P needs a number of processes".into()),
-            }
-        } else {
-            (attached, i)
-        };
-        cmd.process_limit = Some(process_limit(value)?);
+        let (value, next) = flag_value(attached, words, i, "+P needs a number of processes")?;
+        // erts's range for +P.
+        cmd.process_limit = Some(number_in("+P", value, 1024, 134_217_727, "processes")?);
         return Ok(next);
     }
     if let Some(attached) = flag.strip_prefix('t') {
-        let (value, next) = if attached.is_empty() {
-            match words.get(i) {
-                Some(v) => (v.as_str(), i + 1),
-                None => return Err("+t needs a number of atoms".into()),
-            }
-        } else {
-            (attached, i)
-        };
-        cmd.atom_limit = Some(atom_limit(value)?);
+        let (value, next) = flag_value(attached, words, i, "+t needs a number of atoms")?;
+        // erts's range for +t.
+        cmd.atom_limit = Some(number_in("+t", value, 8192, 2_147_483_647, "atoms")?);
         return Ok(next);
     }
     let Some(attached) = flag.strip_prefix('S') else {
         let name = flag.chars().next().map_or(String::new(), String::from);
-        return Err(format!(
-            "+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags"
-        ));
+        return Err(unsupported(&name));
     };
     if attached.starts_with(|c: char| c.is_ascii_alphabetic()) {
         // +SP, +SDcpu, +SDio, ...
         let name: String = flag.chars().take_while(char::is_ascii_alphabetic).collect();
-        return Err(format!(
-            "+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags"
-        ));
+        return Err(unsupported(&name));
     }
-    let (value, next) = if attached.is_empty() {
-        match words.get(i) {
-            Some(v) => (v.as_str(), i + 1),
-            None => return Err("+S needs a number of schedulers (+S N or +S N:M)".into()),
-        }
-    } else {
-        (attached, i)
-    };
+    let missing = "+S needs a number of schedulers (+S N or +S N:M)";
+    let (value, next) = flag_value(attached, words, i, missing)?;
     cmd.schedulers = Some(schedulers(value)?);
     Ok(next)
 }
 
-/// `+P`'s number: erts's range, 1024 to 134,217,727.
-fn process_limit(value: &str) -> Result<usize, String> {
-    value
-        .parse::<usize>()
-        .ok()
-        .filter(|n| (1024..=134_217_727).contains(n))
-        .ok_or_else(|| format!("+P {value}: expected a number of processes from 1024 to 134217727"))
+/// The error for the emulator flag `+name`, which beamr does not take.
+fn unsupported(name: &str) -> String {
+    format!("+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags")
 }
 
-/// `+t`'s number: erts's range, 8,192 to 2,147,483,647.
-fn atom_limit(value: &str) -> Result<usize, String> {
+/// An emulator flag's value: the rest of the word (`+P5000`), else the
+/// next word (`+P 5000`, which `next`, the index after it, skips); a
+/// missing one is the error `missing`.
+fn flag_value<'w>(
+    attached: &'w str,
+    words: &'w [String],
+    i: usize,
+    missing: &str,
+) -> Result<(&'w str, usize), String> {
+    if !attached.is_empty() {
+        return Ok((attached, i));
+    }
+    match words.get(i) {
+        Some(v) => Ok((v.as_str(), i + 1)),
+        None => Err(missing.to_string()),
+    }
+}
+
+/// `value` as a number of `what` from `low` to `high`, as `flag` takes.
+fn number_in(
+    flag: &str,
+    value: &str,
+    low: usize,
+    high: usize,
+    what: &str,
+) -> Result<usize, String> {
     value
         .parse::<usize>()
         .ok()
-        .filter(|n| (8192..=2_147_483_647).contains(n))
-        .ok_or_else(|| format!("+t {value}: expected a number of atoms from 8192 to 2147483647"))
+        .filter(|n| (low..=high).contains(n))
+        .ok_or_else(|| format!("{flag} {value}: expected a number of {what} from {low} to {high}"))
 }
 
 /// `N` or `N:M`, each 1..=1024, M at most N.
