@@ -7,6 +7,8 @@
 //! can still name what it answers, from the reserve it keeps for its own
 //! names.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -37,15 +39,7 @@ make(N) -> _ = list_to_atom("atom_" ++ integer_to_list(N)), make(N + 1).
 fn a_full_atom_table_is_system_limit_for_the_program_and_the_node_goes_on() {
     let dir = std::env::temp_dir().join(format!("beamr-atom-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join("fill_atoms.erl");
-    std::fs::write(&src, PROGRAM).unwrap();
-    let status = Command::new("erlc")
-        .arg("-o")
-        .arg(&dir)
-        .arg(&src)
-        .status()
-        .expect("erlc runs");
-    assert!(status.success());
+    support::erlc(&dir, "fill_atoms", PROGRAM);
     let out = Command::new(PathBuf::from(env!("CARGO_BIN_EXE_beamr")))
         .current_dir(&dir)
         .args(["erl", "+t", "30000", "-noshell", "-pa", "."])

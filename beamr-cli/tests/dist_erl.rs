@@ -10,6 +10,7 @@
 //! `BEAMR_DIST_OTP_ROOT=target/otp/27`.
 
 mod dist_support;
+mod support;
 
 use std::time::Duration;
 

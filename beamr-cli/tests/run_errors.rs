@@ -1,8 +1,12 @@
 //! `beamr run` on bad input: one line on stderr naming the problem, exit
 //! status 2, never a panic; a crash of the program is status 1.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
+
+use support::erlc;
 
 fn beamr(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_beamr"))
@@ -75,19 +79,6 @@ fn bad_options_are_one_line_errors() {
     assert_usage_error(&beamr(&["run", "-S", "0", &hello()]), "-S");
     assert_usage_error(&beamr(&["run", "--bogus", &hello()]), "--bogus");
     assert_usage_error(&beamr(&["frobnicate"]), "frobnicate");
-}
-
-/// Compiles the module `source` defines (named `module`) into `dir`.
-fn erlc(dir: &std::path::Path, module: &str, source: &str) {
-    let src = dir.join(format!("{module}.erl"));
-    std::fs::write(&src, source).unwrap();
-    let status = Command::new("erlc")
-        .arg("-o")
-        .arg(dir)
-        .arg(&src)
-        .status()
-        .expect("erlc runs");
-    assert!(status.success());
 }
 
 #[test]

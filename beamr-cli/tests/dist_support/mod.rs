@@ -201,16 +201,7 @@ pub fn beamr_node(epmd: &Epmd, name: &str, cookie: &str, beam: &Path, args: &[&s
 pub fn compile(module: &str, source: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(unique(&format!("beamr-dist-{module}")));
     std::fs::create_dir_all(&dir).unwrap();
-    let src = dir.join(format!("{module}.erl"));
-    std::fs::write(&src, source).unwrap();
-    let status = Command::new("erlc")
-        .arg("-o")
-        .arg(&dir)
-        .arg(&src)
-        .status()
-        .expect("erlc");
-    assert!(status.success(), "erlc {module}");
-    dir.join(format!("{module}.beam"))
+    crate::support::erlc(&dir, module, source)
 }
 
 /// Waits until `node` is registered with `epmd` (so a peer can reach it).
