@@ -77,24 +77,32 @@ fn run(rt: &Runtime, mut r: Reader) {
     if open && !last.is_empty() {
         open = deliver(rt, &r.port, &r.options, last);
     }
-    if open && r.options.exit_status {
-        if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
-            let code = super::open::exit_code(status);
-            open = rt.port_deliver(&r.port, 0, |h| {
-                let tag = Term::atom(Atom::new("exit_status").expect("atom"));
-                let inner = h.tuple(&[tag, Term::small_unchecked(code)]);
-                h.tuple(&[r.port.id, inner])
-            });
-        }
-    }
     if open {
+        let mut last = Vec::new();
+        if r.options.exit_status {
+            if let Some(status) = r.child.as_mut().and_then(|c| c.wait().ok()) {
+                let code = super::open::exit_code(status);
+                last.push((
+                    0,
+                    Payload::build(|h| {
+                        let tag = Term::atom(Atom::new("exit_status").expect("atom"));
+                        let inner = h.tuple(&[tag, Term::small_unchecked(code)]);
+                        h.tuple(&[r.port.id, inner])
+                    }),
+                ));
+            }
+        }
         if r.options.eof {
-            rt.port_deliver(&r.port, 0, |h| {
-                let eof = Term::atom(Atom::new("eof").expect("atom"));
-                h.tuple(&[r.port.id, eof])
-            });
+            last.push((
+                0,
+                Payload::build(|h| {
+                    let eof = Term::atom(Atom::new("eof").expect("atom"));
+                    h.tuple(&[r.port.id, eof])
+                }),
+            ));
+            rt.port_deliver_all(&r.port, last);
         } else {
-            rt.port_exit(r.port.id, Term::atom(Atom::NORMAL), None);
+            rt.port_exit_after(&r.port, last, Term::atom(Atom::NORMAL));
         }
     }
     if let Some(mut child) = r.child.take() {

@@ -145,6 +145,20 @@ impl Runtime {
         self.end_port(&port, reason, closed_to, end)
     }
 
+    /// Sends `last` (each message with the bytes of input it counts) from
+    /// `port` to its owner and then ends the port with `reason`, out of the
+    /// table before the first is sent: an owner that has them finds the
+    /// port gone (`port_info/2` answers `undefined`), as erts's driver
+    /// sends them and exits in one call (a program's `exit_status`).
+    /// False when the port had exited.
+    pub fn port_exit_after(&self, port: &Port, last: Vec<(usize, Payload)>, reason: Term) -> bool {
+        if self.ports.remove(port.id).is_none() {
+            return false;
+        }
+        self.port_deliver_all(port, last);
+        self.end_port(port, reason, None, PortEnd::Own)
+    }
+
     /// Ends `port`, which its driver has taken out of the table already
     /// (so that no lookup finds it while it sends its last messages, as
     /// inet_drv's `tcp_closed` is followed by a port that is gone): the
