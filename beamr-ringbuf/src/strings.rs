@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use beamr_core::atom::{capacity, Atom};
+use beamr_core::atom::{capacity, Atom, MAX_ATOMS, RUNTIME_RESERVE};
 
 use crate::layout::{file_header, Geometry};
 use crate::region::Region;
@@ -53,7 +53,10 @@ pub(crate) struct StringWriter {
 impl StringWriter {
     pub(crate) fn new() -> StringWriter {
         StringWriter {
-            atoms_seen: (0..capacity().div_ceil(64))
+            // One bit per atom there can be, up to the default table's
+            // (128 KiB; a `+t` of two billion would make it 256 MiB):
+            // atoms past it are recorded by number, without their names.
+            atoms_seen: (0..capacity().min(MAX_ATOMS + RUNTIME_RESERVE).div_ceil(64))
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             strings: Mutex::new(HashMap::new()),
