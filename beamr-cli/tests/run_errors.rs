@@ -81,24 +81,43 @@ fn bad_options_are_one_line_errors() {
     assert_usage_error(&beamr(&["frobnicate"]), "frobnicate");
 }
 
-#[test]
-fn a_kernel_server_that_does_not_start_fails_the_boot_with_its_reason() {
-    // The program's directory comes first on the code path, so its
-    // inet_db is the one kernel_sup starts; its {error, boom} must stop
-    // the boot, not leave a runtime without inet_db's table.
-    let dir = scratch("kernel-child");
-    erlc(
-        &dir,
-        "inet_db",
-        "-module(inet_db).\n-export([start_link/0]).\nstart_link() -> {error, boom}.\n",
-    );
+/// Runs a program that prints `hi` with the inet_db module `source` in
+/// its directory, which comes first on the code path, so its inet_db is
+/// the one kernel_sup starts.
+fn run_with_inet_db(name: &str, source: &str) -> Output {
+    let dir = scratch(name);
+    erlc(&dir, "inet_db", source);
     erlc(
         &dir,
         "hi",
         "-module(hi).\n-export([main/0]).\nmain() -> io:format(\"hi~n\").\n",
     );
-    let out = beamr(&["run", "-e", "hi", dir.to_str().unwrap()]);
+    beamr(&["run", "-e", "hi", dir.to_str().unwrap()])
+}
+
+#[test]
+fn a_kernel_server_that_does_not_start_fails_the_boot_with_its_reason() {
+    // Its {error, boom} must stop the boot, not leave a runtime without
+    // inet_db's table.
+    let out = run_with_inet_db(
+        "kernel-child",
+        "-module(inet_db).\n-export([start_link/0]).\nstart_link() -> {error, boom}.\n",
+    );
     assert_usage_error(&out, "starting inet_db failed: boom");
+    assert!(out.stdout.is_empty(), "the program must not run");
+}
+
+#[test]
+fn a_kernel_server_whose_init_stops_normally_fails_the_boot_too() {
+    // gen_server:start_link answers {error, normal} for an init that
+    // returns {stop, normal}: still a server that did not start.
+    let out = run_with_inet_db(
+        "kernel-child-normal",
+        "-module(inet_db).\n-export([start_link/0, init/1]).\n\
+         start_link() -> gen_server:start_link({local, inet_db}, inet_db, [], []).\n\
+         init([]) -> {stop, normal}.\n",
+    );
+    assert_usage_error(&out, "starting inet_db failed: normal");
     assert!(out.stdout.is_empty(), "the program must not run");
 }
 

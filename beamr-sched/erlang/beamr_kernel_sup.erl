@@ -15,13 +15,14 @@ start() ->
     loop([]).
 
 %% What beamr's boot runs to start one of kernel's own servers under
-%% kernel_sup: exits `normal' once it runs, else with the reason it did not
-%% start, which the boot reports (kernel's boot fails the same way).
+%% kernel_sup: exits `normal' once it runs, else `{not_started, Reason}'
+%% (Reason may itself be `normal'), which the boot reports (kernel's boot
+%% fails the same way).
 start_child(Spec) ->
     case supervisor:start_child(kernel_sup, Spec) of
         {ok, _Pid} -> ok;
         {ok, _Pid, _Info} -> ok;
-        {error, Reason} -> exit(Reason)
+        {error, Reason} -> exit({not_started, Reason})
     end.
 
 loop(Children) ->

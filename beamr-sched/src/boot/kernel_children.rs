@@ -240,7 +240,13 @@ impl Runtime {
         if reason.term == Term::atom(Atom::NORMAL) {
             Ok(())
         } else {
-            let text = beamr_core::format::format_p(reason.term, &PrettyOptions::default());
+            // `{not_started, Reason}`: what supervisor:start_child/2 said
+            // (which may be `normal`, a server whose init stopped).
+            let said = match reason.term.as_tuple() {
+                Some([tag, said]) if *tag == atom("not_started") => *said,
+                _ => reason.term,
+            };
+            let text = beamr_core::format::format_p(said, &PrettyOptions::default());
             Err(failed(text))
         }
     }
