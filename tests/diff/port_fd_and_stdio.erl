@@ -42,7 +42,11 @@ main() ->
     B = open_port({fd, 0, 1}, [out, binary]),
     io:format("fd 0/1 name: ~p~n", [erlang:port_info(B, name)]),
     port_close(B),
-    N = open_port({spawn, "sh -c 'echo to4 >&4; read x <&3; echo got $x >&4; echo on stdout'"},
+    %% (Its own standard output is the runtime's: the out-only program
+    %% below shows that, after a file says its line is out. A line written
+    %% here unsynchronised came out before erl's earlier io lines once, as
+    %% erl writes its own output a moment later.)
+    N = open_port({spawn, "sh -c 'echo to4 >&4; read x <&3; echo got $x >&4'"},
                   [nouse_stdio, exit_status, {line, 80}]),
     port_command(N, "hi\n"),
     io:format("nouse_stdio: ~p~n", [drain(N)]),
