@@ -43,30 +43,26 @@ impl Mode {
 }
 
 /// One cipher of the table: crypto's name, its OpenSSL cipher, the key
-/// length it takes, its mode, whether it is an AEAD, and the `type`
-/// `cipher_info/1` reports (OpenSSL's `EVP_CIPHER_type`, `None` for
-/// `undefined`).
+/// length it takes, its mode, and whether it is an AEAD.
 pub(super) struct CipherType {
     pub name: &'static str,
     pub cipher: fn() -> &'static CipherRef,
     pub key_len: usize,
     pub mode: Mode,
     pub aead: bool,
-    nid_type: Option<i64>,
 }
 
 macro_rules! c {
-    ($name:literal, $f:ident, $key:literal, $mode:ident, $ty:expr) => {
-        c!($name, $f, $key, $mode, $ty, false)
+    ($name:literal, $f:ident, $key:literal, $mode:ident) => {
+        c!($name, $f, $key, $mode, false)
     };
-    ($name:literal, $f:ident, $key:literal, $mode:ident, $ty:expr, $aead:literal) => {
+    ($name:literal, $f:ident, $key:literal, $mode:ident, $aead:literal) => {
         CipherType {
             name: $name,
             cipher: Cipher::$f,
             key_len: $key,
             mode: Mode::$mode,
             aead: $aead,
-            nid_type: $ty,
         }
     };
 }
@@ -76,41 +72,34 @@ macro_rules! c {
 /// and the like) into these names by the key's size, and adds them to
 /// `supports(ciphers)`.
 pub(super) const CIPHERS: &[CipherType] = &[
-    c!("chacha20", chacha20, 32, Stream, None),
-    c!("aes_256_ofb", aes_256_ofb, 32, Ofb, Some(428)),
-    c!("aes_192_ofb", aes_192_ofb, 24, Ofb, Some(424)),
-    c!("aes_128_ofb", aes_128_ofb, 16, Ofb, Some(420)),
-    c!("des_ede3_cfb", des_ede3_cfb64, 24, Cfb, Some(61)),
-    c!("aes_128_cbc", aes_128_cbc, 16, Cbc, Some(419)),
-    c!("aes_192_cbc", aes_192_cbc, 24, Cbc, Some(423)),
-    c!("aes_256_cbc", aes_256_cbc, 32, Cbc, Some(427)),
-    c!("aes_128_cfb128", aes_128_cfb128, 16, Cfb, Some(421)),
-    c!("aes_192_cfb128", aes_192_cfb128, 24, Cfb, Some(425)),
-    c!("aes_256_cfb128", aes_256_cfb128, 32, Cfb, Some(429)),
-    c!("aes_128_cfb8", aes_128_cfb8, 16, Cfb, Some(421)),
-    c!("aes_192_cfb8", aes_192_cfb8, 24, Cfb, Some(425)),
-    c!("aes_256_cfb8", aes_256_cfb8, 32, Cfb, Some(429)),
-    c!("aes_128_ecb", aes_128_ecb, 16, Ecb, Some(418)),
-    c!("aes_192_ecb", aes_192_ecb, 24, Ecb, Some(422)),
-    c!("aes_256_ecb", aes_256_ecb, 32, Ecb, Some(426)),
-    c!(
-        "chacha20_poly1305",
-        chacha20_poly1305,
-        32,
-        Stream,
-        None,
-        true
-    ),
-    c!("aes_256_gcm", aes_256_gcm, 32, Gcm, Some(901), true),
-    c!("aes_256_ccm", aes_256_ccm, 32, Ccm, Some(902), true),
-    c!("aes_192_gcm", aes_192_gcm, 24, Gcm, Some(898), true),
-    c!("aes_192_ccm", aes_192_ccm, 24, Ccm, Some(899), true),
-    c!("aes_128_gcm", aes_128_gcm, 16, Gcm, Some(895), true),
-    c!("aes_128_ccm", aes_128_ccm, 16, Ccm, Some(896), true),
-    c!("aes_256_ctr", aes_256_ctr, 32, Ctr, None),
-    c!("aes_192_ctr", aes_192_ctr, 24, Ctr, None),
-    c!("aes_128_ctr", aes_128_ctr, 16, Ctr, None),
-    c!("des_ede3_cbc", des_ede3_cbc, 24, Cbc, Some(44)),
+    c!("chacha20", chacha20, 32, Stream),
+    c!("aes_256_ofb", aes_256_ofb, 32, Ofb),
+    c!("aes_192_ofb", aes_192_ofb, 24, Ofb),
+    c!("aes_128_ofb", aes_128_ofb, 16, Ofb),
+    c!("des_ede3_cfb", des_ede3_cfb64, 24, Cfb),
+    c!("aes_128_cbc", aes_128_cbc, 16, Cbc),
+    c!("aes_192_cbc", aes_192_cbc, 24, Cbc),
+    c!("aes_256_cbc", aes_256_cbc, 32, Cbc),
+    c!("aes_128_cfb128", aes_128_cfb128, 16, Cfb),
+    c!("aes_192_cfb128", aes_192_cfb128, 24, Cfb),
+    c!("aes_256_cfb128", aes_256_cfb128, 32, Cfb),
+    c!("aes_128_cfb8", aes_128_cfb8, 16, Cfb),
+    c!("aes_192_cfb8", aes_192_cfb8, 24, Cfb),
+    c!("aes_256_cfb8", aes_256_cfb8, 32, Cfb),
+    c!("aes_128_ecb", aes_128_ecb, 16, Ecb),
+    c!("aes_192_ecb", aes_192_ecb, 24, Ecb),
+    c!("aes_256_ecb", aes_256_ecb, 32, Ecb),
+    c!("chacha20_poly1305", chacha20_poly1305, 32, Stream, true),
+    c!("aes_256_gcm", aes_256_gcm, 32, Gcm, true),
+    c!("aes_256_ccm", aes_256_ccm, 32, Ccm, true),
+    c!("aes_192_gcm", aes_192_gcm, 24, Gcm, true),
+    c!("aes_192_ccm", aes_192_ccm, 24, Ccm, true),
+    c!("aes_128_gcm", aes_128_gcm, 16, Gcm, true),
+    c!("aes_128_ccm", aes_128_ccm, 16, Ccm, true),
+    c!("aes_256_ctr", aes_256_ctr, 32, Ctr),
+    c!("aes_192_ctr", aes_192_ctr, 24, Ctr),
+    c!("aes_128_ctr", aes_128_ctr, 16, Ctr),
+    c!("des_ede3_cbc", des_ede3_cbc, 24, Cbc),
 ];
 
 /// The cipher named `name` that takes a key of `key_len` bytes (erts's
@@ -156,13 +145,10 @@ pub(super) fn cipher_info_nif(
     let c = by_name(name.name()).ok_or_else(Exception::badarg)?;
     let evp = c.evp();
     let small = |n: usize| Term::small_unchecked(n as i64);
-    let ty = match c.nid_type {
-        // OTP 25's erl runs on OpenSSL 3.0, whose EVP_CIPHER_type gives
-        // triple DES CFB the NID of single DES CFB (30); OTP 27's and 29's
-        // OpenSSL give its own (61).
-        Some(61) if crate::code::otp_release() < 27 => Term::small_unchecked(30),
-        Some(n) => Term::small_unchecked(n),
-        None => atom("undefined"),
+    // erts gives `undefined` for a cipher without an ASN.1 object.
+    let ty = match super::ffi::cipher_type(evp) {
+        0 => atom("undefined"),
+        n => Term::small_unchecked(i64::from(n)),
     };
     let pairs = [
         (atom("block_size"), small(evp.block_size())),

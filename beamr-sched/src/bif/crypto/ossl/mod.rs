@@ -17,7 +17,8 @@
 //! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
 //! - [`rsa_opts`]: the RSA options list both of those take;
 //! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`);
-//! - [`digest`]: the digest names the three above take.
+//! - [`digest`]: the digest names the three above take;
+//! - [`ffi`]: the libcrypto calls the `openssl` crate does not bind.
 //!
 //! Errors are raised as the C NIFs raise them (see [`error`]), with the C
 //! file and line of the release that runs, so that `crypto.erl` turns them
@@ -28,6 +29,7 @@ mod ciphers;
 mod context;
 mod digest;
 mod error;
+mod ffi;
 mod info;
 mod kdf;
 mod keys;
