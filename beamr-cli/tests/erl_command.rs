@@ -7,9 +7,9 @@
 //! release's library.
 //!
 //! The flags beamr refuses (distribution but for -sname, -name, -setcookie
-//! and -hidden, emulator flags other than `+S`, `+P`, `+t` and `+B`, erl's
-//! shell) and a `+P` or `+t` out of erts's range are one line on standard
-//! error and status 2.
+//! and -hidden, emulator flags other than `+S`, `+P`, `+Q`, `+t`, `+e` and
+//! `+B`, erl's shell) and a limit out of erts's range are one line on
+//! standard error and status 2.
 
 mod release_roots;
 
@@ -20,7 +20,7 @@ use release_roots::{otp_root_env, releases, shell, work_dir};
 
 const PROGRAM: &str = r#"-module(erlcmd).
 -export([say/1, boom/0, plain/0, flags/0, path/0, config/0, last_flag/0,
-         forever/0, later/0, plimit/0]).
+         forever/0, later/0, plimit/0, portlimit/0, ets_past_limit/0]).
 say(Words) -> io:format("~p~n", [Words]).
 boom() -> error(boom).
 plain() -> io:format("~p~n", [init:get_plain_arguments()]).
@@ -56,6 +56,40 @@ fill(Acc) ->
         P -> fill([P | Acc])
     catch error:Why -> {Acc, Why}
     end.
+%% Opens UDP sockets until one fails; then every way of opening a port
+%% fails with system_limit (an accept's connection is closed), and closing
+%% the sockets makes room again. The runtime's own ports differ in number,
+%% so the table's count is compared with the limit, not printed.
+portlimit() ->
+    Limit = erlang:system_info(port_limit),
+    {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}]),
+    {ok, P} = inet:port(L),
+    {ok, C} = gen_tcp:connect({127,0,0,1}, P, []),
+    {Socks, Why} = fill_ports([]),
+    Full = erlang:system_info(port_count) =:= Limit,
+    Opens = [catch open_port({spawn, "cat"}, []),
+             catch open_port({fd, 0, 1}, []),
+             gen_udp:open(0),
+             gen_tcp:listen(0, []),
+             gen_tcp:connect({127,0,0,1}, P, []),
+             file:open(<<"x">>, [ram, binary]),
+             gen_tcp:accept(L, 5000)],
+    Closed = receive {tcp_closed, C} -> closed after 5000 -> open end,
+    [gen_udp:close(S) || S <- Socks],
+    {ok, U} = gen_udp:open(0),
+    io:format("~p~n", [{Limit, Why, Full, [strip(O) || O <- Opens], Closed, is_port(U)}]).
+strip({'EXIT', {Reason, _Stack}}) -> {'EXIT', Reason};
+strip(Other) -> Other.
+fill_ports(Acc) ->
+    case gen_udp:open(0) of
+        {ok, S} -> fill_ports([S | Acc]);
+        {error, Why} -> {Acc, Why}
+    end.
+%% erts reports an ETS limit but makes tables past it.
+ets_past_limit() ->
+    Limit = erlang:system_info(ets_limit),
+    Tables = [ets:new(t, []) || _ <- lists:seq(1, Limit + 100)],
+    io:format("~p~n", [{Limit, length(Tables)}]).
 "#;
 
 const CONFIG: &str = "[{kernel, [{foo, 1}]}, {stdlib, [{x, y}]}, {myapp, [{k, v}]}].\n";
@@ -131,6 +165,38 @@ const CASES: &[(&str, &str)] = &[
         r#"-noshell -eval 'io:format("~p~n", [erlang:system_info(atom_limit)]), halt().'"#,
     ),
     (
+        "port limit: system_limit past it",
+        "+Q 1024 -noshell -s erlcmd portlimit -s init stop",
+    ),
+    (
+        "port limit rounded up",
+        r#"+Q 5000 -noshell -eval 'io:format("~p~n", [erlang:system_info(port_limit)]), halt().'"#,
+    ),
+    (
+        "port limit at its largest",
+        r#"+Q 100000000 -noshell -eval 'io:format("~p~n", [erlang:system_info(port_limit)]), halt().'"#,
+    ),
+    (
+        "port limit by default",
+        r#"-noshell -eval 'io:format("~p~n", [erlang:system_info(port_limit)]), halt().'"#,
+    ),
+    (
+        "process limit at its largest",
+        r#"+P 134217727 -noshell -eval 'io:format("~p~n", [erlang:system_info(process_limit)]), halt().'"#,
+    ),
+    (
+        "ets limit",
+        r#"+e 20000 -noshell -eval 'io:format("~p~n", [erlang:system_info(ets_limit)]), halt().'"#,
+    ),
+    (
+        "ets limit below the default",
+        r#"+e 100 -noshell -eval 'io:format("~p~n", [erlang:system_info(ets_limit)]), halt().'"#,
+    ),
+    (
+        "ets tables past the limit",
+        "-noshell -s erlcmd ets_past_limit -s init stop",
+    ),
+    (
         "halt later from another process",
         "-noshell -s erlcmd later",
     ),
@@ -147,14 +213,15 @@ struct Outcome {
     status: i32,
 }
 
-/// Runs `command` in `inner` (inside `root` when given), killed after
+/// Runs `command` in `inner` (inside `root` when given), with room for
+/// the port limit case's 1024 sockets where the hard limit allows, killed after
 /// 60 s: a guard against a hung run on a loaded machine, never a measure
 /// of speed. A program meant to run on (`erlcmd:forever`) is killed after
 /// 8 s on both runtimes, and that is what is compared.
 fn run(root: Option<&Path>, inner: &Path, env: &str, command: &str) -> Outcome {
     let limit = if command.contains("forever") { 8 } else { 60 };
     let line = format!(
-        "ulimit -c 0; cd {} && rm -f erl_crash.dump && exec env HOME=/tmp {env} \
+        "ulimit -c 0; ulimit -n 4096 2>/dev/null; cd {} && rm -f erl_crash.dump && exec env HOME=/tmp {env} \
          timeout -s KILL {limit} {command}",
         inner.display()
     );
@@ -226,6 +293,8 @@ fn flags_beamr_does_not_take_are_one_line_errors() {
         ("-noshell +S 0", "+S 0"),
         ("-noshell +P 100", "+P 100"),
         ("-noshell +t 8191", "+t 8191"),
+        ("-noshell +Q 1023", "+Q 1023"),
+        ("-noshell +e -5", "+e -5"),
         ("-noshell -eval 'a' 'b'", "-eval"),
         ("-pa .", "interactive shell"),
     ] {

@@ -10,7 +10,7 @@
 pub mod table;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
 
 use beamr_core::atom::Atom;
@@ -31,14 +31,43 @@ struct Registry {
     by_name: HashMap<Atom, Arc<Table>>,
 }
 
-/// A runtime's tables.
-#[derive(Default)]
+/// A runtime's tables. Their number is bounded by memory only, as on
+/// erts since OTP 20: [`Tables::limit`] is what `system_info(ets_limit)`
+/// reports, never enforced.
 pub struct Tables {
     registry: RwLock<Registry>,
     next_id: AtomicU64,
+    limit: AtomicUsize,
+}
+
+/// erts's `ets_limit` without `+e`, and the least it reports with one.
+pub const DEFAULT_ETS_LIMIT: usize = 8192;
+
+impl Default for Tables {
+    fn default() -> Tables {
+        Tables {
+            registry: RwLock::default(),
+            next_id: AtomicU64::new(0),
+            limit: AtomicUsize::new(DEFAULT_ETS_LIMIT),
+        }
+    }
 }
 
 impl Tables {
+    /// What `system_info(ets_limit)` answers: `+e`'s number, at least
+    /// [`DEFAULT_ETS_LIMIT`]. Tables past it are made all the same, as
+    /// erts makes them.
+    pub fn limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Sets the reported limit to `requested` (`+e`), as erts raises a
+    /// smaller one to [`DEFAULT_ETS_LIMIT`].
+    pub fn set_limit(&self, requested: usize) {
+        self.limit
+            .store(requested.max(DEFAULT_ETS_LIMIT), Ordering::Relaxed);
+    }
+
     /// Fresh identifier words for a new table.
     pub fn new_id(&self) -> [u32; 3] {
         let n = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;

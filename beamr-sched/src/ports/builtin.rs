@@ -28,7 +28,7 @@ pub fn open(
 ) -> Option<Result<Term, Exception>> {
     let driver: Result<Arc<dyn PortDriver>, Exception> =
         match command.split(' ').next().unwrap_or_default() {
-            "ram_file_drv" => return Some(Ok(ram_file::open(rt, owner, binary))),
+            "ram_file_drv" => return Some(ram_file::open(rt, owner, binary)),
             "trace_file_drv" => trace_file::parse(command)
                 .ok_or_else(Exception::badarg)
                 .and_then(|args| {
@@ -45,11 +45,11 @@ pub fn open(
                 }),
             _ => return None,
         };
-    Some(driver.map(|driver| {
-        let id = rt.ports.new_id();
+    Some(driver.and_then(|driver| {
+        let id = rt.ports.new_id()?;
         let mut port = Port::new(id, command.to_string(), owner, None);
         port.driver = Some(driver);
         rt.insert_port(Arc::new(port));
-        id
+        Ok(id)
     }))
 }

@@ -12,6 +12,7 @@
 //! (`{spawn_driver, "tcp_inet"}`) are native (`ports::inet`).
 //! `stderr_to_stdout` sends standard error down the pipe the port reads;
 //! otherwise the program writes to the runtime's standard error.
+//! With the port table full (`+Q`), every open raises `system_limit`.
 
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -39,6 +40,10 @@ pub fn open(
     o: PortOptions,
     environment: Vec<(String, String)>,
 ) -> Result<Term, Exception> {
+    if rt.ports.is_full() {
+        // Before any driver or program starts, as erts checks.
+        return Err(crate::runtime::PortLimitReached.into());
+    }
     if let PortName::Spawn(command) = &name {
         if let Some(opened) = super::builtin::open(rt, owner, command, o.binary) {
             return opened;
@@ -55,7 +60,7 @@ pub fn open(
     let Some(rt_arc) = rt.weak_self.get().and_then(std::sync::Weak::upgrade) else {
         return Err(error("enotsup"));
     };
-    let id = rt.ports.new_id();
+    let id = rt.ports.new_id()?;
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     let sink = o.output.then_some(tx);
     match name {

@@ -230,9 +230,10 @@ pub struct RamFileDriver {
     stopped: AtomicBool,
 }
 
-/// Opens a RAM file port for `owner`; `binary` is the port's mode.
-pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Term {
-    let id = rt.ports.new_id();
+/// Opens a RAM file port for `owner`; `binary` is the port's mode. A full
+/// port table is `system_limit`.
+pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Result<Term, crate::process::Exception> {
+    let id = rt.ports.new_id()?;
     let driver = RamFileDriver {
         id,
         binary,
@@ -242,7 +243,7 @@ pub fn open(rt: &Runtime, owner: Term, binary: bool) -> Term {
     let mut port = Port::new(id, "ram_file_drv".to_string(), owner, None);
     port.driver = Some(std::sync::Arc::new(driver));
     rt.insert_port(std::sync::Arc::new(port));
-    id
+    Ok(id)
 }
 
 impl RamFileDriver {

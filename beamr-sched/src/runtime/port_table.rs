@@ -19,7 +19,7 @@
 //!    written what was queued; the OS program then reads end of file.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -31,10 +31,27 @@ use crate::process::Payload;
 use crate::runtime::Runtime;
 use crate::trace::{port_probes, ProcessTrace};
 
-/// The live ports by number.
+/// The live ports by number, at most [`PortTable::limit`] of them.
 pub struct PortTable {
     ports: Mutex<BTreeMap<u64, Arc<Port>>>,
     next: AtomicU64,
+    limit: AtomicUsize,
+}
+
+/// erts's default port limit (`+Q` unset), on every release beamr runs.
+pub const DEFAULT_PORT_LIMIT: usize = 65_536;
+
+/// The port table is full: [`PortTable::limit`] ports exist. `open_port`
+/// raises `system_limit` then, and a socket call answers
+/// `{error, system_limit}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PortLimitReached;
+
+impl From<PortLimitReached> for crate::process::Exception {
+    /// `open_port`'s error: `system_limit`.
+    fn from(_: PortLimitReached) -> Self {
+        crate::process::Exception::error(Term::atom(beamr_core::atom::Atom::SYSTEM_LIMIT))
+    }
 }
 
 impl Default for PortTable {
@@ -43,6 +60,7 @@ impl Default for PortTable {
             ports: Mutex::new(BTreeMap::new()),
             // Past the numbers a fresh erl's own ports take.
             next: AtomicU64::new(16),
+            limit: AtomicUsize::new(DEFAULT_PORT_LIMIT),
         }
     }
 }
@@ -52,9 +70,31 @@ impl PortTable {
         self.ports.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A fresh port identifier (not yet in the table).
-    pub fn new_id(&self) -> Term {
-        Term::port(self.next.fetch_add(1, Ordering::Relaxed))
+    /// A fresh port identifier (not yet in the table), unless the table
+    /// is full. Two opens that race for the last place may both get one:
+    /// the limit is checked, not reserved.
+    pub fn new_id(&self) -> Result<Term, PortLimitReached> {
+        if self.is_full() {
+            return Err(PortLimitReached);
+        }
+        Ok(Term::port(self.next.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    /// True when [`PortTable::limit`] ports exist: no port can be opened.
+    pub fn is_full(&self) -> bool {
+        self.map().len() >= self.limit()
+    }
+
+    /// The most ports that may exist at once (`system_info(port_limit)`).
+    pub fn limit(&self) -> usize {
+        self.limit.load(Ordering::Relaxed)
+    }
+
+    /// Sets the port limit to `requested` (`+Q`), rounded as erts rounds
+    /// it ([`crate::runtime::erts_table_size`]).
+    pub fn set_limit(&self, requested: usize) {
+        self.limit
+            .store(super::erts_table_size(requested), Ordering::Relaxed);
     }
 
     /// Adds a port.

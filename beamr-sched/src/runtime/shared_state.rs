@@ -117,10 +117,10 @@ impl Runtime {
         self.process_limit.load(Ordering::Relaxed)
     }
 
-    /// Sets the process limit to `requested` rounded up as erts rounds
-    /// `+P` (to a power of two, at least 1024).
+    /// Sets the process limit to `requested` rounded as erts rounds `+P`
+    /// ([`super::erts_table_size`]).
     pub fn set_process_limit(&self, requested: usize) {
-        let limit = requested.max(1024).next_power_of_two();
+        let limit = super::erts_table_size(requested);
         self.process_limit.store(limit, Ordering::Relaxed);
     }
 

@@ -4,8 +4,9 @@
 //!
 //! 1. `-extra`: every word after it is a plain argument.
 //! 2. `+FLAG`: an emulator flag. beamr takes `+S N` and `+S N:M` (also
-//!    written `+SN`), and `+B`/`+Bd` (no break handler: beamr has none);
-//!    any other is refused.
+//!    written `+SN`), the limits `+P` (processes), `+Q` (ports), `+t`
+//!    (atoms) and `+e` (ETS tables, reported only, as on erts), and
+//!    `+B`/`+Bd` (no break handler: beamr has none); any other is refused.
 //! 3. `-env VAR VALUE`: an environment variable for the runtime.
 //! 4. `-s`, `-run`, `-eval`: a start instruction, with the words up to
 //!    the next flag; the instructions run in this order after boot.
@@ -56,6 +57,12 @@ pub struct ErlCommand {
     pub process_limit: Option<usize>,
     /// `+t N`: the most atoms programs may make.
     pub atom_limit: Option<usize>,
+    /// `+Q N`: the most ports that may exist at once (as given; the
+    /// runtime rounds it up as erts does).
+    pub port_limit: Option<usize>,
+    /// `+e N`: the ETS table limit `system_info(ets_limit)` reports (erts
+    /// enforces none since OTP 20, nor does beamr).
+    pub ets_limit: Option<usize>,
     /// Neither `-noshell` nor `-noinput` was given: erl would start its
     /// interactive shell.
     pub shell: bool,
@@ -229,6 +236,17 @@ fn emulator_flag(
         cmd.process_limit = Some(number_in("+P", value, 1024, 134_217_727, "processes")?);
         return Ok(next);
     }
+    if let Some(attached) = flag.strip_prefix('Q') {
+        let (value, next) = flag_value(attached, words, i, "+Q needs a number of ports")?;
+        // erts's range for +Q.
+        cmd.port_limit = Some(number_in("+Q", value, 1024, 134_217_727, "ports")?);
+        return Ok(next);
+    }
+    if let Some(attached) = flag.strip_prefix('e') {
+        let (value, next) = flag_value(attached, words, i, "+e needs a number of ETS tables")?;
+        cmd.ets_limit = Some(number_in("+e", value, 0, 2_147_483_647, "ETS tables")?);
+        return Ok(next);
+    }
     if let Some(attached) = flag.strip_prefix('t') {
         let (value, next) = flag_value(attached, words, i, "+t needs a number of atoms")?;
         // erts's range for +t.
@@ -252,7 +270,7 @@ fn emulator_flag(
 
 /// The error for the emulator flag `+name`, which beamr does not take.
 fn unsupported(name: &str) -> String {
-    format!("+{name} is not supported: beamr takes only +S, +P, +t and +B of erl's emulator flags")
+    format!("+{name} is not supported: beamr takes only +S, +P, +Q, +t, +e and +B of erl's emulator flags")
 }
 
 /// An emulator flag's value: the rest of the word (`+P5000`), else the
@@ -379,6 +397,11 @@ mod tests {
         assert!(parsed("+P x").is_err());
         assert_eq!(parsed("+t 20000").unwrap().atom_limit, Some(20000));
         assert_eq!(parsed("+t9000").unwrap().atom_limit, Some(9000));
+        assert_eq!(parsed("+Q 5000").unwrap().port_limit, Some(5000));
+        assert_eq!(parsed("+Q1024").unwrap().port_limit, Some(1024));
+        assert!(parsed("+Q 1023").unwrap_err().contains("+Q 1023"));
+        assert_eq!(parsed("+e 20000").unwrap().ets_limit, Some(20000));
+        assert!(parsed("+e -5").unwrap_err().contains("+e -5"));
         assert!(parsed("+t 8191").is_err());
         assert!(parsed("+t 2147483648").is_err());
         assert!(parsed("+t").is_err());

@@ -62,6 +62,12 @@ fn run(words: &[String]) -> Result<u8, String> {
     if let Some(limit) = cmd.process_limit {
         rt.set_process_limit(limit);
     }
+    if let Some(limit) = cmd.port_limit {
+        rt.ports.set_limit(limit);
+    }
+    if let Some(limit) = cmd.ets_limit {
+        rt.ets.set_limit(limit);
+    }
     if crate::commands::node::names_node(&cmd.flags) {
         crate::commands::node::start_epmd();
     }

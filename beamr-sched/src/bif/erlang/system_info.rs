@@ -132,11 +132,11 @@ fn counts_and_limits(rt: &Runtime, p: &mut Process, item: &str) -> Option<Term> 
         "process_count" => small(rt.processes.len()),
         "process_limit" => small(rt.process_limit()),
         "port_count" => small(rt.ports.ids().len()),
-        "port_limit" => small(65_536),
+        "port_limit" => small(rt.ports.limit()),
         "atom_count" => small(Atom::count()),
         "atom_limit" => small(beamr_core::atom::limit()),
         "ets_count" => small(rt.ets.all().len()),
-        "ets_limit" => small(8192),
+        "ets_limit" => small(rt.ets.limit()),
         "schedulers"
         | "schedulers_online"
         | "dirty_cpu_schedulers"

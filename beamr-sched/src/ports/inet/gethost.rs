@@ -46,10 +46,11 @@ pub fn is_gethost(file: &str) -> bool {
         .is_some_and(|n| n == "inet_gethost")
 }
 
-/// Opens the resolver for `owner`.
+/// Opens the resolver for `owner`; `None` with the port table full or
+/// the runtime gone.
 pub fn open(rt: &Runtime, owner: Term, file: &str) -> Option<Term> {
     let weak = rt.weak_self.get()?.clone();
-    let id = rt.ports.new_id();
+    let id = rt.ports.new_id().ok()?;
     let driver = GetHost {
         id,
         rt: weak,

@@ -61,7 +61,7 @@ pub fn open(rt: &Runtime, owner: Term, name: &str) -> Result<Term, Exception> {
         _ => return Err(Exception::badarg()),
     };
     let weak = rt.weak_self.get().cloned().ok_or_else(Exception::badarg)?;
-    let id = rt.ports.new_id();
+    let id = rt.ports.new_id()?;
     let driver = InetPort::new(id, weak, udp);
     let mut port = Port::new(id, name.to_string(), owner, None);
     port.driver = Some(driver as Arc<dyn PortDriver>);

@@ -187,7 +187,7 @@ impl InetPort {
             let reply = match listener.accept() {
                 Ok(stream) => match self.new_connection(stream, st, waiter.caller) {
                     Ok(port) => Reply::Socket(port),
-                    Err(e) => Reply::Error(io_error(&e)),
+                    Err(reason) => Reply::Error(reason),
                 },
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -214,13 +214,13 @@ impl InetPort {
         });
     }
 
-    /// The port of an accepted connection, owned by and linked to `owner`.
-    fn new_connection(&self, stream: Conn, st: &State, owner: Term) -> std::io::Result<Term> {
-        let rt = self
-            .rt
-            .upgrade()
-            .ok_or_else(|| std::io::Error::other("no runtime"))?;
-        let id = rt.ports.new_id();
+    /// The port of an accepted connection, owned by and linked to `owner`;
+    /// else the accept's error. With the port table full that is
+    /// `system_limit`, and the connection is closed, as erts's inet driver
+    /// closes it.
+    fn new_connection(&self, stream: Conn, st: &State, owner: Term) -> Result<Term, &'static str> {
+        let rt = self.rt.upgrade().ok_or("closed")?;
+        let id = rt.ports.new_id().map_err(|_| "system_limit")?;
         let inet = InetPort::accepted(id, self.rt.clone(), stream, st.opts.clone(), st.inet6);
         let mut port = Port::new(id, "tcp_inet".into(), owner, None);
         port.driver = Some(inet.clone() as std::sync::Arc<dyn PortDriver>);
@@ -228,7 +228,7 @@ impl InetPort {
         rt.send_signal(owner, Signal::Link { from: id });
         if let Err(e) = inet.register() {
             rt.port_exit(id, Term::atom(beamr_core::atom::Atom::NORMAL), None);
-            return Err(e);
+            return Err(io_error(&e));
         }
         Ok(id)
     }
