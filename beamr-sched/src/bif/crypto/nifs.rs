@@ -1,6 +1,8 @@
 //! `crypto`'s commonly used NIFs natively, on RustCrypto's digests:
 //! hashing (`hash_nif`, `hash_init/update/final_nif`, `hash_info_nif`,
-//! `hash_algorithms`), HMAC (`mac_nif`, `mac_init/update/final_nif`),
+//! `hash_algorithms`), MACs (`mac_nif`, `mac_init/update/final_nif`,
+//! `mac_algorithms`: HMAC here, CMAC and Poly1305 on OpenSSL in
+//! `ossl::mac`),
 //! random bytes and numbers (`strong_rand_bytes_nif`, `rand_uniform_nif`),
 //! `hash_equals_nif` and `do_exor`. `crypto.erl` runs as bytecode on top,
 //! as on the BEAM.
@@ -33,6 +35,8 @@ use beamr_core::term::Term;
 use num_bigint::BigUint;
 
 use crate::bif::common::resource::Resources;
+use crate::bif::crypto::ossl::error::{badarg, error, Line};
+use crate::bif::crypto::ossl::mac::{self, CipherLines, Streaming};
 use crate::bif::erlang::binaries::{binary_bytes, iodata_bytes};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -260,8 +264,9 @@ fn hash_algorithms(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, E
     Ok(p.heap.list(&names))
 }
 
+/// `mac_algorithms()`: mac.c's list, built backwards as its C builds it.
 fn mac_algorithms(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
-    Ok(p.heap.list(&[atom("hmac")]))
+    Ok(p.heap.list(&[atom("cmac"), atom("hmac"), atom("poly1305")]))
 }
 
 /// The digest argument of `hash_*_nif` (C argument 0), or hash.c's error.
@@ -392,77 +397,191 @@ impl Hmac {
     }
 }
 
-/// The MAC type and digest arguments (C arguments 0 and 1) of
-/// `mac_nif`/`mac_init_nif`: only hmac is here.
-fn hmac_args(p: &mut Process, kind: Term, sub: Term) -> Result<&'static Algorithm, Exception> {
-    if kind.as_atom().map(Atom::name) != Some("hmac") {
-        return Err(nif_error(p, "mac.c", 243, 0, "Unsupported mac algorithm"));
+/// The MACs erts's mac.c knows (its `mac_types`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MacKind {
+    Hmac,
+    Cmac,
+    Poly1305,
+}
+
+/// Where mac.c raises each error of one NIF, in OTP 25, 27 and 29:
+/// `mac_nif`'s lines and `mac_init_nif`'s differ.
+struct MacLines {
+    /// "Unknown mac algorithm" (C argument 0).
+    unknown_mac: Line,
+    /// "Bad key length" (C argument 2): a Poly1305 key not of 32 bytes.
+    key_length: Line,
+    /// "Bad digest algorithm for HMAC" (C argument 1).
+    digest: Line,
+    /// CMAC's cipher errors.
+    cipher: CipherLines,
+    /// The library's refusal, and erts's words for it.
+    failed: (Line, &'static str),
+}
+
+const MAC_NIF: MacLines = MacLines {
+    unknown_mac: Line(233, 234, 251),
+    key_length: Line(235, 236, 253),
+    digest: Line(263, 264, 281),
+    cipher: CipherLines {
+        unknown: Line(313, 314, 331),
+        key_size: Line(316, 317, 334),
+    },
+    failed: (Line(387, 388, 405), "Couldn't get mac"),
+};
+
+const MAC_INIT_NIF: MacLines = MacLines {
+    unknown_mac: Line(587, 587, 600),
+    key_length: Line(589, 589, 602),
+    digest: Line(617, 617, 630),
+    cipher: CipherLines {
+        unknown: Line(658, 658, 671),
+        key_size: Line(661, 661, 674),
+    },
+    failed: (Line(737, 737, 750), "Can't initialize EVP_MAC_CTX"),
+};
+
+/// C argument 0 given a key of `key_len` bytes: the kind, or mac.c's
+/// error for a name it does not know or a Poly1305 key of another size.
+fn mac_kind(
+    p: &mut Process,
+    t: Term,
+    key_len: usize,
+    lines: &MacLines,
+) -> Result<MacKind, Exception> {
+    let kind = match t.as_atom().map(Atom::name) {
+        Some("hmac") => MacKind::Hmac,
+        Some("cmac") => MacKind::Cmac,
+        Some("poly1305") => MacKind::Poly1305,
+        _ => {
+            let msg = "Unknown mac algorithm";
+            return Err(badarg(p, "mac.c", lines.unknown_mac, 0, msg));
+        }
+    };
+    if kind == MacKind::Poly1305 && key_len != 32 {
+        return Err(badarg(p, "mac.c", lines.key_length, 2, "Bad key length"));
     }
-    algorithm(sub).ok_or_else(|| nif_error(p, "mac.c", 263, 1, "Bad digest algorithm for HMAC"))
+    Ok(kind)
 }
 
-fn key_arg(p: &mut Process, t: Term) -> Result<Vec<u8>, Exception> {
-    iodata_bytes(t).map_err(|_| nif_error(p, "mac.c", 211, 2, "Bad key"))
+/// A MAC being computed: HMAC here, CMAC and Poly1305 on OpenSSL.
+enum MacState {
+    Hmac(Hmac),
+    Ossl(Streaming),
 }
 
-/// `mac_nif(hmac, Digest, Key, Data)`: the MAC.
+impl MacState {
+    fn update(&mut self, data: &[u8]) -> bool {
+        match self {
+            MacState::Hmac(mac) => {
+                mac.inner.update(data);
+                true
+            }
+            MacState::Ossl(mac) => mac.update(data),
+        }
+    }
+
+    fn finish(&mut self) -> Option<Vec<u8>> {
+        match self {
+            MacState::Hmac(mac) => Some(mac.finish()),
+            MacState::Ossl(mac) => mac.finish(),
+        }
+    }
+}
+
+/// The MAC `kind`, `sub` (a digest, a cipher or `undefined`) and `key`
+/// name, with nothing fed yet; or mac.c's error.
+fn new_mac(
+    p: &mut Process,
+    kind: Term,
+    sub: Term,
+    key: &[u8],
+    lines: &MacLines,
+) -> Result<MacState, Exception> {
+    let (failed, msg) = lines.failed;
+    let key = match mac_kind(p, kind, key.len(), lines)? {
+        MacKind::Hmac => {
+            let msg_digest = "Bad digest algorithm for HMAC";
+            let alg =
+                algorithm(sub).ok_or_else(|| badarg(p, "mac.c", lines.digest, 1, msg_digest))?;
+            // OpenSSL has no HMAC over an extendable-output digest.
+            if alg.xof {
+                return Err(error(p, "mac.c", failed, msg));
+            }
+            return Ok(MacState::Hmac(Hmac::new(alg, key)));
+        }
+        MacKind::Cmac => mac::cmac_key(p, sub, key, lines.cipher)?,
+        MacKind::Poly1305 => mac::poly1305_key(key),
+    };
+    match key.as_ref().and_then(Streaming::new) {
+        Some(mac) => Ok(MacState::Ossl(mac)),
+        None => Err(error(p, "mac.c", failed, msg)),
+    }
+}
+
+/// `mac_nif(Type, SubType, Key, Data)`: the MAC, checked as erts's mac.c
+/// checks (the text first, then the key, the type and the sub-type).
 fn mac_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let alg = hmac_args(p, a[0], a[1])?;
-    let key = key_arg(p, a[2])?;
-    let data = iodata_bytes(a[3]).map_err(|_| nif_error(p, "mac.c", 216, 3, "Bad text"))?;
-    if alg.xof {
-        let line = line_by_release(388, 405);
-        return Err(nif_exception(
-            p,
-            Atom::ERROR,
-            "mac.c",
-            line,
-            -1,
-            "Couldn't get mac",
-        ));
+    let data =
+        iodata_bytes(a[3]).map_err(|_| badarg(p, "mac.c", Line(175, 176, 193), 3, "Bad text"))?;
+    let key =
+        iodata_bytes(a[2]).map_err(|_| badarg(p, "mac.c", Line(220, 221, 238), 2, "Bad key"))?;
+    let mut mac = new_mac(p, a[0], a[1], &key, &MAC_NIF)?;
+    let (failed, msg) = MAC_NIF.failed;
+    match mac.update(&data).then(|| mac.finish()).flatten() {
+        Some(out) => Ok(p.heap.binary(&out)),
+        None => Err(error(p, "mac.c", failed, msg)),
     }
-    let mut mac = Hmac::new(alg, &key);
-    mac.inner.update(&data);
-    Ok(p.heap.binary(&mac.finish()))
 }
 
 /// Third id word of a MAC state's reference.
 const MAC_TAG: u32 = 0x00AC_5700;
 
-static MACS: Resources<Mutex<Hmac>> = Resources::new(MAC_TAG);
+static MACS: Resources<Mutex<MacState>> = Resources::new(MAC_TAG);
 
-fn lock(m: &Mutex<Hmac>) -> MutexGuard<'_, Hmac> {
+fn lock(m: &Mutex<MacState>) -> MutexGuard<'_, MacState> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// `mac_init_nif(Type, SubType, Key)`: a MAC state to feed.
 fn mac_init_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let alg = hmac_args(p, a[0], a[1])?;
-    let key = key_arg(p, a[2])?;
-    if alg.xof {
-        let line = line_by_release(737, 750);
-        let msg = "Can't initialize EVP_MAC_CTX";
-        return Err(nif_exception(p, Atom::ERROR, "mac.c", line, -1, msg));
-    }
-    Ok(MACS.insert(p, Mutex::new(Hmac::new(alg, &key))))
+    let key =
+        iodata_bytes(a[2]).map_err(|_| badarg(p, "mac.c", Line(580, 580, 593), 2, "Bad key"))?;
+    let mac = new_mac(p, a[0], a[1], &key, &MAC_INIT_NIF)?;
+    Ok(MACS.insert(p, Mutex::new(mac)))
 }
 
-fn mac_state(p: &mut Process, t: Term) -> Result<std::sync::Arc<Mutex<Hmac>>, Exception> {
+/// The MAC state `t` denotes, or mac.c's "Bad ref" at `line`.
+fn mac_state(
+    p: &mut Process,
+    t: Term,
+    line: Line,
+) -> Result<std::sync::Arc<Mutex<MacState>>, Exception> {
     MACS.get(t)
-        .ok_or_else(|| nif_error(p, "mac.c", 564, 0, "Bad ref"))
+        .ok_or_else(|| badarg(p, "mac.c", line, 0, "Bad ref"))
 }
 
 /// `mac_update_nif(State, Data)`: feeds the state in place; answers it.
+/// The text is checked before the state, as erts checks.
 fn mac_update_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let state = mac_state(p, a[0])?;
-    let data = iodata_bytes(a[1]).map_err(|_| nif_error(p, "mac.c", 569, 1, "Bad text"))?;
-    lock(&state).inner.update(&data);
+    let data =
+        iodata_bytes(a[1]).map_err(|_| badarg(p, "mac.c", Line(794, 794, 807), 1, "Bad text"))?;
+    let state = mac_state(p, a[0], Line(817, 817, 830))?;
+    if !lock(&state).update(&data) {
+        return Err(error(p, "mac.c", Line(827, 827, 840), "mac update"));
+    }
     Ok(a[0])
 }
 
+/// `mac_final_nif(State)`: the MAC of what was fed.
 fn mac_final_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let state = mac_state(p, a[0])?;
+    let state = mac_state(p, a[0], Line(847, 847, 860))?;
     let mac = lock(&state).finish();
-    Ok(p.heap.binary(&mac))
+    match mac {
+        Some(mac) => Ok(p.heap.binary(&mac)),
+        None => Err(error(p, "mac.c", Line(866, 866, 879), "Signing")),
+    }
 }
 
 // ---- randomness and the rest ----

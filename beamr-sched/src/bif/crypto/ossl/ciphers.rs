@@ -110,6 +110,21 @@ pub(super) fn by_name_and_key(name: &str, key_len: usize) -> Option<&'static Cip
         .find(|c| c.name == name && c.key_len == key_len)
 }
 
+/// The cipher erts's `get_cipher_type` finds for `name` and a key of
+/// `key_len` bytes: erts's table gives triple DES and ChaCha20-Poly1305
+/// no key length, so those are found whatever the key (OpenSSL refuses a
+/// wrong one later).
+pub(super) fn by_name_as_erts(name: &str, key_len: usize) -> Option<&'static CipherType> {
+    by_name_and_key(name, key_len).or_else(|| {
+        by_name(name).filter(|c| {
+            matches!(
+                c.name,
+                "des_ede3_cbc" | "des_ede3_cfb" | "chacha20_poly1305"
+            )
+        })
+    })
+}
+
 /// The first cipher named `name`, whatever its key (erts's
 /// `get_cipher_type_no_key`).
 pub(super) fn by_name(name: &str) -> Option<&'static CipherType> {

@@ -1,5 +1,5 @@
-//! An OpenSSL cipher context that a crypto resource can hold while its
-//! process moves between scheduler threads.
+//! The OpenSSL contexts (a cipher's, a MAC's) that a crypto resource can
+//! hold while its process moves between scheduler threads.
 
 use openssl::cipher_ctx::CipherCtx;
 
@@ -13,3 +13,10 @@ pub(super) struct Ctx(pub(super) CipherCtx);
 // pointer. Every `Ctx` lives inside a `Mutex` (see `stream.rs`), so one
 // thread at a time touches it.
 unsafe impl Send for Ctx {}
+
+// SAFETY: an EVP_MD_CTX (with the EVP_PKEY it references, counted) is heap
+// memory that this value alone owns and frees on drop; OpenSSL gives it no
+// thread affinity. `MdCtx` is not `Send` only because it wraps a raw
+// pointer. Every `Streaming` MAC lives inside a `Mutex` (the MAC states of
+// `nifs`), so one thread at a time touches it.
+unsafe impl Send for super::mac::Streaming {}

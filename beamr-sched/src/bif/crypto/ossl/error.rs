@@ -11,7 +11,7 @@ use crate::process::{Exception, Process};
 
 /// A C source line in OTP 25, 27 and 29's crypto.
 #[derive(Clone, Copy)]
-pub(super) struct Line(pub i64, pub i64, pub i64);
+pub(in crate::bif::crypto) struct Line(pub i64, pub i64, pub i64);
 
 impl Line {
     /// The line in the running release.
@@ -25,12 +25,23 @@ impl Line {
 }
 
 /// A `badarg` of C argument `arg` at `line` of `file`.
-pub(super) fn badarg(p: &mut Process, file: &str, line: Line, arg: i64, msg: &str) -> Exception {
+pub(in crate::bif::crypto) fn badarg(
+    p: &mut Process,
+    file: &str,
+    line: Line,
+    arg: i64,
+    msg: &str,
+) -> Exception {
     nif_exception(p, Atom::BADARG, file, line.now(), arg, msg)
 }
 
 /// An `error` (a failing library call) at `line` of `file`, naming no
 /// argument.
-pub(super) fn error(p: &mut Process, file: &str, line: Line, msg: &str) -> Exception {
+pub(in crate::bif::crypto) fn error(
+    p: &mut Process,
+    file: &str,
+    line: Line,
+    msg: &str,
+) -> Exception {
     nif_exception(p, Atom::ERROR, file, line.now(), -1, msg)
 }

@@ -17,6 +17,7 @@
 //! - [`rsa`]: RSA encryption and decryption (`pkey_crypt_nif/6`);
 //! - [`rsa_opts`]: the RSA options list both of those take;
 //! - [`kdf`]: PBKDF2 (`pbkdf2_hmac_nif/5`);
+//! - [`mac`]: CMAC and Poly1305, for `nifs`'s MAC NIFs;
 //! - [`digest`]: the digest names the three above take;
 //! - [`ffi`]: the libcrypto calls the `openssl` crate does not bind.
 //!
@@ -28,11 +29,12 @@ mod aead;
 mod ciphers;
 mod context;
 mod digest;
-mod error;
+pub(super) mod error;
 mod ffi;
 mod info;
 mod kdf;
 mod keys;
+pub(super) mod mac;
 mod rsa;
 mod rsa_opts;
 mod sign;
