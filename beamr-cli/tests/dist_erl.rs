@@ -3,7 +3,8 @@
 //! ways, `erpc:call/4` both ways (with the remote call's output printed on
 //! the caller's node), a 50 MB message and 1,000 small ones in order,
 //! garbage on the distribution port, a link and monitors across nodes broken by killing the erl OS
-//! process, and a wrong cookie refused both ways. Each test starts its
+//! process, a wrong cookie refused both ways, and a hidden beamr node
+//! that both sides see as hidden. Each test starts its
 //! own EPMD and nodes (see `dist_support`) and kills them when done.
 //!
 //! The erl peers run on the host's OTP, or on another release's root with
@@ -14,7 +15,7 @@ mod support;
 
 use std::time::Duration;
 
-use dist_support::{beamr_node, compile, erl, unique, wait_registered, Epmd};
+use dist_support::{beamr_node, beamr_node_with, compile, erl, unique, wait_registered, Epmd};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -39,8 +40,19 @@ main() ->
         ["link", Peer] -> link_and_lose(list_to_atom(Peer));
         ["erpc", Peer] -> erpc_calls(list_to_atom(Peer));
         ["big", Peer] -> big_and_many(list_to_atom(Peer));
-        ["ping", Peer] -> io:format("~p~n", [net_adm:ping(list_to_atom(Peer))])
+        ["ping", Peer] -> io:format("~p~n", [net_adm:ping(list_to_atom(Peer))]);
+        ["hidden", Peer] -> hidden(list_to_atom(Peer))
     end.
+
+%% On a hidden node: the connection to an erl node is hidden on both
+%% sides (nodes/0 leaves it out, nodes(hidden) and nodes(connected) have
+%% it), and erpc works over it.
+hidden(Peer) ->
+    pong = ping(Peer),
+    io:format("~p~n", [{nodes(), nodes(hidden) =:= [Peer], nodes(connected) =:= [Peer]}]),
+    io:format("~p~n", [{erpc:call(Peer, erlang, nodes, []),
+                        erpc:call(Peer, erlang, nodes, [hidden]) =:= [node()]}]),
+    {echo, Peer} ! {self(), stop}.
 
 %% A registered echo server until told to stop.
 serve() ->
@@ -305,4 +317,23 @@ fn a_wrong_cookie_is_refused_both_ways() {
     assert_eq!(out, "pang\n", "beamr's stderr: {err}");
     drop(b);
     drop(e);
+}
+
+#[test]
+fn a_hidden_beamr_node_is_hidden_on_both_sides() {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let e = erl(&epmd, &unique("e"), &cookie, ERL_ECHO);
+    wait_registered(&epmd, &e.name);
+    let b = beamr_node_with(
+        &epmd,
+        &unique("b"),
+        &cookie,
+        &["--hidden"],
+        &beam(),
+        &["hidden", &e.name],
+    );
+    let (out, err) = b.output(LIMIT);
+    assert_eq!(out, "{[],true,true}\n{[],true}\n", "beamr's stderr: {err}");
+    e.output(LIMIT);
 }

@@ -6,10 +6,9 @@
 //! made under `target/otp/` (27, 29), through `chroot`, with beamr on that
 //! release's library.
 //!
-//! The flags beamr refuses (distribution but for -sname, -name, -setcookie
-//! and -hidden, emulator flags other than `+S`, `+P`, `+Q`, `+t`, `+e` and
-//! `+B`, erl's shell) and a limit out of erts's range are one line on
-//! standard error and status 2.
+//! The flags beamr refuses (-remsh, emulator flags other than `+S`, `+P`,
+//! `+Q`, `+t`, `+e` and `+B`, erl's shell) and a limit out of erts's range
+//! are one line on standard error and status 2.
 
 mod release_roots;
 
@@ -121,6 +120,11 @@ const CASES: &[(&str, &str)] = &[
         "flags",
         "-noshell -pa a -pz z -myflag x y -mode interactive -boot start_clean \
          -s erlcmd flags -s init stop",
+    ),
+    (
+        "distribution flags kept for kernel",
+        "-noshell -connect_all false -proto_dist inet_tcp -epmd_module erl_epmd \
+         -start_epmd false -dist_listen false -cookie x -s erlcmd flags -s init stop",
     ),
     (
         "code path",

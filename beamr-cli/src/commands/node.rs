@@ -54,6 +54,15 @@ pub fn names_node(flags: &[(String, Vec<String>)]) -> bool {
         .any(|(f, v)| (f == "sname" || f == "name") && !v.is_empty())
 }
 
+/// False when `flags` say `-start_epmd false`, which tells erl's launcher
+/// to leave EPMD alone (an `-epmd_module` of the program's own, or one
+/// started elsewhere, takes its place).
+pub fn wants_epmd(flags: &[(String, Vec<String>)]) -> bool {
+    !flags
+        .iter()
+        .any(|(f, v)| f == "start_epmd" && v.first().is_some_and(|v| v == "false"))
+}
+
 /// Starts `epmd -daemon` as erl's launcher does before a distributed
 /// node boots; a failure is reported and the boot goes on (kernel then
 /// logs that it cannot register, as erl does without an EPMD).

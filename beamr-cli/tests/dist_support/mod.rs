@@ -181,8 +181,21 @@ pub fn erl(epmd: &Epmd, name: &str, cookie: &str, expr: &str) -> Node {
 
 /// A beamr node running `MOD:main/0` of `beam` with plain `args`.
 pub fn beamr_node(epmd: &Epmd, name: &str, cookie: &str, beam: &Path, args: &[&str]) -> Node {
+    beamr_node_with(epmd, name, cookie, &[], beam, args)
+}
+
+/// [`beamr_node`] with more of `beamr run`'s flags (`--hidden`).
+pub fn beamr_node_with(
+    epmd: &Epmd,
+    name: &str,
+    cookie: &str,
+    flags: &[&str],
+    beam: &Path,
+    args: &[&str],
+) -> Node {
     let mut cmd = Command::new(beamr());
     cmd.args(["run", "--no-ctl", "--sname", name, "--setcookie", cookie])
+        .args(flags)
         .arg(beam)
         .arg("--")
         .args(args)

@@ -143,12 +143,19 @@ impl Table {
         })
     }
 
-    /// The nodes whose connection is up.
-    pub fn up_nodes(&self) -> Vec<Atom> {
+    /// The nodes whose connection is up: every one, or only the visible
+    /// ones (`Some(true)`) or the hidden ones (`Some(false)`). A connection
+    /// is visible when its flags (both sides', as `dist_util` agrees them
+    /// for `setnode`) say published, as erts tells them apart.
+    pub fn up_nodes(&self, visible: Option<bool>) -> Vec<Atom> {
         let mut nodes: Vec<Atom> = self
             .nodes
             .iter()
-            .filter(|(_, e)| e.up.is_some())
+            .filter(|(_, e)| {
+                e.up.as_ref().is_some_and(|up| {
+                    visible.is_none_or(|v| (up.flags & super::flags::PUBLISHED != 0) == v)
+                })
+            })
             .map(|(&n, _)| n)
             .collect();
         nodes.sort_by(|a, b| a.name().cmp(b.name()));

@@ -72,13 +72,10 @@ pub struct ErlCommand {
 
 /// Flags of erl that beamr does not take, each with the reason.
 pub const REFUSED: &[(&str, &str)] = &[
-    ("cookie", "distribution is not supported yet"),
-    ("connect_all", "distribution is not supported yet"),
-    ("remsh", "distribution is not supported yet"),
-    ("proto_dist", "distribution is not supported yet"),
-    ("epmd_module", "distribution is not supported yet"),
-    ("start_epmd", "distribution is not supported yet"),
-    ("dist_listen", "distribution is not supported yet"),
+    (
+        "remsh",
+        "beamr has no interactive shell to run on the remote node",
+    ),
     ("detached", "beamr does not detach from its terminal"),
     ("heart", "beamr has no heart program"),
     ("args_file", "beamr reads no argument files"),

@@ -68,7 +68,9 @@ fn run(words: &[String]) -> Result<u8, String> {
     if let Some(limit) = cmd.ets_limit {
         rt.ets.set_limit(limit);
     }
-    if crate::commands::node::names_node(&cmd.flags) {
+    if crate::commands::node::names_node(&cmd.flags)
+        && crate::commands::node::wants_epmd(&cmd.flags)
+    {
         crate::commands::node::start_epmd();
     }
     let schedulers = cmd.schedulers.map_or_else(

@@ -63,19 +63,19 @@ fn node1(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception>
     Err(Exception::badarg())
 }
 
-/// `nodes()`: the nodes connected.
+/// `nodes()`: the visible nodes connected.
 fn nodes0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
     let nodes: Vec<Term> = crate::dist::table::table()
-        .up_nodes()
+        .up_nodes(Some(true))
         .into_iter()
         .map(Term::atom)
         .collect();
     Ok(p.heap.list(&nodes))
 }
 
-/// `nodes(Arg)`: `visible`, `hidden`, `connected`, `this`, `known` or a
-/// list of them (every connection counts as visible: hidden ones are not
-/// told apart yet); `this` names this node while it is alive.
+/// `nodes(Arg)`: `visible`, `hidden`, `connected` (both), `this`,
+/// `known` or a list of them; `this` names this node while it is alive.
+/// As erts lists them: this node, then the visible, then the hidden.
 fn nodes1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let kinds = match a[0].as_atom() {
         Some(k) => vec![k],
@@ -86,13 +86,14 @@ fn nodes1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception>
             .map(|k| k.as_atom().ok_or_else(Exception::badarg))
             .collect::<Result<Vec<_>, _>>()?,
     };
-    let (mut this, mut others) = (false, false);
+    let (mut this, mut visible, mut hidden) = (false, false, false);
     for k in kinds {
         match k.name() {
-            "visible" | "connected" => others = true,
-            "hidden" => {}
+            "visible" => visible = true,
+            "hidden" => hidden = true,
+            "connected" => (visible, hidden) = (true, true),
             "this" => this = true,
-            "known" => (this, others) = (true, true),
+            "known" => (this, visible, hidden) = (true, true, true),
             _ => return Err(Exception::badarg()),
         }
     }
@@ -100,10 +101,13 @@ fn nodes1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception>
     if this && node::is_alive() {
         nodes.push(Term::atom(node::name()));
     }
-    if others {
-        let up = crate::dist::table::table().up_nodes();
-        nodes.extend(up.into_iter().map(Term::atom));
+    let table = crate::dist::table::table();
+    for (wanted, kind) in [(visible, true), (hidden, false)] {
+        if wanted {
+            nodes.extend(table.up_nodes(Some(kind)).into_iter().map(Term::atom));
+        }
     }
+    drop(table);
     Ok(p.heap.list(&nodes))
 }
 
