@@ -3,8 +3,9 @@
 //! ways, `erpc:call/4` both ways (with the remote call's output printed on
 //! the caller's node), a 50 MB message and 1,000 small ones in order,
 //! garbage on the distribution port, a link and monitors across nodes broken by killing the erl OS
-//! process, a wrong cookie refused both ways, and a hidden beamr node
-//! that both sides see as hidden. Each test starts its
+//! process, a wrong cookie refused both ways, a hidden beamr node that
+//! both sides see as hidden, `net_kernel:monitor_nodes/1,2`, and
+//! `global`'s names and `pg`'s groups across both. Each test starts its
 //! own EPMD and nodes (see `dist_support`) and kills them when done.
 //!
 //! The erl peers run on the host's OTP, or on another release's root with
@@ -41,7 +42,75 @@ main() ->
         ["erpc", Peer] -> erpc_calls(list_to_atom(Peer));
         ["big", Peer] -> big_and_many(list_to_atom(Peer));
         ["ping", Peer] -> io:format("~p~n", [net_adm:ping(list_to_atom(Peer))]);
-        ["hidden", Peer] -> hidden(list_to_atom(Peer))
+        ["hidden", Peer] -> hidden(list_to_atom(Peer));
+        ["monitor", Peer] -> monitor_nodes(list_to_atom(Peer));
+        ["global", Peer] -> global_names(list_to_atom(Peer))
+    end.
+
+%% net_kernel:monitor_nodes/1,2 in its four shapes (plain, an options
+%% list, options maps) as an erl node's connection comes up and goes
+%% with erlang:disconnect_node/1; nodes/2; the process flag's counts.
+monitor_nodes(Peer) ->
+    ok = net_kernel:monitor_nodes(true),
+    ok = net_kernel:monitor_nodes(true, [nodedown_reason, {node_type, all}, connection_id]),
+    ok = net_kernel:monitor_nodes(true, #{node_type => all, nodedown_reason => true}),
+    ok = net_kernel:monitor_nodes(true, #{connection_id => true}),
+    io:format("~p~n", [net_kernel:monitor_nodes(true, [bogus])]),
+    pong = ping(Peer),
+    io:format("~p~n", [lists:sort([receive M -> event(M) after 10000 -> timeout end || _ <- [1, 2, 3, 4]])]),
+    io:format("~p~n", [[{N =:= Peer, maps:map(fun info/2, Info)}
+                        || {N, Info} <- nodes(connected, #{connection_id => true, node_type => true})]]),
+    true = erlang:disconnect_node(Peer),
+    io:format("~p~n", [lists:sort([receive M -> event(M) after 10000 -> timeout end || _ <- [1, 2, 3, 4]])]),
+    ok = net_kernel:monitor_nodes(false),
+    io:format("~p~n", [[process_flag(monitor_nodes, true), process_flag(monitor_nodes, true),
+                        process_flag(monitor_nodes, false)]]).
+
+event({What, _Node}) -> {What, plain};
+event({What, _Node, Info}) when is_list(Info) -> {What, [{K, info(K, V)} || {K, V} <- Info]};
+event({What, _Node, Info}) when is_map(Info) -> {What, maps:map(fun info/2, Info)}.
+
+%% Connection ids differ from run to run.
+info(connection_id, Id) -> is_integer(Id);
+info(_, V) -> V.
+
+%% global's names across this node and an erl node: each side's name
+%% seen from the other, global:send/2 to the erl side's, a clash refused,
+%% an unregistered name gone on both; then a pg group with a member on
+%% each node.
+global_names(Peer) ->
+    pong = ping(Peer),
+    Echo = erpc:call(Peer, erlang, whereis, [echo]),
+    yes = erpc:call(Peer, global, register_name, [erl_svc, Echo]),
+    yes = global:register_name(beamr_svc, self()),
+    ok = global:sync(),
+    ok = erpc:call(Peer, global, sync, []),
+    io:format("~p~n", [{global:whereis_name(erl_svc) =:= Echo,
+                        erpc:call(Peer, global, whereis_name, [beamr_svc]) =:= self(),
+                        lists:sort(global:registered_names())}]),
+    global:send(erl_svc, {self(), hi}),
+    io:format("~p~n", [receive R -> R after 10000 -> no_reply end]),
+    io:format("~p~n", [global:register_name(erl_svc, self())]),
+    _ = global:unregister_name(beamr_svc),
+    ok = erpc:call(Peer, global, sync, []),
+    io:format("~p~n", [erpc:call(Peer, global, whereis_name, [beamr_svc])]),
+    %% pg's groups: a member on each node, seen from both.
+    {ok, _} = pg:start(pg),
+    {ok, _} = erpc:call(Peer, pg, start, [pg]),
+    ok = erpc:call(Peer, pg, join, [grp, Echo]),
+    ok = pg:join(grp, self()),
+    Here = members(fun() -> pg:get_members(grp) end, 2, 100),
+    There = members(fun() -> erpc:call(Peer, pg, get_members, [grp]) end, 2, 100),
+    io:format("~p~n", [{lists:sort([node(P) || P <- Here]) =:= lists:sort([node(), Peer]),
+                        lists:sort(Here) =:= lists:sort(There)}]),
+    {echo, Peer} ! {self(), stop}.
+
+%% The members Get answers once there are N (pg tells other nodes
+%% asynchronously), trying Tries times 100 ms apart.
+members(Get, N, Tries) ->
+    case Get() of
+        Ms when length(Ms) =:= N; Tries =:= 0 -> Ms;
+        _ -> timer:sleep(100), members(Get, N, Tries - 1)
     end.
 
 %% On a hidden node: the connection to an erl node is hidden on both
@@ -335,5 +404,47 @@ fn a_hidden_beamr_node_is_hidden_on_both_sides() {
     );
     let (out, err) = b.output(LIMIT);
     assert_eq!(out, "{[],true,true}\n{[],true}\n", "beamr's stderr: {err}");
+    e.output(LIMIT);
+}
+
+#[test]
+fn monitor_nodes_sees_an_erl_node_come_and_go_as_erl_does() {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let mut e = erl(&epmd, &unique("e"), &cookie, ERL_ECHO);
+    wait_registered(&epmd, &e.name);
+    let b = beamr_node(&epmd, &unique("b"), &cookie, &beam(), &["monitor", &e.name]);
+    let (out, err) = b.output(LIMIT);
+    // What erl 25 prints for the same program against an erl peer.
+    let expected = "{error,{unknown_options,[bogus]}}
+[{nodeup,plain},
+ {nodeup,#{connection_id => true}},
+ {nodeup,#{node_type => visible}},
+ {nodeup,[{connection_id,true},{node_type,visible}]}]
+[{true,#{connection_id => true,node_type => visible}}]
+[{nodedown,plain},
+ {nodedown,#{connection_id => true}},
+ {nodedown,#{node_type => visible,nodedown_reason => disconnect}},
+ {nodedown,[{connection_id,true},
+            {nodedown_reason,disconnect},
+            {node_type,visible}]}]
+[0,1,2]
+";
+    assert_eq!(out, expected, "beamr's stderr: {err}");
+    e.kill();
+}
+
+#[test]
+fn global_names_and_pg_groups_across_beamr_and_erl() {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let e = erl(&epmd, &unique("e"), &cookie, ERL_ECHO);
+    wait_registered(&epmd, &e.name);
+    let b = beamr_node(&epmd, &unique("b"), &cookie, &beam(), &["global", &e.name]);
+    let (out, err) = b.output(LIMIT);
+    assert_eq!(
+        out, "{true,true,[beamr_svc,erl_svc]}\n{echoed,hi}\nno\nundefined\n{true,true}\n",
+        "beamr's stderr: {err}"
+    );
     e.output(LIMIT);
 }

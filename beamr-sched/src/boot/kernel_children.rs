@@ -17,8 +17,11 @@
 //! - `erl_signal_server`, the `gen_event` manager the runtime tells of the
 //!   OS signals it handles (`boot::os_signals`), with kernel's
 //!   `erl_signal_handler` added as `kernel:start/2` adds it;
-//! - `net_sup` (`erl_distribution`: `erl_epmd`, `auth`, `net_kernel`) when
-//!   the command line has `-sname` or `-name`, as kernel starts it.
+//! - `rex` (`rpc`'s server) and `global_name_server` (`global`), then
+//!   `net_sup` (`erl_distribution`: `erl_epmd`, `auth`, `net_kernel`) when
+//!   the command line has `-sname` or `-name`, then `global_group`: the
+//!   children of kernel's `start_distribution/0`, which every node starts
+//!   unless kernel's `start_distribution` is `false`.
 
 use beamr_core::atom::Atom;
 use beamr_core::format::PrettyOptions;
@@ -50,6 +53,23 @@ struct Child<'a> {
     callback: &'a str,
     /// The spec's module list is `dynamic` (a `gen_event` manager).
     dynamic: bool,
+}
+
+/// A permanent worker of `kernel_sup` started by `module:start_link()`
+/// and shut down within 2000 ms, as kernel's specs for `rex`,
+/// `global_name_server` and `global_group` say.
+fn kernel_worker<'a>(id: &'a str, module: &'a str) -> Child<'a> {
+    Child {
+        id,
+        module,
+        function: "start_link",
+        local: None,
+        args: &[],
+        shutdown: Term::small_unchecked(2000),
+        kind: "worker",
+        callback: module,
+        dynamic: false,
+    }
 }
 
 impl Runtime {
@@ -111,6 +131,16 @@ impl Runtime {
             options,
         )?;
         self.run_kernel_function("erl_signal_handler", "start", options)?;
+        // Kernel's distribution children (kernel:start_distribution/0,
+        // started on every node unless start_distribution is false):
+        // {rex, {rpc, start_link, []}, permanent, 2000, worker, [rpc]} and
+        // {global_name_server, {global, start_link, []}, ...}, then net_sup
+        // and global_group.
+        let start_distribution = self.kernel_env_is_not_false("start_distribution");
+        if start_distribution {
+            self.start_kernel_child(&kernel_worker("rex", "rpc"), options)?;
+            self.start_kernel_child(&kernel_worker("global_name_server", "global"), options)?;
+        }
         // With -sname or -name, kernel starts distribution:
         // {net_sup, {erl_distribution, start_link, []}, permanent,
         //  infinity, supervisor, [erl_distribution]} (erl_distribution reads
@@ -131,7 +161,28 @@ impl Runtime {
                 options,
             )?;
         }
+        if start_distribution {
+            // {global_group, {global_group, start_link, []}, permanent,
+            //  2000, worker, [global_group]}
+            self.start_kernel_child(&kernel_worker("global_group", "global_group"), options)?;
+        }
         Ok(())
+    }
+
+    /// False when the kernel application's environment (the application
+    /// controller's `ac_tab`, `{{env, kernel, Key}, Value}`) sets `key` to
+    /// `false`, as `-kernel start_distribution false` does.
+    fn kernel_env_is_not_false(&self, key: &str) -> bool {
+        let Some(table) = self.ets.resolve(atom("ac_tab")) else {
+            return true;
+        };
+        let mut heap = Heap::new();
+        let key = heap.tuple(&[atom("env"), atom("kernel"), atom(key)]);
+        let data = table.lock();
+        !data
+            .lookup(key)
+            .iter()
+            .any(|o| matches!(o.term().as_tuple(), Some([_, v]) if *v == Term::FALSE))
     }
 
     /// `ERL_EPMD_PORT` as the flag `-epmd_port N`, which `erl_epmd` reads,

@@ -82,6 +82,14 @@ pub fn setnode(
         entry.conn_id
     };
     channel.attach_dist(Arc::new(Channel { node, conn_id }));
+    let visible = flags & super::flags::PUBLISHED != 0;
+    super::nodes_monitor::notify(
+        rt,
+        super::nodes_monitor::Event::Up,
+        node,
+        Some(conn_id),
+        visible,
+    );
     // {dist_ctrlr, Ctrlr, Node, SetupPid}: net_kernel links to the
     // controller, whose exit is the node going down.
     if let Some(kernel) = rt.names.whereis(known("net_kernel")) {
@@ -201,6 +209,12 @@ pub fn with_entry<R>(node: Atom, f: impl FnOnce(&mut Entry) -> R) -> R {
 /// `node`'s connection ended (`conn_id`: only if it is still that one):
 /// the entry goes, and what watched through it hears `noconnection`.
 pub fn gone(rt: &Runtime, node: Atom, conn_id: Option<u32>) {
+    gone_because(rt, node, conn_id, "connection_closed");
+}
+
+/// [`gone`], with the `nodedown_reason` the nodes monitors are told
+/// (`connection_closed`, `disconnect`, ...).
+pub fn gone_because(rt: &Runtime, node: Atom, conn_id: Option<u32>, reason: &str) {
     let entry = {
         let mut t = table();
         match t.nodes.get(&node) {
@@ -209,6 +223,12 @@ pub fn gone(rt: &Runtime, node: Atom, conn_id: Option<u32>) {
         }
     };
     let Some(entry) = entry else { return };
+    if let Some(up) = &entry.up {
+        // Only a connection that was up had a nodeup.
+        let visible = up.flags & super::flags::PUBLISHED != 0;
+        let reason = super::nodes_monitor::Event::Down(known(reason));
+        super::nodes_monitor::notify(rt, reason, node, Some(entry.conn_id), visible);
+    }
     let noconnection = atom("noconnection");
     for (local, remote) in entry.links {
         let reason = Payload::build(|h| {
@@ -312,7 +332,7 @@ impl DistSink for Channel {
         }
     }
 
-    fn closed(&self, rt: &Runtime, _reason: &str) {
-        gone(rt, self.node, Some(self.conn_id));
+    fn closed(&self, rt: &Runtime, reason: &str) {
+        gone_because(rt, self.node, Some(self.conn_id), reason);
     }
 }

@@ -16,17 +16,19 @@
 //!   messages' operations;
 //! - [`incoming`]: what a peer's control messages do here;
 //! - [`outgoing`]: what local processes send to other nodes;
-//! - [`spawn`]: spawn requests across nodes, both ways.
+//! - [`spawn`]: spawn requests across nodes, both ways;
+//! - [`nodes_monitor`]: `net_kernel:monitor_nodes/1,2`'s subscriptions
+//!   and their `nodeup`/`nodedown` messages.
 //!
 //! Not yet here: the atom cache and fragments (not advertised), a process
 //! as distribution controller (`dist_ctrl_*`), spawn request options but
-//! `link` and `monitor`, hidden connections told apart from visible ones, and `seq_trace`
-//! tokens across nodes (dropped).
+//! `link` and `monitor`, and `seq_trace` tokens across nodes (dropped).
 
 pub mod connection;
 pub mod flags;
 pub mod incoming;
 pub mod node;
+pub mod nodes_monitor;
 pub mod outgoing;
 pub mod spawn;
 pub mod table;

@@ -116,6 +116,7 @@ fn exited(rt: &Runtime, pid: Term, reason: Term) {
     if !any() {
         return;
     }
+    super::nodes_monitor::process_exited(pid);
     let mut out = Vec::new();
     {
         let mut t = table();

@@ -168,6 +168,12 @@ static TABLE: LazyLock<Mutex<Table>> = LazyLock::new(Mutex::default);
 /// True once any entry was made: a process's end looks no further before.
 static ANY: AtomicBool = AtomicBool::new(false);
 
+/// Marks the distribution in use without an entry (a nodes monitor), so
+/// that a process's end is looked at.
+pub fn note_in_use() {
+    ANY.store(true, Ordering::Relaxed);
+}
+
 /// The table, locked.
 pub fn table() -> MutexGuard<'static, Table> {
     TABLE.lock().unwrap_or_else(|e| e.into_inner())

@@ -179,7 +179,7 @@ impl Runtime {
             state.closed = true;
             state.sink = None;
             if let Some(driver) = &port.driver {
-                driver.stop();
+                driver.stop_with(reason);
             }
             if !state.trace.flags().is_empty() {
                 trace_end(&mut state, id, reason, end);

@@ -17,6 +17,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "node", 1, node1),
     ("erlang", "nodes", 0, nodes0),
     ("erlang", "nodes", 1, nodes1),
+    ("erlang", "nodes", 2, nodes2),
     ("erlang", "is_alive", 0, is_alive),
     ("erts_internal", "get_dflags", 0, get_dflags),
     ("erts_internal", "get_creation", 0, get_creation),
@@ -27,13 +28,15 @@ pub(crate) const BIFS: &[BifRow] = &[
 /// `setnode(Node, Creation)`: `true`, or `badarg` for a name that is not
 /// `Name@Host`, a creation that is not a 32-bit integer, or a node alive
 /// under another name.
-fn setnode2(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+fn setnode2(rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = a[0].as_atom().ok_or_else(Exception::badarg)?;
     let creation = a[1]
         .as_small()
         .and_then(|c| u32::try_from(c).ok())
         .ok_or_else(Exception::badarg)?;
     node::set(name, creation).map_err(|_| Exception::badarg())?;
+    // erts tells the nodes monitors that this node came up.
+    crate::dist::nodes_monitor::notify(rt, crate::dist::nodes_monitor::Event::Up, name, None, true);
     Ok(Term::TRUE)
 }
 
@@ -109,6 +112,63 @@ fn nodes1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception>
     }
     drop(table);
     Ok(p.heap.list(&nodes))
+}
+
+/// `nodes(Arg, InfoOpts)` (OTP 25 on): `{Node, Info}` for each node
+/// `nodes(Arg)` lists, Info a map of the `connection_id` and `node_type`
+/// that `InfoOpts` (a map of those keys to booleans) asks for; this node
+/// has no connection id (`undefined`) and the type `this`.
+fn nodes2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut want = (false, false);
+    for (k, v) in beamr_core::map::iter(a[1]).ok_or_else(Exception::badarg)? {
+        let on = match v {
+            Term::TRUE => true,
+            Term::FALSE => false,
+            _ => return Err(Exception::badarg()),
+        };
+        match k.as_atom().map(Atom::name) {
+            Some("connection_id") => want.0 = on,
+            Some("node_type") => want.1 = on,
+            _ => return Err(Exception::badarg()),
+        }
+    }
+    let listed = nodes1(rt, p, &a[..1])?;
+    let names = listed.list_to_vec().unwrap_or_default();
+    let mut out = Vec::with_capacity(names.len());
+    for n in names {
+        let Some(name) = n.as_atom() else { continue };
+        let (conn_id, kind) = if node::is_alive() && name == node::name() {
+            (None, "this")
+        } else {
+            let t = crate::dist::table::table();
+            match t
+                .nodes
+                .get(&name)
+                .and_then(|e| e.up.as_ref().map(|u| (e.conn_id, u.flags)))
+            {
+                Some((id, f)) if f & flags::PUBLISHED != 0 => (Some(id), "visible"),
+                Some((id, _)) => (Some(id), "hidden"),
+                None => (None, "known"),
+            }
+        };
+        let mut info = Vec::new();
+        if want.0 {
+            let id = conn_id.map_or(Term::atom(Atom::UNDEFINED), |id| p.heap.int(i64::from(id)));
+            info.push((atom_term("connection_id")?, id));
+        }
+        if want.1 {
+            info.push((atom_term("node_type")?, atom_term(kind)?));
+        }
+        let info = beamr_core::map::from_pairs(&mut p.heap, &info);
+        out.push(p.heap.tuple(&[n, info]));
+    }
+    Ok(p.heap.list(&out))
+}
+
+fn atom_term(name: &str) -> Result<Term, Exception> {
+    Atom::new(name)
+        .map(Term::atom)
+        .map_err(|_| Exception::badarg())
 }
 
 fn is_alive(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {

@@ -29,6 +29,13 @@ pub(crate) const BIFS: &[BifRow] = &[
 ];
 
 fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if let Some(options) = monitor_nodes_options(a[0]) {
+        // net_kernel:monitor_nodes/1,2: the subscription's count before.
+        let options = options.ok_or_else(Exception::badarg)?;
+        let on = super::arith::boolean(a[1])?;
+        let before = crate::dist::nodes_monitor::set(p.pid, options, on);
+        return Ok(p.heap.int(before as i64));
+    }
     match a[0].as_atom().map(Atom::name) {
         Some("trap_exit") => {
             let new = a[1] == Term::TRUE;
@@ -81,6 +88,28 @@ fn process_flag(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exce
             Ok(Term::bool(old))
         }
         _ => Err(Exception::badarg()),
+    }
+}
+
+/// The nodes-monitor options a `process_flag/2` flag names: `Some` for
+/// `monitor_nodes` (none) and `{monitor_nodes, Options}` (`None` inside
+/// when erts refuses the options); `None` for any other flag.
+fn monitor_nodes_options(flag: Term) -> Option<Option<crate::dist::nodes_monitor::Options>> {
+    let name = Atom::new("monitor_nodes").ok()?;
+    if flag == Term::atom(name) {
+        return Some(crate::dist::nodes_monitor::Options::parse(Term::NIL));
+    }
+    match flag.as_tuple() {
+        Some([tag, options]) if *tag == Term::atom(name) => {
+            // `[]` is the plain flag's; a map is what net_kernel passes.
+            Some(
+                options
+                    .is_map()
+                    .then(|| crate::dist::nodes_monitor::Options::parse(*options))
+                    .flatten(),
+            )
+        }
+        _ => None,
     }
 }
 

@@ -29,7 +29,8 @@ pub(super) fn closed_reason() -> beamr_core::term::Term {
 pub trait DistSink: Send + Sync {
     /// One packet the peer sent (a frame without its length header).
     fn packet(&self, rt: &Runtime, bytes: &[u8]);
-    /// The connection is gone; `reason` says why (`connection_closed`).
+    /// The connection is gone; `reason` says why (`connection_closed`,
+    /// or the exit reason the port was given, such as `disconnect`).
     fn closed(&self, rt: &Runtime, reason: &str);
 }
 
@@ -51,11 +52,11 @@ impl InetPort {
         self.write(&mut st, frame)
     }
 
-    /// Tells the sink, once, that the connection is gone.
-    pub(super) fn dist_closed(&self, rt: &Runtime) {
+    /// Tells the sink, once, that the connection is gone, and why.
+    pub(super) fn dist_closed(&self, rt: &Runtime, reason: &str) {
         let sink = self.lock().dist.take();
         if let Some(sink) = sink {
-            sink.closed(rt, "connection_closed");
+            sink.closed(rt, reason);
         }
     }
 }

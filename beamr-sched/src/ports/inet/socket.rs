@@ -340,7 +340,7 @@ impl InetPort {
                 Out::Exit if dist.is_some() => {
                     // A distribution port exits so that net_kernel, linked
                     // to it, sees the node go (see `dist_channel`).
-                    self.dist_closed(&rt);
+                    self.dist_closed(&rt, "connection_closed");
                     rt.port_exit(self.id, super::dist_channel::closed_reason(), None);
                 }
                 Out::Async {
@@ -788,13 +788,24 @@ impl PortDriver for InetPort {
     }
 
     fn stop(&self) {
+        self.stop_with(super::dist_channel::closed_reason());
+    }
+
+    /// A distribution socket's end reason is the node's `nodedown_reason`:
+    /// an exit signal's (`disconnect` from `erlang:disconnect_node/1`),
+    /// else `connection_closed`.
+    fn stop_with(&self, reason: Term) {
         if self.stopped.swap(true, Ordering::AcqRel) {
             return;
         }
         let Some(rt) = self.rt.upgrade() else {
             return;
         };
-        self.dist_closed(&rt);
+        let why = reason
+            .as_atom()
+            .filter(|a| *a != beamr_core::atom::Atom::NORMAL)
+            .map_or("connection_closed", |a| a.name());
+        self.dist_closed(&rt, why);
         let mut st = self.lock();
         self.fail_waiters(&mut st, "closed");
         self.close_socket(&mut st);
