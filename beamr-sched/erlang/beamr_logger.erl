@@ -1,10 +1,11 @@
 %% How beamr starts and stops kernel's logger.
 %%
 %% With OTP's library on the code path, beamr runs OTP's own logger, as
-%% kernel does on erl: start_kernel_logger/0 loads kernel's application
+%% kernel does on erl: start_logger_server/0 loads kernel's application
 %% environment (kernel.app: logger_level notice, ...), starts the logger
-%% server (logger_server, registered `logger'), configures the primary
-%% config from that environment (logger:internal_init_logger/0), starts
+%% server (logger_server, registered `logger') and configures the primary
+%% config from that environment (logger:internal_init_logger/0);
+%% start_logger_handlers/0 starts
 %% logger_sup (logger_handler_watcher, logger_proxy) and adds kernel's
 %% handlers (logger:add_handlers(kernel): the default handler logger_std_h
 %% writing to standard_io, with logger_formatter's legacy header). The
@@ -20,16 +21,24 @@
 %% Compiled into beamr_logger.beam, which beamr embeds; rebuild with
 %%   erlc +deterministic -o beamr-sched/erlang beamr-sched/erlang/beamr_logger.erl
 -module(beamr_logger).
--export([start_kernel_logger/0, flush/0, boot/0, start/0]).
+-export([start_logger_server/0, start_logger_handlers/0, flush/0, boot/0, start/0]).
 
 %% Run in a process of its own once kernel_sup and the application
-%% controller are up, before the program starts; returns ok or crashes.
-start_kernel_logger() ->
+%% controller are up, before kernel's servers start (as on erl, where
+%% init starts the logger server and kernel configures it before its
+%% supervisor starts anything: a server that fails to start is reported
+%% through it); returns ok or crashes. Until start_logger_handlers/0, the
+%% logger server's simple handler keeps what is logged.
+start_logger_server() ->
     ok = load_kernel_env(),
     {ok, _} = supervisor:start_child(kernel_sup, #{id => logger,
                                                    start => {logger_server, start_link, []},
                                                    type => worker}),
-    ok = logger:internal_init_logger(),
+    ok = logger:internal_init_logger().
+
+%% Run in a process of its own after kernel's servers, before the program
+%% starts: logger_sup and kernel's handlers; returns ok or crashes.
+start_logger_handlers() ->
     {ok, _} = supervisor:start_child(kernel_sup, #{id => logger_sup,
                                                    start => {logger_sup, start_link, []},
                                                    type => supervisor}),

@@ -51,16 +51,28 @@ impl Runtime {
         Ok(())
     }
 
-    /// Starts OTP's logger as kernel does (`beamr_logger:start_kernel_logger/0`,
-    /// in a process whose group leader is `gl`), once the schedulers run;
-    /// returns when it is up.
-    pub(super) fn start_otp_logger(&self, gl: Term) -> Result<(), LoadError> {
-        let reason = self.run_beamr_logger("start_kernel_logger", gl)?;
+    /// Starts OTP's logger server as erl's boot does, before kernel's
+    /// servers (`beamr_logger:start_logger_server/0`, in a process whose
+    /// group leader is `gl`), once the schedulers run; returns when it is
+    /// up.
+    pub(super) fn start_otp_logger_server(&self, gl: Term) -> Result<(), LoadError> {
+        self.run_logger_step("start_logger_server", gl)
+    }
+
+    /// Adds kernel's logger handlers (`beamr_logger:start_logger_handlers/0`)
+    /// once kernel's servers run; returns when they are in place.
+    pub(super) fn start_otp_logger_handlers(&self, gl: Term) -> Result<(), LoadError> {
+        self.run_logger_step("start_logger_handlers", gl)
+    }
+
+    /// Runs `beamr_logger:function/0`, which must end normally.
+    fn run_logger_step(&self, function: &str, gl: Term) -> Result<(), LoadError> {
+        let reason = self.run_beamr_logger(function, gl)?;
         if reason.term == Term::atom(Atom::NORMAL) {
             Ok(())
         } else {
             let text = beamr_core::format::format_p(reason.term, &PrettyOptions::default());
-            Err(failed("start_kernel_logger/0", &text))
+            Err(failed(&format!("{function}/0"), &text))
         }
     }
 

@@ -20,6 +20,11 @@ mod kernel_children;
 mod logger;
 mod os_signals;
 
+/// How long the boot waits for the application controller and the file
+/// server to register: long enough for any loaded machine, short enough
+/// that a boot that cannot finish says so.
+const BOOT_WAIT: Duration = Duration::from_secs(120);
+
 impl Runtime {
     /// A runtime loading code from `path` (appended to the process-wide code
     /// path). The first runtime of the OS process installs the native BIFs
@@ -188,21 +193,46 @@ impl Runtime {
             self.spawn(None, SpawnTarget::Mfa(file_server, start), &[], options)
                 .map_err(cannot_spawn)?;
         }
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while (self.names.whereis(apps_started).is_none()
-            || has_file_server && self.names.whereis(file_server_name).is_none())
-            && Instant::now() < deadline
-        {
+        // Kernel's servers read the application environment and open
+        // files as they start: wait for both, however loaded the machine
+        // (a 2 s limit here let kernel's servers start too early under
+        // load, and inet_db's start then failed); a boot that never gets
+        // there fails, naming which.
+        let deadline = Instant::now() + BOOT_WAIT;
+        let missing = |rt: &Runtime| {
+            if rt.names.whereis(apps_started).is_none() {
+                Some(apps_started.name())
+            } else if has_file_server && rt.names.whereis(file_server_name).is_none() {
+                Some(file_server_name.name())
+            } else {
+                None
+            }
+        };
+        while let Some(what) = missing(self) {
+            if Instant::now() >= deadline {
+                return Err(LoadError::Atom {
+                    module: what.to_string(),
+                    reason: format!(
+                        "the boot waited {} s for {what}, which never registered",
+                        BOOT_WAIT.as_secs()
+                    ),
+                });
+            }
             std::thread::sleep(Duration::from_micros(50));
         }
         let mut os_signals = None;
+        if otp_logger {
+            // Before kernel's servers, as on erl: one that fails to start
+            // is reported through the logger.
+            self.start_otp_logger_server(gl)?;
+        }
         if otp_applications {
             self.names.unregister(apps_started);
             self.start_kernel_children(options)?;
             os_signals = os_signals::OsSignals::start(self);
         }
         if otp_logger {
-            self.start_otp_logger(gl)?;
+            self.start_otp_logger_handlers(gl)?;
         }
         self.init_cmd_shell();
         let options = SpawnOptions {
