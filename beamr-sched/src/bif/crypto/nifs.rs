@@ -35,7 +35,7 @@ use beamr_core::term::Term;
 use num_bigint::BigUint;
 
 use crate::bif::common::resource::Resources;
-use crate::bif::crypto::ossl::error::{badarg, error, Line};
+use crate::bif::crypto::ossl::error::{badarg, error, nif_exception, Line};
 use crate::bif::crypto::ossl::mac::{self, CipherLines, Streaming};
 use crate::bif::erlang::binaries::{binary_bytes, iodata_bytes};
 use crate::loader::BifRow;
@@ -72,32 +72,6 @@ fn on_load(_rt: &Runtime, _: &mut Process, _: &[Term]) -> Result<Term, Exception
 /// c_function_arg_num}, Msg}`.
 fn nif_error(p: &mut Process, file: &str, line: i64, arg: i64, msg: &str) -> Exception {
     nif_exception(p, Atom::BADARG, file, line, arg, msg)
-}
-
-/// A NIF's exception of class `tag` (`badarg`, or `error` for a failing
-/// library call); `arg` -1 names no argument.
-pub(super) fn nif_exception(
-    p: &mut Process,
-    tag: Atom,
-    file: &str,
-    line: i64,
-    arg: i64,
-    msg: &str,
-) -> Exception {
-    let keys = [
-        atom("c_file_line_num"),
-        atom("c_file_name"),
-        atom("c_function_arg_num"),
-    ];
-    let values = [
-        Term::small_unchecked(line),
-        p.heap.string(file),
-        Term::small_unchecked(arg),
-    ];
-    let pairs: Vec<(Term, Term)> = keys.into_iter().zip(values).collect();
-    let info = beamr_core::map::from_pairs(&mut p.heap, &pairs);
-    let msg = p.heap.string(msg);
-    Exception::error(p.heap.tuple(&[Term::atom(tag), info, msg]))
 }
 
 // ---- digests ----

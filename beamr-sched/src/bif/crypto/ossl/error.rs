@@ -5,8 +5,9 @@
 //! 25, 28 as 29).
 
 use beamr_core::atom::Atom;
+use beamr_core::term::Term;
 
-use crate::bif::crypto::nifs::nif_exception;
+use crate::bif::common::atoms::atom;
 use crate::process::{Exception, Process};
 
 /// A C source line in OTP 25, 27 and 29's crypto.
@@ -44,4 +45,30 @@ pub(in crate::bif::crypto) fn error(
     msg: &str,
 ) -> Exception {
     nif_exception(p, Atom::ERROR, file, line.now(), -1, msg)
+}
+
+/// A NIF's exception of class `tag` (`badarg`, or `error` for a failing
+/// library call); `arg` -1 names no argument.
+pub(in crate::bif::crypto) fn nif_exception(
+    p: &mut Process,
+    tag: Atom,
+    file: &str,
+    line: i64,
+    arg: i64,
+    msg: &str,
+) -> Exception {
+    let keys = [
+        atom("c_file_line_num"),
+        atom("c_file_name"),
+        atom("c_function_arg_num"),
+    ];
+    let values = [
+        Term::small_unchecked(line),
+        p.heap.string(file),
+        Term::small_unchecked(arg),
+    ];
+    let pairs: Vec<(Term, Term)> = keys.into_iter().zip(values).collect();
+    let info = beamr_core::map::from_pairs(&mut p.heap, &pairs);
+    let msg = p.heap.string(msg);
+    Exception::error(p.heap.tuple(&[Term::atom(tag), info, msg]))
 }
