@@ -94,7 +94,18 @@ global_names(Peer) ->
     _ = global:unregister_name(beamr_svc),
     ok = erpc:call(Peer, global, sync, []),
     io:format("~p~n", [erpc:call(Peer, global, whereis_name, [beamr_svc])]),
-    %% pg's groups: a member on each node, seen from both.
+    %% pg's groups: a member on each node, seen from both; not against a
+    %% peer of OTP 29 or later when this node's library is older (the
+    %% peer's discover message crashes OTP 25's pg).
+    PeerRelease = list_to_integer(erpc:call(Peer, erlang, system_info, [otp_release])),
+    OwnRelease = list_to_integer(erlang:system_info(otp_release)),
+    case PeerRelease >= 29 andalso OwnRelease < 29 of
+        true -> io:format("pg_not_compared~n");
+        false -> pg_groups(Peer, Echo)
+    end,
+    {echo, Peer} ! {self(), stop}.
+
+pg_groups(Peer, Echo) ->
     {ok, _} = pg:start(pg),
     {ok, _} = erpc:call(Peer, pg, start, [pg]),
     ok = erpc:call(Peer, pg, join, [grp, Echo]),
@@ -102,8 +113,7 @@ global_names(Peer) ->
     Here = members(fun() -> pg:get_members(grp) end, 2, 100),
     There = members(fun() -> erpc:call(Peer, pg, get_members, [grp]) end, 2, 100),
     io:format("~p~n", [{lists:sort([node(P) || P <- Here]) =:= lists:sort([node(), Peer]),
-                        lists:sort(Here) =:= lists:sort(There)}]),
-    {echo, Peer} ! {self(), stop}.
+                        lists:sort(Here) =:= lists:sort(There)}]).
 
 %% The members Get answers once there are N (pg tells other nodes
 %% asynchronously), trying Tries times 100 ms apart.
@@ -442,9 +452,12 @@ fn global_names_and_pg_groups_across_beamr_and_erl() {
     wait_registered(&epmd, &e.name);
     let b = beamr_node(&epmd, &unique("b"), &cookie, &beam(), &["global", &e.name]);
     let (out, err) = b.output(LIMIT);
-    assert_eq!(
-        out, "{true,true,[beamr_svc,erl_svc]}\n{echoed,hi}\nno\nundefined\n{true,true}\n",
-        "beamr's stderr: {err}"
+    let base = "{true,true,[beamr_svc,erl_svc]}\n{echoed,hi}\nno\nundefined\n";
+    // pg is compared unless the peer runs a newer release's pg.
+    let skipped = dist_support::otp_root().is_some() && out == format!("{base}pg_not_compared\n");
+    assert!(
+        skipped || out == format!("{base}{{true,true}}\n"),
+        "beamr's output: {out}\nbeamr's stderr: {err}"
     );
     e.output(LIMIT);
 }
