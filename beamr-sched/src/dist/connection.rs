@@ -82,7 +82,7 @@ pub fn setnode(
         entry.conn_id
     };
     channel.attach_dist(Arc::new(Channel { node, conn_id }));
-    let visible = flags & super::flags::PUBLISHED != 0;
+    let visible = super::flags::is_visible(flags);
     super::nodes_monitor::notify(
         rt,
         super::nodes_monitor::Event::Up,
@@ -225,7 +225,7 @@ pub fn gone_because(rt: &Runtime, node: Atom, conn_id: Option<u32>, reason: &str
     let Some(entry) = entry else { return };
     if let Some(up) = &entry.up {
         // Only a connection that was up had a nodeup.
-        let visible = up.flags & super::flags::PUBLISHED != 0;
+        let visible = super::flags::is_visible(up.flags);
         let reason = super::nodes_monitor::Event::Down(known(reason));
         super::nodes_monitor::notify(rt, reason, node, Some(entry.conn_id), visible);
     }

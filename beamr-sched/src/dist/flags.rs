@@ -9,6 +9,12 @@
 
 /// Published (a visible node, not hidden).
 pub const PUBLISHED: u64 = 0x1;
+
+/// True when a connection with the agreed `flags` is visible (both nodes
+/// published), as erts tells visible connections from hidden ones.
+pub fn is_visible(flags: u64) -> bool {
+    flags & PUBLISHED != 0
+}
 /// The old atom cache.
 pub const ATOM_CACHE: u64 = 0x2;
 /// Extended references.

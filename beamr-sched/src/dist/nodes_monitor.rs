@@ -17,14 +17,24 @@ use crate::process::Payload;
 use crate::process::Signal;
 use crate::runtime::Runtime;
 
+/// The shape of a subscription's messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Shape {
+    /// `{nodeup, Node}`: the plain flag, no options.
+    #[default]
+    Plain,
+    /// `{nodeup, Node, [...]}`: options with `list => true`.
+    List,
+    /// `{nodeup, Node, #{...}}`: options as a map.
+    Map,
+}
+
 /// Which messages a subscription gets, and in which shape (erts's option
 /// bits, `ERTS_NODES_MON_OPT_*`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Options {
-    /// Options were given: the messages carry an info term.
-    pub info: bool,
-    /// The info is a map (else, `list => true`, a list).
-    pub map: bool,
+    /// How the messages look.
+    pub shape: Shape,
     /// `connection_id => true`.
     pub connection_id: bool,
     /// `node_type`: visible connections (with `hidden`, `all`).
@@ -45,8 +55,7 @@ impl Options {
         }
         let pairs = beamr_core::map::iter(options)?;
         let mut o = Options {
-            info: true,
-            map: true,
+            shape: Shape::Map,
             ..Options::default()
         };
         for (k, v) in pairs {
@@ -56,7 +65,7 @@ impl Options {
                 _ => None,
             };
             match k.as_atom().map(Atom::name)? {
-                "list" if v == Term::TRUE => o.map = false,
+                "list" if v == Term::TRUE => o.shape = Shape::List,
                 "connection_id" => o.connection_id = flag(v)?,
                 "nodedown_reason" => o.nodedown_reason = flag(v)?,
                 "node_type" => match v.as_atom().map(Atom::name)? {
@@ -153,7 +162,7 @@ pub fn notify(rt: &Runtime, event: Event, node: Atom, conn_id: Option<u32>, visi
                 Event::Down(_) => "nodedown",
             }));
             let node = Term::atom(node);
-            if !options.info {
+            if options.shape == Shape::Plain {
                 return h.tuple(&[what, node]);
             }
             let mut info: Vec<(Term, Term)> = Vec::new();
@@ -168,7 +177,7 @@ pub fn notify(rt: &Runtime, event: Event, node: Atom, conn_id: Option<u32>, visi
                 let kind = atom(if visible { "visible" } else { "hidden" });
                 info.push((Term::atom(atom("node_type")), Term::atom(kind)));
             }
-            let info = if options.map {
+            let info = if options.shape == Shape::Map {
                 beamr_core::map::from_pairs(h, &info)
             } else {
                 // erts's list: connection_id, nodedown_reason, node_type.

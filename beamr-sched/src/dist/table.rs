@@ -153,7 +153,7 @@ impl Table {
             .iter()
             .filter(|(_, e)| {
                 e.up.as_ref().is_some_and(|up| {
-                    visible.is_none_or(|v| (up.flags & super::flags::PUBLISHED != 0) == v)
+                    visible.is_none_or(|v| super::flags::is_visible(up.flags) == v)
                 })
             })
             .map(|(&n, _)| n)

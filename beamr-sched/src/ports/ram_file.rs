@@ -292,7 +292,7 @@ impl PortDriver for RamFileDriver {
         None
     }
 
-    fn stop(&self) {
+    fn stop(&self, _reason: Term) {
         self.stopped.store(true, Ordering::Release);
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         *file = RamFile::default();

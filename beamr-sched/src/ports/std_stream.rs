@@ -101,7 +101,7 @@ impl PortDriver for StdWriter {
         None
     }
 
-    fn stop(&self) {
+    fn stop(&self, _reason: Term) {
         self.stopped.store(true, Ordering::Release);
     }
 

@@ -242,7 +242,7 @@ impl PortDriver for TraceFile {
         Some((vec![0], false))
     }
 
-    fn stop(&self) {
+    fn stop(&self, _reason: beamr_core::term::Term) {
         self.stopped.store(true, Ordering::Release);
         let mut state = self.state();
         let _ = state.flush();
@@ -282,7 +282,7 @@ mod tests {
         for _ in 0..6 {
             f.output(&[1, 2, 3, 4, 5]);
         }
-        f.stop();
+        f.stop(beamr_core::term::Term::atom(beamr_core::atom::Atom::NORMAL));
         let mut files: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -185,7 +185,7 @@ impl PortDriver for TraceIp {
         Some((vec![0, high, low], true))
     }
 
-    fn stop(&self) {
+    fn stop(&self, _reason: beamr_core::term::Term) {
         self.shared.stopped.store(true, Ordering::Release);
         // Taking the lock orders the flag before the writer's next wait.
         drop(self.shared.queue());
@@ -225,6 +225,6 @@ mod tests {
         assert_eq!(&got[..6], &[0, 0, 0, 0, 1, b'a']);
         assert_eq!(&got[6..12], &[0, 0, 0, 0, 1, b'b']);
         assert_eq!(&got[12..], &[1, 0, 0, 0, 2]);
-        ip.stop();
+        ip.stop(beamr_core::term::Term::atom(beamr_core::atom::Atom::NORMAL));
     }
 }

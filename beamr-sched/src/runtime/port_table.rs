@@ -138,15 +138,10 @@ pub trait PortDriver: Send + Sync {
     /// binary (else a list of bytes); `None` for a command the driver does
     /// not know (`badarg`).
     fn control(&self, command: u32, data: &[u8]) -> Option<(Vec<u8>, bool)>;
-    /// The port exited: write out what is buffered and close.
-    fn stop(&self);
-    /// [`PortDriver::stop`], told the exit reason (a distribution socket
-    /// gives it as the node's `nodedown_reason`); by default the reason is
-    /// not looked at.
-    fn stop_with(&self, reason: Term) {
-        let _ = reason;
-        self.stop();
-    }
+    /// The port exited with `reason`: write out what is buffered and
+    /// close (a distribution socket passes the reason on as the node's
+    /// `nodedown_reason`).
+    fn stop(&self, reason: Term);
     /// Data that process `caller` gave the port (`port_command`,
     /// `Port ! {Pid, {command, Data}}`); by default [`PortDriver::output`].
     /// A driver that answers the caller (the inet drivers'

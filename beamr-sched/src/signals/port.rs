@@ -179,7 +179,7 @@ impl Runtime {
             state.closed = true;
             state.sink = None;
             if let Some(driver) = &port.driver {
-                driver.stop_with(reason);
+                driver.stop(reason);
             }
             if !state.trace.flags().is_empty() {
                 trace_end(&mut state, id, reason, end);

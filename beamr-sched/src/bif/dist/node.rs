@@ -5,6 +5,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
+use crate::bif::common::atoms::atom;
 use crate::dist::{flags, node};
 use crate::loader::BifRow;
 use crate::process::{Exception, Process};
@@ -146,7 +147,7 @@ fn nodes2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
                 .get(&name)
                 .and_then(|e| e.up.as_ref().map(|u| (e.conn_id, u.flags)))
             {
-                Some((id, f)) if f & flags::PUBLISHED != 0 => (Some(id), "visible"),
+                Some((id, f)) if flags::is_visible(f) => (Some(id), "visible"),
                 Some((id, _)) => (Some(id), "hidden"),
                 None => (None, "known"),
             }
@@ -154,21 +155,15 @@ fn nodes2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         let mut info = Vec::new();
         if want.0 {
             let id = conn_id.map_or(Term::atom(Atom::UNDEFINED), |id| p.heap.int(i64::from(id)));
-            info.push((atom_term("connection_id")?, id));
+            info.push((atom("connection_id"), id));
         }
         if want.1 {
-            info.push((atom_term("node_type")?, atom_term(kind)?));
+            info.push((atom("node_type"), atom(kind)));
         }
         let info = beamr_core::map::from_pairs(&mut p.heap, &info);
         out.push(p.heap.tuple(&[n, info]));
     }
     Ok(p.heap.list(&out))
-}
-
-fn atom_term(name: &str) -> Result<Term, Exception> {
-    Atom::new(name)
-        .map(Term::atom)
-        .map_err(|_| Exception::badarg())
 }
 
 fn is_alive(_rt: &Runtime, _p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {

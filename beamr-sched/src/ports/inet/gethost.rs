@@ -137,7 +137,7 @@ impl PortDriver for GetHost {
         None
     }
 
-    fn stop(&self) {
+    fn stop(&self, _reason: Term) {
         self.stopped.store(true, Ordering::Release);
     }
 

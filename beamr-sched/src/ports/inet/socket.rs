@@ -787,14 +787,10 @@ impl PortDriver for InetPort {
         self.control_by(Term::NIL, command, data)
     }
 
-    fn stop(&self) {
-        self.stop_with(super::dist_channel::closed_reason());
-    }
-
     /// A distribution socket's end reason is the node's `nodedown_reason`:
     /// an exit signal's (`disconnect` from `erlang:disconnect_node/1`),
     /// else `connection_closed`.
-    fn stop_with(&self, reason: Term) {
+    fn stop(&self, reason: Term) {
         if self.stopped.swap(true, Ordering::AcqRel) {
             return;
         }
