@@ -44,15 +44,19 @@ later() ->
 plimit() ->
     ok = logger:remove_handler(default),
     Limit = erlang:system_info(process_limit),
-    {Ps, Why} = fill([]),
+    {Ps, Why} = fill(fun() -> {ok, spawn(fun() -> receive stop -> ok end end)} end),
     Full = erlang:system_info(process_count) =:= Limit,
     Refs = [monitor(process, P) || P <- Ps],
     [exit(P, kill) || P <- Ps],
     [receive {'DOWN', R, _, _, _} -> ok end || R <- Refs],
     io:format("~p~n", [{Limit, Why, Full, is_pid(spawn(fun() -> ok end))}]).
-fill(Acc) ->
-    try spawn(fun() -> receive stop -> ok end end) of
-        P -> fill([P | Acc])
+%% Makes things with Make until it fails (raises, or answers {error, Why});
+%% what it made and why it stopped.
+fill(Make) -> fill(Make, []).
+fill(Make, Acc) ->
+    try Make() of
+        {ok, X} -> fill(Make, [X | Acc]);
+        {error, Why} -> {Acc, Why}
     catch error:Why -> {Acc, Why}
     end.
 %% Opens UDP sockets until one fails; then every way of opening a port
@@ -64,7 +68,7 @@ portlimit() ->
     {ok, L} = gen_tcp:listen(0, [{ip, {127,0,0,1}}]),
     {ok, P} = inet:port(L),
     {ok, C} = gen_tcp:connect({127,0,0,1}, P, []),
-    {Socks, Why} = fill_ports([]),
+    {Socks, Why} = fill(fun() -> gen_udp:open(0) end),
     Full = erlang:system_info(port_count) =:= Limit,
     Opens = [catch open_port({spawn, "cat"}, []),
              catch open_port({fd, 0, 1}, []),
@@ -79,11 +83,6 @@ portlimit() ->
     io:format("~p~n", [{Limit, Why, Full, [strip(O) || O <- Opens], Closed, is_port(U)}]).
 strip({'EXIT', {Reason, _Stack}}) -> {'EXIT', Reason};
 strip(Other) -> Other.
-fill_ports(Acc) ->
-    case gen_udp:open(0) of
-        {ok, S} -> fill_ports([S | Acc]);
-        {error, Why} -> {Acc, Why}
-    end.
 %% erts reports an ETS limit but makes tables past it.
 ets_past_limit() ->
     Limit = erlang:system_info(ets_limit),

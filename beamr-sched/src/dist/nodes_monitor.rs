@@ -8,6 +8,7 @@
 //! a count: turning it on again adds one, off removes the subscription
 //! (erts's answer in both cases is the count before).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{LazyLock, Mutex, MutexGuard};
 
 use beamr_core::atom::Atom;
@@ -102,6 +103,10 @@ struct Subscription {
 
 static SUBSCRIPTIONS: LazyLock<Mutex<Vec<Subscription>>> = LazyLock::new(Mutex::default);
 
+/// Set once any process subscribed: until then a process's end does not
+/// take the subscriptions' lock.
+static EVER_SUBSCRIBED: AtomicBool = AtomicBool::new(false);
+
 fn subscriptions() -> MutexGuard<'static, Vec<Subscription>> {
     SUBSCRIPTIONS.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -110,6 +115,7 @@ fn subscriptions() -> MutexGuard<'static, Vec<Subscription>> {
 /// returns its count before, as erts's process flag answers.
 pub fn set(pid: Term, options: Options, on: bool) -> u64 {
     super::table::note_in_use();
+    EVER_SUBSCRIBED.store(true, Ordering::Relaxed);
     let mut subs = subscriptions();
     let found = subs
         .iter()
@@ -134,6 +140,9 @@ pub fn set(pid: Term, options: Options, on: bool) -> u64 {
 
 /// `pid` ended: its subscriptions go.
 pub fn process_exited(pid: Term) {
+    if !EVER_SUBSCRIBED.load(Ordering::Relaxed) {
+        return;
+    }
     subscriptions().retain(|s| s.pid != pid);
 }
 
