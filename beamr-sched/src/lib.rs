@@ -55,4 +55,8 @@ pub mod process;
 pub mod runtime;
 pub mod sched;
 pub mod signals;
+mod sync;
 pub mod trace;
+
+#[cfg(all(test, loom))]
+mod loom_models;

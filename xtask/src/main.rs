@@ -32,6 +32,7 @@ mod fuzz;
 mod gleam_mist;
 mod gleam_shim;
 mod gleam_suites;
+mod loom;
 mod mutate;
 mod otp_roots;
 mod process;
@@ -113,6 +114,11 @@ subcommands:
              references, ports and pids masked); divergences are kept in
              target/difffuzz/divergent/ (and reduced with erlfuzz reduce
              with --reduce); exit status 1 on any divergence
+  loom [--preemptions N]
+             the scheduling protocols' loom models (the process state
+             word and inbox, the schedulers' sleep and wake-up) through
+             every interleaving with at most N preemptions (default 3),
+             built with --cfg loom in target/loom/
   help       print this message";
 
 /// A parsed command line.
@@ -130,6 +136,7 @@ enum Command {
     /// The reducer's check of one program (not in the usage: scripts
     /// that `difffuzz` writes run it).
     DifffuzzCheck(Vec<OsString>),
+    Loom(u32),
     Help,
 }
 
@@ -175,6 +182,7 @@ fn parse(args: &[OsString]) -> Result<Command> {
         "mutate" => return mutate::parse(rest).map(Command::Mutate),
         "difffuzz" => return difffuzz::parse(rest).map(Command::Difffuzz),
         "difffuzz-check" => return Ok(Command::DifffuzzCheck(rest.to_vec())),
+        "loom" => return loom::parse(rest).map(Command::Loom),
         "help" | "-h" | "--help" => return Ok(Command::Help),
         other => return Err(Error::new(format!("unknown subcommand `{other}`"))),
     };
@@ -230,6 +238,7 @@ fn main() -> ExitCode {
             erlang::ensure().and_then(|()| difffuzz::run(&root, &options))
         }
         Command::DifffuzzCheck(args) => difffuzz::check(&root, &args),
+        Command::Loom(preemptions) => loom::run(&root, preemptions),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

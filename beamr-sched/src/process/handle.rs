@@ -8,6 +8,7 @@ use beamr_core::term::Term;
 
 use super::body::Process;
 use super::exiting::ExitWork;
+use super::inbox::Inbox;
 use super::run_state::StateWord;
 use super::signal::Signal;
 
@@ -18,7 +19,7 @@ pub struct ProcessHandle {
     /// Scheduling state (see [`super::run_state`]).
     pub state: StateWord,
     /// Signals not yet seen by the process, in arrival order.
-    inbox: Mutex<Vec<Signal>>,
+    inbox: Inbox<Signal>,
     /// The process; `None` once it has exited. Locked only by the scheduler
     /// running it (uncontended) and by inspection BIFs.
     pub body: Mutex<Option<Box<Process>>>,
@@ -34,7 +35,7 @@ impl ProcessHandle {
         ProcessHandle {
             pid: process.pid,
             state: StateWord::new_queued(),
-            inbox: Mutex::new(Vec::new()),
+            inbox: Inbox::default(),
             body: Mutex::new(Some(process)),
             exit_work: Mutex::new(None),
         }
@@ -42,48 +43,31 @@ impl ProcessHandle {
 
     /// Appends a signal to the inbox: `Some(true)` if the caller must
     /// enqueue the process (it was waiting), `None` if it has exited (the
-    /// signal is dropped). The exited state is read under the inbox lock,
-    /// which [`close_inbox`](Self::close_inbox) holds to set it: a signal
-    /// is either seen by the exiting process or refused here, never lost.
+    /// signal is dropped; see [`Inbox::push`]).
     #[must_use]
     pub fn push_signal(&self, signal: Signal) -> Option<bool> {
-        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
-        if self.state.is_exited() {
-            return None;
-        }
-        inbox.push(signal);
-        drop(inbox);
-        Some(self.state.notify())
+        self.inbox.push(&self.state, signal)
     }
 
     /// Marks the process exited and takes the signals it has not seen:
     /// from now on every push is refused.
     pub fn close_inbox(&self) -> Vec<Signal> {
-        let mut inbox = self.inbox.lock().unwrap_or_else(|e| e.into_inner());
-        self.state.exit();
-        std::mem::take(&mut *inbox)
+        self.inbox.close(&self.state)
     }
 
     /// True if no signal waits in the inbox.
     #[inline]
     pub fn inbox_is_empty(&self) -> bool {
-        self.inbox
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_empty()
+        self.inbox.is_empty()
     }
 
     /// Takes every signal that has arrived, in order.
     pub fn take_signals(&self) -> Vec<Signal> {
-        std::mem::take(&mut *self.inbox.lock().unwrap_or_else(|e| e.into_inner()))
+        self.inbox.take()
     }
 
     /// True if signals are waiting in the inbox.
     pub fn has_signals(&self) -> bool {
-        !self
-            .inbox
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_empty()
+        !self.inbox.is_empty()
     }
 }

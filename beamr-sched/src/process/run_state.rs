@@ -17,8 +17,17 @@
 //! All transitions are `AcqRel` compare-exchanges: a waker's push into the
 //! inbox happens-before its notify, which happens-before the scheduler's
 //! `start`, so the process sees the signal.
+//!
+//! Every write is a read-modify-write (the unconditional ones are swaps),
+//! never a plain store: loom, which checks this protocol
+//! (`crate::loom_models`), lets a plain store fall between the read and
+//! the write of another thread's compare-exchange (tokio-rs/loom#254), so
+//! with plain stores its model reports executions no processor can
+//! produce. A swap costs the same here: these writes happen once a slice.
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::Ordering;
+
+use crate::sync::AtomicU32;
 
 /// Running on a scheduler.
 pub const RUNNING: u32 = 1;
@@ -30,7 +39,7 @@ pub const NOTIFIED: u32 = 4;
 pub const EXITED: u32 = 8;
 
 /// The state word of one process.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct StateWord(AtomicU32);
 
 impl StateWord {
@@ -85,7 +94,7 @@ impl StateWord {
         {
             Ok(_) => true,
             Err(_) => {
-                self.0.store(RUNNING, Ordering::Release);
+                self.0.swap(RUNNING, Ordering::AcqRel);
                 false
             }
         }
@@ -93,12 +102,18 @@ impl StateWord {
 
     /// Puts a running process back in the queue (the caller enqueues it).
     pub fn requeue(&self) {
-        self.0.store(QUEUED, Ordering::Release);
+        self.0.swap(QUEUED, Ordering::AcqRel);
     }
 
     /// Marks the process dead.
     pub fn exit(&self) {
-        self.0.store(EXITED, Ordering::Release);
+        self.0.swap(EXITED, Ordering::AcqRel);
+    }
+
+    /// The word's bits (for the models' messages).
+    #[cfg(loom)]
+    pub(crate) fn bits(&self) -> u32 {
+        self.0.load(Ordering::Acquire)
     }
 
     /// True once the process is dead.
@@ -112,7 +127,7 @@ impl StateWord {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 

@@ -18,12 +18,13 @@
 //! local queue still gets at least every other turn.
 
 use std::cell::{Cell, RefCell};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use super::sleepers::Sleepers;
 use super::wake_other::WakeOther;
 use crate::process::ProcessHandle;
 
@@ -51,9 +52,7 @@ pub struct RunQueues {
     /// Per scheduler, in the order they registered: nanoseconds spent
     /// asleep for want of work.
     idle: Mutex<Vec<Arc<AtomicU64>>>,
-    sleepers: AtomicUsize,
-    lock: Mutex<()>,
-    wake: Condvar,
+    sleepers: Sleepers,
     shutdown: AtomicBool,
 }
 
@@ -63,9 +62,7 @@ impl Default for RunQueues {
             injector: Injector::new(),
             stealers: Mutex::new(Vec::new()),
             idle: Mutex::new(Vec::new()),
-            sleepers: AtomicUsize::new(0),
-            lock: Mutex::new(()),
-            wake: Condvar::new(),
+            sleepers: Sleepers::default(),
             shutdown: AtomicBool::new(false),
         }
     }
@@ -152,10 +149,7 @@ impl RunQueues {
 
     /// Wakes one sleeping scheduler, if any sleeps.
     fn wake_one(&self) {
-        if self.sleepers.load(Ordering::Acquire) > 0 {
-            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.wake.notify_one();
-        }
+        self.sleepers.wake_one();
     }
 
     fn find(&self) -> Option<Task> {
@@ -221,36 +215,31 @@ impl RunQueues {
             if let Some(t) = self.find() {
                 return Some(t);
             }
-            self.sleepers.fetch_add(1, Ordering::AcqRel);
-            let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            // Re-check under the lock: a push that saw no sleeper happened
-            // before our increment, so its task is visible now.
-            if let Some(t) = self.find() {
-                self.sleepers.fetch_sub(1, Ordering::AcqRel);
-                return Some(t);
+            // Looks again once counted in (see `super::sleepers`): a push
+            // that saw no sleeper is visible to this look.
+            let found = self.sleepers.sleep(
+                || self.find(),
+                || self.shutdown.load(Ordering::Acquire),
+                Duration::from_millis(50),
+                |slept| {
+                    let ns = u64::try_from(slept.as_nanos()).unwrap_or(u64::MAX);
+                    IDLE.with(|i| {
+                        if let Some(idle) = i.borrow().as_ref() {
+                            idle.fetch_add(ns, Ordering::Relaxed);
+                        }
+                    });
+                },
+            );
+            if found.is_some() {
+                return found;
             }
-            if !self.shutdown.load(Ordering::Acquire) {
-                let slept = std::time::Instant::now();
-                let _ = self
-                    .wake
-                    .wait_timeout(guard, Duration::from_millis(50))
-                    .unwrap_or_else(|e| e.into_inner());
-                let ns = u64::try_from(slept.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                IDLE.with(|i| {
-                    if let Some(idle) = i.borrow().as_ref() {
-                        idle.fetch_add(ns, Ordering::Relaxed);
-                    }
-                });
-            }
-            self.sleepers.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
     /// Stops every scheduler at its next look for work.
     pub fn shutdown(&self) {
         self.shutdown.store(true, Ordering::Release);
-        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        self.wake.notify_all();
+        self.sleepers.wake_all();
     }
 
     /// True once shut down.
@@ -259,7 +248,7 @@ impl RunQueues {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 

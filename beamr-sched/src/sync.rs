@@ -1,0 +1,18 @@
+//! The atomics and locks the scheduling protocols are built from: std's in
+//! every build, loom's under `cfg(loom)`, so that `cargo xtask loom` can
+//! run the protocols' models ([`crate::loom_models`]) through every
+//! interleaving and every reordering the memory model allows. Only the
+//! protocols' own types use this module: the process state word
+//! ([`crate::process::run_state`]), the inbox ([`crate::process::Inbox`])
+//! and the schedulers' sleep ([`crate::runtime::Sleepers`]).
+
+#[cfg(loom)]
+pub(crate) use loom::sync::{
+    atomic::{fence, AtomicU32, AtomicUsize},
+    Condvar, Mutex, MutexGuard,
+};
+#[cfg(not(loom))]
+pub(crate) use std::sync::{
+    atomic::{fence, AtomicU32, AtomicUsize},
+    Condvar, Mutex, MutexGuard,
+};
