@@ -1,6 +1,6 @@
 //! The atomics and locks the scheduling protocols are built from: std's in
 //! every build, loom's under `cfg(loom)`, so that `cargo xtask loom` can
-//! run the protocols' models ([`crate::loom_models`]) through every
+//! run the protocols' models (`crate::loom_models`) through every
 //! interleaving and every reordering the memory model allows. Only the
 //! protocols' own types use this module: the process state word
 //! ([`crate::process::run_state`]), the inbox ([`crate::process::Inbox`])
