@@ -7,6 +7,8 @@
 //! module doc, to theirs):
 //!
 //! ```text
+//! loom_models  the scheduling protocols' models (`cargo xtask loom`; cfg(loom) only)
+//!  |
 //! boot       starting a runtime: native BIFs installed, system processes, run_main
 //!  |
 //! bif        native BIFs in wings by what they implement (erlang, ets, trace, ...)
@@ -35,6 +37,8 @@
 //!  |
 //! trace      trace state and probes: per-process flags, sessions, call patterns,
 //!            tracers, one function per probe (the BIFs that change them: `bif::trace`)
+//!  |
+//! sync       the atomics and locks the scheduling protocols use (std's, or loom's)
 //! ```
 //!
 //! Two knots are cut by passing things in rather than reaching up: a BIF
@@ -55,8 +59,8 @@ pub mod process;
 pub mod runtime;
 pub mod sched;
 pub mod signals;
-mod sync;
+pub mod sync;
 pub mod trace;
 
 #[cfg(all(test, loom))]
-mod loom_models;
+pub mod loom_models;

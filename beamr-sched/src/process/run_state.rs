@@ -20,7 +20,7 @@
 //!
 //! Every write is a read-modify-write (the unconditional ones are swaps),
 //! never a plain store: loom, which checks this protocol
-//! (`crate::loom_models`), lets a plain store fall between the read and
+//! (`loom_models.rs`), lets a plain store fall between the read and
 //! the write of another thread's compare-exchange (tokio-rs/loom#254), so
 //! with plain stores its model reports executions no processor can
 //! produce. A swap costs the same here: these writes happen once a slice.
