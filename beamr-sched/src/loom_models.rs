@@ -20,9 +20,9 @@ use loom::sync::atomic::{AtomicBool, AtomicUsize};
 use loom::sync::{Arc, Mutex};
 use loom::thread;
 
+use crate::process::inbox::Inbox;
 use crate::process::run_state::StateWord;
-use crate::process::Inbox;
-use crate::runtime::Sleepers;
+use crate::runtime::sleepers::Sleepers;
 
 /// One process as the schedulers see it, with a run queue of its own and
 /// a record of what it took in.

@@ -15,7 +15,7 @@ pub mod pending_output;
 mod port_table;
 mod run_queue;
 mod shared_state;
-mod sleepers;
+pub(crate) mod sleepers;
 mod stats;
 mod timer_service;
 mod wake_other;
@@ -26,7 +26,6 @@ pub use port_table::{
 };
 pub use run_queue::{RunQueues, SLICE_REDUCTIONS};
 pub use shared_state::{AliasMode, Runtime};
-pub use sleepers::Sleepers;
 pub use stats::RuntimeStats;
 pub use timer_service::{TimerAction, TimerService};
 

@@ -133,7 +133,7 @@ impl RunQueues {
         });
         if let Some(task) = leftover {
             self.injector.push(task);
-            self.wake_one();
+            self.sleepers.wake_one();
         }
     }
 
@@ -143,13 +143,8 @@ impl RunQueues {
     pub fn after_slice(&self, reductions: u64) {
         let queued = LOCAL.with(|l| l.borrow().as_ref().map_or(0, |w| w.len()));
         if WAKE_OTHER.with(|w| w.borrow_mut().after_slice(queued, reductions)) {
-            self.wake_one();
+            self.sleepers.wake_one();
         }
-    }
-
-    /// Wakes one sleeping scheduler, if any sleeps.
-    fn wake_one(&self) {
-        self.sleepers.wake_one();
     }
 
     fn find(&self) -> Option<Task> {
