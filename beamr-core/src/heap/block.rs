@@ -1,6 +1,7 @@
 //! [`Block`]: one contiguous, bump-allocated area of heap words.
 
 use std::mem::MaybeUninit;
+use std::ptr::NonNull;
 
 /// A contiguous area of words with a bump pointer. The words never move
 /// while the block lives, so terms may point into it.
@@ -13,28 +14,50 @@ use std::mem::MaybeUninit;
 /// A block may use only a prefix of its storage (its *capacity*): a young
 /// generation that turned out much larger than its live data is shrunk that
 /// way, and the next collection sizes its to-space from the smaller figure.
+///
+/// The storage is held as a raw pointer (a leaked `Box<[MaybeUninit<u64>]>`,
+/// freed on drop), not as the `Box` itself: terms keep raw pointers into the
+/// block and write through them, and a `Box` field would be reborrowed as a
+/// shared reference every time the block is read, which under the aliasing
+/// model (Stacked Borrows, checked by `cargo xtask miri`) takes away those
+/// pointers' right to write.
 pub(crate) struct Block {
-    words: Box<[MaybeUninit<u64>]>,
-    /// Usable words: `words.len()`, or less after [`Block::shrink_to`].
+    words: NonNull<[MaybeUninit<u64>]>,
+    /// Usable words: `len`, or less after [`Block::shrink_to`].
     limit: usize,
     top: usize,
+}
+
+// SAFETY: a Block owns its storage exclusively, as the Box it was made from
+// did; the raw pointer is what keeps it from being Send automatically, and
+// moving the owner to another thread moves every access with it.
+unsafe impl Send for Block {}
+
+impl Drop for Block {
+    fn drop(&mut self) {
+        // SAFETY: `words` came from `Box::leak` in `Block::from_box`, and
+        // nothing else frees it.
+        drop(unsafe { Box::from_raw(self.words.as_ptr()) });
+    }
 }
 
 impl Block {
     /// A block of `capacity` words.
     pub(crate) fn new(capacity: usize) -> Block {
-        Block {
-            words: Box::new_uninit_slice(capacity),
-            limit: capacity,
-            top: 0,
-        }
+        Block::from_box(Box::new_uninit_slice(capacity))
     }
 
     /// An empty block that holds nothing.
     pub(crate) fn empty() -> Block {
+        Block::from_box(Box::new([]))
+    }
+
+    /// A block over `words`, owned from now on through a raw pointer.
+    fn from_box(words: Box<[MaybeUninit<u64>]>) -> Block {
+        let limit = words.len();
         Block {
-            words: Box::new([]),
-            limit: 0,
+            words: NonNull::from(Box::leak(words)),
+            limit,
             top: 0,
         }
     }
@@ -86,7 +109,7 @@ impl Block {
     /// Address of the first word.
     #[inline]
     pub(crate) fn start(&self) -> *mut u64 {
-        self.words.as_ptr() as *mut u64
+        self.words.as_ptr().cast::<u64>()
     }
 
     /// Address one past the last word in use.
