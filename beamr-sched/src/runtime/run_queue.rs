@@ -246,6 +246,84 @@ impl RunQueues {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::process::Process;
+    use beamr_core::term::Term;
+
+    /// A runnable process that is never run: only its identity matters.
+    fn task(n: i64) -> Task {
+        Arc::new(ProcessHandle::new(Box::new(Process::new(
+            Term::small(n).unwrap(),
+        ))))
+    }
+
+    /// Pushes `task` from a thread that is not a scheduler, as a timer or
+    /// a port does: into the injector.
+    fn push_from_outside(queues: &Arc<RunQueues>, task: &Task) {
+        let (q, t) = (queues.clone(), task.clone());
+        std::thread::spawn(move || q.push(t)).join().unwrap();
+    }
+
+    /// The fairness rule, on one scheduler whose own queue never empties
+    /// (eight CPU-bound processes, each queued again after its turn): a
+    /// process woken from outside is run within two looks, and while
+    /// outside wake-ups keep coming, the local queue still gets every
+    /// other turn and each of its processes runs, in order.
+    #[test]
+    fn a_busy_scheduler_takes_outside_work_every_other_turn() {
+        let queues = Arc::new(RunQueues::default());
+        let q = queues.clone();
+        std::thread::spawn(move || {
+            q.register_worker(1);
+            let own: Vec<Task> = (0..8).map(task).collect();
+            for t in &own {
+                q.push(t.clone());
+            }
+            let mut turn = |q: &RunQueues| {
+                let t = q.find().expect("a queue is never empty here");
+                if own.iter().any(|o| Arc::ptr_eq(o, &t)) {
+                    q.push(t.clone());
+                }
+                t
+            };
+            for _ in 0..20 {
+                turn(&q);
+            }
+            let woken = task(100);
+            push_from_outside(&q, &woken);
+            let looks = (1..=3).find(|_| Arc::ptr_eq(&turn(&q), &woken));
+            assert!(
+                matches!(looks, Some(1 | 2)),
+                "the outside process waited {looks:?} looks"
+            );
+            // A stream of outside wake-ups: one new before every look. (Those
+            // that pile up in the injector move to the local queue in
+            // batches, and then take local turns too.)
+            let mut local_turns = 0;
+            let mut own_turns = Vec::new();
+            for n in 0..40 {
+                push_from_outside(&q, &task(200 + n));
+                let t = turn(&q);
+                if !LAST_FROM_INJECTOR.with(Cell::get) {
+                    local_turns += 1;
+                }
+                if let Some(i) = own.iter().position(|o| Arc::ptr_eq(o, &t)) {
+                    own_turns.push(i);
+                }
+            }
+            assert!(
+                local_turns >= 20,
+                "the local queue got {local_turns} of 40 turns"
+            );
+            let in_order = own_turns.windows(2).all(|w| w[1] == (w[0] + 1) % own.len());
+            assert!(in_order, "own processes out of turn: {own_turns:?}");
+            assert!(
+                own_turns.len() >= own.len(),
+                "not every own process ran in 40 turns: {own_turns:?}"
+            );
+        })
+        .join()
+        .unwrap();
+    }
 
     #[test]
     fn a_scheduler_with_no_work_counts_its_sleep_as_idle() {
