@@ -288,6 +288,7 @@ impl CodeServer {
                 .code
                 .store(address, Ordering::Release);
         }
+        module.publish_funs();
         declare_records(versions.current.as_deref(), Some(&module));
         // After a delete, the deleted version stays the old one.
         if versions.current.is_some() {

@@ -6,7 +6,7 @@
 //! each instruction with jump targets made relative to their instruction.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 
 use beamr_core::atom::Atom;
 use beamr_core::beam::{BeamFile, Instruction, Integer, Opcode, Operand};
@@ -215,12 +215,18 @@ impl<'f> Lowering<'f> {
             let name = self.atom_at(e.function);
             exports.push((name, e.arity, self.label(e.label, None)?));
         }
-        for (entry, lambda) in self.funs.iter().zip(&self.file.funs) {
-            let index = self.label(lambda.label, None)?;
-            entry
-                .code
-                .store(&code[index] as *const Instr as usize, Ordering::Release);
-        }
+        // Where each fun's code starts. The entries are global (a fun made
+        // by the current version of the module is called through them), so
+        // they are pointed at this code only when the module is installed
+        // (`Module::publish_funs`): a load that fails after this, or a
+        // module refused for its name, must leave them as they were, or
+        // they would point at code freed with it.
+        let funs = self
+            .funs
+            .iter()
+            .zip(&self.file.funs)
+            .map(|(&entry, lambda)| Ok((entry, self.label(lambda.label, None)?)))
+            .collect::<Result<Vec<_>, LoadError>>()?;
         let mut files = vec![format!("{}.erl", self.module.name())];
         files.extend(self.file.lines.names.iter().cloned());
         Ok(Module {
@@ -230,7 +236,7 @@ impl<'f> Lowering<'f> {
             functions,
             lines,
             files,
-            funs: self.funs,
+            funs,
             records: self.records,
             literals: self.literal_heap,
             native,

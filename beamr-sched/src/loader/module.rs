@@ -4,6 +4,7 @@ use beamr_core::atom::Atom;
 use beamr_core::beam::LineItem;
 use beamr_core::heap::Heap;
 use beamr_core::term::FunEntry;
+use std::sync::atomic::Ordering;
 
 use super::instr::Instr;
 use crate::trace::call_patterns::TracedModule;
@@ -34,8 +35,10 @@ pub struct Module {
     pub lines: Vec<(usize, LineItem)>,
     /// Source file names (index 0 is the module's own file).
     pub files: Vec<String>,
-    /// The module's funs.
-    pub funs: Vec<&'static FunEntry>,
+    /// The module's funs, each with the index in `code` where it starts;
+    /// their entries point there once the module is installed
+    /// ([`Module::publish_funs`]).
+    pub funs: Vec<(&'static FunEntry, usize)>,
     /// The native records it declares (OTP 29), defaults in `literals`.
     pub records: Vec<super::record::ModuleRecord>,
     /// Literals live here; it is never collected.
@@ -51,6 +54,19 @@ unsafe impl Sync for Module {}
 unsafe impl Send for Module {}
 
 impl Module {
+    /// Points every fun entry of the module at this version's code: called
+    /// when the version becomes current, never before (a version that is
+    /// never installed is freed, and entries pointing into it would call
+    /// freed code).
+    pub fn publish_funs(&self) {
+        for &(entry, index) in &self.funs {
+            entry.code.store(
+                &self.code[index] as *const Instr as usize,
+                Ordering::Release,
+            );
+        }
+    }
+
     /// True if `ip` points into this module's code.
     pub fn contains(&self, ip: *const Instr) -> bool {
         let start = self.code.as_ptr() as usize;
@@ -90,7 +106,7 @@ impl Module {
             + self.exports.capacity() * size_of::<(Atom, u32, usize)>()
             + self.functions.capacity() * size_of::<FunctionInfo>()
             + self.lines.capacity() * size_of::<(usize, LineItem)>()
-            + self.funs.capacity() * size_of::<&FunEntry>()
+            + self.funs.capacity() * size_of::<(&FunEntry, usize)>()
             + self.funs.len() * size_of::<FunEntry>()
             + self.files.iter().map(String::capacity).sum::<usize>()
     }
