@@ -232,7 +232,8 @@ fn op() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    // Under Miri (`cargo xtask miri`) each case takes seconds: a few suffice there.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 200 }))]
 
     #[test]
     fn collections_preserve_roots_and_binary_counts(ops in prop::collection::vec(op(), 1..40)) {
@@ -302,9 +303,11 @@ proptest! {
 
 #[test]
 fn deep_lists_survive_many_collections() {
+    // Under Miri (`cargo xtask miri`) fewer: still several collections.
+    let length = if cfg!(miri) { 5_000 } else { 100_000 };
     let mut heap = Heap::new();
     let mut roots = [Term::NIL];
-    for i in 0..100_000 {
+    for i in 0..length {
         let n = heap.int(i);
         roots[0] = heap.cons(n, roots[0]);
         if heap.needs_gc() {
@@ -313,7 +316,7 @@ fn deep_lists_survive_many_collections() {
     }
     heap.collect_major(0, &mut [&mut roots]);
     let items = roots[0].list_to_vec().unwrap();
-    assert_eq!(items.len(), 100_000);
+    assert_eq!(items.len(), length as usize);
     assert!(items
         .iter()
         .rev()

@@ -68,7 +68,8 @@ fn ops(palette_len: usize) -> impl Strategy<Value = Vec<Op>> {
 const PALETTE_LEN: usize = 177;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    // Under Miri (`cargo xtask miri`) each case is slow: a few suffice there.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 64 }))]
 
     #[test]
     fn map_matches_a_btreemap_model(ops in ops(PALETTE_LEN)) {

@@ -101,7 +101,8 @@ fn build(heap: &mut Heap, s: &Spec) -> Term {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    // Under Miri (`cargo xtask miri`) each case is slow: a few suffice there.
+    #![proptest_config(ProptestConfig::with_cases(if cfg!(miri) { 4 } else { 200 }))]
 
     #[test]
     fn orders_are_total_and_agree_with_equality(a in spec(), b in spec(), c in spec()) {
