@@ -52,7 +52,9 @@ fn a_refused_load_leaves_the_fun_entries_on_the_installed_code() {
     assert_eq!(fun_addresses(&server, module), before);
 
     // A new version while the old one is not purged is refused too.
-    server.load_checked(module, &bytes, "in_memory".into()).unwrap();
+    server
+        .load_checked(module, &bytes, "in_memory".into())
+        .unwrap();
     let second = fun_addresses(&server, module);
     assert_ne!(second, before, "an installed version takes the entries");
     let refused = server.load_checked(module, &bytes, "in_memory".into());
