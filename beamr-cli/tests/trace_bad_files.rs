@@ -97,26 +97,6 @@ fn corrupt_header() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The word index of the `n`th event header of ring `ring` of `path`.
-fn event_word(path: &Path, g: &Geometry, ring: usize, n: usize) -> u64 {
-    let bytes = std::fs::read(path).unwrap();
-    let word = |i: u64| {
-        let i = i as usize * 8;
-        u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
-    };
-    let mut pos = g.ring_data_word(ring) as u64;
-    for _ in 0..n {
-        pos += word(pos) & 0xff;
-    }
-    pos
-}
-
-fn read_word(path: &Path, word: u64) -> u64 {
-    let bytes = std::fs::read(path).unwrap();
-    let i = word as usize * 8;
-    u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
-}
-
 #[test]
 fn damaged_events_are_reported_and_the_rest_is_read() {
     let dir = scratch("bad-ring");

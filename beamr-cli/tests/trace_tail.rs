@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use beamr_ringbuf::layout::file_header;
+use beamr_ringbuf::layout::{file_header, Geometry};
 use beamr_ringbuf::{Options, Recorder};
 use serde_json::Value;
 use trace_support::*;
@@ -245,6 +245,64 @@ fn sigint_ends_it_cleanly() {
         .unwrap();
     assert!(status.success(), "{status:?} {err}");
     assert_eq!(err.trim(), "# 2 events, 0 lost: interrupted");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_event_is_reported_and_following_goes_on() {
+    let dir = scratch("tail-damaged");
+    let path = dir.join("damaged.trace");
+    let rec = recorder(&path);
+    let mut w = rec.writer(1).unwrap();
+    for i in 0..100u64 {
+        assert!(w.write_now(7, &[i]));
+    }
+    // One bit of event 10's payload, flipped in the file under the live
+    // writer: its checksum no longer holds.
+    let cursor = beamr_ringbuf::Cursor::open(&path).unwrap();
+    let g = Geometry::new(cursor.ring_count(), cursor.info().ring_words, 1 << 20);
+    let pos = event_word(&path, &g, 1, 10) + 2;
+    poke(&path, pos, read_word(&path, pos) ^ 1 << 5);
+    let child = spawn_tail(&[
+        "--format",
+        "json",
+        "--max-events",
+        "199",
+        "--timeout",
+        "60",
+        path.to_str().unwrap(),
+    ]);
+    // Written after the damage, while tail follows.
+    let mut writing = 100..200u64;
+    while !writing.is_empty() {
+        for i in writing.by_ref().take(25) {
+            assert!(w.write_now(7, &[i]));
+        }
+        std::thread::sleep(Duration::from_millis(15));
+    }
+    let (status, out, err) = wait(child, Duration::from_secs(60));
+    let expected: Vec<u64> = (0..200).filter(|&i| i != 10).collect();
+    assert_eq!(payloads(&out), expected, "{err}");
+    let lost: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "lost")
+        .collect();
+    assert_eq!(lost.len(), 1, "{out}");
+    assert_eq!(lost[0]["count"], 1);
+    // The command fails at the end, as dump does on the same file.
+    assert_eq!(status.code(), Some(2), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines[0], "# 199 events, 1 lost: --max-events reached");
+    assert!(
+        lines[1].starts_with("beamr: ")
+            && lines[1].contains("ring 1 is corrupt at word")
+            && lines[1].contains("bad checksum (1 event lost to it, not decoded)"),
+        "{err}"
+    );
+    assert_eq!(lines.len(), 2, "{err}");
+    drop(w);
+    drop(rec);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -59,14 +59,20 @@ impl Totals {
     /// [`Error::Corrupt`], naming the first corrupt ring or damaged stretch
     /// of `path` (and how many more there are), if there was any.
     pub fn check(&self, path: &Path) -> Result<(), Error> {
-        match self.corrupt.split_first() {
-            None => Ok(()),
-            Some((first, more)) => Err(Error::Corrupt {
-                path: path.to_path_buf(),
-                first: first.clone(),
-                more: more.len(),
-            }),
-        }
+        check_corrupt(path, &self.corrupt)
+    }
+}
+
+/// [`Error::Corrupt`] naming the first of `corrupt` (lines saying where
+/// `path` is corrupt) and how many more there are; `Ok` when there is none.
+pub(crate) fn check_corrupt(path: &Path, corrupt: &[String]) -> Result<(), Error> {
+    match corrupt.split_first() {
+        None => Ok(()),
+        Some((first, more)) => Err(Error::Corrupt {
+            path: path.to_path_buf(),
+            first: first.clone(),
+            more: more.len(),
+        }),
     }
 }
 

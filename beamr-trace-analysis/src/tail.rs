@@ -11,6 +11,12 @@
 //!   [`TailOptions::deadline`] passed;
 //! - the output is a pipe whose reader has gone.
 //!
+//! A damaged event (a bad checksum, an impossible header) or a corrupt ring
+//! does not end it: the loss is written where it was found, as a `lost`
+//! line, the other rings and the events past a damaged one are still
+//! followed, and [`Summary::corrupt`] says what was found
+//! ([`Summary::check`] turns it into the error `dump` gives).
+//!
 //! It polls: when a poll finds nothing new it sleeps
 //! [`TailOptions::interval`]. [`follow`] returns a [`Summary`] of what it
 //! wrote and why it stopped (`beamr trace tail` prints it to standard
@@ -25,7 +31,7 @@ use beamr_ringbuf::Cursor;
 
 use crate::dump::write_item;
 use crate::error::Error;
-use crate::read::{Item, Sink};
+use crate::read::{check_corrupt, Item, Sink};
 use crate::render::LineFormat;
 
 /// [`follow`]'s options.
@@ -62,22 +68,33 @@ pub enum Stop {
 }
 
 /// What [`follow`] did.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
     /// Events written.
     pub printed: u64,
-    /// Events reported lost.
+    /// Events reported lost (damaged ones included).
     pub lost: u64,
+    /// One line per corrupt ring and per damaged stretch of a ring found,
+    /// in the order found.
+    pub corrupt: Vec<String>,
     /// Why it stopped.
     pub stop: Stop,
 }
 
-/// Follows `cursor` (opened on `path`), writing to `out` (flushed after
-/// every poll) until a reason to [`Stop`]. A corrupt ring, or an output
-/// error other than a closed pipe, ends it with an error.
+impl Summary {
+    /// [`Error::Corrupt`] for `path` when anything corrupt was found, as
+    /// `dump` fails on the same file.
+    pub fn check(&self, path: &Path) -> Result<(), Error> {
+        check_corrupt(path, &self.corrupt)
+    }
+}
+
+/// Follows `cursor`, writing to `out` (flushed after
+/// every poll) until a reason to [`Stop`]. An output error other than a
+/// closed pipe ends it with an error; corruption does not (see the
+/// module's doc).
 pub fn follow(
     cursor: &mut Cursor,
-    path: &Path,
     opts: &TailOptions,
     interrupted: &AtomicBool,
     out: &mut impl Write,
@@ -90,6 +107,7 @@ pub fn follow(
     }
     let mut printed = 0u64;
     let mut lost = 0u64;
+    let mut corrupt = Vec::new();
     let stop = loop {
         if interrupted.load(Ordering::Relaxed) {
             break Stop::Interrupted;
@@ -101,13 +119,13 @@ pub fn follow(
         // reads everything it wrote.
         let gone = writer_gone(writer);
         let mut step = Step {
-            path,
             cursor: &mut *cursor,
             out: &mut *out,
             opts,
             t0,
             printed: &mut printed,
             lost: &mut lost,
+            corrupt: &mut corrupt,
         };
         let Some(n) = step.poll(gone)? else {
             break Stop::OutputClosed;
@@ -125,25 +143,26 @@ pub fn follow(
     Ok(Summary {
         printed,
         lost,
+        corrupt,
         stop,
     })
 }
 
 /// One poll's worth of work.
 struct Step<'a, W: Write> {
-    path: &'a Path,
     cursor: &'a mut Cursor,
     out: &'a mut W,
     opts: &'a TailOptions,
     t0: u64,
     printed: &'a mut u64,
     lost: &'a mut u64,
+    corrupt: &'a mut Vec<String>,
 }
 
 impl<W: Write> Step<'_, W> {
     /// Writes what is new (and, when `last`, closes the books); returns the
-    /// number of events read, or `None` when the output was closed. A
-    /// corrupt ring or another output error ends `tail`.
+    /// number of events read, or `None` when the output was closed. An
+    /// output error ends `tail`; corruption found is added to `corrupt`.
     fn poll(&mut self, last: bool) -> Result<Option<usize>, Error> {
         let (opts, t0) = (self.opts, self.t0);
         let (printed, lost, out) = (&mut *self.printed, &mut *self.lost, &mut *self.out);
@@ -166,7 +185,7 @@ impl<W: Write> Step<'_, W> {
             }
             return Err(Error::Output(e));
         }
-        totals.check(self.path)?;
+        self.corrupt.extend(totals.corrupt);
         Ok(Some(n))
     }
 }

@@ -63,6 +63,22 @@ pub fn poke(path: &Path, word: u64, value: u64) {
     f.write_all(&value.to_le_bytes()).unwrap();
 }
 
+/// The word index of the `n`th event header of ring `ring` of `path`.
+pub fn event_word(path: &Path, g: &beamr_ringbuf::layout::Geometry, ring: usize, n: usize) -> u64 {
+    let mut pos = g.ring_data_word(ring) as u64;
+    for _ in 0..n {
+        pos += read_word(path, pos) & 0xff;
+    }
+    pos
+}
+
+/// The 64-bit word at index `word` of `path`.
+pub fn read_word(path: &Path, word: u64) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
+    let i = word as usize * 8;
+    u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
+}
+
 /// Asserts that `out` is a failure with status 2 and exactly one line on
 /// standard error, starting `beamr: ` and containing `needle`; no panic.
 pub fn assert_one_line_error(out: &Output, needle: &str) {

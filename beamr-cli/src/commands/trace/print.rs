@@ -137,8 +137,8 @@ pub fn tail(path: &Path, args: &TailArgs) -> Result<(), String> {
         deadline,
         interval: Duration::from_millis(args.interval_ms),
     };
-    let summary = tail::follow(&mut cursor, path, &opts, &interrupted, &mut stdout())
-        .map_err(|e| e.to_string())?;
+    let summary =
+        tail::follow(&mut cursor, &opts, &interrupted, &mut stdout()).map_err(|e| e.to_string())?;
     let why = match summary.stop {
         Stop::Interrupted => "interrupted".to_owned(),
         Stop::WriterExited { pid } => format!("the writer (pid {pid}) has exited"),
@@ -147,5 +147,7 @@ pub fn tail(path: &Path, args: &TailArgs) -> Result<(), String> {
         Stop::OutputClosed => "the output was closed".to_owned(),
     };
     eprintln!("# {} events, {} lost: {why}", summary.printed, summary.lost);
-    Ok(())
+    // Damage does not stop following; it fails the command at the end, as
+    // it fails `dump`.
+    summary.check(path).map_err(|e| e.to_string())
 }
