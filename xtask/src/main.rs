@@ -18,6 +18,11 @@
 //! - `fuzz` ([`fuzz`]): run the cargo-fuzz targets for a time budget each.
 //! - `difffuzz` ([`difffuzz`]): random programs from erlfuzz run on erl
 //!   and on beamr (native code on and off), their outputs compared.
+//! - `miri` ([`miri`]): beamr-core's unsafe term and heap code under Miri.
+//! - `tsan` ([`tsan`]): the scheduler, flight recorder and concurrent
+//!   differential programs under ThreadSanitizer.
+//! - `soak` ([`soak`]): programs that push a limit for minutes (a huge
+//!   mailbox, binary and recursion), on erl and on beamr, compared.
 //! - `mutate` ([`mutate`]): a mutation campaign of crafted `.beam` files
 //!   run through `beamr run`, counting panics, aborts, timeouts and runaway
 //!   memory.
@@ -33,10 +38,14 @@ mod gleam_mist;
 mod gleam_shim;
 mod gleam_suites;
 mod loom;
+mod miri;
 mod mutate;
+mod nightly;
 mod otp_roots;
 mod process;
+mod soak;
 mod test_all;
+mod tsan;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -119,6 +128,22 @@ subcommands:
              word and inbox, the schedulers' sleep and wake-up) through
              every interleaving with at most N preemptions (default 3),
              built with --cfg loom in target/loom/
+  miri       beamr-core's heap:: and term:: tests, and its heap_gc and
+             etf_proptest tests (a few cases each), under Miri (nightly
+             with the miri and rust-src components), in target/miri/;
+             fails at the first undefined behaviour
+  soak [NAME...]
+             the programs in tests/soak/ (10 million messages in one
+             mailbox, a 4 GiB binary, a recursion 100 million deep; or
+             those named) on erl and on beamr (release build), their
+             outputs and exit statuses compared; minutes and gigabytes
+             each, so not in test-all
+  tsan       beamr-sched's scheduler stress tests, the flight recorder's
+             concurrent writers, and the differential programs proc_*,
+             ets_*, timer_*, tcp_* and code_* against erl, built with
+             ThreadSanitizer (nightly with rust-src) in target/tsan/;
+             fails on any failed test or data race report (kept in
+             target/tsan/reports/)
   help       print this message";
 
 /// A parsed command line.
@@ -137,6 +162,9 @@ enum Command {
     /// that `difffuzz` writes run it).
     DifffuzzCheck(Vec<OsString>),
     Loom(u32),
+    Miri,
+    Tsan,
+    Soak(Vec<String>),
     Help,
 }
 
@@ -170,6 +198,9 @@ fn parse(args: &[OsString]) -> Result<Command> {
         "gleam" => Command::Gleam,
         "fixtures" => Command::Fixtures,
         "erl-atom-order" => Command::ErlAtomOrder,
+        "miri" => Command::Miri,
+        "tsan" => Command::Tsan,
+        "soak" => return soak::parse(rest).map(Command::Soak),
         "bench" => return bench::parse(rest).map(Command::Bench),
         "mist" => {
             return match rest {
@@ -239,6 +270,9 @@ fn main() -> ExitCode {
         }
         Command::DifffuzzCheck(args) => difffuzz::check(&root, &args),
         Command::Loom(preemptions) => loom::run(&root, preemptions),
+        Command::Miri => miri::run(&root),
+        Command::Tsan => erlang::ensure().and_then(|()| tsan::run(&root)),
+        Command::Soak(only) => erlang::ensure().and_then(|()| soak::run(&root, &only)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

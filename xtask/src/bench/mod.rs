@@ -24,7 +24,7 @@
 //! failed (a crash, a timeout, results that differ between runtimes or
 //! runs, output without a time).
 
-mod build;
+pub mod build;
 mod options;
 mod otlp_sink;
 mod peer;
