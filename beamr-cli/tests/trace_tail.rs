@@ -8,7 +8,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use beamr_ringbuf::layout::{file_header, Geometry};
-use beamr_ringbuf::{Options, Recorder};
+use beamr_ringbuf::{Options, Recorder, RingWriter};
 use serde_json::Value;
 use trace_support::*;
 
@@ -68,6 +68,17 @@ fn recorder(path: &std::path::Path) -> Recorder {
     .unwrap()
 }
 
+/// Writes one event per number of `events` (its payload), in bursts of 25
+/// with pauses that a following tail sleeps through.
+fn write_in_bursts(w: &mut RingWriter<'_>, mut events: std::ops::Range<u64>) {
+    while !events.is_empty() {
+        for i in events.by_ref().take(25) {
+            assert!(w.write_now(7, &[i]));
+        }
+        std::thread::sleep(Duration::from_millis(15));
+    }
+}
+
 #[test]
 fn follows_a_live_writer_until_max_events() {
     let dir = scratch("tail-live");
@@ -83,15 +94,9 @@ fn follows_a_live_writer_until_max_events() {
         "60",
         path.to_str().unwrap(),
     ]);
-    // Written while tail runs, in bursts, with pauses that tail sleeps through;
-    // more than tail will print, to show it stops at its limit.
-    let mut writing = 0..400u64;
-    while !writing.is_empty() {
-        for i in writing.by_ref().take(25) {
-            assert!(w.write_now(7, &[i]));
-        }
-        std::thread::sleep(Duration::from_millis(15));
-    }
+    // Written while tail runs; more than tail will print, to show it stops
+    // at its limit.
+    write_in_bursts(&mut w, 0..400);
     let (status, out, err) = wait(child, Duration::from_secs(60));
     assert!(status.success(), "{err}");
     assert_eq!(payloads(&out), (0..300).collect::<Vec<_>>());
@@ -273,13 +278,7 @@ fn a_damaged_event_is_reported_and_following_goes_on() {
         path.to_str().unwrap(),
     ]);
     // Written after the damage, while tail follows.
-    let mut writing = 100..200u64;
-    while !writing.is_empty() {
-        for i in writing.by_ref().take(25) {
-            assert!(w.write_now(7, &[i]));
-        }
-        std::thread::sleep(Duration::from_millis(15));
-    }
+    write_in_bursts(&mut w, 100..200);
     let (status, out, err) = wait(child, Duration::from_secs(60));
     let expected: Vec<u64> = (0..200).filter(|&i| i != 10).collect();
     assert_eq!(payloads(&out), expected, "{err}");
