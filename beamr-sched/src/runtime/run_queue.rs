@@ -278,7 +278,7 @@ mod tests {
             for t in &own {
                 q.push(t.clone());
             }
-            let mut turn = |q: &RunQueues| {
+            let turn = |q: &RunQueues| {
                 let t = q.find().expect("a queue is never empty here");
                 if own.iter().any(|o| Arc::ptr_eq(o, &t)) {
                     q.push(t.clone());
