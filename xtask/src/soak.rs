@@ -11,11 +11,12 @@
 //! `test-all`. With names, only those programs run.
 
 use crate::bench::build;
+use crate::bench::runner::{run_captured, RunOutput};
 use crate::{process, Error, Result};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// How long one run of one program may take on either runtime.
@@ -103,82 +104,54 @@ fn programs(dir: &Path, only: &[String]) -> Result<Vec<PathBuf>> {
     Ok(all)
 }
 
-/// Runs `cmd` with empty standard input, killing it after [`TIME_LIMIT`];
-/// prints how long it took.
-fn timed(name: &str, runtime: &str, mut cmd: Command) -> Result<Output> {
+/// Runs `cmd` with empty standard input, killing it after [`TIME_LIMIT`]
+/// (an error then); prints how long it took.
+fn timed(name: &str, runtime: &str, mut cmd: Command) -> Result<RunOutput> {
     println!("$ {}", process::display(&cmd));
     let started = Instant::now();
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| Error::new(format!("{name}: could not start {runtime}: {e}")))?;
-    // The output is read on threads of their own, so that a chatty
-    // program cannot block on a full pipe while this waits for it.
-    let stdout = child.stdout.take().map(read_all);
-    let stderr = child.stderr.take().map(read_all);
-    loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                let collect = |h: Option<std::thread::JoinHandle<Vec<u8>>>| {
-                    h.and_then(|h| h.join().ok()).unwrap_or_default()
-                };
-                println!(
-                    "  {runtime}: {:.1} s, {status}",
-                    started.elapsed().as_secs_f64()
-                );
-                return Ok(Output {
-                    status,
-                    stdout: collect(stdout),
-                    stderr: collect(stderr),
-                });
-            }
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(Error::new(format!(
-                    "{name}: {runtime} did not finish within {TIME_LIMIT:?}"
-                )));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(100)),
-            Err(e) => return Err(Error::new(format!("{name}: waiting for {runtime}: {e}"))),
-        }
+    let run = run_captured(&mut cmd, TIME_LIMIT)?;
+    if run.timed_out {
+        return Err(Error::new(format!(
+            "{name}: {runtime} did not finish within {TIME_LIMIT:?}"
+        )));
     }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-fn read_all(mut pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = pipe.read_to_end(&mut bytes);
-        bytes
-    })
+    let status = run
+        .status
+        .map_or_else(|| "no exit status".to_owned(), |s| s.to_string());
+    println!(
+        "  {runtime}: {:.1} s, {status}",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(run)
 }
 
 /// Why two runs differ (`None` when they do not): the exit status (a
 /// signal on either side always differs) or standard output, whose first
 /// differing line is shown.
-fn compare(expected: &Output, actual: &Output) -> Option<String> {
-    let (Some(want), Some(got)) = (expected.status.code(), actual.status.code()) else {
+fn compare(expected: &RunOutput, actual: &RunOutput) -> Option<String> {
+    let code = |run: &RunOutput| run.status.and_then(|s| s.code());
+    let shown = |run: &RunOutput| {
+        run.status
+            .map_or_else(|| "no exit status".to_owned(), |s| s.to_string())
+    };
+    let (Some(want), Some(got)) = (code(expected), code(actual)) else {
         return Some(format!(
             "ended by a signal (erl: {}, beamr: {}); beamr's standard error:\n{}",
-            expected.status,
-            actual.status,
-            String::from_utf8_lossy(&actual.stderr)
+            shown(expected),
+            shown(actual),
+            actual.stderr
         ));
     };
     if want != got {
         return Some(format!(
             "exit status erl {want}, beamr {got}; beamr's standard error:\n{}",
-            String::from_utf8_lossy(&actual.stderr)
+            actual.stderr
         ));
     }
     if expected.stdout == actual.stdout {
         return None;
     }
-    let want = String::from_utf8_lossy(&expected.stdout);
-    let got = String::from_utf8_lossy(&actual.stdout);
+    let (want, got) = (&expected.stdout, &actual.stdout);
     let mut lines = want.lines().zip(got.lines()).enumerate();
     Some(match lines.find(|(_, (w, g))| w != g) {
         Some((i, (w, g))) => format!("line {}: erl {w:?}, beamr {g:?}", i + 1),
@@ -196,11 +169,13 @@ mod tests {
     use std::os::unix::process::ExitStatusExt;
     use std::process::ExitStatus;
 
-    fn output(code: i32, stdout: &str) -> Output {
-        Output {
-            status: ExitStatus::from_raw(code << 8),
-            stdout: stdout.as_bytes().to_vec(),
-            stderr: Vec::new(),
+    fn output(code: i32, stdout: &str) -> RunOutput {
+        RunOutput {
+            stdout: stdout.to_owned(),
+            stderr: String::new(),
+            success: code == 0,
+            timed_out: false,
+            status: Some(ExitStatus::from_raw(code << 8)),
         }
     }
 
@@ -213,8 +188,8 @@ mod tests {
         assert!(why.starts_with("exit status erl 0, beamr 1"), "{why}");
         let why = compare(&output(0, "a\n"), &output(0, "a\nb\n")).unwrap();
         assert!(why.contains("erl printed 1 lines, beamr 2"), "{why}");
-        let killed = Output {
-            status: ExitStatus::from_raw(9),
+        let killed = RunOutput {
+            status: Some(ExitStatus::from_raw(9)),
             ..output(0, "")
         };
         assert!(compare(&output(0, ""), &killed).unwrap().contains("signal"));

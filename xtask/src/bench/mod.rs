@@ -30,7 +30,7 @@ mod otlp_sink;
 mod peer;
 mod probes;
 mod run;
-mod runner;
+pub mod runner;
 mod traced;
 
 pub use options::{parse, Options};

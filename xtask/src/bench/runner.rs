@@ -8,7 +8,7 @@
 use crate::process;
 use crate::{Error, Result};
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// One run's output split into the result and the time.
@@ -81,6 +81,8 @@ pub struct RunOutput {
     pub success: bool,
     /// Killed after the timeout.
     pub timed_out: bool,
+    /// How it ended (`None` when that could not be read).
+    pub status: Option<ExitStatus>,
 }
 
 /// Runs `cmd` with its output captured, killing it after `timeout`.
@@ -118,6 +120,7 @@ pub fn run_captured(cmd: &mut Command, timeout: Duration) -> Result<RunOutput> {
         stderr: err.join().unwrap_or_default(),
         success: status.is_some_and(|s| s.success()) && !timed_out,
         timed_out,
+        status,
     })
 }
 
