@@ -89,10 +89,9 @@ impl Summary {
     }
 }
 
-/// Follows `cursor`, writing to `out` (flushed after
-/// every poll) until a reason to [`Stop`]. An output error other than a
-/// closed pipe ends it with an error; corruption does not (see the
-/// module's doc).
+/// Follows `cursor`, writing to `out` (flushed after every poll) until a
+/// reason to [`Stop`]. An output error other than a closed pipe ends it
+/// with an error; corruption does not (see the module's doc).
 pub fn follow(
     cursor: &mut Cursor,
     opts: &TailOptions,

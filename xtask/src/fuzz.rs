@@ -17,7 +17,7 @@
 //! missing) and cargo-fuzz (installed with `cargo install` when missing),
 //! so the step works on a bare CI machine with network.
 
-use crate::process;
+use crate::{nightly, process};
 use crate::{Error, Result};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -208,14 +208,8 @@ fn run_target(root: &Path, target: &Target, seconds: u64) -> Result<()> {
         )));
     }
     let before = artifacts_in(&artifacts);
-    // The rustup proxy picks the nightly toolchain for `cargo +nightly`;
-    // `$CARGO` names stable's own cargo binary, which would not.
-    let mut cmd = Command::new("cargo");
+    let mut cmd = nightly::cargo();
     cmd.current_dir(root.join(target.crate_dir))
-        .env_remove("CARGO")
-        .env_remove("RUSTC")
-        .env_remove("RUSTUP_TOOLCHAIN")
-        .arg("+nightly")
         .args(["fuzz", "run", target.name])
         .arg("--target-dir")
         .arg(root.join("target").join("fuzz").join("build"))

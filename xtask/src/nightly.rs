@@ -1,12 +1,15 @@
-//! What `miri` and `tsan` share: the nightly toolchain they need (with the
-//! components they name), and the host's target triple (`-Zbuild-std`
-//! wants one spelled out).
+//! What the commands on the nightly toolchain share (`miri`, `tsan`,
+//! `fuzz`): a `cargo +nightly` command, a check for the components they
+//! need, and the host's target triple (`-Zbuild-std` wants one spelled
+//! out).
 
 use crate::{process, Error, Result};
 use std::process::Command;
 
 /// A `cargo +nightly` command, with the toolchain the outer `cargo xtask`
-/// chose taken out of the environment so that `+nightly` decides.
+/// chose taken out of the environment so that `+nightly` decides: the
+/// rustup proxy `cargo` on PATH picks nightly, where `$CARGO` (stable's own
+/// cargo binary) would not.
 pub fn cargo() -> Command {
     let mut cmd = Command::new("cargo");
     cmd.env_remove("RUSTUP_TOOLCHAIN")

@@ -74,21 +74,20 @@ pub fn run(root: &Path) -> Result<()> {
         let text = fs::read_to_string(file).unwrap_or_default();
         eprintln!("{}:\n{text}", file.display());
     }
-    match (written.len(), failed.len()) {
-        (0, 0) => {
-            println!("tsan: no data race reported");
-            Ok(())
-        }
-        (races, _) => Err(Error::new(format!(
-            "{races} ThreadSanitizer report(s) in {} (printed above); {} failed run(s){}",
-            reports.display(),
-            failed.len(),
-            failed
-                .iter()
-                .map(|f| format!("\n  {f}"))
-                .collect::<String>()
-        ))),
+    if written.is_empty() && failed.is_empty() {
+        println!("tsan: no data race reported");
+        return Ok(());
     }
+    Err(Error::new(format!(
+        "{} ThreadSanitizer report(s) in {} (printed above); {} failed run(s){}",
+        written.len(),
+        reports.display(),
+        failed.len(),
+        failed
+            .iter()
+            .map(|f| format!("\n  {f}"))
+            .collect::<String>()
+    )))
 }
 
 /// `cargo +nightly test` of one test target, instrumented.

@@ -23,7 +23,7 @@ use std::ptr::NonNull;
 /// pointers' right to write.
 pub(crate) struct Block {
     words: NonNull<[MaybeUninit<u64>]>,
-    /// Usable words: `len`, or less after [`Block::shrink_to`].
+    /// Usable words: all of `words`, or fewer after [`Block::shrink_to`].
     limit: usize,
     top: usize,
 }
