@@ -65,16 +65,21 @@ pub fn poke(path: &Path, word: u64, value: u64) {
 
 /// The word index of the `n`th event header of ring `ring` of `path`.
 pub fn event_word(path: &Path, g: &beamr_ringbuf::layout::Geometry, ring: usize, n: usize) -> u64 {
+    let bytes = std::fs::read(path).unwrap();
     let mut pos = g.ring_data_word(ring) as u64;
     for _ in 0..n {
-        pos += read_word(path, pos) & 0xff;
+        pos += word_of(&bytes, pos) & 0xff;
     }
     pos
 }
 
 /// The 64-bit word at index `word` of `path`.
 pub fn read_word(path: &Path, word: u64) -> u64 {
-    let bytes = std::fs::read(path).unwrap();
+    word_of(&std::fs::read(path).unwrap(), word)
+}
+
+/// The 64-bit word at index `word` of a file's `bytes`.
+fn word_of(bytes: &[u8], word: u64) -> u64 {
     let i = word as usize * 8;
     u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap())
 }
