@@ -39,6 +39,9 @@ reply({get_argument, Flag}, Flags) ->
         Found -> {ok, Found}
     end;
 reply(get_status, _) -> {started, started};
+%% The system is up before any process can ask (the shell asks).
+reply({notify_when_started, _Pid}, _) -> started;
+reply(wait_until_started, _) -> started;
 reply(script_id, _) -> {"beamr", "0.1.0"};
 reply({stop, Status}, _) -> stop(stop_status(Status));
 reply(stop, _) -> stop(0);

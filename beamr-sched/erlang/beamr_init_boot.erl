@@ -36,7 +36,8 @@
 -export([start/1, kernel_pid_failed/2]).
 
 %% Instructions: `{s, [String]}', `{run, [String]}' (the words after
-%% -s or -run) and `{eval, String}', in command-line order.
+%% -s or -run) and `{eval, String}', in command-line order, after
+%% `{shell, user_drv | user}' when erl would start its interactive shell.
 start(Instructions) ->
     Init = self(),
     Boot = spawn_link(fun() -> do_boot(Init, [], Instructions) end),
@@ -66,6 +67,8 @@ start_em([I | Is]) ->
 start_em([]) ->
     ok.
 
+start_it({shell, Kind}) ->
+    start_shell(Kind);
 start_it({eval, Expr}) ->
     try
         {ok, Ts, _} = erl_scan:string(Expr),
@@ -111,6 +114,17 @@ start_it({Kind, Words}) ->
                     end
             end
     end.
+
+%% OTP 25's interactive shell, as kernel's user_sup starts it: user_drv,
+%% which opens the tty_sl driver for line editing and, where standard
+%% input or output is not a terminal, falls back to the plain `user'
+%% (the only one with -oldshell), which reads lines from standard input.
+%% Either registers its own `user', so beamr's group leader (which keeps
+%% serving the processes that have it) gives up the name first.
+start_shell(Kind) ->
+    _ = (catch unregister(user)),
+    _ = Kind:start(),
+    ok.
 
 not_exported(M, F, Args) ->
     ["Error! ", atom_to_list(M), ":", atom_to_list(F), "/", integer_to_list(length(Args)),

@@ -4,14 +4,16 @@
 //! opens) start [`trace_file`](super::trace_file) and
 //! [`trace_ip`](super::trace_ip) instead of a program, and
 //! `open_port({spawn, "ram_file_drv"}, ...)` (kernel's `ram_file`) starts
-//! [`ram_file`](super::ram_file).
+//! [`ram_file`](super::ram_file), and `open_port({spawn, "tty_sl -c -e"},
+//! ...)` (user_drv's, for the interactive shell) starts
+//! [`tty_sl`](super::tty_sl).
 
 use std::sync::Arc;
 
 use beamr_core::term::Term;
 
 use super::errno::os_error;
-use super::{ram_file, trace_file, trace_ip};
+use super::{ram_file, trace_file, trace_ip, tty_sl};
 use crate::process::Exception;
 use crate::runtime::{Port, PortDriver, Runtime};
 
@@ -29,6 +31,7 @@ pub fn open(
     let driver: Result<Arc<dyn PortDriver>, Exception> =
         match command.split(' ').next().unwrap_or_default() {
             "ram_file_drv" => return Some(ram_file::open(rt, owner, binary)),
+            "tty_sl" => return Some(tty_sl::open(rt, owner, command)),
             "trace_file_drv" => trace_file::parse(command)
                 .ok_or_else(Exception::badarg)
                 .and_then(|args| {

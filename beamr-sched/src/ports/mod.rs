@@ -9,7 +9,8 @@
 //! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
-//!   and [`ram_file`], its RAM file driver.
+//!   [`ram_file`], its RAM file driver, and [`tty_sl`], its terminal
+//!   driver for the interactive shell.
 //!
 //! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
 //! its messages and exit signals go through `signals::port`, like every
@@ -27,6 +28,7 @@ pub mod reader;
 pub mod std_stream;
 pub mod trace_file;
 pub mod trace_ip;
+pub mod tty_sl;
 
 pub use errno::errno_name;
 pub use open::open;

@@ -168,14 +168,14 @@ fn port_name(name: Term) -> Result<PortName, Exception> {
     };
     match (kind.as_atom().map(|a| a.name()), rest) {
         (Some("spawn"), &[command]) => {
-            let command = string(command)?;
+            let command = string_or_atom(command)?;
             if command.is_empty() {
                 return Err(Exception::badarg());
             }
             Ok(PortName::Spawn(command))
         }
         (Some("spawn_executable"), &[file]) => Ok(PortName::Executable(string(file)?)),
-        (Some("spawn_driver"), &[driver]) => Ok(PortName::Driver(string(driver)?)),
+        (Some("spawn_driver"), &[driver]) => Ok(PortName::Driver(string_or_atom(driver)?)),
         (Some("fd"), &[input, output]) => {
             // An integer that is no descriptor number is `einval`.
             let fd = |t: Term| t.as_small().and_then(|n| i32::try_from(n).ok());
@@ -189,6 +189,15 @@ fn port_name(name: Term) -> Result<PortName, Exception> {
             }
         }
         _ => Err(Exception::badarg()),
+    }
+}
+
+/// A command or driver name: an atom (`user_drv` opens `{spawn, 'tty_sl
+/// -c -e'}`) or a string.
+fn string_or_atom(t: Term) -> Result<String, Exception> {
+    match t.as_atom() {
+        Some(a) => Ok(a.name().to_string()),
+        None => string(t),
     }
 }
 

@@ -66,16 +66,15 @@ pub struct ErlCommand {
     /// Neither `-noshell` nor `-noinput` was given: erl would start its
     /// interactive shell.
     pub shell: bool,
+    /// `-oldshell`: the shell without line editing (OTP 25's `user`).
+    pub oldshell: bool,
     /// The flags `init:get_arguments/0` answers after erl's own, in order.
     pub flags: Vec<(String, Vec<String>)>,
 }
 
 /// Flags of erl that beamr does not take, each with the reason.
 pub const REFUSED: &[(&str, &str)] = &[
-    (
-        "remsh",
-        "beamr has no interactive shell to run on the remote node",
-    ),
+    ("remsh", "beamr has no remote shell yet"),
     ("detached", "beamr does not detach from its terminal"),
     ("heart", "beamr has no heart program"),
     ("args_file", "beamr reads no argument files"),
@@ -89,8 +88,10 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("compile", "beamr does not compile from the command line"),
     ("man", "beamr shows no manual pages"),
     ("version", "beamr prints no emulator version"),
-    ("oldshell", "beamr has no interactive shell"),
-    ("shell", "beamr has no interactive shell"),
+    (
+        "shell",
+        "it is OTP 26's; beamr starts its shell when -noshell is not given",
+    ),
     ("user", "beamr runs its own user process"),
     ("loader", "beamr loads code from files only"),
     ("hosts", "beamr loads code from files only"),
@@ -191,6 +192,7 @@ fn init_flag(cmd: &mut ErlCommand, flag: &str, values: Vec<String>) -> Result<()
         "pa" => cmd.pa.extend(values.iter().cloned()),
         "pz" => cmd.pz.extend(values.iter().cloned()),
         "noshell" => cmd.shell = false,
+        "oldshell" => cmd.oldshell = true,
         "noinput" => {
             // erlexec gives init -noshell as well.
             cmd.shell = false;

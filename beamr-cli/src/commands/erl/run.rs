@@ -38,10 +38,14 @@ pub fn main(words: &[std::ffi::OsString]) -> std::process::ExitCode {
 /// one-line usage error. A halt ends the OS process from inside.
 fn run(words: &[String]) -> Result<u8, String> {
     let cmd = args::parse(words)?;
-    if cmd.shell {
-        return Err("beamr has no interactive shell yet: give -noshell (or -noinput)".into());
-    }
     let otp = otp_lib_dirs();
+    if cmd.shell && beamr_sched::code::otp_release() >= 26 {
+        return Err(format!(
+            "beamr's interactive shell runs OTP 25's library only (this is OTP {}, whose \
+             shell needs the prim_tty NIF): give -noshell (or -noinput)",
+            beamr_sched::code::otp_release()
+        ));
+    }
     if otp.is_empty() {
         return Err("no OTP library found: put erl on the PATH or set BEAMR_OTP_ROOT".into());
     }
@@ -81,7 +85,7 @@ fn run(words: &[String]) -> Result<u8, String> {
     beamr_sched::code::embedded::ensure_embedded(CodeServer::global())
         .map_err(|e| format!("cannot load beamr's boot: {e}"))?;
     let mut heap = Heap::new();
-    let instructions = instructions_term(&mut heap, &cmd.instructions)?;
+    let instructions = instructions_term(&mut heap, &cmd)?;
     let (module, start) = (atom("beamr_init_boot")?, atom("start")?);
     let reason = rt
         .run_main(module, start, &[instructions], schedulers)
@@ -115,10 +119,15 @@ fn code_path(cmd: &ErlCommand, otp: Vec<std::path::PathBuf>) -> CodePath {
 }
 
 /// The instructions as `beamr_init_boot:start/1` takes them: `{s,
-/// [Word]}`, `{run, [Word]}`, `{eval, Expr}`.
-fn instructions_term(heap: &mut Heap, instructions: &[Instruction]) -> Result<Term, String> {
-    let mut terms = Vec::with_capacity(instructions.len());
-    for instruction in instructions {
+/// [Word]}`, `{run, [Word]}`, `{eval, Expr}`, after `{shell, user_drv}`
+/// (`{shell, user}` with `-oldshell`) when erl would start its shell.
+fn instructions_term(heap: &mut Heap, cmd: &ErlCommand) -> Result<Term, String> {
+    let mut terms = Vec::with_capacity(cmd.instructions.len() + 1);
+    if cmd.shell {
+        let kind = if cmd.oldshell { "user" } else { "user_drv" };
+        terms.push(heap.tuple(&[Term::atom(atom("shell")?), Term::atom(atom(kind)?)]));
+    }
+    for instruction in &cmd.instructions {
         let (kind, value) = match instruction {
             Instruction::S(words) => ("s", words_term(heap, words)),
             Instruction::Run(words) => ("run", words_term(heap, words)),
