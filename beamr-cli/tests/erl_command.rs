@@ -6,8 +6,8 @@
 //! made under `target/otp/` (27, 29), through `chroot`, with beamr on that
 //! release's library.
 //!
-//! The flags beamr refuses (-remsh, emulator flags other than `+S`, `+P`,
-//! `+Q`, `+t`, `+e` and `+B`, erl's shell) and a limit out of erts's range
+//! The flags beamr refuses (-detached, emulator flags other than `+S`, `+P`,
+//! `+Q`, `+t`, `+e` and `+B`, OTP 26's `-shell`) and a limit out of erts's range
 //! are one line on standard error and status 2.
 
 mod release_roots;
@@ -289,7 +289,6 @@ fn erl_flags_run_as_on_erl() {
 #[test]
 fn flags_beamr_does_not_take_are_one_line_errors() {
     for (args, named) in [
-        ("-noshell -remsh x@y", "-remsh"),
         ("-noshell -detached", "-detached"),
         ("-noshell +A 4 -s init stop", "+A"),
         ("-noshell -mode embedded -s init stop", "-mode embedded"),
@@ -299,7 +298,7 @@ fn flags_beamr_does_not_take_are_one_line_errors() {
         ("-noshell +Q 1023", "+Q 1023"),
         ("-noshell +e -5", "+e -5"),
         ("-noshell -eval 'a' 'b'", "-eval"),
-        ("-pa .", "interactive shell"),
+        ("-noshell -shell", "-shell"),
     ] {
         let out = std::process::Command::new(beamr())
             .arg("erl")

@@ -262,3 +262,87 @@ fn the_shell_on_a_pipe_reads_expressions_as_erl_does() {
     assert_eq!(status, erl_status);
     assert_eq!(status, Some(3));
 }
+
+/// The keys of a remote shell session on the node the prompt names, and
+/// the text that ends each answer; Ctrl-G's `q` then ends the local node
+/// only.
+const REMOTE_SESSION: &[(&[u8], &str)] = &[
+    (b"node().\r", "2> "),
+    (b"io:format(\"~p~n\", [lists:seq(1, 3)]).\r", "3> "),
+    (b"[X * 2 || X <- [1, 2, 3]].\r", "4> "),
+    (b"\x07", " --> "),
+];
+
+/// Runs the remote session from `command`; what the terminal showed and
+/// the exit status.
+fn remote_session(command: Command, what: &str) -> (String, Option<i32>) {
+    let mut term = OnTerminal::start(command);
+    term.wait_for(0, "1> ", what);
+    for (keys, answer) in REMOTE_SESSION {
+        term.step(keys, answer, what);
+    }
+    term.keys.write_all(b"q\r").unwrap();
+    let shown = term.shown.clone();
+    let status = term.wait(what);
+    let shown = String::from_utf8_lossy(&shown.lock().unwrap()).into_owned();
+    (shown, status)
+}
+
+#[test]
+fn a_remote_shell_runs_on_a_beamr_node_from_erl_and_from_beamr() {
+    if host_release() >= 26 {
+        return;
+    }
+    let target = format!("shell_target_{}", std::process::id());
+    let mut node = Command::new(beamr())
+        .args(["erl", "-sname", &target, "-noshell"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The node is up once erl can reach it.
+    let start = Instant::now();
+    let probe = format!(
+        "io:format(\"~p\", [net_adm:ping(list_to_atom(\"{target}@\" ++ \
+         lists:nth(2, string:split(atom_to_list(node()), \"@\"))))]), halt()."
+    );
+    loop {
+        let out = Command::new("erl")
+            .args(["-sname", &format!("probe_{}", std::process::id())])
+            .args(["-noshell", "-eval", &probe])
+            .output()
+            .unwrap();
+        if out.stdout == b"pong" {
+            break;
+        }
+        assert!(
+            start.elapsed() < STEP_LIMIT,
+            "the beamr node never answered"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let mut erl = Command::new("erl");
+    erl.args(["-sname", &format!("erl_client_{}", std::process::id())])
+        .args(["-remsh", &target]);
+    let (erl_shown, erl_status) = remote_session(erl, "erl -remsh");
+    let mut ours = Command::new(beamr());
+    ours.args([
+        "erl",
+        "-sname",
+        &format!("beamr_client_{}", std::process::id()),
+    ])
+    .args(["-remsh", &target]);
+    let (shown, status) = remote_session(ours, "beamr erl -remsh");
+    let still_up = node.try_wait().unwrap().is_none();
+    let _ = node.kill();
+    let _ = node.wait();
+    assert!(
+        erl_shown.contains(&format!("({target}@")),
+        "the prompt names the remote node: {erl_shown}"
+    );
+    assert!(erl_shown.contains("[2,4,6]"), "{erl_shown}");
+    assert_eq!(shown, erl_shown);
+    assert_eq!(status, erl_status);
+    assert!(still_up, "the remote node ended with the session");
+}

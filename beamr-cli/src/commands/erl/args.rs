@@ -74,7 +74,6 @@ pub struct ErlCommand {
 
 /// Flags of erl that beamr does not take, each with the reason.
 pub const REFUSED: &[(&str, &str)] = &[
-    ("remsh", "beamr has no remote shell yet"),
     ("detached", "beamr does not detach from its terminal"),
     ("heart", "beamr has no heart program"),
     ("args_file", "beamr reads no argument files"),
@@ -368,7 +367,7 @@ mod tests {
     #[test]
     fn a_flag_beamr_cannot_honour_is_refused_by_name() {
         for (line, named) in [
-            ("-noshell -remsh x", "-remsh"),
+            ("-noshell -shell", "-shell"),
             ("-noshell +A 4", "+A"),
             ("-noshell +SDcpu 2", "+SDcpu"),
             ("-noshell -detached", "-detached"),
