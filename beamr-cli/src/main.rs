@@ -60,7 +60,8 @@ enum Command {
         /// Record at most N trace events a second; the rest are dropped and counted.
         #[arg(long = "trace-rate", value_name = "N")]
         trace_rate: Option<u64>,
-        /// Open no control socket (`beamr ctl` cannot attach).
+        /// Open no control socket (`beamr ctl` cannot attach); BEAMR_CTL=off
+        /// does the same.
         #[arg(long = "no-ctl")]
         no_ctl: bool,
         /// Keep a flight recorder: process lifecycle, sends and receives,
@@ -216,7 +217,7 @@ fn main() -> ExitCode {
                 entry,
                 schedulers: schedulers.map(usize::from),
                 trace,
-                ctl: !no_ctl,
+                ctl: !no_ctl && !beamr_ctl::server::off_by_env(),
                 flight: flight || beamr_ctl::flight::asked_by_env(),
                 node: commands::node::NodeArgs {
                     sname,

@@ -33,6 +33,16 @@ use crate::socket_dir;
 /// Clients served at once.
 pub const MAX_CLIENTS: usize = 16;
 
+/// The setting that turns the control socket off (`off`, `0` or
+/// `false`): for `beamr erl`, whose command line is erl's, as `--no-ctl`
+/// is for `beamr run`.
+pub const ENV: &str = "BEAMR_CTL";
+
+/// True when [`ENV`] turns the control socket off.
+pub fn off_by_env() -> bool {
+    std::env::var(ENV).is_ok_and(|v| matches!(v.as_str(), "off" | "0" | "false"))
+}
+
 /// A listening control socket; dropping it removes the socket's file.
 pub struct Server {
     path: PathBuf,

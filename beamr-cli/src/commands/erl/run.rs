@@ -1,6 +1,9 @@
 //! Running erl's command line on a runtime: the code path, the
 //! environment, init's flags and plain arguments, the schedulers, and
 //! `beamr_init_boot:start(Instructions)` as the program (see [`super`]).
+//! As `beamr run` does, the runtime listens on its control socket for
+//! `beamr ctl` (unless `BEAMR_CTL=off`) and keeps a flight recorder when
+//! `BEAMR_FLIGHT` asks for one.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -82,6 +85,21 @@ fn run(words: &[String]) -> Result<u8, String> {
         |s| s.online.unwrap_or(s.total),
     );
     let tracer_modules = TracerModules::install(schedulers);
+    if beamr_ctl::flight::asked_by_env() {
+        beamr_ctl::flight::start(&rt, schedulers)?;
+    }
+    // As for `beamr run`: removed when the runtime ends or halts.
+    let _ctl = if beamr_ctl::server::off_by_env() {
+        None
+    } else {
+        match beamr_ctl::server::start(rt.clone(), format!("erl {}", words.join(" "))) {
+            Ok(server) => Some(server),
+            Err(e) => {
+                eprintln!("beamr: no control socket (beamr ctl cannot attach): {e}");
+                None
+            }
+        }
+    };
     beamr_sched::code::embedded::ensure_embedded(CodeServer::global())
         .map_err(|e| format!("cannot load beamr's boot: {e}"))?;
     let mut heap = Heap::new();
