@@ -115,15 +115,20 @@ start_it({Kind, Words}) ->
             end
     end.
 
-%% OTP 25's interactive shell, as kernel's user_sup starts it: user_drv,
+%% The interactive shell, as kernel's user_sup starts it. OTP 25: user_drv,
 %% which opens the tty_sl driver for line editing and, where standard
 %% input or output is not a terminal, falls back to the plain `user'
 %% (the only one with -oldshell), which reads lines from standard input.
 %% Either registers its own `user', so beamr's group leader (which keeps
 %% serving the processes that have it) gives up the name first.
+%% From OTP 26 on user_drv does both, on the prim_tty NIF.
 start_shell(Kind) ->
     _ = (catch unregister(user)),
-    _ = Kind:start(),
+    _ = case {release() >= 26, Kind} of
+            {false, _} -> Kind:start();
+            {true, user_drv} -> user_drv:start();
+            {true, user} -> user_drv:start(#{initial_shell => oldshell})
+        end,
     ok.
 
 not_exported(M, F, Args) ->

@@ -1,6 +1,7 @@
 //! Gleam's own tooling on beamr through `beamr shim`: a small project
 //! (gleam_stdlib and gleeunit as path dependencies) built and run with
-//! `gleam run` and `gleam test` on erl 27's tools, then again with the
+//! `gleam run`, `gleam test` and `gleam shell` (expressions on a pipe) on
+//! erl 27's tools, then again with the
 //! launchers of `beamr shim` first on the PATH, so that Gleam's build (its
 //! `escript` compiling the Erlang it writes, with OTP's compiler) and its
 //! `erl -pa ... -eval 'PKG@@main:run(MOD)' -noshell -extra` both run on
@@ -62,8 +63,8 @@ fn list_sum(l: List(Int)) -> Int {
 }
 "#;
 
-/// Compares `gleam run` and `gleam test` on erl 27 and through beamr's
-/// shim, in `otp_root` (the OTP 27 root), with the Gleam `compiler`, the
+/// Compares `gleam run`, `gleam test` and `gleam shell` on erl 27 and
+/// through beamr's shim, in `otp_root` (the OTP 27 root), with the Gleam `compiler`, the
 /// `packages` directory of `../shared/gleam` and the `beamr` binary.
 pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> Result<()> {
     let work = otp_root.join("tmp/beamr-gleam-shim");
@@ -102,16 +103,35 @@ pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> R
             .args(["sh", "-c", &setup]),
     )?;
     let mut failures = Vec::new();
-    for command in ["run", "test"] {
+    for command in ["run", "test", "shell"] {
+        // `gleam shell` reads expressions from a pipe here (the terminal's
+        // line editing is tests/shell_terminal.rs's).
+        let input = if command == "shell" { SHELL_INPUT } else { "" };
         let gleam = format!(
-            "cd {} && rm -rf build && {} {command}",
+            "cd {} && rm -rf build && printf '{input}' | {} {command}",
             project_in.display(),
             work_in.join("gleam").display()
         );
         let erl = ran(otp_root, &gleam)?;
         let erl_build = beams(&project.join("build/dev/erlang"))?;
         let ours = ran(otp_root, &format!("PATH={}:$PATH; {gleam}", shim.display()))?;
+        // erl may halt before it shows the prompt before `halt().`.
+        let (erl, ours) = if command == "shell" {
+            (
+                (without_last_prompt(&erl.0), erl.1),
+                (without_last_prompt(&ours.0), ours.1),
+            )
+        } else {
+            (erl, ours)
+        };
         let our_build = beams(&project.join("build/dev/erlang"))?;
+        let evaluated = erl.0.contains("Hello from shimdemo") && erl.0.contains("[3,2,1]");
+        if command == "shell" && !evaluated {
+            failures.push(format!(
+                "gleam shell on erl 27 did not evaluate: {:?}",
+                erl.0
+            ));
+        }
         if ours != erl {
             failures.push(format!(
                 "gleam {command}: erl 27 printed {:?} (status {}), beamr's shim {:?} (status {})",
@@ -128,6 +148,22 @@ pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> R
         Ok(())
     } else {
         Err(Error::new(failures.join("\n")))
+    }
+}
+
+/// What `gleam shell` is given on standard input (printf's format).
+const SHELL_INPUT: &str = "shimdemo:main().\\ngleam@list:reverse([1, 2, 3]).\\nhalt().\\n";
+
+/// `text` without the shell prompt (`N> `) it ends with, if any.
+fn without_last_prompt(text: &str) -> String {
+    let Some(body) = text.strip_suffix("> ") else {
+        return text.to_string();
+    };
+    let number = body.trim_end_matches(|c: char| c.is_ascii_digit());
+    if number.len() < body.len() && number.ends_with('\n') {
+        number.to_string()
+    } else {
+        text.to_string()
     }
 }
 

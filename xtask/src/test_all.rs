@@ -187,7 +187,8 @@ fn cargo(root: &Path, step: &str, fixtures_dir: &Path) -> Result<()> {
 
 /// The differential suite against OTP `release`, in its root (made if
 /// missing), then the distribution tests with that release's erl as the
-/// peer; a [`Skip`] when the root cannot be had.
+/// peer and the interactive shell's tests; a [`Skip`] when the root cannot
+/// be had.
 fn diff_otp(
     root: &Path,
     release: &str,
@@ -210,6 +211,17 @@ fn diff_otp(
                 .args(["test", "-p", "beamr-cli", "--test", "dist_erl"])
                 .env(DIST_OTP_ROOT, &otp_root),
         )
+    })
+    .and_then(|()| {
+        // The interactive shell against each root made so far (the test
+        // step ran before any existed on a fresh clone).
+        process::run(cargo_command(root, fixtures_dir).args([
+            "test",
+            "-p",
+            "beamr-cli",
+            "--test",
+            "shell_terminal",
+        ]))
     }))
 }
 

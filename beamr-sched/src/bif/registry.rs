@@ -26,6 +26,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::data::math::BIFS,
     super::text::string::BIFS,
     super::io::printable_range::BIFS,
+    super::io::prim_tty::BIFS,
     super::code::ensure_loaded::BIFS,
     super::erlang::checksum::BIFS,
     super::erlang::md5::BIFS,

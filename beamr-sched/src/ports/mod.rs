@@ -11,6 +11,8 @@
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
 //!   [`ram_file`], its RAM file driver, and [`tty_sl`], its terminal
 //!   driver for the interactive shell.
+//! - [`terminal`]: the terminal's raw mode and size, for `tty_sl` and the
+//!   prim_tty NIF.
 //!
 //! The port's state (owner, links, monitors) is `runtime::PortTable`'s;
 //! its messages and exit signals go through `signals::port`, like every
@@ -26,6 +28,7 @@ pub mod options;
 pub mod ram_file;
 pub mod reader;
 pub mod std_stream;
+pub mod terminal;
 pub mod trace_file;
 pub mod trace_ip;
 pub mod tty_sl;

@@ -2,7 +2,8 @@
 //! opens (`open_port({spawn, "tty_sl -c -e"}, [eof])`) for the interactive
 //! shell's line editing.
 //!
-//! The driver puts the terminal in raw mode (see [`terminal`]) and then:
+//! The driver puts the terminal in raw mode (see [`super::terminal`]) and
+//! then:
 //! - sends each key the user types to the port's owner as `{Port, {data,
 //!   Bytes}}` (UTF-8; a character split across two reads waits for its
 //!   end), and `{Port, eof}` at the end of input;
@@ -28,7 +29,6 @@
 //! it does on erts.
 
 mod line;
-mod terminal;
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,6 +39,7 @@ use beamr_core::term::Term;
 
 use self::line::Line;
 use super::errno::os_error;
+use super::terminal;
 use crate::process::{Exception, Payload};
 use crate::runtime::{Port, PortDriver, Runtime};
 
@@ -70,7 +71,11 @@ pub fn open(rt: &Runtime, owner: Term, command: &str) -> Result<Term, Exception>
         .get()
         .and_then(std::sync::Weak::upgrade)
         .ok_or_else(Exception::badarg)?;
-    terminal::enter_raw().map_err(|e| os_error(&e))?;
+    terminal::enter_raw(terminal::Keep {
+        output_processing: true,
+        ..terminal::Keep::default()
+    })
+    .map_err(|e| os_error(&e))?;
     let id = rt.ports.new_id()?;
     let driver = Arc::new(TtySl {
         id,

@@ -1,13 +1,14 @@
-//! The terminal under standard input and output, as the tty_sl driver
-//! uses it: whether there is one, its raw mode (no line buffering, no
-//! echo, no signals from keys: OTP's line editor does all of that) and
-//! the modes it had before, put back when the driver stops and when the
-//! runtime halts, and its size.
+//! The terminal under standard input and output, as OTP's line editing
+//! uses it (the tty_sl driver up to OTP 25, the prim_tty NIF from OTP
+//! 26): whether there is one, its raw mode (no line buffering, no echo,
+//! no signals from keys: OTP's line editor does all of that) and the
+//! modes it had before, put back when the terminal is let go and when
+//! the runtime halts, and its size.
 
 use std::io::IsTerminal;
 use std::sync::{Mutex, Once};
 
-use rustix::termios::{self, LocalModes, OptionalActions, SpecialCodeIndex, Termios};
+use rustix::termios::{self, LocalModes, OptionalActions, OutputModes, SpecialCodeIndex, Termios};
 
 /// The modes standard input had before raw mode, while raw mode is on.
 static SAVED: Mutex<Option<Termios>> = Mutex::new(None);
@@ -21,13 +22,37 @@ pub fn present() -> bool {
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }
 
+/// What raw mode keeps of the terminal's own handling of keys.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Keep {
+    /// Line buffering (`ICANON`).
+    pub canon: bool,
+    /// Echo of what is typed.
+    pub echo: bool,
+    /// Output processing (`OPOST`: a newline written ends with a return),
+    /// which tty_sl relies on and prim_tty, writing `\r\n` itself, turns
+    /// off.
+    pub output_processing: bool,
+}
+
 /// Puts standard input's terminal in raw mode, keeping its modes to put
-/// back.
-pub fn enter_raw() -> std::io::Result<()> {
+/// back. Keys never raise signals (`ISIG` off): Ctrl-C reaches OTP's
+/// line editor as a key, since beamr has no break handler.
+pub fn enter_raw(keep: Keep) -> std::io::Result<()> {
     let stdin = std::io::stdin();
     let before = termios::tcgetattr(&stdin)?;
     let mut raw = before.clone();
-    raw.local_modes -= LocalModes::ICANON | LocalModes::ECHO | LocalModes::ISIG;
+    raw.local_modes -= LocalModes::ISIG;
+    if !keep.canon {
+        raw.local_modes -= LocalModes::ICANON;
+    }
+    if !keep.echo {
+        raw.local_modes -=
+            LocalModes::ECHO | LocalModes::ECHOE | LocalModes::ECHOK | LocalModes::ECHONL;
+    }
+    if !keep.output_processing {
+        raw.output_modes -= OutputModes::OPOST;
+    }
     raw.special_codes[SpecialCodeIndex::VMIN] = 1;
     raw.special_codes[SpecialCodeIndex::VTIME] = 0;
     termios::tcsetattr(&stdin, OptionalActions::Now, &raw)?;
