@@ -95,7 +95,7 @@ fn boolean(b: bool) -> Term {
 fn isatty(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     use std::io::IsTerminal;
     let name = a[0].as_atom().map(|x| x.name());
-    let answer = match name.as_deref() {
+    let answer = match name {
         Some("stdin") => std::io::stdin().is_terminal(),
         Some("stdout") => std::io::stdout().is_terminal(),
         Some("stderr") => std::io::stderr().is_terminal(),
