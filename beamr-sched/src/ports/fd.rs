@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::os::unix::fs::OpenOptionsExt;
 use std::sync::{Arc, Mutex};
 
@@ -103,13 +103,10 @@ pub fn reader(fd: u32) -> Result<Box<dyn Read + Send>, Bad> {
     Ok(Box::new(shared(fd, false)?))
 }
 
-/// What a port writes to descriptor `fd`.
-pub fn writer(fd: u32) -> Result<Box<dyn Write + Send>, Bad> {
-    match fd {
-        1 => Ok(Box::new(std::io::stdout())),
-        2 => Ok(Box::new(std::io::stderr())),
-        _ => Ok(Box::new(shared(fd, true)?)),
-    }
+/// Descriptor `fd` (not 0, 1 or 2) reopened for writing, shared by every
+/// port that writes it.
+pub fn shared_writer(fd: u32) -> Result<Arc<File>, Bad> {
+    shared(fd, true)
 }
 
 #[cfg(test)]
@@ -119,6 +116,6 @@ mod tests {
     #[test]
     fn a_descriptor_that_is_not_open_is_ebadf() {
         assert_eq!(reader(100_000).err().as_deref(), Some("ebadf"));
-        assert_eq!(writer(100_000).err().as_deref(), Some("ebadf"));
+        assert_eq!(shared_writer(100_000).err().as_deref(), Some("ebadf"));
     }
 }

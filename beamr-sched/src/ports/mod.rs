@@ -5,7 +5,8 @@
 //! - [`open`](mod@open): starting the program, the writer thread, the port table entry.
 //! - [`reader`]: the thread turning the program's output into messages.
 //! - [`framing`]: `stream`, `{line, N}` and `{packet, N}`.
-//! - [`fd`]: the descriptors of an `{fd, In, Out}` port.
+//! - [`fd`]: the descriptors of an `{fd, In, Out}` port, and
+//!   [`fd_writer`], its output, written as it is given.
 //! - [`errno`]: the atoms of OS errors, for ports and `prim_file`.
 //! - [`builtin`]: ports whose other side is a driver built into the
 //!   runtime: [`trace_file`] and [`trace_ip`], erts's trace port drivers,
@@ -21,13 +22,13 @@
 pub mod builtin;
 pub mod errno;
 pub mod fd;
+pub mod fd_writer;
 pub mod framing;
 pub mod inet;
 pub mod open;
 pub mod options;
 pub mod ram_file;
 pub mod reader;
-pub mod std_stream;
 pub mod terminal;
 pub mod trace_file;
 pub mod trace_ip;

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::errno::{errno_name, os_error};
+use super::errno::os_error;
 use super::options::{PortName, PortOptions};
 use super::reader::{self, Reader};
 use crate::process::Exception;
@@ -72,18 +72,16 @@ pub fn open(
                     .map_err(|e| bad_input = Some(e))
                     .ok(),
             };
-            // Standard output and error are written as the port is given
-            // data (`std_stream`); any other descriptor on a thread.
-            let std_stream = super::std_stream::Stream::of(output).filter(|_| o.output);
-            let target = (o.output && std_stream.is_none()).then(|| super::fd::writer(output));
+            // Written as the port is given data, as erts's fd driver
+            // writes (`fd_writer`).
+            let target = o.output.then(|| super::fd_writer::Target::of(output));
             // erts names an fd port after its descriptors: "In/Out".
             let name = format!("{input}/{output}");
-            let sink = if std_stream.is_some() { None } else { sink };
-            let mut port = Port::new(id, name.clone(), owner, sink);
+            let mut port = Port::new(id, name.clone(), owner, None);
             port.packet = packet_header(&o);
             port.writable = o.output;
-            if let Some(stream) = std_stream {
-                let writer = super::std_stream::StdWriter::new(id, Arc::downgrade(&rt_arc), stream);
+            if let Some(target) = target {
+                let writer = super::fd_writer::FdWriter::new(id, Arc::downgrade(&rt_arc), target);
                 port.driver = Some(writer as Arc<dyn crate::runtime::PortDriver>);
             }
             let port = Arc::new(port);
@@ -99,8 +97,6 @@ pub fn open(
                     rt.log_emulator_text(owner, None, &text);
                     rt.port_exit(id, error_atom(&reason), None);
                 });
-            } else if let Some(target) = target {
-                start_fd_writer(rt_arc.clone(), id, target, rx);
             }
             reader::start(
                 rt_arc,
@@ -314,33 +310,6 @@ fn start_writer(mut target: Box<dyn Write + Send>, rx: Receiver<Vec<u8>>) {
     std::thread::spawn(move || {
         if pump(&mut *target, &rx).is_some() {
             drop(target);
-            discard(rx);
-        }
-    });
-}
-
-/// The writer of an fd port: [`pump`] to the descriptor on a thread of
-/// its own. A write
-/// that fails ends the port with the error's name (`epipe` once a pipe's
-/// reader is gone), as erts's fd driver does; so does the first write to
-/// a descriptor that could not be reopened (`target`'s error).
-fn start_fd_writer(
-    rt: Arc<Runtime>,
-    id: Term,
-    target: Result<Box<dyn Write + Send>, super::fd::Bad>,
-    rx: Receiver<Vec<u8>>,
-) {
-    std::thread::spawn(move || {
-        let failure = match target {
-            Err(reason) => rx.recv().ok().map(|data| {
-                pending_output::done(data.len());
-                reason
-            }),
-            Ok(mut target) => pump(&mut *target, &rx)
-                .map(|e| errno_name(e.raw_os_error().unwrap_or(0)).to_string()),
-        };
-        if let Some(reason) = failure {
-            rt.port_exit(id, error_atom(&reason), None);
             discard(rx);
         }
     });
