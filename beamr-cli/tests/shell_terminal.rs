@@ -1,11 +1,11 @@
 //! erl's interactive shell on beamr (`beamr erl` without `-noshell`), as
 //! a user meets it, compared byte for byte with erl's, on the host's OTP
-//! (25) and on the OTP 27 root `cargo xtask test-all` makes (erl through
-//! chroot, beamr on the root's library):
+//! (25) and on the OTP 27 and 29 roots `cargo xtask test-all` makes (erl
+//! through chroot, beamr on the root's library):
 //!
 //! - on a terminal (a pseudo-terminal of 80 by 24): line editing through
 //!   OTP's user_drv, on beamr's tty_sl driver (OTP 25) or prim_tty NIF
-//!   (OTP 27): tab completion, a
+//!   (OTP 27, and 29's other one): tab completion, a
 //!   continued expression, history recall with the up arrow, backspace,
 //!   cursor keys, Ctrl-A and Ctrl-E, Ctrl-G's job control (list,
 //!   connect, start a new shell and switch to it), UTF-8 output, and
@@ -16,8 +16,6 @@
 //!
 //! Each step waits for the text that ends its answer (a prompt) before
 //! the next keys are typed, so the comparison never depends on timing.
-//! On OTP 28 and later, whose prim_tty NIF beamr does not have, the test
-//! checks beamr's one-line refusal instead.
 
 #[allow(dead_code)]
 mod release_roots;
@@ -241,13 +239,6 @@ fn the_shell_on_a_terminal_edits_lines_as_erl_does() {
     for root in releases() {
         let root = root.as_deref();
         let release = release(root);
-        if release >= 28 {
-            let out = beamr_erl(root).stdin(Stdio::null()).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{stderr}");
-            assert!(stderr.contains("prim_tty"), "{stderr}");
-            continue;
-        }
         let what = format!("OTP {release}");
         let (erl_shown, erl_status, erl_cooked) = session(erl(root), &format!("erl, {what}"));
         let (shown, status, cooked) = session(beamr_erl(root), &format!("beamr erl, {what}"));
@@ -293,9 +284,6 @@ fn the_shell_on_a_pipe_reads_expressions_as_erl_does() {
                  halt(3).\n";
     for root in releases() {
         let root = root.as_deref();
-        if release(root) >= 28 {
-            continue;
-        }
         // erl 27 may halt before its writer shows the prompt that came
         // before `halt(3).`, so that last prompt is left out on both.
         let (erl_out, erl_status) = piped(erl(root), input);
@@ -348,9 +336,6 @@ fn remote_session(command: Command, what: &str) -> (String, Option<i32>) {
 
 #[test]
 fn a_remote_shell_runs_on_a_beamr_node_from_erl_and_from_beamr() {
-    if release(None) >= 28 {
-        return;
-    }
     let target = format!("shell_target_{}", std::process::id());
     let mut node = Command::new(beamr())
         .args(["erl", "-sname", &target, "-noshell"])

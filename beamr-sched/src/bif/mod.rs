@@ -51,4 +51,5 @@ mod trace;
 mod zlib;
 
 pub use file::prim_file::open_files;
+pub use os::set_signal::handled as os_signal_handled;
 pub use registry::natives;

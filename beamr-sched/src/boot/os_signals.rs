@@ -1,5 +1,7 @@
 //! The OS signals erts handles itself, told to kernel's `erl_signal_server`
-//! as erts tells it: a `SIGTERM` becomes the event `sigterm`
+//! as erts tells it (`SIGWINCH` and `SIGCONT` only once `os:set_signal/2`
+//! asked for them, see `bif::os_signal_handled`): a `SIGTERM` becomes the
+//! event `sigterm`
 //! (`{notify, sigterm}`, a `gen_event:notify/2`), which kernel's
 //! `erl_signal_handler` answers with a logged "SIGTERM received - shutting
 //! down" and `init:stop()`, so a service stopped by its supervisor (systemd,
@@ -16,7 +18,7 @@ use std::thread::JoinHandle;
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
-use signal_hook::consts::SIGTERM;
+use signal_hook::consts::{SIGCONT, SIGTERM, SIGWINCH};
 use signal_hook::iterator::{Handle, Signals};
 
 use crate::runtime::Runtime;
@@ -32,14 +34,16 @@ impl OsSignals {
     /// `erl_signal_server`'s. None if the handler cannot be installed (the
     /// signal then keeps its default action).
     pub(super) fn start(rt: &Arc<Runtime>) -> Option<OsSignals> {
-        let mut signals = Signals::new([SIGTERM]).ok()?;
+        let mut signals = Signals::new([SIGTERM, SIGWINCH, SIGCONT]).ok()?;
         let handle = signals.handle();
         let rt = rt.clone();
         let thread = std::thread::Builder::new()
             .name("beamr-os-signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    if !notify(&rt, signal) {
+                    // SIGWINCH's and SIGCONT's default actions are nothing
+                    // the handler could take away (SIGCONT resumes anyway).
+                    if !notify(&rt, signal) && signal == SIGTERM {
                         // No one to tell: the OS's default action.
                         let _ = signal_hook::low_level::emulate_default_handler(signal);
                     }
@@ -61,8 +65,13 @@ impl OsSignals {
 fn notify(rt: &Runtime, signal: i32) -> bool {
     let name = match signal {
         SIGTERM => "sigterm",
+        SIGWINCH => "sigwinch",
+        SIGCONT => "sigcont",
         _ => return false,
     };
+    if !crate::bif::os_signal_handled(name) {
+        return false;
+    }
     let (Ok(server), Ok(event), Ok(notify)) = (
         Atom::new("erl_signal_server"),
         Atom::new(name),

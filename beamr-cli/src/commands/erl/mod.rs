@@ -15,13 +15,11 @@
 //! something halts it, as erl does.
 //!
 //! Without `-noshell` or `-noinput` erl starts its interactive shell, and
-//! so does beamr on OTP 25's and 27's library: the boot first starts
-//! OTP's `user_drv` (line editing on beamr's built-in tty_sl driver for
-//! OTP 25, its prim_tty NIF for OTP 26 and 27; the plain shell where
-//! standard input or output is not a terminal, and always with
-//! `-oldshell`), with `-remsh NODE` a shell on another node. On OTP 28
-//! and later, whose prim_tty NIF beamr does not have, that is a one-line
-//! error, status 2, as is every flag beamr does not take.
+//! so does beamr: the boot first starts OTP's `user_drv` (line editing on
+//! beamr's built-in tty_sl driver for OTP 25, its prim_tty NIF from OTP
+//! 26; the plain shell where standard input or output is not a terminal,
+//! and always with `-oldshell`), with `-remsh NODE` a shell on another
+//! node. A flag beamr does not take is a one-line error, status 2.
 
 pub mod args;
 mod run;

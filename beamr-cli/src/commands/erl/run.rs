@@ -42,13 +42,6 @@ pub fn main(words: &[std::ffi::OsString]) -> std::process::ExitCode {
 fn run(words: &[String]) -> Result<u8, String> {
     let cmd = args::parse(words)?;
     let otp = otp_lib_dirs();
-    if cmd.shell && beamr_sched::code::otp_release() >= 28 {
-        return Err(format!(
-            "beamr's interactive shell runs OTP 25 to 27's library (this is OTP {}, whose \
-             shell needs the prim_tty NIF of OTP 28 and later): give -noshell (or -noinput)",
-            beamr_sched::code::otp_release()
-        ));
-    }
     if otp.is_empty() {
         return Err("no OTP library found: put erl on the PATH or set BEAMR_OTP_ROOT".into());
     }

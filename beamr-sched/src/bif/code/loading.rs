@@ -64,6 +64,11 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("code", "lib_dir", 1, lib_dir1),
     ("code", "priv_dir", 1, priv_dir),
     ("code", "is_sticky", 1, is_sticky),
+    // OTP 29's code.erl reads these from the code server's ETS table,
+    // also in local calls (code:get_doc/2 to which/1) that no row of
+    // `code`'s replaces; beamr has no such table.
+    ("code_server", "is_loaded", 1, is_loaded),
+    ("code_server", "is_sticky", 1, is_sticky),
     ("code", "get_mode", 0, get_mode),
     ("code", "objfile_extension", 0, objfile_extension),
     ("erlang", "load_module", 2, load_module),

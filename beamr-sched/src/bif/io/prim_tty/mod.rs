@@ -1,4 +1,4 @@
-//! The prim_tty NIF of OTP 26 to 28 (kernel's `prim_tty`, under OTP's
+//! The prim_tty NIF of OTP 26 and later (kernel's `prim_tty`, under OTP's
 //! interactive shell: user_drv, group and edlin run as bytecode on top):
 //! the terminal's raw mode, its size and encoding, reading standard input
 //! (a select and a read, see [`select`]), writing standard output,
@@ -17,15 +17,20 @@
 //!   `LANG`), `tty_encoding/1` is `utf8`, `sizeof_wchar/0` is 4.
 //! - `wcwidth/1` is the Unicode width (`{error, not_printable}` for a
 //!   control character), `isprint/1` is ASCII's printable range.
-//! - `tty_read_signal/2` is never reached: no signal is selected, so a
-//!   window resize is seen only when user_drv asks for the size again.
+//! - `tty_read_signal/2` is never reached: no signal is selected, so on
+//!   OTP 26 and 27 a window resize is seen only when user_drv asks for the
+//!   size again (OTP 28's prim_tty hears of it from `erl_signal_server`,
+//!   through `os:set_signal(sigwinch, handle)`).
 //!
-//! OTP 29's prim_tty has another NIF (terminfo calls, `tty_init/2`,
-//! `read_nif/3`), which beamr does not have: its shell cannot start.
+//! OTP 28 changed the NIF (`tty_create/1`, `tty_init/2` with `input`
+//! raw, cooked or disabled, `tty_select/2`, `read_nif/3`, terminfo calls
+//! by terminfo name, `tputs`); both sets are here, and `erlang:load_nif/2`
+//! answers `ok` for it. `tinfo/0` raises `beamr_unsupported`.
 
 mod select;
 mod termcap;
 
+use self::termcap::Naming;
 use std::io::Write;
 
 use beamr_core::atom::Atom;
@@ -63,6 +68,18 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("prim_tty", "tgoto_nif", 2, tgoto_nif),
     ("prim_tty", "tgoto_nif", 3, tgoto_nif),
     ("prim_tty", "tty_read_signal", 2, tty_read_signal),
+    // OTP 28 and later.
+    ("prim_tty", "tty_create", 1, tty_create),
+    ("prim_tty", "tty_init", 2, tty_init2),
+    ("prim_tty", "tty_select", 2, tty_select2),
+    ("prim_tty", "read_nif", 3, read_nif3),
+    ("prim_tty", "tty_is_open", 2, tty_is_open),
+    ("prim_tty", "setupterm_nif", 0, setupterm_nif),
+    ("prim_tty", "tigetnum_nif", 1, tigetnum_nif),
+    ("prim_tty", "tigetflag_nif", 1, tigetflag_nif),
+    ("prim_tty", "tigetstr_nif", 1, tigetstr_nif),
+    ("prim_tty", "tputs_nif", 2, tputs_nif),
+    ("prim_tty", "tinfo_nif", 0, tinfo_nif),
 ];
 
 /// The resource tag of a terminal handle.
@@ -155,14 +172,72 @@ fn setlocale(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Except
 /// `tty_select(TTY, SignalRef, ReadRef)`: `{select, TTY, ReadRef,
 /// ready_input}` to the caller when standard input can be read.
 fn tty_select(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    tty(a[0])?;
+    select_input(rt, p, a[0], a[2])
+}
+
+/// OTP 28's `tty_select(TTY, ReadRef)`.
+fn tty_select2(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    select_input(rt, p, a[0], a[1])
+}
+
+fn select_input(
+    rt: &Runtime,
+    p: &mut Process,
+    handle: Term,
+    reference: Term,
+) -> Result<Term, Exception> {
+    tty(handle)?;
     let message = Payload::build(|h| {
-        let tty = h.copy_term(a[0]);
-        let reference = h.copy_term(a[2]);
+        let tty = h.copy_term(handle);
+        let reference = h.copy_term(reference);
         h.tuple(&[atom("select"), tty, reference, atom("ready_input")])
     });
     select::select(rt, p.pid, message);
     Ok(Term::atom(Atom::OK))
+}
+
+/// OTP 28's `tty_init(TTY, #{input := raw | cooked | disabled, ...})`:
+/// raw input is the terminal's raw mode (`{error, enotsup}` without a
+/// terminal); cooked or disabled input gives the terminal its own modes
+/// back.
+fn tty_init2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    tty(a[0])?;
+    if !a[1].is_map() {
+        return Err(Exception::badarg());
+    }
+    let input = beamr_core::map::get(a[1], atom("input")).and_then(|v| v.as_atom());
+    if input.is_some_and(|i| i.name() == "raw") {
+        if !terminal::present() {
+            return Ok(error_tuple(p, "enotsup"));
+        }
+        let keep = terminal::Keep::default();
+        return match terminal::enter_raw(keep) {
+            Ok(()) => Ok(Term::atom(Atom::OK)),
+            Err(_) => Ok(error_tuple(p, "enotsup")),
+        };
+    }
+    terminal::restore();
+    Ok(Term::atom(Atom::OK))
+}
+
+/// OTP 28's `read_nif(TTY, Ref, N)`: at most `N` bytes.
+fn read_nif3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let most = a[2]
+        .as_small()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n > 0)
+        .ok_or_else(Exception::badarg)?;
+    read_at_most(rt, p, a[0], most)
+}
+
+/// `tty_is_open(TTY, Fd)`: the runtime's standard streams are open.
+fn tty_is_open(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    tty(a[0])?;
+    let stream = a[1].as_atom().map(|x| x.name());
+    Ok(boolean(matches!(
+        stream,
+        Some("stdin" | "stdout" | "stderr")
+    )))
 }
 
 fn tty_encoding(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -198,14 +273,23 @@ fn write_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
 
 /// `read_nif(TTY, Ref)`: what standard input has (`{ok, <<>>}` when
 /// nothing yet), `{error, closed}` at its end; arms the select again.
-fn read_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    tty(a[0])?;
+fn read_nif(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    read_at_most(rt, p, a[0], 4096)
+}
+
+fn read_at_most(
+    _rt: &Runtime,
+    p: &mut Process,
+    handle: Term,
+    most: usize,
+) -> Result<Term, Exception> {
+    tty(handle)?;
     if !select::readable_now() {
         select::rearm();
         let empty = p.heap.binary(&[]);
         return Ok(ok_tuple(p, empty));
     }
-    let mut buf = [0u8; 4096];
+    let mut buf = vec![0u8; most.min(64 * 1024)];
     match rustix::io::read(std::io::stdin(), &mut buf) {
         Ok(0) => Ok(error_tuple(p, "closed")),
         Ok(n) => {
@@ -273,18 +357,18 @@ fn tgetent_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excep
 }
 
 fn tgetnum_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::number(&cap_name(a[0])?) {
+    match termcap::number(&cap_name(a[0])?, Naming::Termcap) {
         Some(n) => Ok(ok_tuple(p, Term::small_unchecked(i64::from(n)))),
         None => Ok(Term::atom(Atom::FALSE)),
     }
 }
 
 fn tgetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    Ok(boolean(termcap::flag(&cap_name(a[0])?)))
+    Ok(boolean(termcap::flag(&cap_name(a[0])?, Naming::Termcap)))
 }
 
 fn tgetstr_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::string(&cap_name(a[0])?) {
+    match termcap::string(&cap_name(a[0])?, Naming::Termcap) {
         Some(s) => {
             let bin = p.heap.binary(&s);
             Ok(ok_tuple(p, bin))
@@ -304,6 +388,66 @@ fn tgoto_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
         .collect::<Result<Vec<i64>, _>>()?;
     let bin = p.heap.binary(&termcap::expand(&cap, &params));
     Ok(ok_tuple(p, bin))
+}
+
+/// OTP 28's `setupterm()`: the description of `$TERM`.
+fn setupterm_nif(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let name = std::env::var("TERM").unwrap_or_default();
+    if !name.is_empty() && termcap::load(&name) {
+        Ok(Term::atom(Atom::OK))
+    } else {
+        Ok(error_tuple(p, "enoent"))
+    }
+}
+
+fn tigetnum_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match termcap::number(&cap_name(a[0])?, Naming::Terminfo) {
+        Some(n) => Ok(ok_tuple(p, Term::small_unchecked(i64::from(n)))),
+        None => Ok(Term::atom(Atom::FALSE)),
+    }
+}
+
+fn tigetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(boolean(termcap::flag(&cap_name(a[0])?, Naming::Terminfo)))
+}
+
+fn tigetstr_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    match termcap::string(&cap_name(a[0])?, Naming::Terminfo) {
+        Some(s) => {
+            let bin = p.heap.binary(&s);
+            Ok(ok_tuple(p, bin))
+        }
+        None => Ok(Term::atom(Atom::FALSE)),
+    }
+}
+
+/// `tputs(Cap, Args)`: the capability string `Cap` with `Args` put in.
+fn tputs_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let mut cap = iodata_bytes(a[0])?;
+    if cap.last() == Some(&0) {
+        cap.pop();
+    }
+    let mut params = Vec::new();
+    let mut rest = a[1];
+    while let Some((head, tail)) = rest.as_cons() {
+        params.push(head.as_small().ok_or_else(Exception::badarg)?);
+        rest = tail;
+    }
+    if rest != Term::NIL {
+        return Err(Exception::badarg());
+    }
+    let bin = p.heap.binary(&termcap::expand(&cap, &params));
+    Ok(ok_tuple(p, bin))
+}
+
+/// `tinfo()` (a listing of the whole description, for people) is not
+/// built: `error:{beamr_unsupported, {prim_tty, tinfo, 0}}`.
+fn tinfo_nif(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
+    let what = p
+        .heap
+        .tuple(&[atom("prim_tty"), atom("tinfo"), Term::small_unchecked(0)]);
+    let reason = p.heap.tuple(&[atom("beamr_unsupported"), what]);
+    Err(Exception::error(reason))
 }
 
 fn tty_read_signal(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
