@@ -337,30 +337,64 @@ fn sizeof_wchar(_rt: &Runtime, _p: &mut Process, _: &[Term]) -> Result<Term, Exc
     Ok(Term::small_unchecked(4))
 }
 
-/// A capability or terminal name: the NUL-terminated characters prim_tty
-/// passes (`[Name, 0]`).
-fn cap_name(t: Term) -> Result<String, Exception> {
+/// The bytes prim_tty passes NUL-terminated (`[Name, 0]`), without the NUL.
+fn nul_terminated(t: Term) -> Result<Vec<u8>, Exception> {
     let mut bytes = iodata_bytes(t)?;
     if bytes.last() == Some(&0) {
         bytes.pop();
     }
-    String::from_utf8(bytes).map_err(|_| Exception::badarg())
+    Ok(bytes)
+}
+
+/// A capability or terminal name.
+fn cap_name(t: Term) -> Result<String, Exception> {
+    String::from_utf8(nul_terminated(t)?).map_err(|_| Exception::badarg())
+}
+
+/// Loads the description of terminal `name`: `ok`, or `{error, enoent}`.
+fn load_description(p: &mut Process, name: &str) -> Term {
+    if !name.is_empty() && termcap::load(name) {
+        Term::atom(Atom::OK)
+    } else {
+        error_tuple(p, "enoent")
+    }
+}
+
+/// A numeric capability: `{ok, N}`, or `false`.
+fn number_reply(p: &mut Process, cap: Term, naming: Naming) -> Result<Term, Exception> {
+    Ok(match termcap::number(&cap_name(cap)?, naming) {
+        Some(n) => ok_tuple(p, Term::small_unchecked(i64::from(n))),
+        None => Term::atom(Atom::FALSE),
+    })
+}
+
+/// A string capability: `{ok, Binary}`, or `false`.
+fn string_reply(p: &mut Process, cap: Term, naming: Naming) -> Result<Term, Exception> {
+    Ok(match termcap::string(&cap_name(cap)?, naming) {
+        Some(s) => {
+            let bin = p.heap.binary(&s);
+            ok_tuple(p, bin)
+        }
+        None => Term::atom(Atom::FALSE),
+    })
+}
+
+/// `{ok, Binary}`: the parameterized capability string `cap` with
+/// `params` put in.
+fn expanded(p: &mut Process, cap: Term, params: &[i64]) -> Result<Term, Exception> {
+    let bin = p
+        .heap
+        .binary(&termcap::expand(&nul_terminated(cap)?, params));
+    Ok(ok_tuple(p, bin))
 }
 
 fn tgetent_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let name = cap_name(a[0])?;
-    if termcap::load(&name) {
-        Ok(Term::atom(Atom::OK))
-    } else {
-        Ok(error_tuple(p, "enoent"))
-    }
+    Ok(load_description(p, &name))
 }
 
 fn tgetnum_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::number(&cap_name(a[0])?, Naming::Termcap) {
-        Some(n) => Ok(ok_tuple(p, Term::small_unchecked(i64::from(n)))),
-        None => Ok(Term::atom(Atom::FALSE)),
-    }
+    number_reply(p, a[0], Naming::Termcap)
 }
 
 fn tgetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -368,43 +402,25 @@ fn tgetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exc
 }
 
 fn tgetstr_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::string(&cap_name(a[0])?, Naming::Termcap) {
-        Some(s) => {
-            let bin = p.heap.binary(&s);
-            Ok(ok_tuple(p, bin))
-        }
-        None => Ok(Term::atom(Atom::FALSE)),
-    }
+    string_reply(p, a[0], Naming::Termcap)
 }
 
 fn tgoto_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut cap = iodata_bytes(a[0])?;
-    if cap.last() == Some(&0) {
-        cap.pop();
-    }
     let params = a[1..]
         .iter()
         .map(|t| t.as_small().ok_or_else(Exception::badarg))
         .collect::<Result<Vec<i64>, _>>()?;
-    let bin = p.heap.binary(&termcap::expand(&cap, &params));
-    Ok(ok_tuple(p, bin))
+    expanded(p, a[0], &params)
 }
 
 /// OTP 28's `setupterm()`: the description of `$TERM`.
 fn setupterm_nif(_rt: &Runtime, p: &mut Process, _: &[Term]) -> Result<Term, Exception> {
     let name = std::env::var("TERM").unwrap_or_default();
-    if !name.is_empty() && termcap::load(&name) {
-        Ok(Term::atom(Atom::OK))
-    } else {
-        Ok(error_tuple(p, "enoent"))
-    }
+    Ok(load_description(p, &name))
 }
 
 fn tigetnum_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::number(&cap_name(a[0])?, Naming::Terminfo) {
-        Some(n) => Ok(ok_tuple(p, Term::small_unchecked(i64::from(n)))),
-        None => Ok(Term::atom(Atom::FALSE)),
-    }
+    number_reply(p, a[0], Naming::Terminfo)
 }
 
 fn tigetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
@@ -412,21 +428,11 @@ fn tigetflag_nif(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Ex
 }
 
 fn tigetstr_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    match termcap::string(&cap_name(a[0])?, Naming::Terminfo) {
-        Some(s) => {
-            let bin = p.heap.binary(&s);
-            Ok(ok_tuple(p, bin))
-        }
-        None => Ok(Term::atom(Atom::FALSE)),
-    }
+    string_reply(p, a[0], Naming::Terminfo)
 }
 
 /// `tputs(Cap, Args)`: the capability string `Cap` with `Args` put in.
 fn tputs_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    let mut cap = iodata_bytes(a[0])?;
-    if cap.last() == Some(&0) {
-        cap.pop();
-    }
     let mut params = Vec::new();
     let mut rest = a[1];
     while let Some((head, tail)) = rest.as_cons() {
@@ -436,8 +442,7 @@ fn tputs_nif(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
     if rest != Term::NIL {
         return Err(Exception::badarg());
     }
-    let bin = p.heap.binary(&termcap::expand(&cap, &params));
-    Ok(ok_tuple(p, bin))
+    expanded(p, a[0], &params)
 }
 
 /// `tinfo()` (a listing of the whole description, for people) is not
