@@ -12,7 +12,8 @@
 //!   `halt()`; afterwards the terminal's modes are as before;
 //! - on a pipe: the shell reads expressions from standard input;
 //! - `-remsh`: erl and beamr clients get a shell on a beamr node (host
-//!   OTP).
+//!   OTP), and when that node is killed both say the shell terminated and
+//!   go on.
 //!
 //! Each step waits for the text that ends its answer (a prompt) before
 //! the next keys are typed, so the comparison never depends on timing.
@@ -334,37 +335,45 @@ fn remote_session(command: Command, what: &str) -> (String, Option<i32>) {
     (shown, status)
 }
 
-#[test]
-fn a_remote_shell_runs_on_a_beamr_node_from_erl_and_from_beamr() {
-    let target = format!("shell_target_{}", std::process::id());
+/// A `beamr erl -sname NAME -noshell` node, once erl can reach it; the
+/// caller kills and waits for it (clippy cannot see that through the
+/// return).
+#[allow(clippy::zombie_processes)]
+fn beamr_node(name: &str) -> Child {
     let mut node = Command::new(beamr())
-        .args(["erl", "-sname", &target, "-noshell"])
+        .args(["erl", "-sname", name, "-noshell"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The node is up once erl can reach it.
     let start = Instant::now();
     let probe = format!(
-        "io:format(\"~p\", [net_adm:ping(list_to_atom(\"{target}@\" ++ \
+        "io:format(\"~p\", [net_adm:ping(list_to_atom(\"{name}@\" ++ \
          lists:nth(2, string:split(atom_to_list(node()), \"@\"))))]), halt()."
     );
     loop {
         let out = Command::new("erl")
-            .args(["-sname", &format!("probe_{}", std::process::id())])
+            .args(["-sname", &format!("probe_{name}")])
             .args(["-noshell", "-eval", &probe])
             .output()
             .unwrap();
         if out.stdout == b"pong" {
-            break;
+            return node;
         }
-        assert!(
-            start.elapsed() < STEP_LIMIT,
-            "the beamr node never answered"
-        );
+        if start.elapsed() > STEP_LIMIT {
+            let _ = node.kill();
+            let _ = node.wait();
+            panic!("the beamr node never answered");
+        }
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+#[test]
+fn a_remote_shell_runs_on_a_beamr_node_from_erl_and_from_beamr() {
+    let target = format!("shell_target_{}", std::process::id());
+    let mut node = beamr_node(&target);
     let mut erl = Command::new("erl");
     erl.args(["-sname", &format!("erl_client_{}", std::process::id())])
         .args(["-remsh", &target]);
@@ -388,4 +397,42 @@ fn a_remote_shell_runs_on_a_beamr_node_from_erl_and_from_beamr() {
     assert_eq!(shown, erl_shown);
     assert_eq!(status, erl_status);
     assert!(still_up, "the remote node ended with the session");
+}
+
+#[test]
+fn a_remote_shell_whose_node_is_killed_ends_as_on_erl() {
+    let target = format!("shell_killed_{}", std::process::id());
+    let mut node = beamr_node(&target);
+    let mut erl = Command::new("erl");
+    erl.args(["-sname", &format!("erl_killed_{}", std::process::id())])
+        .args(["-remsh", &target]);
+    let mut ours = Command::new(beamr());
+    ours.args([
+        "erl",
+        "-sname",
+        &format!("beamr_killed_{}", std::process::id()),
+    ])
+    .args(["-remsh", &target]);
+    let mut erl_term = OnTerminal::start(erl);
+    erl_term.wait_for(0, "1> ", "> ", "erl -remsh");
+    let mut our_term = OnTerminal::start(ours);
+    our_term.wait_for(0, "1> ", "> ", "beamr erl -remsh");
+    let (erl_from, our_from) = (erl_term.shown().len(), our_term.shown().len());
+    let _ = node.kill();
+    let _ = node.wait();
+    let ended = "Shell process terminated!";
+    erl_term.wait_for(erl_from, ended, "", "erl after the kill");
+    our_term.wait_for(our_from, ended, "", "beamr after the kill");
+    // The local node goes on: its Ctrl-G answers.
+    erl_term.step(b"\x07", "User switch command", " --> ", "erl");
+    our_term.step(b"\x07", "User switch command", " --> ", "beamr");
+    let after =
+        |t: &OnTerminal, from: usize| String::from_utf8_lossy(&t.shown()[from..]).into_owned();
+    let (erl_after, our_after) = (after(&erl_term, erl_from), after(&our_term, our_from));
+    erl_term.keys.write_all(b"q\r").unwrap();
+    our_term.keys.write_all(b"q\r").unwrap();
+    let _ = erl_term.wait("erl -remsh");
+    let _ = our_term.wait("beamr erl -remsh");
+    assert!(erl_after.contains(ended), "{erl_after}");
+    assert_eq!(our_after, erl_after);
 }
