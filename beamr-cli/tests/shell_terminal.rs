@@ -9,7 +9,7 @@
 //!   continued expression, history recall with the up arrow, backspace,
 //!   cursor keys, Ctrl-A and Ctrl-E, Ctrl-G's job control (list,
 //!   connect, start a new shell and switch to it), UTF-8 output, and
-//!   `halt()`; afterwards the terminal's modes are as before;
+//!   `q()` (init:stop/0); afterwards the terminal's modes are as before;
 //! - on a pipe: the shell reads expressions from standard input;
 //! - `-remsh`: erl and beamr clients get a shell on a beamr node (host
 //!   OTP), and when that node is killed both say the shell terminated and
@@ -217,7 +217,7 @@ impl OnTerminal {
 }
 
 /// Runs the session on `command`; what the terminal showed before
-/// `halt().` (erl 27 may halt before it echoes that line), the exit
+/// `q().` (erl 27 may stop before it echoes that line), the exit
 /// status, and whether the terminal was left in canonical mode with
 /// echo.
 fn session(command: Command, what: &str) -> (String, Option<i32>, bool) {
@@ -227,7 +227,7 @@ fn session(command: Command, what: &str) -> (String, Option<i32>, bool) {
         term.step(keys, answer, end, what);
     }
     let shown = String::from_utf8_lossy(&term.shown()).into_owned();
-    term.keys.write_all(b"halt().\r").unwrap();
+    term.keys.write_all(b"q().\r").unwrap();
     let slave = term.slave.try_clone().unwrap();
     let status = term.wait(what);
     let modes = tcgetattr(&slave).unwrap().local_modes;

@@ -206,11 +206,13 @@ impl Gleam {
             crate::gleam_shim::run(&self.otp_root, &self.compiler, packages, &self.beamr)
         {
             println!(
-                "gleam: gleam run, gleam test and gleam shell through beamr shim: DIFFERENT:\n{e}"
+                "gleam: gleam run, gleam test, gleam shell and gleam_stdlib's gleam test through beamr shim: DIFFERENT:\n{e}"
             );
             differing.push("gleam run/test through beamr shim".into());
         } else {
-            println!("gleam: gleam run, gleam test and gleam shell through beamr shim: same");
+            println!(
+                "gleam: gleam run, gleam test, gleam shell and gleam_stdlib's gleam test through beamr shim: same"
+            );
         }
         if let Err(otp_roots::Skip(why)) =
             otp_roots::ensure_packages(&self.otp_root, &otp_roots::MIST_PACKAGES)

@@ -1,6 +1,7 @@
 //! Gleam's own tooling on beamr through `beamr shim`: a small project
 //! (gleam_stdlib and gleeunit as path dependencies) built and run with
-//! `gleam run`, `gleam test` and `gleam shell` (expressions on a pipe) on
+//! `gleam run`, `gleam test` and `gleam shell` (expressions on a pipe), and
+//! gleam_stdlib's own suite with `gleam test` ([`stdlib_suite`]), on
 //! erl 27's tools, then again with the
 //! launchers of `beamr shim` first on the PATH, so that Gleam's build (its
 //! `escript` compiling the Erlang it writes, with OTP's compiler) and its
@@ -14,6 +15,9 @@
 //! Everything runs inside the OTP 27 root (Gleam 1.18 needs OTP 27), so
 //! beamr is copied into it. The `gleam` step ([`crate::gleam_suites`])
 //! runs it after the suites.
+
+mod gleeunit_output;
+mod stdlib_suite;
 
 use crate::gleam_suites::copy_dir;
 use crate::{process, Error, Result};
@@ -63,8 +67,8 @@ fn list_sum(l: List(Int)) -> Int {
 }
 "#;
 
-/// Compares `gleam run`, `gleam test` and `gleam shell` on erl 27 and
-/// through beamr's shim, in `otp_root` (the OTP 27 root), with the Gleam `compiler`, the
+/// Compares `gleam run`, `gleam test` and `gleam shell`, and gleam_stdlib's
+/// `gleam test`, on erl 27 and through beamr's shim, in `otp_root` (the OTP 27 root), with the Gleam `compiler`, the
 /// `packages` directory of `../shared/gleam` and the `beamr` binary.
 pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> Result<()> {
     let work = otp_root.join("tmp/beamr-gleam-shim");
@@ -144,6 +148,14 @@ pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> R
             ));
         }
     }
+    failures.extend(stdlib_suite::compare(
+        otp_root,
+        packages,
+        &work,
+        &work_in,
+        &work_in.join("gleam"),
+        &shim,
+    )?);
     if failures.is_empty() {
         Ok(())
     } else {
