@@ -1,8 +1,9 @@
 //! The flight recorder: `beamr run --flight` (or `BEAMR_FLIGHT=1`) records
 //! process lifecycle, messages, scheduling and GC all the time;
 //! `beamr ctl PID flight dump FILE` writes a file `beamr trace` reads; the
-//! runtime dumps by itself on SIGUSR2, on a halt with an error and when the
-//! program crashes (`beamr-flight-PID.ring` in its current directory).
+//! runtime dumps by itself on SIGUSR2, on a halt with an error, when the
+//! program crashes and when a supervisor gives up (`beamr-flight-PID.ring`
+//! in its current directory).
 
 mod ctl_support;
 
@@ -119,18 +120,22 @@ fn sigusr2_and_an_error_halt_dump_it() {
     let _ = std::fs::remove_dir_all(&cwd);
 }
 
+fn fixture(name: &str) -> std::path::PathBuf {
+    std::env::var_os("BEAMR_FIXTURES_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
+        .join("beam")
+        .join(name)
+}
+
 #[test]
 fn a_crash_of_the_program_dumps_it() {
     let cwd = ctl_support::ctl_dir();
     std::fs::create_dir_all(&cwd).unwrap();
-    let fixtures = std::env::var_os("BEAMR_FIXTURES_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/fixtures"))
-        .join("beam");
     // ctl_server:ask/1 sends to a name nobody registered: badarg.
     let mut cmd = Command::new(ctl_support::beamr());
     cmd.args(["run", "--flight", "--no-ctl", "-e", "ctl_server:ask"])
-        .arg(fixtures.join("ctl_server.beam"))
+        .arg(fixture("ctl_server.beam"))
         .args(["--", "x"])
         .current_dir(&cwd);
     let out = ctl_support::run_bounded(&mut cmd);
@@ -143,5 +148,41 @@ fn a_crash_of_the_program_dumps_it() {
     let file = cwd.join(line.rsplit(' ').next().unwrap());
     let dump = beamr_trace(&["trace", "dump"], &file);
     assert!(dump.lines().any(|l| l.contains(" exit ")), "{dump}");
+    let _ = std::fs::remove_dir_all(&cwd);
+}
+
+/// A supervisor that reaches its maximum restart intensity: the runtime
+/// dumps while the program goes on (it sees the file appear, then ends
+/// with status 0, which dumps nothing), and the dump holds the crashes
+/// that made the supervisor give up.
+#[test]
+fn a_supervisor_giving_up_dumps_it() {
+    let cwd = ctl_support::ctl_dir();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let mut cmd = Command::new(ctl_support::beamr());
+    cmd.args(["run", "--flight", "--no-ctl", "-e", "flight_sup:main"])
+        .arg(fixture("flight_sup.beam"))
+        .current_dir(&cwd);
+    let out = ctl_support::run_bounded(&mut cmd);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains("supervisor ended: shutdown\n"), "{stdout}");
+    assert!(stdout.ends_with("dumped\n"), "{stdout}");
+    let line = stderr
+        .lines()
+        .find(|l| {
+            l.starts_with(
+                "beamr: supervisor {local,flight_sup} gave up: flight recorder dumped to ",
+            )
+        })
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let file = cwd.join(line.rsplit(' ').next().unwrap());
+    let dump = beamr_trace(&["trace", "dump"], &file);
+    let crashes = dump
+        .lines()
+        .filter(|l| l.contains(" exit ") && l.contains("flight_sup_boom"))
+        .count();
+    assert_eq!(crashes, 2, "{dump}");
     let _ = std::fs::remove_dir_all(&cwd);
 }

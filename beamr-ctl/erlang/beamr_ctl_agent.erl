@@ -6,9 +6,13 @@
 %% the request is caught and becomes {error, Text}.
 -module(beamr_ctl_agent).
 -export([eval/1, info/1, state/2, system/0, load/3, purge/1, stop/0,
-         trace_start/5, node/0]).
+         trace_start/5, node/0, flight_watch/0]).
+%% The logger handler of flight_watch/0.
+-export([log/2]).
 
 -define(FIRST_MESSAGES, 10).
+-define(FLIGHT_WATCH, beamr_flight_watch).
+-define(FLIGHT_HANDLER, beamr_flight).
 
 reply(Fun) ->
     Reply = try Fun()
@@ -285,3 +289,54 @@ match_spec(Text) ->
         {error, {_, Mod, Error}, _} ->
             refuse("match specification ~ts: ~ts", [Text, Mod:format_error(Error)])
     end.
+
+%% The flight recorder's watch on supervisors (beamr-ctl's `flight'):
+%% registered as beamr_flight_watch, this process adds the logger handler
+%% below (once), then waits until a supervisor gives up; its reply is the
+%% supervisor's name as ~p writes it, and the server dumps the recorder
+%% and starts another watch. {error, Text} when no handler can be added.
+flight_watch() ->
+    reply(fun() ->
+                  true = register(?FLIGHT_WATCH, self()),
+                  case add_flight_handler(100) of
+                      ok ->
+                          receive
+                              {supervisor_gave_up, Name} -> {ok, text("~p", [Name])}
+                          end;
+                      {error, Why} ->
+                          {error, text("no logger handler: ~p", [Why])}
+                  end
+          end).
+
+%% The logger server may still be starting: 100 tries, 50 ms apart.
+add_flight_handler(Tries) ->
+    Added = try logger:add_handler(?FLIGHT_HANDLER, ?MODULE, #{level => error})
+            catch exit:Why -> {error, Why}
+            end,
+    case Added of
+        ok -> ok;
+        {error, {already_exist, _}} -> ok;
+        {error, _} when Tries > 0 ->
+            timer:sleep(50),
+            add_flight_handler(Tries - 1);
+        {error, Why2} -> {error, Why2}
+    end.
+
+%% logger's handler callback, run in the process that logs: a supervisor
+%% report of a supervisor that reached its maximum restart intensity (the
+%% one report it writes before it gives up) is told to the watch.
+log(#{msg := {report, #{label := {supervisor, shutdown}, report := Report}}}, _Config)
+  when is_list(Report) ->
+    case lists:keyfind(reason, 1, Report) of
+        {reason, reached_max_restart_intensity} ->
+            Name = case lists:keyfind(supervisor, 1, Report) of
+                       {supervisor, N} -> N;
+                       false -> unknown
+                   end,
+            catch ?FLIGHT_WATCH ! {supervisor_gave_up, Name},
+            ok;
+        _ ->
+            ok
+    end;
+log(_Event, _Config) ->
+    ok.

@@ -106,8 +106,8 @@ pub fn call(
     function: &str,
     args: impl FnOnce(&mut Heap) -> Vec<Term>,
 ) -> Result<AgentValue, String> {
-    let pid = spawn(rt, function, args, true)?;
-    let Some(payload) = rt.wait_exit_timeout(pid, TIMEOUT) else {
+    let pid = start(rt, function, args)?;
+    let Some(reply) = wait(rt, pid, TIMEOUT) else {
         rt.kill_now(pid);
         let _ = rt.wait_exit_timeout(pid, Duration::from_secs(1));
         return Err(format!(
@@ -115,11 +115,27 @@ pub fn call(
             TIMEOUT.as_secs()
         ));
     };
-    let reply = reply_of(payload.term)?;
-    Ok(AgentValue {
-        value: reply,
+    reply
+}
+
+/// Starts `beamr_ctl_agent:function(args)`, whose reply [`wait`] reads;
+/// its pid.
+pub fn start(
+    rt: &Runtime,
+    function: &str,
+    args: impl FnOnce(&mut Heap) -> Vec<Term>,
+) -> Result<Term, String> {
+    spawn(rt, function, args, true)
+}
+
+/// The reply of the process `pid` that [`start`] started, once it has
+/// ended; `None` while it still runs after `limit`.
+pub fn wait(rt: &Runtime, pid: Term, limit: Duration) -> Option<Result<AgentValue, String>> {
+    let payload = rt.wait_exit_timeout(pid, limit)?;
+    Some(reply_of(payload.term).map(|value| AgentValue {
+        value,
         _reason: payload,
-    })
+    }))
 }
 
 /// Starts `beamr_ctl_agent:function(args)` without waiting for it.

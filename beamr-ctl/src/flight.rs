@@ -14,11 +14,18 @@
 //!    renamed into place once whole. The copy says it
 //!    was paused (`beamr trace stats`): it is a snapshot.
 //! 3. The runtime dumps itself to [`Flight::auto_dump_path`] on `SIGUSR2`,
-//!    on a halt with a non-zero status, and when `beamr run`'s program
-//!    crashes ([`dump_on_error`]).
+//!    on a halt with a non-zero status, when `beamr run`'s program
+//!    crashes ([`dump_on_error`]), and when a supervisor gives up (reaches
+//!    its maximum restart intensity): once the runtime has booted, a
+//!    thread keeps an agent process (`beamr_ctl_agent:flight_watch/0`)
+//!    waiting, whose logger handler sees the supervisor report written
+//!    just before a supervisor gives up; the process then ends, naming the
+//!    supervisor, the thread dumps and starts another. A supervisor that
+//!    gives up in the moment between two watches is not seen.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::Duration;
 
 use beamr_core::atom::Atom;
 use beamr_ringbuf::{Options, Recorder, RingTracer};
@@ -26,7 +33,7 @@ use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::{Session, SessionTracer, TraceChange};
 use beamr_trace::{TraceFlags, Tracer};
 
-use crate::socket_dir;
+use crate::{agent, socket_dir};
 
 /// The environment variable that turns the recorder on as `--flight` does
 /// (anything but empty, `0` or `false`).
@@ -101,7 +108,7 @@ impl Flight {
 
 /// Starts recording every process `rt` spawns from now on, with `schedulers`
 /// scheduler rings; call it before the runtime boots. Once only.
-pub fn start(rt: &Runtime, schedulers: usize) -> Result<Arc<Flight>, String> {
+pub fn start(rt: &Arc<Runtime>, schedulers: usize) -> Result<Arc<Flight>, String> {
     if FLIGHT.get().is_some() {
         return Err("the flight recorder is running already".into());
     }
@@ -147,7 +154,60 @@ pub fn start(rt: &Runtime, schedulers: usize) -> Result<Arc<Flight>, String> {
         let _ = std::fs::remove_file(&path);
     });
     dump_on_sigusr2();
+    dump_when_a_supervisor_gives_up(Arc::downgrade(rt));
     Ok(flight)
+}
+
+/// A thread that dumps each time a supervisor gives up (see the module's
+/// step 3). It holds the runtime only while it looks at it, and ends
+/// when the runtime is gone or a watch ends without naming a supervisor
+/// (killed at shutdown, or no logger to watch with).
+fn dump_when_a_supervisor_gives_up(rt: Weak<Runtime>) {
+    let spawned = std::thread::Builder::new()
+        .name("beamr-flight-supervisors".into())
+        .spawn(move || {
+            while let Some(watch) = start_watch(&rt) {
+                let reply = loop {
+                    let Some(rt) = rt.upgrade() else { return };
+                    if let Some(reply) = agent::wait(&rt, watch, Duration::from_secs(1)) {
+                        break reply;
+                    }
+                };
+                match reply {
+                    Ok(name) => {
+                        let name = agent::text_of(name.term()).unwrap_or_default();
+                        if let Some(flight) = global() {
+                            flight.auto_dump(&format!("supervisor {name} gave up"));
+                        }
+                    }
+                    Err(e) if e.starts_with("no logger handler") => {
+                        eprintln!(
+                            "beamr: flight recorder: no dump when a supervisor gives up: {e}"
+                        );
+                        return;
+                    }
+                    Err(_) => return,
+                }
+            }
+        });
+    if spawned.is_err() {
+        eprintln!(
+            "beamr: flight recorder: no thread to watch supervisors; no dump when one gives up"
+        );
+    }
+}
+
+/// Starts a watch once the runtime has booted; its pid, or `None` when the
+/// runtime is gone or no watch can start.
+fn start_watch(rt: &Weak<Runtime>) -> Option<beamr_core::term::Term> {
+    loop {
+        let rt = rt.upgrade()?;
+        if agent::runtime_ready(&rt) {
+            return agent::start(&rt, "flight_watch", |_| Vec::new()).ok();
+        }
+        drop(rt);
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// A thread that dumps on every `SIGUSR2`.
