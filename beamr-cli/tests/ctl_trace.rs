@@ -1,15 +1,18 @@
 //! `beamr ctl PID trace ...` and `tp ...` against a running `ctl_server`:
 //! a client traces in a trace session of its own, which sees calls and
-//! returns, writes a ring file `beamr trace` reads, ends on its limit, its
+//! returns, writes a ring file `beamr trace` reads, exports over OTLP
+//! where the client's `OTEL_*` variables say, ends on its limit, its
 //! duration, `trace stop` or the client's going, takes its flags and
 //! patterns with it, and never touches another client's session or the
 //! program's own tracing.
 
 mod ctl_support;
+mod otel_support;
 
 use std::time::{Duration, Instant};
 
 use ctl_support::{Server, TraceClient};
+use otel_support::receiver::Receiver;
 
 /// One request to the server, answered through `ctl_server:slow/1` and
 /// `ctl_answer:answer/1`.
@@ -116,6 +119,94 @@ fn a_ring_trace_is_read_by_beamr_trace_dump() {
     );
     assert!(events[1].contains(" return_from "), "{dump}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_otel_trace_is_exported_where_the_clients_variables_say() {
+    let receiver = Receiver::grpc();
+    let endpoint = receiver.endpoint();
+    let server = Server::start();
+    let client = TraceClient::start_with_env(
+        &server,
+        &[
+            "tp",
+            "ctl_server:slow/1",
+            "x",
+            "--to",
+            "otel",
+            "--limit",
+            "2",
+        ],
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
+            ("OTEL_SERVICE_NAME", "beamr-ctl-otel"),
+            ("OTEL_BSP_SCHEDULE_DELAY", "50"),
+        ],
+    );
+    ask(&server, 7);
+    let (code, lines, last) = client.finish();
+    assert_eq!(code, Some(0), "{last}");
+    assert!(lines.is_empty(), "{lines:?}");
+    assert_eq!(last, "beamr ctl: trace ended (limit): 2 events, 0 dropped");
+    // The call and its return make one span, in the client's service.
+    let got = receiver.wait_until(Duration::from_secs(30), |c| {
+        c.spans.iter().any(|s| s.name == "ctl_server:slow/1")
+    });
+    let spans: Vec<_> = got
+        .spans
+        .iter()
+        .filter(|s| s.name == "ctl_server:slow/1")
+        .collect();
+    assert_eq!(spans.len(), 1, "{:?}", got.spans);
+    let span = spans[0];
+    assert_eq!(
+        span.resource.get("service.name").map(String::as_str),
+        Some("beamr-ctl-otel")
+    );
+    assert_eq!(
+        span.attrs.get("beamr.call.arguments").map(String::as_str),
+        Some("[7]"),
+        "{span:?}"
+    );
+    wait_sessions(&server, ("{session,[]}", "{session,[]}"));
+}
+
+/// A collector that cannot be reached: the trace still ends at its limit,
+/// and the end says what the export lost.
+#[test]
+fn an_otel_export_that_fails_is_said_at_the_end() {
+    let server = Server::start();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let client = TraceClient::start_with_env(
+        &server,
+        &[
+            "tp",
+            "ctl_server:slow/1",
+            "x",
+            "--to",
+            "otel",
+            "--limit",
+            "2",
+        ],
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"),
+        ],
+    );
+    ask(&server, 4);
+    let (code, _, last) = client.finish();
+    assert_eq!(code, Some(0), "{last}");
+    assert!(
+        last.starts_with("beamr ctl: trace ended (limit; otel: ")
+            && last.contains(", 1 and 0 lost in failed exports"),
+        "{last}"
+    );
+    assert!(last.ends_with("): 2 events, 0 dropped"), "{last}");
+    // The runtime goes on.
+    ask(&server, 5);
 }
 
 #[test]
@@ -282,7 +373,10 @@ fn bad_requests_are_refused_and_leave_no_session() {
     );
     refused(&["tp", "nocolon"], "expected MOD:FUN/ARITY");
     refused(&["trace", "call", "--for", "soon"], "--for `soon`");
-    refused(&["trace", "call", "--to", "otel"], "--to `otel`");
+    refused(
+        &["trace", "call", "--to", "syslog"],
+        "--to `syslog`: expected text, ring:FILE or otel",
+    );
     assert_eq!(
         server.eval("erts_internal:trace_info(any, any, session)"),
         "{session,[{legacy,default}]}"

@@ -234,10 +234,16 @@ impl TraceClient {
     /// Starts `beamr ctl PID ARGS...` and waits for its session to start;
     /// panics with its error if it does not.
     pub fn start(server: &Server, args: &[&str]) -> TraceClient {
+        TraceClient::start_with_env(server, args, &[])
+    }
+
+    /// As [`TraceClient::start`], the client's environment with `envs`.
+    pub fn start_with_env(server: &Server, args: &[&str], envs: &[(&str, &str)]) -> TraceClient {
         let mut child = Command::new(beamr())
             .arg("ctl")
             .arg(server.pid().to_string())
             .args(args)
+            .envs(envs.iter().copied())
             .env("BEAMR_CTL_DIR", &server.dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -239,6 +239,17 @@ mod tests {
                 rate: None,
                 duration_ms: Some(1000),
             }),
+            Request::Trace(TraceRequest {
+                flags: vec!["send".into()],
+                pids: vec!["new".into()],
+                patterns: Vec::new(),
+                to: TraceTo::Otel {
+                    settings: vec![("OTEL_SERVICE_NAME".into(), "svc".into())],
+                },
+                limit: None,
+                rate: Some(100),
+                duration_ms: None,
+            }),
             Request::TraceStop,
         ];
         for request in requests {

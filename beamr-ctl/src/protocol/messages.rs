@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// The protocol's version: the first field of every frame. A request of
 /// another version is answered with [`ErrorKind::WrongVersion`].
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// What a client asks of a runtime.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +120,13 @@ pub enum TraceTo {
     Ring {
         /// The file's absolute path.
         path: String,
+    },
+    /// OpenTelemetry over OTLP (log records, spans), exported by the
+    /// runtime as `beamr run --trace-to otel` does. The client's `OTEL_*`
+    /// variables configure it, over the runtime's own.
+    Otel {
+        /// The client's `OTEL_*` variables, name and value.
+        settings: Vec<(String, String)>,
     },
 }
 

@@ -71,11 +71,15 @@ pub fn serve(stream: &mut UnixStream, rt: &Runtime, request: &TraceRequest) -> b
     } else {
         End::Detached
     };
-    active.end(rt);
+    let ended = active.end(rt);
     drop(registered);
     match end {
         End::Detached => false,
         End::Said(reason) => {
+            let reason = match ended {
+                Ok(()) => reason.to_string(),
+                Err(e) => format!("{reason}; {e}"),
+            };
             // The lines recorded before the end.
             if !flush_lines(stream, &active) {
                 return false;
@@ -83,7 +87,7 @@ pub fn serve(stream: &mut UnixStream, rt: &Runtime, request: &TraceRequest) -> b
             send(
                 stream,
                 &Reply::TraceEnded {
-                    reason: reason.into(),
+                    reason,
                     events: active.recorded(),
                     dropped: active.dropped(),
                 },

@@ -3,16 +3,18 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::Term;
+use beamr_otel::{Config, Pipeline};
 use beamr_ringbuf::{Options, Recorder, RingTracer};
 use beamr_sched::code::CodeServer;
 use beamr_sched::runtime::Runtime;
 use beamr_sched::trace::call_patterns;
 use beamr_sched::trace::{Session, SessionTracer};
+use beamr_trace::clock::now_ns;
 use beamr_trace::{Layered, Limits, TextTracer, TraceFlags, Tracer};
 
 use super::meter::Meter;
@@ -31,6 +33,8 @@ pub struct ActiveTrace {
     /// A text trace's lines and the count of those the channel dropped.
     lines: Option<(Receiver<String>, Arc<AtomicU64>)>,
     ring: Option<Arc<RingTracer>>,
+    /// An OTLP export's pipeline, until the session ends.
+    otel: Mutex<Option<Pipeline>>,
     /// How many processes and functions the agent set flags and patterns on.
     pub processes: u64,
     /// See `processes`.
@@ -72,36 +76,93 @@ impl ActiveTrace {
     }
 
     /// Ends the session: its flags leave every process, its patterns every
-    /// function.
-    pub fn end(&self, rt: &Runtime) {
+    /// function; an OTLP export sends what is left and stops. What it could
+    /// not export or had to drop is the error.
+    pub fn end(&self, rt: &Runtime) -> Result<(), String> {
         rt.end_trace_session(&self.session);
         call_patterns::clear_session(CodeServer::global(), &self.session);
         if let Some(ring) = &self.ring {
             ring.recorder().count_dropped(self.meter.layer().dropped());
         }
+        let pipeline = self.otel.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let Some(pipeline) = pipeline else {
+            return Ok(());
+        };
+        // Flushed first, so that the counts include the last export.
+        let flushed = pipeline.force_flush();
+        let stats = pipeline.stats();
+        let stopped = pipeline.shutdown();
+        let (spans, logs) = (stats.spans, stats.logs);
+        if spans.dropped + spans.failed + logs.dropped + logs.failed > 0 {
+            return Err(format!(
+                "otel: {} spans and {} log records dropped (export queue full), {} and {} lost in failed exports",
+                spans.dropped, logs.dropped, spans.failed, logs.failed
+            ));
+        }
+        flushed.and(stopped).map_err(|e| format!("otel: {e}"))
     }
 }
 
-/// The destination's tracer, and the text channel or ring it feeds.
-type Destination = (
-    Arc<dyn Tracer>,
-    Option<(Receiver<String>, Arc<AtomicU64>)>,
-    Option<Arc<RingTracer>>,
-);
+/// The destination's tracer, and the text channel, ring or OTLP pipeline
+/// it feeds.
+struct Destination {
+    tracer: Arc<dyn Tracer>,
+    lines: Option<(Receiver<String>, Arc<AtomicU64>)>,
+    ring: Option<Arc<RingTracer>>,
+    otel: Option<Pipeline>,
+}
+
+impl Destination {
+    fn new(tracer: Arc<dyn Tracer>) -> Destination {
+        Destination {
+            tracer,
+            lines: None,
+            ring: None,
+            otel: None,
+        }
+    }
+}
 
 fn destination(rt: &Runtime, to: &TraceTo) -> Result<Destination, String> {
     match to {
         TraceTo::Text => {
             let (sink, rx, dropped) = sink::channel();
             let text: Arc<dyn Tracer> = Arc::new(TextTracer::new(Box::new(sink)));
-            Ok((text, Some((rx, dropped)), None))
+            Ok(Destination {
+                lines: Some((rx, dropped)),
+                ..Destination::new(text)
+            })
         }
         TraceTo::Ring { path } => {
             let schedulers = rt.stats().run_queue_lengths.len();
             let options = Options::new(schedulers + 1).path(path).preserve(true);
             let recorder = Recorder::create(options).map_err(|e| format!("ring:{path}: {e}"))?;
             let ring = Arc::new(RingTracer::new(recorder));
-            Ok((ring.clone(), None, Some(ring)))
+            Ok(Destination {
+                ring: Some(ring.clone()),
+                ..Destination::new(ring)
+            })
+        }
+        TraceTo::Otel { settings } => {
+            let setting = |name: &str| {
+                settings
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+            };
+            let mut config =
+                Config::from_lookup(|name| setting(name).or_else(|| std::env::var(name).ok()));
+            // opentelemetry-otlp would read the runtime's own variable.
+            if let Some(endpoint) = setting("OTEL_EXPORTER_OTLP_ENDPOINT") {
+                config.endpoint = Some(endpoint);
+            }
+            let pipeline = Pipeline::start(config).map_err(|e| format!("otel: {e}"))?;
+            let tracer = pipeline.tracer();
+            tracer.anchor_clock(now_ns());
+            Ok(Destination {
+                otel: Some(pipeline),
+                ..Destination::new(Arc::new(tracer))
+            })
         }
     }
 }
@@ -121,7 +182,12 @@ pub fn start(rt: &Runtime, request: &TraceRequest) -> Result<ActiveTrace, String
     if request.limit == Some(0) || request.rate == Some(0) {
         return Err("a limit or a rate of 0 events traces nothing".into());
     }
-    let (tracer, lines, ring) = destination(rt, &request.to)?;
+    let Destination {
+        tracer,
+        lines,
+        ring,
+        otel,
+    } = destination(rt, &request.to)?;
     let limits = Limits {
         total: request.limit,
         per_second: request.rate,
@@ -139,6 +205,7 @@ pub fn start(rt: &Runtime, request: &TraceRequest) -> Result<ActiveTrace, String
         meter,
         lines,
         ring,
+        otel: Mutex::new(otel),
         processes: 0,
         functions: 0,
         limit: request.limit,
@@ -150,7 +217,7 @@ pub fn start(rt: &Runtime, request: &TraceRequest) -> Result<ActiveTrace, String
             Ok(active)
         }
         Err(e) => {
-            active.end(rt);
+            let _ = active.end(rt);
             Err(e)
         }
     }

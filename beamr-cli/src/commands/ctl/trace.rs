@@ -14,8 +14,10 @@ use beamr_ctl::protocol::{Reply, Request, TracePattern, TraceRequest, TraceTo};
 #[derive(Debug, clap::Args)]
 pub struct TraceOptions {
     /// Where the events go: text (a line per event on standard output, as
-    /// dbg prints them) or ring:FILE (a ring-buffer file, written by the
-    /// runtime, that `beamr trace` reads).
+    /// dbg prints them), ring:FILE (a ring-buffer file, written by the
+    /// runtime, that `beamr trace` reads) or otel (OTLP, exported by the
+    /// runtime, configured by this command's OTEL_* variables over the
+    /// runtime's).
     #[arg(long = "to", value_name = "DEST", default_value = "text")]
     pub to: String,
     /// End the trace after N events.
@@ -117,9 +119,14 @@ pub fn request(
             }
         }
         _ if options.to == "text" => TraceTo::Text,
+        _ if options.to == "otel" => TraceTo::Otel {
+            settings: std::env::vars()
+                .filter(|(name, _)| name.starts_with("OTEL_"))
+                .collect(),
+        },
         _ => {
             return Err(format!(
-                "ctl: --to `{}`: expected text or ring:FILE",
+                "ctl: --to `{}`: expected text, ring:FILE or otel",
                 options.to
             ))
         }
