@@ -136,6 +136,17 @@ enum Command {
         )]
         args: Vec<String>,
     },
+    /// An EPMD of beamr's own (for a machine without erts's epmd), with
+    /// epmd's flags: -port N, -daemon, -names, -kill.
+    Epmd {
+        /// epmd's flags.
+        #[arg(
+            trailing_var_arg = true,
+            allow_hyphen_values = true,
+            value_name = "FLAGS"
+        )]
+        args: Vec<String>,
+    },
     /// Write launchers named erl and escript into DIR that run this beamr
     /// (put DIR first on the PATH to run erl's callers, such as Gleam, on beamr).
     Shim {
@@ -151,6 +162,7 @@ fn main() -> ExitCode {
     match argv.get(1).and_then(|a| a.to_str()) {
         Some("erl") => return commands::erl::main(&argv[2..]),
         Some("escript") => return commands::escript::main(&argv[2..]),
+        Some("epmd") => return commands::epmd::main(&argv[2..]),
         _ => {}
     }
     let cli = match Cli::try_parse() {
@@ -244,6 +256,10 @@ fn main() -> ExitCode {
         Command::Escript { args } => {
             let words: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
             return commands::escript::main(&words);
+        }
+        Command::Epmd { args } => {
+            let words: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+            return commands::epmd::main(&words);
         }
         Command::Shim { dir } => commands::shim::run(&dir),
     };

@@ -2,6 +2,7 @@
 
 pub mod ctl;
 pub mod disasm;
+pub mod epmd;
 pub mod erl;
 pub mod escript;
 pub mod gleam_build;

@@ -2,7 +2,8 @@
 //! does for `-sname`/`-name`: the flags `init:get_argument/1` answers to
 //! kernel's `erl_distribution` and `auth`, and an EPMD started with
 //! `epmd -daemon` from the OTP installation (which returns at once when
-//! one runs already on the port `ERL_EPMD_PORT` names).
+//! one runs already on the port `ERL_EPMD_PORT` names), or beamr's own
+//! (`beamr epmd -daemon`) where there is no `epmd` program.
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -68,7 +69,7 @@ pub fn wants_epmd(flags: &[(String, Vec<String>)]) -> bool {
 /// logs that it cannot register, as erl does without an EPMD).
 pub fn start_epmd() {
     let Some(epmd) = epmd_program() else {
-        eprintln!("beamr: no epmd program found in the OTP installation or on the PATH");
+        start_own_epmd();
         return;
     };
     let status = Command::new(&epmd)
@@ -79,6 +80,26 @@ pub fn start_epmd() {
         .status();
     if let Err(e) = status {
         eprintln!("beamr: cannot start {}: {e}", epmd.display());
+    }
+}
+
+/// Where no `epmd` program exists: `beamr epmd -daemon`, beamr's own.
+fn start_own_epmd() {
+    let beamr = match crate::commands::shim::this_binary() {
+        Ok(beamr) => beamr,
+        Err(e) => {
+            eprintln!("beamr: no epmd program found, and no beamr to start its own: {e}");
+            return;
+        }
+    };
+    let status = Command::new(&beamr)
+        .args(["epmd", "-daemon"])
+        .stdin(Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => {}
+        Ok(s) => eprintln!("beamr: beamr epmd -daemon failed ({s})"),
+        Err(e) => eprintln!("beamr: cannot start beamr epmd -daemon: {e}"),
     }
 }
 

@@ -29,7 +29,7 @@ pub fn run(dir: &Path) -> Result<(), String> {
 /// The absolute path of the running beamr: the OS's answer, else (no
 /// `/proc`, as in a chroot) the program name it was started by, found as
 /// the shell finds it.
-fn this_binary() -> Result<PathBuf, String> {
+pub(crate) fn this_binary() -> Result<PathBuf, String> {
     if let Ok(exe) = std::env::current_exe().and_then(std::fs::canonicalize) {
         return Ok(exe);
     }

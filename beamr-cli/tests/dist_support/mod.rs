@@ -65,12 +65,19 @@ pub struct Epmd {
 impl Epmd {
     /// Starts `epmd -port P` on a free port and waits until it listens.
     pub fn start() -> Epmd {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new(epmd_program())
+        Epmd::start_program(Command::new(epmd_program()))
+    }
+
+    /// Starts beamr's own, `beamr epmd -port P`, as [`Epmd::start`] does.
+    pub fn start_beamrs() -> Epmd {
+        let mut command = Command::new(beamr());
+        command.arg("epmd");
+        Epmd::start_program(command)
+    }
+
+    fn start_program(mut command: Command) -> Epmd {
+        let port = free_port();
+        let child = command
             .args(["-port", &port.to_string()])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -92,7 +99,17 @@ impl Epmd {
     }
 }
 
-fn epmd_program() -> PathBuf {
+/// A TCP port nothing listens on now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// erts's `epmd` program.
+pub fn epmd_program() -> PathBuf {
     for dir in ["/usr/lib/erlang"] {
         if let Ok(entries) = std::fs::read_dir(dir) {
             for e in entries.flatten() {
