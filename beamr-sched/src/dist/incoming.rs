@@ -54,22 +54,30 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
     let need_payload = || payload.ok_or_else(|| bad("a control message without its payload"));
     match operation {
         op::SEND | op::SEND_TT | op::SEND_SENDER | op::SEND_SENDER_TT => {
-            arity(if matches!(operation, op::SEND | op::SEND_SENDER) {
-                3
-            } else {
-                4
-            })?;
+            let traced = matches!(operation, op::SEND_TT | op::SEND_SENDER_TT);
+            arity(if traced { 4 } else { 3 })?;
             let msg = need_payload()?;
-            message_to(rt, c[2], msg, heap);
+            let token = if traced {
+                Some(trace_token(c[3])?)
+            } else {
+                None
+            };
+            message_to(rt, c[2], msg, heap, c[1], token);
         }
         op::REG_SEND | op::REG_SEND_TT => {
-            arity(if operation == op::REG_SEND { 4 } else { 5 })?;
+            let traced = operation == op::REG_SEND_TT;
+            arity(if traced { 5 } else { 4 })?;
             let msg = need_payload()?;
             let name = c[3]
                 .as_atom()
                 .ok_or_else(|| bad("REG_SEND to a name that is not an atom"))?;
+            let token = if traced {
+                Some(trace_token(c[4])?)
+            } else {
+                None
+            };
             if let Some(pid) = rt.names.whereis(name) {
-                message_to(rt, pid, msg, heap);
+                message_to(rt, pid, msg, heap, c[1], token);
             }
         }
         op::ALIAS_SEND | op::ALIAS_SEND_TT => {
@@ -271,20 +279,40 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
 }
 
 /// A message to local pid `to` (dropped if it is gone or not local).
-fn message_to(rt: &Runtime, to: Term, msg: Term, heap: Heap) {
+/// A message for the local process `to`, from `from` (a pid of the peer,
+/// or the atom a `SEND` has in its place), with the `seq_trace` token a
+/// `_TT` control message carried: the receiver takes it when it receives
+/// the message, as from a local sender.
+fn message_to(rt: &Runtime, to: Term, msg: Term, heap: Heap, from: Term, token: Option<Term>) {
     if !to.is_local_pid() {
         return;
     }
-    rt.send_signal(
-        to,
-        Signal::Message(
-            Payload {
-                term: msg,
-                heap: Some(heap),
-            },
-            None,
-        ),
-    );
+    let message = Payload {
+        term: msg,
+        heap: Some(heap),
+    };
+    let signal = match token {
+        Some(token) => Signal::SeqMessage {
+            message,
+            token,
+            from,
+            carried: None,
+        },
+        None => Signal::Message(message, None),
+    };
+    rt.send_signal(to, signal);
+}
+
+/// A `_TT` control message's trace token: erts's `{Flags, Label, Serial,
+/// From, LastCnt}`, or `[]`.
+fn trace_token(t: Term) -> Result<Term, BadFrame> {
+    if t == Term::NIL || beamr_trace::SeqToken::read(t).is_some() {
+        Ok(t)
+    } else {
+        Err(bad(
+            "a trace token that is not {Flags, Label, Serial, From, LastCnt}",
+        ))
+    }
 }
 
 /// A pid of `node` from a control message.

@@ -20,9 +20,13 @@
 //! - [`nodes_monitor`]: `net_kernel:monitor_nodes/1,2`'s subscriptions
 //!   and their `nodeup`/`nodedown` messages.
 //!
+//! Messages carry `seq_trace` tokens both ways (`SEND_TT`,
+//! `SEND_SENDER_TT`, `REG_SEND_TT`, and `ALIAS_SEND_TT` out).
+//!
 //! Not yet here: the atom cache and fragments (not advertised), a process
 //! as distribution controller (`dist_ctrl_*`), spawn request options but
-//! `link` and `monitor`, and `seq_trace` tokens across nodes (dropped).
+//! `link` and `monitor`, and the tokens of exit signals and of messages
+//! that come to an alias (taken off).
 
 pub mod connection;
 pub mod flags;

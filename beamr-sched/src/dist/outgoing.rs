@@ -59,13 +59,32 @@ fn signal(rt: &Runtime, to: Term, sig: Signal) {
                 )
             });
         }
-        Signal::Sent { message, from, .. } | Signal::SeqMessage { message, from, .. } => {
+        Signal::Sent { message, from, .. } => {
             send_control(rt, node, true, |h| {
                 let to = pid_term(h, view);
                 let control = if from.is_local_pid() {
                     h.tuple(&[small(op::SEND_SENDER), from, to])
                 } else {
                     h.tuple(&[small(op::SEND), Term::atom(Atom::UNDEFINED), to])
+                };
+                (control, Some(message.term))
+            });
+        }
+        Signal::SeqMessage {
+            message,
+            from,
+            token,
+            ..
+        } => {
+            send_control(rt, node, true, |h| {
+                let to = pid_term(h, view);
+                let control = match (from.is_local_pid(), token.is_tuple()) {
+                    (true, true) => h.tuple(&[small(op::SEND_SENDER_TT), from, to, token]),
+                    (true, false) => h.tuple(&[small(op::SEND_SENDER), from, to]),
+                    (false, true) => {
+                        h.tuple(&[small(op::SEND_TT), Term::atom(Atom::UNDEFINED), to, token])
+                    }
+                    (false, false) => h.tuple(&[small(op::SEND), Term::atom(Atom::UNDEFINED), to]),
                 };
                 (control, Some(message.term))
             });
@@ -88,11 +107,18 @@ fn signal(rt: &Runtime, to: Term, sig: Signal) {
 }
 
 /// A message from `from` to `dest`: another node's pid, `{Name, Node}` or
-/// an alias of another node.
-fn send(rt: &Runtime, from: Term, dest: Term, msg: Term) {
+/// an alias of another node; with `token` (a `seq_trace` token, or `[]`),
+/// the control message is the `_TT` one that carries it, as erts sends it.
+fn send(rt: &Runtime, from: Term, dest: Term, msg: Term, token: Term) {
+    let traced = token.is_tuple();
     if let Some(view) = dest.as_external_pid() {
         send_control(rt, view.node, true, |h| {
-            (h.tuple(&[small(op::SEND_SENDER), from, dest]), Some(msg))
+            let control = if traced {
+                h.tuple(&[small(op::SEND_SENDER_TT), from, dest, token])
+            } else {
+                h.tuple(&[small(op::SEND_SENDER), from, dest])
+            };
+            (control, Some(msg))
         });
     } else if let Some(&[name, node]) = dest.as_tuple().and_then(|t| <&[Term; 2]>::try_from(t).ok())
     {
@@ -100,12 +126,22 @@ fn send(rt: &Runtime, from: Term, dest: Term, msg: Term) {
             return;
         };
         send_control(rt, node, true, |h| {
-            let control = h.tuple(&[small(op::REG_SEND), from, Term::atom(Atom::UNDEFINED), name]);
+            let unused = Term::atom(Atom::UNDEFINED);
+            let control = if traced {
+                h.tuple(&[small(op::REG_SEND_TT), from, unused, name, token])
+            } else {
+                h.tuple(&[small(op::REG_SEND), from, unused, name])
+            };
             (control, Some(msg))
         });
     } else if let Some(r) = dest.as_ref() {
         send_control(rt, r.node, true, |h| {
-            (h.tuple(&[small(op::ALIAS_SEND), from, dest]), Some(msg))
+            let control = if traced {
+                h.tuple(&[small(op::ALIAS_SEND_TT), from, dest, token])
+            } else {
+                h.tuple(&[small(op::ALIAS_SEND), from, dest])
+            };
+            (control, Some(msg))
         });
     }
 }

@@ -18,8 +18,9 @@ pub struct RemoteHooks {
     /// pid; false when it went nowhere.
     pub signal: fn(&Runtime, Term, Signal),
     /// A message from `from` to another node's pid, `{Name, Node}` or
-    /// alias (`dest`, on the sender's heap).
-    pub send: fn(&Runtime, Term, Term, Term),
+    /// alias (`dest`, on the sender's heap), with the sender's stamped
+    /// `seq_trace` token (`[]` for none).
+    pub send: fn(&Runtime, Term, Term, Term, Term),
     /// A local process ended with this reason: its links and monitors
     /// across nodes hear of it.
     pub exited: fn(&Runtime, Term, Term),
@@ -40,11 +41,12 @@ pub(crate) fn signal(rt: &Runtime, to: Term, signal: Signal) {
     }
 }
 
-/// A message from `from` to `dest` on another node.
+/// A message from `from` to `dest` on another node, with its `seq_trace`
+/// token (`[]` for none).
 #[cold]
-pub(crate) fn send(rt: &Runtime, from: Term, dest: Term, msg: Term) {
+pub(crate) fn send(rt: &Runtime, from: Term, dest: Term, msg: Term, token: Term) {
     if let Some(h) = HOOKS.get() {
-        (h.send)(rt, from, dest, msg);
+        (h.send)(rt, from, dest, msg, token);
     }
 }
 

@@ -208,7 +208,10 @@ fn send_traced(rt: &Runtime, p: &mut Process, dest: Term, msg: Term, target: Tar
         Target::Alias(alias) => {
             rt.send_through_alias(alias, msg);
         }
-        Target::Remote => super::remote::send(rt, p.pid, dest, msg),
+        Target::Remote => {
+            let token = seq_token_for(rt, p, dest, msg);
+            super::remote::send(rt, p.pid, dest, msg, token)
+        }
         Target::Nowhere { .. } => {}
     }
 }

@@ -14,6 +14,13 @@ pub const TIMEOUT_VAR: &str = "DIFFFUZZ_TIMEOUT_MS";
 /// The start of a program's marker line (`==difffuzz fz12==`).
 const MARK: &str = "==difffuzz ";
 
+/// The line after the last program. Every program's output is followed
+/// by the newline that starts the next marker line, the last one's too:
+/// without it, a program whose output ends without a newline would look
+/// different when it is last in one run (erl's) and not in the other
+/// (beamr's runs leave out what ran past the limit on erl).
+const END: &str = "==difffuzz end==";
+
 /// The source of a driver running `modules` in turn: each program's
 /// output follows its marker line; a program that raises, exits or runs
 /// past the limit gets a line saying so after its output.
@@ -24,7 +31,8 @@ pub fn source(modules: &[String]) -> String {
          -export([main/0]).\n\
          main() ->\n    \
              T = list_to_integer(os:getenv(\"{TIMEOUT_VAR}\", \"10000\")),\n    \
-             lists:foreach(fun(M) -> one(M, T) end, [{list}]).\n\
+             lists:foreach(fun(M) -> one(M, T) end, [{list}]),\n    \
+             io:format(\"~n{END}~n\").\n\
          one(M, T) ->\n    \
              io:format(\"~n{MARK}~s==~n\", [M]),\n    \
              {{P, R}} = spawn_monitor(fun() -> M:wrapper0() end),\n    \
@@ -46,7 +54,11 @@ pub fn split(output: &str) -> BTreeMap<String, String> {
     let mut current: Option<(String, String)> = None;
     for line in output.split_inclusive('\n') {
         let trimmed = line.trim_end_matches('\n');
-        if let Some(name) = trimmed
+        if trimmed == END {
+            if let Some((module, text)) = current.take() {
+                out.insert(module, mask(&text));
+            }
+        } else if let Some(name) = trimmed
             .strip_prefix(MARK)
             .and_then(|rest| rest.strip_suffix("=="))
             .filter(|name| name.starts_with("fz"))
@@ -129,6 +141,15 @@ mod tests {
         assert_eq!(parts["fz2"], "Fun\n==difffuzz timeout==\n");
         assert!(timed_out(&parts["fz2"]));
         assert!(!timed_out(&parts["fz1"]));
+    }
+
+    #[test]
+    fn the_last_program_ends_as_the_others_do() {
+        let last = split("\n==difffuzz fz1==\nok\n==difffuzz end==\n");
+        let not_last = split("\n==difffuzz fz1==\nok\n==difffuzz fz2==\n\n==difffuzz end==\n");
+        assert_eq!(last["fz1"], "ok\n");
+        assert_eq!(not_last["fz1"], last["fz1"]);
+        assert_eq!(not_last["fz2"], "\n");
     }
 
     #[test]

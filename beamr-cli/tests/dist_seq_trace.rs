@@ -1,0 +1,145 @@
+//! `seq_trace` tokens across nodes, as erts carries them: a client node
+//! sets a token (label 7, `send` and `'receive'`) on a request to
+//! `{echo, Node}` (REG_SEND_TT) and gets the answer sent to its pid
+//! (SEND_SENDER_TT); each node's system tracer prints what it saw. Every
+//! pairing of erl and beamr nodes, client and echo, must print what erl
+//! with erl prints: the same events, serials and endpoints.
+
+mod dist_support;
+mod support;
+
+use std::time::Duration;
+
+use dist_support::{beamr_node, compile, erl, unique, wait_registered, Epmd, Node};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+const PROGRAM: &str = r#"-module(seqnode).
+-export([main/0, run/1]).
+
+%% Both roles of the seq_trace test across nodes. `echo': a registered
+%% `echo' answering one request, then printing what its node's system
+%% tracer saw. `client Node': a token (label 7, send and receive) on a
+%% request to {echo, Node} and its answer, then what this node's system
+%% tracer saw. Pids print as local or remote.
+main() -> run(init:get_plain_arguments()).
+
+run(["echo"]) -> echo();
+run(["client", Node]) -> client(list_to_atom(Node)).
+
+collector() ->
+    Self = self(),
+    C = spawn(fun() -> collect(Self, []) end),
+    seq_trace:set_system_tracer(C),
+    C.
+
+collect(Owner, Acc) ->
+    receive
+        {seq_trace, Label, Info} -> collect(Owner, [{Label, Info} | Acc]);
+        {seq_trace, Label, Info, _Ts} -> collect(Owner, [{Label, Info} | Acc]);
+        dump -> Owner ! {events, lists:reverse(Acc)}
+    end.
+
+events(C) ->
+    C ! dump,
+    receive {events, Es} -> [shape(E) || E <- Es] after 10000 -> timeout end.
+
+shape({Label, {Kind, Serial, From, To, Msg}}) ->
+    {Label, Kind, Serial, who(From), who(To), msg(Msg)}.
+
+who(P) when is_pid(P) -> case node(P) =:= node() of true -> local; false -> remote end;
+who({Name, N}) when is_atom(N) -> {Name, case N =:= node() of true -> local; false -> remote end};
+who(Other) -> Other.
+
+msg({P, X}) when is_pid(P) -> {who(P), X};
+msg(X) -> X.
+
+echo() ->
+    C = collector(),
+    register(echo, self()),
+    receive {From, Msg} -> From ! {echoed, Msg} after 60000 -> exit(no_request) end,
+    receive stop -> ok after 60000 -> exit(no_stop) end,
+    timer:sleep(200),
+    io:format("~p~n", [events(C)]).
+
+client(Node) ->
+    C = collector(),
+    pong = ping(Node, 20),
+    seq_trace:set_token(label, 7),
+    seq_trace:set_token(send, true),
+    seq_trace:set_token('receive', true),
+    {echo, Node} ! {self(), hi},
+    receive {echoed, hi} = R -> ok after 30000 -> R = timeout end,
+    seq_trace:set_token([]),
+    {echo, Node} ! stop,
+    timer:sleep(200),
+    io:format("~p~n~p~n", [R, events(C)]).
+
+ping(_, 0) -> pang;
+ping(Node, N) ->
+    case net_adm:ping(Node) of
+        pong -> pong;
+        pang -> timer:sleep(300), ping(Node, N - 1)
+    end.
+"#;
+
+#[derive(Clone, Copy, Debug)]
+enum Runtime {
+    Erl,
+    Beamr,
+}
+
+/// A node of `runtime` running `seqnode:run(args)`.
+fn start(runtime: Runtime, epmd: &Epmd, cookie: &str, args: &[&str]) -> Node {
+    let beam = compile("seqnode", PROGRAM);
+    match runtime {
+        Runtime::Beamr => beamr_node(epmd, &unique("sq"), cookie, &beam, args),
+        Runtime::Erl => {
+            let dir = beam.parent().unwrap().display().to_string();
+            let quoted: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+            let expr = format!(
+                "code:add_path({dir:?}), seqnode:run([{}]), halt().",
+                quoted.join(", ")
+            );
+            erl(epmd, &unique("sq"), cookie, &expr)
+        }
+    }
+}
+
+/// What the client and the echo node print.
+fn run(client: Runtime, echo: Runtime) -> (String, String) {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let e = start(echo, &epmd, &cookie, &["echo"]);
+    wait_registered(&epmd, &e.name);
+    let c = start(client, &epmd, &cookie, &["client", &e.name]);
+    let (client_out, client_err) = c.output(LIMIT);
+    let (echo_out, echo_err) = e.output(LIMIT);
+    assert!(
+        client_out.starts_with("{echoed,hi}\n"),
+        "{client:?} client: {client_out}{client_err}; {echo:?} echo: {echo_err}"
+    );
+    (client_out, echo_out)
+}
+
+#[test]
+fn tokens_cross_nodes_as_between_erl_nodes() {
+    let expected = run(Runtime::Erl, Runtime::Erl);
+    assert!(
+        expected
+            .0
+            .contains("{7,'receive',{1,2},remote,local,{echoed,hi}}"),
+        "{expected:?}"
+    );
+    for (client, echo) in [
+        (Runtime::Erl, Runtime::Beamr),
+        (Runtime::Beamr, Runtime::Erl),
+        (Runtime::Beamr, Runtime::Beamr),
+    ] {
+        assert_eq!(
+            run(client, echo),
+            expected,
+            "{client:?} client, {echo:?} echo"
+        );
+    }
+}
