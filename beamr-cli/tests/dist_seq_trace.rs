@@ -3,29 +3,35 @@
 //! `{echo, Node}` (REG_SEND_TT) and gets the answer sent to its pid
 //! (SEND_SENDER_TT); each node's system tracer prints what it saw. Every
 //! pairing of erl and beamr nodes, client and echo, must print what erl
-//! with erl prints: the same events, serials and endpoints.
+//! with erl prints: the same events, serials and endpoints. And an erl ->
+//! beamr -> beamr chain, each beamr node recording its own ring, drawn as
+//! one diagram by `beamr trace seq NODE=FILE NODE=FILE`.
 
 mod dist_support;
 mod support;
 
 use std::time::Duration;
 
-use dist_support::{beamr_node, compile, erl, unique, wait_registered, Epmd, Node};
+use dist_support::{
+    beamr, beamr_node, beamr_node_with, compile, erl, unique, wait_registered, Epmd, Node,
+};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
 const PROGRAM: &str = r#"-module(seqnode).
 -export([main/0, run/1]).
 
-%% Both roles of the seq_trace test across nodes. `echo': a registered
+%% The roles of the seq_trace tests across nodes. `echo': a registered
 %% `echo' answering one request, then printing what its node's system
-%% tracer saw. `client Node': a token (label 7, send and receive) on a
-%% request to {echo, Node} and its answer, then what this node's system
-%% tracer saw. Pids print as local or remote.
+%% tracer saw. `relay Node': a registered `relay' passing one request on
+%% to {echo, Node}, then the stop. `client Name Node': a token (label 7,
+%% send and receive) on a request to {Name, Node} and its answer, then
+%% what this node's system tracer saw. Pids print as local or remote.
 main() -> run(init:get_plain_arguments()).
 
 run(["echo"]) -> echo();
-run(["client", Node]) -> client(list_to_atom(Node)).
+run(["relay", Node]) -> relay(list_to_atom(Node));
+run(["client", Name, Node]) -> client(list_to_atom(Name), list_to_atom(Node)).
 
 collector() ->
     Self = self(),
@@ -62,16 +68,21 @@ echo() ->
     timer:sleep(200),
     io:format("~p~n", [events(C)]).
 
-client(Node) ->
+relay(Node) ->
+    register(relay, self()),
+    receive {From, Msg} -> {echo, Node} ! {From, Msg} after 60000 -> exit(no_request) end,
+    receive stop -> {echo, Node} ! stop after 60000 -> exit(no_stop) end.
+
+client(Name, Node) ->
     C = collector(),
     pong = ping(Node, 20),
     seq_trace:set_token(label, 7),
     seq_trace:set_token(send, true),
     seq_trace:set_token('receive', true),
-    {echo, Node} ! {self(), hi},
+    {Name, Node} ! {self(), hi},
     receive {echoed, hi} = R -> ok after 30000 -> R = timeout end,
     seq_trace:set_token([]),
-    {echo, Node} ! stop,
+    {Name, Node} ! stop,
     timer:sleep(200),
     io:format("~p~n~p~n", [R, events(C)]).
 
@@ -112,7 +123,7 @@ fn run(client: Runtime, echo: Runtime) -> (String, String) {
     let cookie = unique("c");
     let e = start(echo, &epmd, &cookie, &["echo"]);
     wait_registered(&epmd, &e.name);
-    let c = start(client, &epmd, &cookie, &["client", &e.name]);
+    let c = start(client, &epmd, &cookie, &["client", "echo", &e.name]);
     let (client_out, client_err) = c.output(LIMIT);
     let (echo_out, echo_err) = e.output(LIMIT);
     assert!(
@@ -142,4 +153,76 @@ fn tokens_cross_nodes_as_between_erl_nodes() {
             "{client:?} client, {echo:?} echo"
         );
     }
+}
+
+/// erl -> beamr -> beamr: an erl client's request goes through a relay on
+/// one beamr node to an echo on another, which answers the client. Each
+/// beamr node records its own ring; `beamr trace seq` merges the two into
+/// one diagram by the token's serials.
+#[test]
+fn an_erl_beamr_beamr_chain_is_one_diagram_from_two_rings() {
+    let epmd = Epmd::start();
+    let cookie = unique("c");
+    let dir = std::env::temp_dir().join(unique("beamr-seq-rings"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let beam = compile("seqnode", PROGRAM);
+    let ring = |name: &str| dir.join(format!("{name}.ring"));
+    let recorded = |node: &str, args: &[&str]| {
+        let name = unique(node);
+        let to = format!("ring:{}", ring(&name).display());
+        let flags = ["--trace", "procs", "--trace-to", &to];
+        (
+            beamr_node_with(&epmd, &name, &cookie, &flags, &beam, args),
+            name,
+        )
+    };
+    let (echo, echo_name) = recorded("echo", &["echo"]);
+    wait_registered(&epmd, &echo.name);
+    let (relay, relay_name) = recorded("relay", &["relay", &echo.name]);
+    wait_registered(&epmd, &relay.name);
+    let client = start(
+        Runtime::Erl,
+        &epmd,
+        &cookie,
+        &["client", "relay", &relay.name],
+    );
+    let client_name = client.name.clone();
+    let (out, err) = client.output(LIMIT);
+    assert!(out.starts_with("{echoed,hi}\n"), "{out}{err}");
+    let (relay_node, echo_node) = (relay.name.clone(), echo.name.clone());
+    let (_, relay_err) = relay.output(LIMIT);
+    let (_, echo_err) = echo.output(LIMIT);
+    let named = |node: &str, name: &str| format!("{node}={}", ring(name).display());
+    let merged = std::process::Command::new(beamr())
+        .args(["trace", "seq"])
+        .arg(named(&relay_node, &relay_name))
+        .arg(named(&echo_node, &echo_name))
+        .args(["--label", "7"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&merged.stdout);
+    assert!(
+        merged.status.success(),
+        "{}{relay_err}{echo_err}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    let participant =
+        |i: usize, node: &str| lines[i].starts_with(&format!("    participant P{i} as <{node}."));
+    assert_eq!(lines[0], "sequenceDiagram", "{text}");
+    assert!(participant(1, &client_name), "{text}");
+    assert!(participant(2, &relay_node), "{text}");
+    assert!(participant(3, &echo_node), "{text}");
+    // The client's send was recorded by no ring: its receive is the arrow.
+    assert_eq!(
+        lines[4], "    P1->>P2: {...}/2 (8 words) [0,1, received]",
+        "{text}"
+    );
+    assert_eq!(lines[5], "    P2->>P3: {...}/2 (8 words) [1,2]", "{text}");
+    assert_eq!(
+        lines[6], "    P3->>P1: {echoed,...}/2 (3 words) [2,3]",
+        "{text}"
+    );
+    assert_eq!(lines.len(), 7, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,7 @@
 //! One `seq_trace` label of a recording as a Mermaid sequence diagram, the
 //! diagram people draw by hand from seq_trace output (`beamr trace seq FILE
-//! --label L [-o OUT]`).
+//! --label L [-o OUT]`), or of several nodes' recordings merged into one
+//! (`beamr trace seq NODE=FILE NODE=FILE ... --label L`).
 //!
 //! The recording holds the `seq_trace` events the run's tokens produced
 //! (`beamr run --trace ... --trace-to ring:FILE` records them whatever the
@@ -33,31 +34,82 @@ struct Step {
     info: String,
 }
 
+/// One node's recording for [`mermaid_of`]: its cursor, its path, and the
+/// node's name (`a@host`) when several nodes' recordings are drawn
+/// together.
+pub struct Recording<'a> {
+    /// The reader, opened on `path`.
+    pub cursor: &'a mut Cursor,
+    /// The file.
+    pub path: &'a Path,
+    /// The node that recorded it: its own pids are drawn as
+    /// `<NODE.N.0>`, as the other nodes' recordings show them.
+    pub node: Option<&'a str>,
+}
+
 /// The Mermaid text of the events of `label` (an integer, or an atom's
 /// name) in `cursor` (opened on `path`). Fails with [`Error::Corrupt`] if a
 /// ring was corrupt, and with [`Error::NoSeqTraceEvents`] if the label has
 /// no events.
 pub fn mermaid(cursor: &mut Cursor, path: &Path, label: &str) -> Result<String, Error> {
+    mermaid_of(
+        &mut [Recording {
+            cursor,
+            path,
+            node: None,
+        }],
+        label,
+    )
+}
+
+/// The Mermaid text of the events of `label` in several nodes'
+/// recordings, merged by the token's serials: a message sent on one node
+/// and received on another is one arrow. A send to a registered name
+/// (`{Name, Node}`, which the recording keeps no pid for) is drawn to the
+/// process that received it, when a recording has that receive.
+pub fn mermaid_of(recordings: &mut [Recording<'_>], label: &str) -> Result<String, Error> {
     let mut steps = Vec::new();
-    let totals = read::read_all(cursor, Order::Time, |item| {
+    for r in recordings.iter_mut() {
+        steps.extend(steps_of(r, label)?);
+    }
+    if steps.is_empty() {
+        let paths: Vec<String> = recordings
+            .iter()
+            .map(|r| r.path.display().to_string())
+            .collect();
+        return Err(Error::NoSeqTraceEvents {
+            path: paths.join(", ").into(),
+            label: label.to_owned(),
+        });
+    }
+    steps.sort_by_key(|s| (s.current, s.previous, s.timestamp_ns, s.tag));
+    fill_named_destinations(&mut steps);
+    Ok(diagram(&steps))
+}
+
+/// The steps of `label` in one recording.
+fn steps_of(r: &mut Recording<'_>, label: &str) -> Result<Vec<Step>, Error> {
+    let mut steps = Vec::new();
+    let node = r.node;
+    let totals = read::read_all(r.cursor, Order::Time, |item| {
         if let Item::Event(e, strings) = item {
-            if let Some(Ok(r)) = e.trace() {
+            if let Some(Ok(t)) = e.trace() {
                 if let Body::SeqTrace {
                     label: l,
                     serial,
                     from,
                     to,
                     info,
-                } = r.body
+                } = t.body
                 {
-                    if r.tag.is_seq_trace() && label_is(&l, label, strings) {
+                    if t.tag.is_seq_trace() && label_is(&l, label, strings) {
                         steps.push(Step {
                             previous: serial.previous,
                             current: serial.current,
                             timestamp_ns: e.timestamp_ns,
-                            tag: r.tag,
-                            from: name(from, strings),
-                            to: name(to, strings),
+                            tag: t.tag,
+                            from: name(from, node, strings),
+                            to: name(to, node, strings),
                             info: info.render(strings),
                         });
                     }
@@ -68,19 +120,27 @@ pub fn mermaid(cursor: &mut Cursor, path: &Path, label: &str) -> Result<String, 
     })
     // The consumer above never fails.
     .unwrap_or_default();
-    totals.check(path)?;
-    if steps.is_empty() {
-        return Err(Error::NoSeqTraceEvents {
-            path: path.to_path_buf(),
-            label: label.to_owned(),
-        });
-    }
-    steps.sort_by_key(|s| (s.current, s.previous, s.timestamp_ns, s.tag));
-    Ok(diagram(&steps))
+    totals.check(r.path)?;
+    Ok(steps)
 }
 
-/// True if the recorded label is `wanted`: an integer by value, an atom by
-/// name.
+/// A send whose destination is no pid (`-`: a registered name) takes the
+/// receiver of the receive with the same serials.
+fn fill_named_destinations(steps: &mut [Step]) {
+    let received: std::collections::HashMap<(u64, u64), String> = steps
+        .iter()
+        .filter(|s| s.tag == TraceTag::SeqTraceReceive)
+        .map(|s| ((s.previous, s.current), s.to.clone()))
+        .collect();
+    for s in steps.iter_mut() {
+        if s.tag == TraceTag::SeqTraceSend && s.to == "-" {
+            if let Some(to) = received.get(&(s.previous, s.current)) {
+                s.to = to.clone();
+            }
+        }
+    }
+}
+
 fn label_is(label: &TermSummary, wanted: &str, strings: &StringTable) -> bool {
     match label.kind {
         SummaryKind::Small => wanted.parse::<i64>().ok() == Some(i64::from(label.detail as i32)),
@@ -89,9 +149,13 @@ fn label_is(label: &TermSummary, wanted: &str, strings: &StringTable) -> bool {
     }
 }
 
-/// A process as a participant's name.
-fn name(p: Proc, strings: &StringTable) -> String {
-    render::proc_name(p, strings)
+/// A process as a participant's name: a pid of the recording's own node
+/// `<NODE.N.0>` when the node is named, as other nodes write it.
+fn name(p: Proc, node: Option<&str>, strings: &StringTable) -> String {
+    match (p, node) {
+        (Proc::Pid(n), Some(node)) => format!("<{node}.{n}.0>"),
+        _ => render::proc_name(p, strings),
+    }
 }
 
 /// Text made safe for a Mermaid message: `;` and `#` are Mermaid syntax,
@@ -179,6 +243,21 @@ mod tests {
             to: to.into(),
             info: "{ping,...}/2 (3 words)".into(),
         }
+    }
+
+    #[test]
+    fn a_send_to_a_name_is_drawn_to_its_receiver() {
+        let mut steps = [
+            step(TraceTag::SeqTraceSend, 0, 1, "<a@h.5.0>", "-"),
+            step(TraceTag::SeqTraceReceive, 0, 1, "<a@h.5.0>", "<b@h.9.0>"),
+        ];
+        fill_named_destinations(&mut steps);
+        assert_eq!(steps[0].to, "<b@h.9.0>");
+        let text = diagram(&steps);
+        assert!(
+            text.ends_with("    P1->>P2: {ping,...}/2 (3 words) [0,1]\n"),
+            "{text}"
+        );
     }
 
     #[test]

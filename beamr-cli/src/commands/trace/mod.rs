@@ -104,10 +104,13 @@ pub enum TraceCommand {
         #[arg(short = 'o', long, value_name = "OUT")]
         output: PathBuf,
     },
-    /// Draw one seq_trace label's events as a Mermaid sequence diagram.
+    /// Draw one seq_trace label's events as a Mermaid sequence diagram, from
+    /// one recording or several nodes' merged (NODE=FILE each, NODE the
+    /// node that recorded it, as name@host).
     Seq {
-        /// The trace file.
-        file: PathBuf,
+        /// The trace file, or NODE=FILE for each node's recording.
+        #[arg(required = true, value_name = "FILE|NODE=FILE")]
+        files: Vec<String>,
         /// The label: an integer, or an atom's name.
         #[arg(long, value_name = "L")]
         label: String,
@@ -165,10 +168,10 @@ pub fn run(command: TraceCommand) -> Result<(), String> {
             output,
         } => print::export_chrome(&file, &output),
         TraceCommand::Seq {
-            file,
+            files,
             label,
             output,
-        } => print::seq(&file, &label, &output),
+        } => print::seq(&files, &label, &output),
         TraceCommand::Flame {
             file,
             output,

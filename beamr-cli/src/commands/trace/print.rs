@@ -86,10 +86,31 @@ pub fn flame(
     })
 }
 
-/// `beamr trace seq`: writes the diagram of `label` in `path` to `output`.
-pub fn seq(path: &Path, label: &str, output: &Path) -> Result<(), String> {
-    let mut cursor = open(path)?;
-    let text = seq::mermaid(&mut cursor, path, label).map_err(|e| e.to_string())?;
+/// `beamr trace seq`: writes the diagram of `label` in `files` (each a
+/// recording, or `NODE=FILE`) to `output`.
+pub fn seq(files: &[String], label: &str, output: &Path) -> Result<(), String> {
+    // `NODE=FILE`: a node's name has an `@`; anything else is a file.
+    let named: Vec<(Option<&str>, &Path)> = files
+        .iter()
+        .map(|f| match f.split_once('=') {
+            Some((node, file)) if node.contains('@') => (Some(node), Path::new(file)),
+            _ => (None, Path::new(f.as_str())),
+        })
+        .collect();
+    let mut cursors = Vec::with_capacity(named.len());
+    for (_, path) in &named {
+        cursors.push(open(path)?);
+    }
+    let mut recordings: Vec<seq::Recording<'_>> = cursors
+        .iter_mut()
+        .zip(&named)
+        .map(|(cursor, (node, path))| seq::Recording {
+            cursor,
+            path,
+            node: *node,
+        })
+        .collect();
+    let text = seq::mermaid_of(&mut recordings, label).map_err(|e| e.to_string())?;
     if output == Path::new("-") {
         let mut out = io::stdout().lock();
         let written = out.write_all(text.as_bytes()).and_then(|()| out.flush());
