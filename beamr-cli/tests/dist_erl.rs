@@ -461,3 +461,71 @@ fn global_names_and_pg_groups_across_beamr_and_erl() {
     );
     e.output(LIMIT);
 }
+
+/// A process linked to a process of another node, trapping exits: the
+/// link's exit with the reason `kill` (the remote process called
+/// `exit(kill)`) is a message, as on erl, not an untrappable kill; and
+/// `exit(Pid, kill)` from the other node kills.
+const LINK_KILL: &str = r#"-module(linkkill).
+-export([run/1]).
+run(["local"]) ->
+    process_flag(trap_exit, true),
+    register(linkkill, self()),
+    receive {go, P} -> link(P), P ! linked end,
+    receive {'EXIT', From, Why} -> io:format("~p~n", [{'EXIT', node(From) =/= node(), Why}])
+    after 30000 -> io:format("nothing~n") end,
+    Victim = spawn(fun() -> process_flag(trap_exit, true), receive _ -> ok end end),
+    register(victim, Victim),
+    Ref = monitor(process, Victim),
+    {linkkill_peer, node(P)} ! killme,
+    receive {'DOWN', Ref, process, Victim, R} -> io:format("~p~n", [R])
+    after 30000 -> io:format("victim alive~n") end;
+run(["remote", Node]) ->
+    N = list_to_atom(Node),
+    register(linkkill_peer, self()),
+    P = spawn(fun() -> receive linked -> exit(kill) end end),
+    Try = fun T(0) -> exit(no_peer);
+              T(K) -> case rpc:call(N, erlang, whereis, [linkkill]) of
+                          Pid when is_pid(Pid) -> Pid;
+                          _ -> timer:sleep(200), T(K - 1)
+                      end end,
+    Try(100) ! {go, P},
+    receive killme -> exit(rpc:call(N, erlang, whereis, [victim]), kill) after 30000 -> ok end,
+    timer:sleep(500).
+"#;
+
+#[test]
+fn a_link_exit_with_reason_kill_is_trapped_as_on_erl() {
+    let beam = compile("linkkill", LINK_KILL);
+    let dir = beam.parent().unwrap().display().to_string();
+    let local_expr = format!("code:add_path({dir:?}), linkkill:run([\"local\"]), halt().");
+    let remote_expr = |node: &str| {
+        format!("code:add_path({dir:?}), linkkill:run([\"remote\", {node:?}]), halt().")
+    };
+    let mut outputs = Vec::new();
+    for beamr_side in [false, true] {
+        let epmd = Epmd::start();
+        let cookie = unique("c");
+        let local = if beamr_side {
+            let flags = ["-e", "linkkill:run"];
+            beamr_node_with(&epmd, &unique("lk"), &cookie, &flags, &beam, &["local"])
+        } else {
+            erl(&epmd, &unique("lk"), &cookie, &local_expr)
+        };
+        wait_registered(&epmd, &local.name);
+        let remote = erl(&epmd, &unique("lr"), &cookie, &remote_expr(&local.name));
+        let (out, err) = local.output(LIMIT);
+        remote.output(LIMIT);
+        outputs.push((out, err));
+    }
+    assert_eq!(
+        outputs[0].0, "{'EXIT',true,kill}\nkilled\n",
+        "{:?}",
+        outputs[0]
+    );
+    assert_eq!(
+        outputs[1].0, outputs[0].0,
+        "beamr's stderr: {}",
+        outputs[1].1
+    );
+}

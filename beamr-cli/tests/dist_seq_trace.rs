@@ -13,7 +13,7 @@ mod support;
 use std::time::Duration;
 
 use dist_support::{
-    beamr, beamr_node, beamr_node_with, compile, erl, unique, wait_registered, Epmd, Node,
+    beamr, beamr_node, beamr_node_with, compile, erl, erl_with, unique, wait_registered, Epmd, Node,
 };
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -180,11 +180,20 @@ fn an_erl_beamr_beamr_chain_is_one_diagram_from_two_rings() {
     wait_registered(&epmd, &echo.name);
     let (relay, relay_name) = recorded("relay", &["relay", &echo.name]);
     wait_registered(&epmd, &relay.name);
-    let client = start(
-        Runtime::Erl,
+    // Not connected to the echo's node, the client's `global` may cut its
+    // connection to the relay's (its prevention of overlapping
+    // partitions, erl's too): without `connect_all` it leaves them be.
+    let dir_text = beam.parent().unwrap().display().to_string();
+    let expr = format!(
+        "code:add_path({dir_text:?}), seqnode:run([\"client\", \"relay\", {:?}]), halt().",
+        relay.name
+    );
+    let client = erl_with(
         &epmd,
+        &unique("sq"),
         &cookie,
-        &["client", "relay", &relay.name],
+        &["-connect_all", "false"],
+        &expr,
     );
     let client_name = client.name.clone();
     let (out, err) = client.output(LIMIT);

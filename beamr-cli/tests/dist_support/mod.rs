@@ -169,6 +169,11 @@ impl Node {
 
 /// An erl node `-sname NAME -setcookie COOKIE -noshell -eval EXPR`.
 pub fn erl(epmd: &Epmd, name: &str, cookie: &str, expr: &str) -> Node {
+    erl_with(epmd, name, cookie, &[], expr)
+}
+
+/// [`erl`] with more of erl's flags (`-connect_all false`).
+pub fn erl_with(epmd: &Epmd, name: &str, cookie: &str, flags: &[&str], expr: &str) -> Node {
     let mut cmd = match otp_root() {
         Some(root) => {
             let mut c = Command::new("chroot");
@@ -177,19 +182,13 @@ pub fn erl(epmd: &Epmd, name: &str, cookie: &str, expr: &str) -> Node {
         }
         None => Command::new("erl"),
     };
-    cmd.args([
-        "-sname",
-        name,
-        "-setcookie",
-        cookie,
-        "-noshell",
-        "-eval",
-        expr,
-    ])
-    .env("ERL_EPMD_PORT", epmd.port.to_string())
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
+    cmd.args(["-sname", name, "-setcookie", cookie, "-noshell"])
+        .args(flags)
+        .args(["-eval", expr])
+        .env("ERL_EPMD_PORT", epmd.port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     Node {
         name: format!("{name}@{}", host()),
         child: Killed(Some(cmd.spawn().expect("erl"))),

@@ -276,10 +276,19 @@ pub fn gone_because(rt: &Runtime, node: Atom, conn_id: Option<u32>, reason: &str
     }
 }
 
-/// Delivers an exit signal from a remote process to `local`: `pair` is
-/// `{From, Reason}` on a heap of its own, which the receiver absorbs, so
-/// the remote pid stays valid in its `'EXIT'` message.
+/// Delivers the exit signal of a broken link from a remote process to
+/// `local`: `pair` is `{From, Reason}` on a heap of its own, which the
+/// receiver absorbs, so the remote pid stays valid in its `'EXIT'`
+/// message.
 pub fn deliver_exit(rt: &Runtime, local: Term, pair: Payload) {
+    deliver_exit_signal(rt, local, pair, true, Term::NIL);
+}
+
+/// `pair` (`{From, Reason}`) as an exit signal to `local`: a link that
+/// broke when `linked` (a reason `kill` is then a reason like any other,
+/// as erts delivers it), else `exit/2`'s; with the `seq_trace` token it
+/// carried (`[]` for none, on `pair`'s heap).
+pub fn deliver_exit_signal(rt: &Runtime, local: Term, pair: Payload, linked: bool, token: Term) {
     let Some(&[from, reason]) = pair
         .term
         .as_tuple()
@@ -295,8 +304,8 @@ pub fn deliver_exit(rt: &Runtime, local: Term, pair: Payload) {
                 term: reason,
                 heap: pair.heap,
             },
-            linked: false,
-            token: Term::NIL,
+            linked,
+            token,
         },
     );
 }

@@ -9,7 +9,7 @@ use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
 use beamr_core::term::{ExternalPidView, Term};
 
-use super::connection::{deliver_exit, send_frame};
+use super::connection::{deliver_exit_signal, send_frame};
 use super::table::{table, Watched, WatchedBy};
 use super::wire::{decode, frame, op, BadFrame};
 use crate::process::{Payload, Signal};
@@ -81,10 +81,16 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
             }
         }
         op::ALIAS_SEND | op::ALIAS_SEND_TT => {
-            arity(if operation == op::ALIAS_SEND { 3 } else { 4 })?;
+            let traced = operation == op::ALIAS_SEND_TT;
+            arity(if traced { 4 } else { 3 })?;
             let msg = need_payload()?;
-            if c[2].is_reference() {
-                rt.send_alias(c[2], msg);
+            let token = if traced {
+                Some(trace_token(c[3])?)
+            } else {
+                None
+            };
+            if let Some(owner) = rt.alias_receiver(c[2]) {
+                message_to(rt, owner, msg, heap, c[1], token);
             }
         }
         op::LINK => {
@@ -122,14 +128,20 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
         }
         op::UNLINK_ID_ACK => arity(4)?,
         op::EXIT | op::EXIT_TT | op::PAYLOAD_EXIT | op::PAYLOAD_EXIT_TT => {
+            let traced = operation == op::EXIT_TT || operation == op::PAYLOAD_EXIT_TT;
             let (reason, n) = exit_reason(
                 operation == op::EXIT || operation == op::EXIT_TT,
-                operation == op::EXIT_TT || operation == op::PAYLOAD_EXIT_TT,
+                traced,
                 c,
                 payload,
             );
             arity(n)?;
             let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
+            let token = if traced {
+                trace_token(c[3])?
+            } else {
+                Term::NIL
+            };
             let from = remote_pid(c[1], node)?;
             let to = local_pid(c[2])?;
             let linked = {
@@ -141,36 +153,36 @@ pub fn handle(rt: &Runtime, node: Atom, bytes: &[u8]) -> Result<(), BadFrame> {
             };
             if linked {
                 let pair = heap.tuple(&[c[1], reason]);
-                deliver_exit(
-                    rt,
-                    to,
-                    Payload {
-                        term: pair,
-                        heap: Some(heap),
-                    },
-                );
+                let pair = Payload {
+                    term: pair,
+                    heap: Some(heap),
+                };
+                deliver_exit_signal(rt, to, pair, true, token);
             }
         }
         op::EXIT2 | op::EXIT2_TT | op::PAYLOAD_EXIT2 | op::PAYLOAD_EXIT2_TT => {
+            let traced = operation == op::EXIT2_TT || operation == op::PAYLOAD_EXIT2_TT;
             let (reason, n) = exit_reason(
                 operation == op::EXIT2 || operation == op::EXIT2_TT,
-                operation == op::EXIT2_TT || operation == op::PAYLOAD_EXIT2_TT,
+                traced,
                 c,
                 payload,
             );
             arity(n)?;
             let reason = reason.ok_or_else(|| bad("an exit without its reason"))?;
+            let token = if traced {
+                trace_token(c[3])?
+            } else {
+                Term::NIL
+            };
             remote_pid(c[1], node)?;
             let to = local_pid(c[2])?;
             let pair = heap.tuple(&[c[1], reason]);
-            deliver_exit(
-                rt,
-                to,
-                Payload {
-                    term: pair,
-                    heap: Some(heap),
-                },
-            );
+            let pair = Payload {
+                term: pair,
+                heap: Some(heap),
+            };
+            deliver_exit_signal(rt, to, pair, false, token);
         }
         op::MONITOR_P => {
             arity(4)?;

@@ -21,12 +21,12 @@
 //!   and their `nodeup`/`nodedown` messages.
 //!
 //! Messages carry `seq_trace` tokens both ways (`SEND_TT`,
-//! `SEND_SENDER_TT`, `REG_SEND_TT`, and `ALIAS_SEND_TT` out).
+//! `SEND_SENDER_TT`, `REG_SEND_TT`, `ALIAS_SEND_TT`), and so do exit
+//! signals that come in (`EXIT_TT`, `EXIT2_TT` and their payload forms).
 //!
 //! Not yet here: the atom cache and fragments (not advertised), a process
 //! as distribution controller (`dist_ctrl_*`), spawn request options but
-//! `link` and `monitor`, and the tokens of exit signals and of messages
-//! that come to an alias (taken off).
+//! `link` and `monitor`, and the tokens of exit signals that go out.
 
 pub mod connection;
 pub mod flags;

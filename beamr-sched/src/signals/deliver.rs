@@ -54,10 +54,15 @@ pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
             token,
         } => {
             if linked {
-                let Some(i) = p.links.iter().position(|&l| l == from) else {
-                    return;
-                };
-                p.links.swap_remove(i);
+                match p.links.iter().position(|&l| l == from) {
+                    Some(i) => {
+                        p.links.swap_remove(i);
+                    }
+                    // A link to another node's process is kept in the
+                    // distribution's table, which had it.
+                    None if from.is_pid() && !from.is_local_pid() => {}
+                    None => return,
+                }
             }
             let reason = absorb(p, reason);
             let kill = Term::atom(Atom::KILL);

@@ -58,23 +58,23 @@ impl Runtime {
 
     /// [`Runtime::send_alias`]; false when the alias is not active.
     fn send_through_alias(&self, reference: Term, message: Term) -> bool {
-        let Some(r) = reference.as_ref() else {
-            return false;
-        };
+        match self.alias_receiver(reference) {
+            Some(owner) => self.send(owner, message),
+            None => false,
+        }
+    }
+
+    /// Who a message sent to the alias `reference` now goes to, if it is
+    /// active; a reply alias is used up by it.
+    pub fn alias_receiver(&self, reference: Term) -> Option<Term> {
+        let r = reference.as_ref()?;
         let ids = [r.ids[0], r.ids[1], r.ids[2]];
-        let owner = {
-            let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
-            match aliases.get(&ids) {
-                Some(&(owner, mode)) => {
-                    if matches!(mode, AliasMode::Reply | AliasMode::ReplyDemonitor) {
-                        aliases.remove(&ids);
-                    }
-                    owner
-                }
-                None => return false,
-            }
-        };
-        self.send(owner, message)
+        let mut aliases = self.aliases.lock().unwrap_or_else(|e| e.into_inner());
+        let &(owner, mode) = aliases.get(&ids)?;
+        if matches!(mode, AliasMode::Reply | AliasMode::ReplyDemonitor) {
+            aliases.remove(&ids);
+        }
+        Some(owner)
     }
 
     /// Deactivates the alias `ids` if it ends with its monitor.
