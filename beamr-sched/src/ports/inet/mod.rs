@@ -25,8 +25,7 @@
 //! - [`ifaddrs`]: the host's interfaces (`inet:getifaddrs/0`,
 //!   `getiflist/0`);
 //!
-//! Not here: SCTP, multicast membership (`add_membership`: `enotsup`),
-//! `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
+//! Not here: SCTP, `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
 
 mod conn;
 mod dgram;

@@ -13,9 +13,10 @@
 //! are set on the socket at once, or kept until it exists and set when it
 //! is opened ([`Options::pending`]).
 
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::time::Duration;
 
-use socket2::SockRef;
+use socket2::{InterfaceIndexOrAddress, SockRef};
 
 use super::packet_parser::PacketType;
 use super::wire::Reader;
@@ -222,8 +223,62 @@ pub enum Value {
     Int(i32),
     /// `linger`: on, seconds.
     Linger(bool, i32),
+    /// `add_membership` and `drop_membership`: a multicast group.
+    Membership(Membership),
+    /// `multicast_if` as `getopts` answers it: the IPv4 address (as a
+    /// big-endian number) or the IPv6 interface index, then the family
+    /// (1 for IPv4, 2 for IPv6).
+    MulticastIf(i32, i32),
     /// `{active, N}`: add N to the count.
     ActiveCount(i16),
+}
+
+/// A multicast group to join or leave, as prim_inet encodes it: the
+/// family, the interface index, then the group (and for IPv4 the
+/// interface's address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Membership {
+    /// `{Group, Interface}` or `{Group, Interface, Index}`.
+    V4 {
+        /// The group.
+        group: Ipv4Addr,
+        /// The interface's address (`any`: 0.0.0.0).
+        interface: Ipv4Addr,
+        /// The interface's index, 0 for none.
+        index: u32,
+    },
+    /// `{Group, Index}`.
+    V6 {
+        /// The group.
+        group: Ipv6Addr,
+        /// The interface's index.
+        index: u32,
+    },
+}
+
+/// Reads a membership after its option byte.
+fn membership(r: &mut Reader<'_>) -> Option<Membership> {
+    let family = r.i32()?;
+    let index = u32::try_from(r.i32()?).ok()?;
+    let v4 = |r: &mut Reader<'_>| {
+        let b = r.take(4)?;
+        Some(Ipv4Addr::new(b[0], b[1], b[2], b[3]))
+    };
+    match family {
+        1 => Some(Membership::V4 {
+            group: v4(r)?,
+            interface: v4(r)?,
+            index,
+        }),
+        2 => {
+            let b: [u8; 16] = r.take(16)?.try_into().ok()?;
+            Some(Membership::V6 {
+                group: Ipv6Addr::from(b),
+                index,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The errors of `setopts`/`getopts`, by errno name.
@@ -240,9 +295,8 @@ pub fn parse(data: &[u8]) -> Result<Vec<(u8, Value)>, OptError> {
                 let on = r.i32().ok_or("einval")?;
                 Value::Linger(on != 0, r.i32().ok_or("einval")?)
             }
-            // Multicast groups and interfaces: not here.
-            code::MULTICAST_IF | code::ADD_MEMBERSHIP | code::DROP_MEMBERSHIP => {
-                return Err("enotsup")
+            code::ADD_MEMBERSHIP | code::DROP_MEMBERSHIP => {
+                Value::Membership(membership(&mut r).ok_or("einval")?)
             }
             code::ACTIVE => match r.i32().ok_or("einval")? {
                 3 => Value::ActiveCount(r.i16().ok_or("einval")?),
@@ -277,7 +331,7 @@ impl Options {
         let mut changed = Changed::default();
         let int = match value {
             Value::Int(n) => n,
-            Value::Linger(..) | Value::ActiveCount(_) => 0,
+            _ => 0,
         };
         match (opt, value) {
             (code::ACTIVE, Value::ActiveCount(n)) => {
@@ -406,7 +460,11 @@ impl Options {
                         int(i32::from(on));
                         int(secs);
                     }
-                    Value::ActiveCount(_) => return Err("einval"),
+                    Value::MulticastIf(value, family) => {
+                        int(value);
+                        int(family);
+                    }
+                    Value::ActiveCount(_) | Value::Membership(_) => return Err("einval"),
                 }
             }
         }
@@ -437,6 +495,9 @@ pub fn is_socket_option(opt: u8) -> bool {
             | code::TTL
             | code::MULTICAST_TTL
             | code::MULTICAST_LOOP
+            | code::MULTICAST_IF
+            | code::ADD_MEMBERSHIP
+            | code::DROP_MEMBERSHIP
     )
 }
 
@@ -445,6 +506,7 @@ fn default_socket_option(opt: u8) -> Value {
     match opt {
         code::LINGER => Value::Linger(false, 0),
         code::MULTICAST_TTL | code::MULTICAST_LOOP => Value::Int(1),
+        code::MULTICAST_IF => Value::MulticastIf(0, 1),
         _ => Value::Int(0),
     }
 }
@@ -465,7 +527,14 @@ pub fn set_socket_option(sock: &SockRef<'_>, opt: u8, value: Value) -> Result<()
     let (int, flag) = match value {
         Value::Int(n) => (n, n != 0),
         Value::Linger(on, _) => (0, on),
-        Value::ActiveCount(_) => return Err("einval"),
+        Value::Membership(m) => {
+            // erts sets these and answers ok whatever the kernel says
+            // (a group that is no multicast address, leaving a group not
+            // joined): so does beamr.
+            let _ = set_membership(sock, opt == code::ADD_MEMBERSHIP, m);
+            return Ok(());
+        }
+        Value::ActiveCount(_) | Value::MulticastIf(..) => return Err("einval"),
     };
     let size = usize::try_from(int).map_err(|_| "einval");
     let done = match opt {
@@ -496,9 +565,49 @@ pub fn set_socket_option(sock: &SockRef<'_>, opt: u8, value: Value) -> Result<()
         code::TTL => sock.set_ttl_v4(u32::try_from(int).map_err(|_| "einval")?),
         code::MULTICAST_TTL => sock.set_multicast_ttl_v4(u32::try_from(int).map_err(|_| "einval")?),
         code::MULTICAST_LOOP => sock.set_multicast_loop_v4(flag),
+        code::MULTICAST_IF => {
+            // An IPv4 socket takes an address, an IPv6 one an index; the
+            // kernel's refusal is not told, as erts does not tell it.
+            let v6 = sock.local_addr().is_ok_and(|a| a.is_ipv6());
+            let _ = if v6 {
+                sock.set_multicast_if_v6(int as u32)
+            } else {
+                sock.set_multicast_if_v4(&Ipv4Addr::from(int as u32))
+            };
+            Ok(())
+        }
         _ => return Err("einval"),
     };
     done.map_err(|e| os_error(&e))
+}
+
+/// Joins (`join`) or leaves the group `m`.
+fn set_membership(sock: &SockRef<'_>, join: bool, m: Membership) -> std::io::Result<()> {
+    match m {
+        Membership::V4 {
+            group,
+            interface,
+            index,
+        } => {
+            let on = if index == 0 {
+                InterfaceIndexOrAddress::Address(interface)
+            } else {
+                InterfaceIndexOrAddress::Index(index)
+            };
+            if join {
+                sock.join_multicast_v4_n(&group, &on)
+            } else {
+                sock.leave_multicast_v4_n(&group, &on)
+            }
+        }
+        Membership::V6 { group, index } => {
+            if join {
+                sock.join_multicast_v6(&group, index)
+            } else {
+                sock.leave_multicast_v6(&group, index)
+            }
+        }
+    }
 }
 
 /// Reads a socket option from the OS socket.
@@ -528,6 +637,14 @@ fn get_socket_option(sock: &SockRef<'_>, opt: u8) -> Result<Value, OptError> {
         code::TTL => u(sock.ttl_v4()),
         code::MULTICAST_TTL => u(sock.multicast_ttl_v4()),
         code::MULTICAST_LOOP => b(sock.multicast_loop_v4()),
+        code::MULTICAST_IF => {
+            if sock.local_addr().is_ok_and(|a| a.is_ipv6()) {
+                sock.multicast_if_v6().map(|i| Value::MulticastIf(i as i32, 2))
+            } else {
+                sock.multicast_if_v4()
+                    .map(|a| Value::MulticastIf(u32::from(a) as i32, 1))
+            }
+        }
         _ => return Err("einval"),
     };
     value.map_err(|e| os_error(&e))
@@ -536,6 +653,31 @@ fn get_socket_option(sock: &SockRef<'_>, opt: u8) -> Result<Value, OptError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memberships_read_as_prim_inet_writes_them() {
+        let mut v4 = vec![code::ADD_MEMBERSHIP, 0, 0, 0, 1, 0, 0, 0, 0];
+        v4.extend_from_slice(&[239, 1, 2, 3, 127, 0, 0, 1]);
+        assert_eq!(
+            parse(&v4),
+            Ok(vec![(
+                code::ADD_MEMBERSHIP,
+                Value::Membership(Membership::V4 {
+                    group: Ipv4Addr::new(239, 1, 2, 3),
+                    interface: Ipv4Addr::LOCALHOST,
+                    index: 0,
+                })
+            )])
+        );
+        let mut v6 = vec![code::DROP_MEMBERSHIP, 0, 0, 0, 2, 0, 0, 0, 3];
+        v6.extend_from_slice(&[0xff, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        assert!(matches!(
+            parse(&v6).unwrap()[0].1,
+            Value::Membership(Membership::V6 { index: 3, .. })
+        ));
+        assert_eq!(parse(&v4[..12]), Err("einval"));
+        assert_eq!(parse(&[code::ADD_MEMBERSHIP, 0, 0, 0, 9, 0, 0, 0, 0]), Err("einval"));
+    }
 
     #[test]
     fn reads_setopts_requests() {
