@@ -23,9 +23,9 @@
 //! - `dgram`: UDP's datagrams (`udp_inet`): sending, receiving,
 //!   connecting;
 //! - [`ifaddrs`]: the host's interfaces (`inet:getifaddrs/0`,
-//!   `getiflist/0`);
+//!   `getiflist/0`, `ifget/2,3`);
 //!
-//! Not here: SCTP, `sendfile`, `inet:ifget/3` and `ifset/3` (`enotsup`).
+//! Not here: SCTP, `sendfile`, `inet:ifset/3` (`enotsup`).
 
 mod conn;
 mod dgram;

@@ -639,7 +639,8 @@ fn get_socket_option(sock: &SockRef<'_>, opt: u8) -> Result<Value, OptError> {
         code::MULTICAST_LOOP => b(sock.multicast_loop_v4()),
         code::MULTICAST_IF => {
             if sock.local_addr().is_ok_and(|a| a.is_ipv6()) {
-                sock.multicast_if_v6().map(|i| Value::MulticastIf(i as i32, 2))
+                sock.multicast_if_v6()
+                    .map(|i| Value::MulticastIf(i as i32, 2))
             } else {
                 sock.multicast_if_v4()
                     .map(|a| Value::MulticastIf(u32::from(a) as i32, 1))
@@ -676,7 +677,10 @@ mod tests {
             Value::Membership(Membership::V6 { index: 3, .. })
         ));
         assert_eq!(parse(&v4[..12]), Err("einval"));
-        assert_eq!(parse(&[code::ADD_MEMBERSHIP, 0, 0, 0, 9, 0, 0, 0, 0]), Err("einval"));
+        assert_eq!(
+            parse(&[code::ADD_MEMBERSHIP, 0, 0, 0, 9, 0, 0, 0, 0]),
+            Err("einval")
+        );
     }
 
     #[test]

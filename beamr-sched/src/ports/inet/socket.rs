@@ -476,6 +476,10 @@ impl InetPort {
                 Ok(bytes) => wire::ok(&bytes),
                 Err(e) => wire::error(e),
             },
+            req::IFGET => match super::ifaddrs::ifget_reply(data) {
+                Ok(bytes) => wire::ok(&bytes),
+                Err(e) => wire::error(e),
+            },
             req::GETIFLIST => match super::ifaddrs::getiflist_reply() {
                 Ok(bytes) => wire::ok(&bytes),
                 Err(e) => wire::error(e),

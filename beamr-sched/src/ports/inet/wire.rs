@@ -77,6 +77,8 @@ pub mod req {
     pub const GETSTATUS: u32 = 16;
     /// The names of the interfaces with an IPv4 address.
     pub const GETIFLIST: u32 = 21;
+    /// One interface's settings (`inet:ifget/2,3`).
+    pub const IFGET: u32 = 22;
     /// The interfaces and their addresses.
     pub const GETIFADDRS: u32 = 25;
     /// Event subscriptions (`subs_empty_out_q`).
