@@ -1,13 +1,14 @@
 //! beamr's own EPMD (`beamr epmd`), for machines without erts's `epmd`:
 //! erl and beamr nodes register with it and find each other through it,
 //! erts's `epmd -names` reads it, a name in use is refused as erts's epmd
-//! refuses it, a node's name goes when the node does, and `-kill` stops
-//! it. And a beamr node on a machine with no `epmd` program starts
+//! refuses it, a node's name goes when the node does, garbage closes only
+//! its own connection, and `-kill` stops it. And a beamr node on a machine with no `epmd` program starts
 //! beamr's own, as erl's launcher starts `epmd -daemon`.
 
 mod dist_support;
 mod support;
 
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -112,8 +113,40 @@ fn erl_and_beamr_nodes_meet_through_beamrs_epmd() {
         err.contains("seems to be in use by another Erlang node"),
         "{err}"
     );
+    // Garbage, a truncated request, an unknown tag, an oversized name and
+    // a client that says nothing: each closes its own connection, and the
+    // registered node stays.
+    let mut silent = std::net::TcpStream::connect(("127.0.0.1", epmd.port)).unwrap();
+    for bad in [
+        &b"GET / HTTP/1.1\r\n\r\n"[..],
+        &[0, 10, 120, 0][..],
+        &[0, 1, 3][..],
+        &[0, 0][..],
+        &[1, 1, 122][..],
+    ] {
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", epmd.port)).unwrap();
+        s.write_all(bad).unwrap();
+        let _ = s.shutdown(std::net::Shutdown::Write);
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        assert!(answer.is_empty(), "{bad:?}: {answer:?}");
+    }
+    let mut long = vec![0u8; 2];
+    long.push(122);
+    long.extend(std::iter::repeat_n(b'a', 300));
+    let n = (long.len() - 2) as u16;
+    long[..2].copy_from_slice(&n.to_be_bytes());
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", epmd.port)).unwrap();
+    s.write_all(&long).unwrap();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    assert!(answer.is_empty(), "{answer:?}");
+    silent.write_all(&[0]).unwrap();
+    wait_registered(&epmd, &holder.name);
     drop(holder);
     wait_until_no_names(epmd.port);
+    drop(silent);
     // -kill stops it once no node is registered.
     let killed = beamr_epmd(epmd.port, &["-kill"]);
     assert_eq!(String::from_utf8_lossy(&killed.stdout), "Killed\n");
