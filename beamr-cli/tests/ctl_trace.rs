@@ -121,6 +121,17 @@ fn a_ring_trace_is_read_by_beamr_trace_dump() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Calls and returns of `ctl_server:slow/1` over OTLP, two events.
+const OTEL_TRACE: [&str; 7] = [
+    "tp",
+    "ctl_server:slow/1",
+    "x",
+    "--to",
+    "otel",
+    "--limit",
+    "2",
+];
+
 #[test]
 fn an_otel_trace_is_exported_where_the_clients_variables_say() {
     let receiver = Receiver::grpc();
@@ -128,15 +139,7 @@ fn an_otel_trace_is_exported_where_the_clients_variables_say() {
     let server = Server::start();
     let client = TraceClient::start_with_env(
         &server,
-        &[
-            "tp",
-            "ctl_server:slow/1",
-            "x",
-            "--to",
-            "otel",
-            "--limit",
-            "2",
-        ],
+        &OTEL_TRACE,
         &[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
@@ -182,15 +185,7 @@ fn an_otel_export_that_fails_is_said_at_the_end() {
     drop(closed);
     let client = TraceClient::start_with_env(
         &server,
-        &[
-            "tp",
-            "ctl_server:slow/1",
-            "x",
-            "--to",
-            "otel",
-            "--limit",
-            "2",
-        ],
+        &OTEL_TRACE,
         &[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", &endpoint),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"),

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use dist_support::{beamr, beamr_node, compile, epmd_program, erl, unique, wait_registered, Epmd};
+use dist_support::{beamr, beamr_node, compile, erl, unique, wait_registered, Epmd};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -184,22 +184,7 @@ fn a_node_on_a_machine_without_epmd_starts_beamrs_own() {
         .spawn()
         .unwrap();
     // erts's epmd client finds the node registered with beamr's daemon.
-    let deadline = Instant::now() + LIMIT;
-    loop {
-        let out = Command::new(epmd_program())
-            .args(["-port", &port.to_string(), "-names"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        if text
-            .lines()
-            .any(|l| l.starts_with(&format!("name {name} at port ")))
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "{name} never registered: {text}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    dist_support::wait_registered_on(port, &name);
     std::fs::write(&stop, "").unwrap();
     let status = node.wait().unwrap();
     assert!(status.success(), "{status}");

@@ -235,11 +235,17 @@ pub fn compile(module: &str, source: &str) -> PathBuf {
 
 /// Waits until `node` is registered with `epmd` (so a peer can reach it).
 pub fn wait_registered(epmd: &Epmd, node: &str) {
+    wait_registered_on(epmd.port, node);
+}
+
+/// [`wait_registered`] with the EPMD on `port`, asked by erts's `epmd
+/// -names`.
+pub fn wait_registered_on(port: u16, node: &str) {
     let short = node.split('@').next().unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         let out = Command::new(epmd_program())
-            .args(["-port", &epmd.port.to_string(), "-names"])
+            .args(["-port", &port.to_string(), "-names"])
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout);
