@@ -34,12 +34,16 @@ pub(crate) const BIFS: &[BifRow] = &[
 ];
 
 /// `function_exported(M, F, A)`: `M` is loaded (it is not loaded here) and
-/// exports `F/A`, or `M:F/A` is a BIF.
+/// exports `F/A`, or `M:F/A` is a BIF. Any small integer is an arity, as
+/// erts takes it: cut to a C `int` (so 2^32 + 1 is 1), and false where no
+/// function has it (negative, or above 255).
 fn function_exported(_rt: &Runtime, _: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let (Some(m), Some(f), Some(arity)) = (a[0].as_atom(), a[1].as_atom(), a[2].as_small()) else {
         return Err(Exception::badarg());
     };
-    let arity = u8::try_from(arity).map_err(|_| Exception::badarg())?;
+    let Ok(arity) = u8::try_from(arity as i32) else {
+        return Ok(Term::bool(false));
+    };
     let loaded = crate::code::CodeServer::global()
         .current(m)
         .is_some_and(|module| module.export_index(f, u32::from(arity)).is_some());
