@@ -67,6 +67,29 @@ impl Outcomes {
         outcomes
     }
 
+    /// Whether EUnit cut the run short: gleeunit reports EUnit's
+    /// cancellation of a test past its time limit, and of the groups
+    /// around it, as a failure of `gleeunit.main` whose reason is
+    /// `Timeout` or `Blame(...)`; the tests after it never ran.
+    pub fn cut_short(&self) -> bool {
+        self.failed.get(CANCELLED).is_some_and(|block| {
+            block.contains("Reason(Timeout)") || block.contains("Reason(Blame(")
+        })
+    }
+
+    /// The failed tests of `self` that did not fail the same way in
+    /// `other`, leaving out EUnit's cancellations: what two runs that may
+    /// have been cut short can still be compared on.
+    pub fn failures_not_in(&self, other: &Outcomes) -> Vec<String> {
+        self.failed
+            .iter()
+            .filter(|(name, block)| {
+                name.as_str() != CANCELLED && other.failed.get(name.as_str()) != Some(block)
+            })
+            .map(|(name, block)| format!("{name}:\n{block}"))
+            .collect()
+    }
+
     /// The tests whose outcomes differ between `self` (erl's) and `ours`,
     /// each said in one line; empty when every test came out the same.
     pub fn differences(&self, ours: &Outcomes) -> Vec<String> {
@@ -100,6 +123,9 @@ impl Outcomes {
         found
     }
 }
+
+/// The name gleeunit gives EUnit's cancellations.
+const CANCELLED: &str = "gleeunit.main";
 
 /// `MOD.FUN`, as gleeunit names a test (`gleam@list_test.map_test`).
 fn is_test_name(line: &str) -> bool {
@@ -193,6 +219,18 @@ mod tests {
         let outcomes = Outcomes::parse(&text);
         let block = outcomes.failed.get("a_test.crash_test").unwrap();
         assert!(block.contains("  badarg"), "{block:?}");
+    }
+
+    #[test]
+    fn a_cancellation_is_a_run_cut_short() {
+        let cut = Outcomes::parse(&output(
+            "\ngleeunit.main\nAn unexpected error occurred:\n\n  [Id([]), Reason(Blame([10, 237]))]\n\
+             \n2 passed, 1 failures\n",
+        ));
+        assert!(cut.cut_short());
+        let whole = Outcomes::parse(&output("\n2 tests, no failures\n"));
+        assert!(!whole.cut_short());
+        assert!(cut.failures_not_in(&whole).is_empty());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Gleam's own tooling on beamr through `beamr shim`: a small project
 //! (gleam_stdlib and gleeunit as path dependencies) built and run with
-//! `gleam run`, `gleam test` and `gleam shell` (expressions on a pipe), and
-//! gleam_stdlib's own suite with `gleam test` ([`stdlib_suite`]), on
-//! erl 27's tools, then again with the
+//! `gleam run`, `gleam test` and `gleam shell` (expressions on a pipe),
+//! exported with `gleam export erlang-shipment` and run with the
+//! shipment's `entrypoint.sh run`, and gleam_stdlib's own suite with
+//! `gleam test` ([`stdlib_suite`]), on erl 27's tools, then again with the
 //! launchers of `beamr shim` first on the PATH, so that Gleam's build (its
 //! `escript` compiling the Erlang it writes, with OTP's compiler) and its
 //! `erl -pa ... -eval 'PKG@@main:run(MOD)' -noshell -extra` both run on
@@ -148,6 +149,7 @@ pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> R
             ));
         }
     }
+    failures.extend(compare_shipment(otp_root, &project_in, &work_in, &shim)?);
     failures.extend(stdlib_suite::compare(
         otp_root,
         packages,
@@ -161,6 +163,46 @@ pub fn run(otp_root: &Path, compiler: &Path, packages: &Path, beamr: &Path) -> R
     } else {
         Err(Error::new(failures.join("\n")))
     }
+}
+
+/// `gleam export erlang-shipment` of the project (on erl 27's tools),
+/// then the shipment's `entrypoint.sh run` on erl and with the shim's
+/// launchers first on the PATH: the same output and status.
+fn compare_shipment(
+    otp_root: &Path,
+    project_in: &Path,
+    work_in: &Path,
+    shim: &Path,
+) -> Result<Vec<String>> {
+    let export = format!(
+        "cd {} && rm -rf build && {} export erlang-shipment >/dev/null 2>&1; echo $?",
+        project_in.display(),
+        work_in.join("gleam").display()
+    );
+    let (status, _) = ran(otp_root, &export)?;
+    if status.trim() != "0" {
+        return Ok(vec![format!(
+            "gleam export erlang-shipment failed (status {})",
+            status.trim()
+        )]);
+    }
+    let run = format!(
+        "cd {} && build/erlang-shipment/entrypoint.sh run",
+        project_in.display()
+    );
+    let erl = ran(otp_root, &run)?;
+    let ours = ran(otp_root, &format!("PATH={}:$PATH; {run}", shim.display()))?;
+    let mut found = Vec::new();
+    if !erl.0.contains("Hello from shimdemo") {
+        found.push(format!("entrypoint.sh run on erl 27 printed {:?}", erl.0));
+    }
+    if ours != erl {
+        found.push(format!(
+            "entrypoint.sh run: erl 27 printed {:?} (status {}), through beamr's shim {:?} (status {})",
+            erl.0, erl.1, ours.0, ours.1
+        ));
+    }
+    Ok(found)
 }
 
 /// What `gleam shell` is given on standard input (printf's format).

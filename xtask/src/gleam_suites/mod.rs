@@ -206,12 +206,12 @@ impl Gleam {
             crate::gleam_shim::run(&self.otp_root, &self.compiler, packages, &self.beamr)
         {
             println!(
-                "gleam: gleam run, gleam test, gleam shell and gleam_stdlib's gleam test through beamr shim: DIFFERENT:\n{e}"
+                "gleam: gleam run, gleam test, gleam shell, entrypoint.sh run and gleam_stdlib's gleam test through beamr shim: DIFFERENT:\n{e}"
             );
             differing.push("gleam run/test through beamr shim".into());
         } else {
             println!(
-                "gleam: gleam run, gleam test, gleam shell and gleam_stdlib's gleam test through beamr shim: same"
+                "gleam: gleam run, gleam test, gleam shell, entrypoint.sh run and gleam_stdlib's gleam test through beamr shim: same"
             );
         }
         if let Err(otp_roots::Skip(why)) =
