@@ -497,7 +497,7 @@ run(["remote", Node]) ->
 #[test]
 fn a_link_exit_with_reason_kill_is_trapped_as_on_erl() {
     let beam = compile("linkkill", LINK_KILL);
-    let dir = beam.parent().unwrap().display().to_string();
+    let dir = dist_support::erl_code_dir(&beam);
     let local_expr = format!("code:add_path({dir:?}), linkkill:run([\"local\"]), halt().");
     let remote_expr = |node: &str| {
         format!("code:add_path({dir:?}), linkkill:run([\"remote\", {node:?}]), halt().")

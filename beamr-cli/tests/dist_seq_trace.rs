@@ -106,7 +106,7 @@ fn start(runtime: Runtime, epmd: &Epmd, cookie: &str, args: &[&str]) -> Node {
     match runtime {
         Runtime::Beamr => beamr_node(epmd, &unique("sq"), cookie, &beam, args),
         Runtime::Erl => {
-            let dir = beam.parent().unwrap().display().to_string();
+            let dir = dist_support::erl_code_dir(&beam);
             let quoted: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
             let expr = format!(
                 "code:add_path({dir:?}), seqnode:run([{}]), halt().",
@@ -183,7 +183,7 @@ fn an_erl_beamr_beamr_chain_is_one_diagram_from_two_rings() {
     // Not connected to the echo's node, the client's `global` may cut its
     // connection to the relay's (its prevention of overlapping
     // partitions, erl's too): without `connect_all` it leaves them be.
-    let dir_text = beam.parent().unwrap().display().to_string();
+    let dir_text = dist_support::erl_code_dir(&beam);
     let expr = format!(
         "code:add_path({dir_text:?}), seqnode:run([\"client\", \"relay\", {:?}]), halt().",
         relay.name

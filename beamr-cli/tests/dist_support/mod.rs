@@ -233,6 +233,22 @@ pub fn compile(module: &str, source: &str) -> PathBuf {
     crate::support::erlc(&dir, module, source)
 }
 
+/// The directory, as a peer erl sees it, that holds a copy of `beam`: its
+/// own directory on the host's OTP, or one under the root's `/tmp` when
+/// the peer runs inside [`otp_root`] (which sees nothing else of the
+/// host's files).
+pub fn erl_code_dir(beam: &Path) -> String {
+    let dir = beam.parent().expect("a .beam in a directory");
+    let Some(root) = otp_root() else {
+        return dir.display().to_string();
+    };
+    let name = dir.file_name().expect("a named directory");
+    let inside = root.join("tmp").join(name);
+    std::fs::create_dir_all(&inside).unwrap();
+    std::fs::copy(beam, inside.join(beam.file_name().unwrap())).unwrap();
+    Path::new("/tmp").join(name).display().to_string()
+}
+
 /// Waits until `node` is registered with `epmd` (so a peer can reach it).
 pub fn wait_registered(epmd: &Epmd, node: &str) {
     wait_registered_on(epmd.port, node);
