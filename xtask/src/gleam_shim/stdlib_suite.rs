@@ -52,9 +52,8 @@ pub fn compare(
         // A test ran past EUnit's time limit (5 s) and EUnit cancelled the
         // rest: a matter of speed on a loaded machine (beamr's is issue
         // 35), not of results. What ran is still compared: a test that
-        // failed on one side failed the same way on the other.
-        // A test one side never ran is compared only where the other
-        // side ran all its tests.
+        // failed on one side failed the same way on the other, each side's
+        // failures checked only where the other side ran all its tests.
         let mut found = Vec::new();
         if !erl_outcomes.cut_short() {
             found.extend(

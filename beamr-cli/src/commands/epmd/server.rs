@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -15,6 +15,10 @@ use super::request::{self, Registration, Request};
 
 /// How long a client may take to send its request.
 const REQUEST_WAIT: Duration = Duration::from_secs(10);
+
+/// Connections served at once at most (a thread each); one past it is
+/// closed at once, as erts's epmd closes what passes its file limit.
+const MAX_CONNECTIONS: usize = 1024;
 
 /// The registered nodes, each with its creation.
 struct Registry {
@@ -68,6 +72,7 @@ impl Registry {
 /// Serves `listener` (bound to `port`) until a `KILL_REQ` ends the process.
 pub fn serve(listener: TcpListener, port: u16) -> io::Result<()> {
     let registry = Arc::new(Registry::new());
+    let open = Arc::new(AtomicUsize::new(0));
     for connection in listener.incoming() {
         let stream = match connection {
             Ok(stream) => stream,
@@ -76,7 +81,12 @@ pub fn serve(listener: TcpListener, port: u16) -> io::Result<()> {
                 continue;
             }
         };
-        let registry = registry.clone();
+        if open.fetch_add(1, Ordering::Relaxed) >= MAX_CONNECTIONS {
+            open.fetch_sub(1, Ordering::Relaxed);
+            eprintln!("beamr epmd: {MAX_CONNECTIONS} connections open; one more closed");
+            continue;
+        }
+        let (registry, count) = (registry.clone(), open.clone());
         let spawned = std::thread::Builder::new()
             .name("beamr-epmd-conn".into())
             .spawn(move || {
@@ -86,8 +96,10 @@ pub fn serve(listener: TcpListener, port: u16) -> io::Result<()> {
                 if let Err(e) = handle(stream, &registry, port) {
                     eprintln!("beamr epmd: {peer}: {e}");
                 }
+                count.fetch_sub(1, Ordering::Relaxed);
             });
         if let Err(e) = spawned {
+            open.fetch_sub(1, Ordering::Relaxed);
             eprintln!("beamr epmd: no thread for a connection: {e}");
         }
     }
