@@ -188,7 +188,7 @@ pub(super) fn monitor(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
 }
 
 /// `monitor(port, Port)`: a `'DOWN'` when the port exits, or at once with
-/// `noproc` when it has.
+/// `noproc` when it has (after the messages it sent).
 fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result<Term, Exception> {
     if !port.is_local_port() {
         return Err(Exception::badarg());
@@ -205,7 +205,10 @@ fn monitor_port(rt: &Runtime, p: &mut Process, kind: Term, port: Term) -> Result
             port,
             Term::atom(Atom::NOPROC),
         ]);
-        signals::deliver_to_self(rt, p, msg);
+        // After what the port sent before it exited: a port whose
+        // program ended before the monitor was set has its data in the
+        // inbox, and its owner must see that data first.
+        noproc_to_self(rt, p, msg);
     }
     Ok(reference)
 }
