@@ -81,24 +81,26 @@ fn fire_spawn_probes(
     if !(parent.trace.wants(TraceFlags::PROCS) || child.trace.wants(TraceFlags::PROCS)) {
         return;
     }
-    let (mfa, call_args) = match target {
+    let (mfa, fun_args);
+    let call_args: &[Term] = match target {
         SpawnTarget::Mfa(module, function) => {
-            let mfa = Mfa {
+            mfa = Mfa {
                 module,
                 function,
                 arity: args.len() as u32,
             };
-            (mfa, args.to_vec())
+            args
         }
         SpawnTarget::Fun(fun) => {
             let fun = child.heap.copy_term(fun);
             let list = child.heap.list(args);
-            let mfa = Mfa {
+            mfa = Mfa {
                 module: Atom::ERLANG,
-                function: Atom::new("apply").expect("atom"),
+                function: apply_atom(),
                 arity: 2,
             };
-            (mfa, vec![fun, list])
+            fun_args = [fun, list];
+            &fun_args
         }
     };
     let (parent_pid, child_pid) = (parent.pid, child.pid);
@@ -108,7 +110,7 @@ fn fire_spawn_probes(
         parent_pid,
         child_pid,
         mfa,
-        &call_args,
+        call_args,
     );
     probes::spawn(
         &mut child.trace,
@@ -116,8 +118,16 @@ fn fire_spawn_probes(
         child_pid,
         parent_pid,
         mfa,
-        &call_args,
+        call_args,
     );
+}
+
+/// The atom `apply`, looked up once: a traced spawn of a fun names
+/// `erlang:apply/2`, and each lookup of the atom table costs more than the
+/// event's write to a ring buffer.
+fn apply_atom() -> Atom {
+    static APPLY: std::sync::OnceLock<Atom> = std::sync::OnceLock::new();
+    *APPLY.get_or_init(|| Atom::new("apply").expect("atom"))
 }
 
 impl Runtime {
@@ -224,7 +234,7 @@ impl Runtime {
                 let fun = child.heap.copy_term(fun);
                 // A process spawned with a fun starts, for process_info, in
                 // erlang:apply/2 (as on the BEAM).
-                child.initial_call = (Atom::ERLANG, Atom::new("apply").expect("atom"), 2);
+                child.initial_call = (Atom::ERLANG, apply_atom(), 2);
                 if let Some(c) = fun.as_closure() {
                     let mut all = args.clone();
                     all.extend_from_slice(c.free);
