@@ -75,7 +75,7 @@ subcommands:
              both and the answers compared
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced]
-        [--probes [--instructions]] [WORKLOAD...]
+        [--probes | --flight [--instructions]] [WORKLOAD...]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
              $BEAMR_BENCH_DIR) on erl and on beamr, check both print the same
              result, and print each workload's times and the beamr/BEAM
@@ -91,6 +91,10 @@ subcommands:
              each workload's probes-in-but-off / probes-out ratio; with
              --instructions, of instructions counted under valgrind
              (cachegrind) rather than time: slow, but free of the noise
+             --flight: only the flight table: beamr with BEAMR_FLIGHT=1
+             over BEAMR_FLIGHT=0 (ring, pingpong and spawn_many unless
+             names are given), against issue 33's 3%; --instructions as
+             for --probes
   erl-atom-order
              record the atoms erl 27 and 29 have at boot, in atom-index
              order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a

@@ -1,7 +1,7 @@
 //! `cargo xtask bench`: beamr's speed against the BEAM's, in one run on one
 //! machine, as ratios.
 //!
-//! Three tables, each from programs that time their own work with
+//! Four tables, each from programs that time their own work with
 //! `erlang:monotonic_time` and print `<result> <N> us` ([`runner`]), so no
 //! runtime's start or stop counts, and medians over `-n` repetitions:
 //!
@@ -17,6 +17,8 @@
 //! 3. [`probes`] (`--probes` only): beamr with its probes compiled in (and
 //!    off) against beamr built with the `probes-off` feature, on the peer
 //!    workloads: what a probe site costs while nothing is traced.
+//! 4. [`flight`] (`--flight` only): beamr with its flight recorder on
+//!    against beamr without it, on the process workloads (issue 33's 3%).
 //!
 //! Steps: build beamr in release mode ([`build`]); `erlc` the workloads and
 //! the driver into `target/bench/<folder>-<hash>/` (only the stale ones);
@@ -25,8 +27,10 @@
 //! runs, output without a time).
 
 pub mod build;
+mod flight;
 mod options;
 mod otlp_sink;
+mod pair;
 mod peer;
 mod probes;
 mod run;

@@ -27,8 +27,10 @@ pub struct Options {
     pub traced: bool,
     /// `--probes`: the probes-on / probes-off table.
     pub probes: bool,
-    /// `--instructions` (with `--probes`): instructions counted under
-    /// valgrind instead of time.
+    /// `--flight`: the flight recorder's table.
+    pub flight: bool,
+    /// `--instructions` (with `--probes` or `--flight`): instructions
+    /// counted under valgrind instead of time.
     pub instructions: bool,
 }
 
@@ -42,6 +44,7 @@ impl Default for Options {
             schedulers: None,
             traced: false,
             probes: false,
+            flight: false,
             instructions: false,
         }
     }
@@ -56,19 +59,22 @@ pub struct Tables {
     pub traced: bool,
     /// beamr with probes compiled in (and off) against beamr without them.
     pub probes: bool,
+    /// beamr with its flight recorder on against beamr without it.
+    pub flight: bool,
 }
 
 impl Options {
-    /// Which tables to print: `--traced` and `--probes` ask for theirs
+    /// Which tables to print: `--traced`, `--probes` and `--flight` ask for theirs
     /// alone; without them, the peer table (unless the names given are
     /// only `traced`) and the traced table (unless names are given without
     /// `traced`).
     pub fn tables(&self) -> Tables {
-        if self.traced || self.probes {
+        if self.traced || self.probes || self.flight {
             return Tables {
                 peer: false,
                 traced: self.traced,
                 probes: self.probes,
+                flight: self.flight,
             };
         }
         let named_traced = self.only.iter().any(|n| n == TRACED);
@@ -76,6 +82,7 @@ impl Options {
             peer: self.only.is_empty() || self.only.iter().any(|n| n != TRACED),
             traced: self.only.is_empty() || named_traced,
             probes: false,
+            flight: false,
         }
     }
 
@@ -108,6 +115,7 @@ pub fn parse(args: &[OsString]) -> Result<Options> {
             }
             "--traced" => options.traced = true,
             "--probes" => options.probes = true,
+            "--flight" => options.flight = true,
             "--instructions" => options.instructions = true,
             flag if flag.starts_with('-') => {
                 return Err(Error::new(format!("bench: unknown option `{flag}`")));
@@ -115,8 +123,10 @@ pub fn parse(args: &[OsString]) -> Result<Options> {
             name => options.only.push(name.trim_end_matches(".erl").to_owned()),
         }
     }
-    if options.instructions && !options.probes {
-        return Err(Error::new("bench: --instructions goes with --probes"));
+    if options.instructions && !(options.probes || options.flight) {
+        return Err(Error::new(
+            "bench: --instructions goes with --probes or --flight",
+        ));
     }
     Ok(options)
 }
@@ -166,6 +176,7 @@ mod tests {
             peer,
             traced,
             probes,
+            flight: false,
         };
         assert_eq!(tables(&[]), t(true, true, false));
         assert_eq!(tables(&["fib"]), t(true, false, false));
@@ -174,6 +185,13 @@ mod tests {
         assert_eq!(tables(&["--traced"]), t(false, true, false));
         assert_eq!(tables(&["--probes", "fib"]), t(false, false, true));
         assert_eq!(tables(&["--probes", "--traced"]), t(false, true, true));
+        let flight = tables(&["--flight", "ring"]);
+        assert!(flight.flight && !flight.peer && !flight.traced && !flight.probes);
+        assert!(
+            parse(&args(&["--flight", "--instructions"]))
+                .unwrap()
+                .instructions
+        );
         let o = parse(&args(&["--probes", "fib", "traced", "ring"])).unwrap();
         assert_eq!(o.peer_names(), ["fib", "ring"]);
     }

@@ -2,7 +2,7 @@
 //! the tables asked for need, runs them, and fails if a workload failed.
 
 use super::options::{Options, TRACED};
-use super::{build, peer, probes, traced, DIR_VAR};
+use super::{build, flight, peer, probes, traced, DIR_VAR};
 use crate::{Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -64,6 +64,9 @@ pub fn run(root: &Path, options: &Options) -> Result<()> {
     }
     if tables.probes {
         failed.extend(probes::run(root, &beam_dir, &names, options)?);
+    }
+    if tables.flight {
+        failed.extend(flight::run(root, &beam_dir, &only, options)?);
     }
     if failed.is_empty() {
         Ok(())
