@@ -1,5 +1,6 @@
 //! The flight recorder: `beamr run --flight` (or `BEAMR_FLIGHT=1`) records
-//! process lifecycle, messages, scheduling and GC all the time;
+//! process lifecycle and GC as events, and messages and scheduling as
+//! counters, all the time;
 //! `beamr ctl PID flight dump FILE` writes a file `beamr trace` reads; the
 //! runtime dumps by itself on SIGUSR2, on a halt with an error, when the
 //! program crashes and when a supervisor gives up (`beamr-flight-PID.ring`
@@ -23,27 +24,23 @@ fn beamr_trace(args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// The server's request and answer are in the dump: its main process
-/// received `{ask, ...}`, and processes were spawned and scheduled.
+/// The server's life is in the dump: its main process spawned its
+/// helpers (`spawned` events naming it as their parent), the schedulers'
+/// counters saw messages, time slices, reductions and normal exits, and
+/// collections were recorded.
 fn assert_recorded(server: &Server, file: &Path) {
     let dump = beamr_trace(&["trace", "dump"], file);
     let main = &server.erlang_pid;
     assert!(
-        dump.lines().any(|l| l.contains(&format!(" {main} "))
-            && l.contains(" receive ")
-            && l.contains("{ask,")),
+        dump.lines()
+            .any(|l| l.contains(" spawned ") && l.contains(&format!("parent {main} "))),
         "{dump}"
     );
+    for field in ["messages", "slices", "reductions", "normal_exits"] {
+        assert!(ctl_support::counted(&dump, field), "{field}: {dump}");
+    }
     let stats = beamr_trace(&["trace", "stats"], file);
-    for kind in [
-        "spawn ",
-        "exit ",
-        "send ",
-        "receive ",
-        "in ",
-        "out ",
-        "gc_minor_start ",
-    ] {
+    for kind in ["spawned ", "counters.scheduler ", "gc_minor_start "] {
         assert!(
             stats.lines().any(|l| l.starts_with(kind)),
             "{kind}: {stats}"

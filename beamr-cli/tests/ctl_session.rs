@@ -31,13 +31,10 @@ fn attach_trace_fix_dump_and_detach() {
     let list = ctl_support::ctl(&server.dir, &["list", "--json"]);
     let list: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
     assert_eq!(list[0]["os_pid"], pid);
-    // The flight recorder's own session traces the server already.
+    // The flight recorder is no trace session: the server is untraced.
     let sessions = || server.eval("erts_internal:trace_info(any, whereis(ctl_server), session)");
     let untraced = sessions();
-    assert!(
-        untraced.starts_with("{session,[{beamr_flight,"),
-        "{untraced}"
-    );
+    assert!(!untraced.contains("beamr_flight"), "{untraced}");
     // The slow function's calls and returns, and what the server sends.
     let mut trace = TraceClient::start(
         &server,
@@ -83,7 +80,7 @@ fn attach_trace_fix_dump_and_detach() {
     let lines = next_lines(&trace, 3);
     assert_eq!(lines[0], format!("({main}) call ctl_server:slow(21)"));
     assert!(lines[2].ends_with(" ! {answer,{v2,21}}"), "{lines:?}");
-    // The flight recorder saw the requests.
+    // The flight recorder counted the requests' messages.
     let flight = build.join("flight.ring");
     server.ctl_ok(&["flight", "dump", flight.to_str().unwrap()]);
     let dump = ctl_support::run_bounded(
@@ -92,12 +89,7 @@ fn attach_trace_fix_dump_and_detach() {
             .arg(&flight),
     );
     let dump = String::from_utf8_lossy(&dump.stdout).into_owned();
-    assert!(
-        dump.lines().any(|l| l.contains(&format!(" {main} "))
-            && l.contains(" receive ")
-            && l.contains("{ask,")),
-        "{dump}"
-    );
+    assert!(ctl_support::counted(&dump, "messages"), "{dump}");
     // Detach: the session goes, with its flags and pattern.
     trace.kill();
     let deadline = std::time::Instant::now() + Duration::from_secs(30);

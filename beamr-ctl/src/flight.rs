@@ -1,14 +1,20 @@
 //! The flight recorder (`beamr run --flight`, `BEAMR_FLIGHT=1`): the ring
-//! buffer left on with a small, fixed set of events, process lifecycle
-//! (`procs`), sends and receives, scheduling (`running`) and garbage
-//! collection, recorded all the time, the oldest overwritten, as the JVM's
-//! JFR and Go's `runtime/trace.FlightRecorder` do. A dump copies the rings
-//! to a file every `beamr trace` command reads.
+//! buffer left on, recording all the time, the oldest overwritten, as the
+//! JVM's JFR and Go's `runtime/trace.FlightRecorder` do. A dump copies the
+//! rings to a file every `beamr trace` command reads.
 //!
 //! 1. [`start`] creates the ring file (`PID.flight` in the private control
-//!    directory, removed when the runtime ends) and a trace session of its
-//!    own, held by no process, so that neither the program's tracing nor a
-//!    client's touches it, and sets its flags on every process to come.
+//!    directory, removed when the runtime ends) and installs its tracer as
+//!    the runtime's flight recorder (`beamr_sched::trace::flight_hook`),
+//!    which no trace session, the program's or a client's, touches. It
+//!    records, as events, every process's `spawned` (parent and initial
+//!    call), every `exit` with a reason other than `normal`, and every
+//!    garbage collection; and, as one `counters.scheduler` event per
+//!    scheduler every [`INTERVAL`] (written by a thread of its own, and
+//!    by each dump for the interval so far), the messages that entered
+//!    mailboxes, the time slices run, the exits with reason `normal`,
+//!    reductions, idle time and the run queue's length. One event per message, slice or normal exit would cost more
+//!    than the runtime's own work for it (`cargo xtask bench --flight`).
 //! 2. A dump ([`Flight::dump`]) pauses the rings (events of that moment are
 //!    dropped, never torn), copies the file, and resumes; the copy is
 //!    renamed into place once whole. The copy says it
@@ -24,14 +30,15 @@
 //!    gives up in the moment between two watches is not seen.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use beamr_core::atom::Atom;
-use beamr_ringbuf::{Options, Recorder, RingTracer};
+use beamr_core::term::Term;
+use beamr_ringbuf::counters::{self, SchedulerCounters};
+use beamr_ringbuf::{Category, Options, Recorder, RingTracer};
 use beamr_sched::runtime::Runtime;
-use beamr_sched::trace::{Session, SessionTracer, TraceChange};
-use beamr_trace::{TraceFlags, Tracer};
+use beamr_sched::trace::flight_hook::{self, FlightSink};
+use beamr_trace::{Mfa, TraceEvent, Tracee};
 
 use crate::{agent, socket_dir};
 
@@ -42,14 +49,8 @@ pub const ENV: &str = "BEAMR_FLIGHT";
 /// Words per ring (512 KiB).
 pub const RING_WORDS: usize = 1 << 16;
 
-/// The events recorded.
-pub fn flags() -> TraceFlags {
-    TraceFlags::PROCS
-        | TraceFlags::SEND
-        | TraceFlags::RECEIVE
-        | TraceFlags::RUNNING
-        | TraceFlags::GARBAGE_COLLECTION
-}
+/// How often each scheduler's counters are written.
+pub const INTERVAL: Duration = Duration::from_millis(100);
 
 /// True when [`ENV`] asks for the recorder.
 pub fn asked_by_env() -> bool {
@@ -59,8 +60,11 @@ pub fn asked_by_env() -> bool {
 /// A running flight recorder.
 pub struct Flight {
     ring: Arc<RingTracer>,
-    /// Kept so that the session lives as long as the recorder.
-    _session: Arc<Session>,
+    /// The runtime whose counters are written.
+    rt: Weak<Runtime>,
+    /// The totals the last counters were written at (`None` before the
+    /// first look).
+    counted: Mutex<Option<Totals>>,
 }
 
 static FLIGHT: OnceLock<Arc<Flight>> = OnceLock::new();
@@ -77,6 +81,8 @@ impl Flight {
         let mut partial = to.as_os_str().to_owned();
         partial.push(".partial");
         let partial = PathBuf::from(partial);
+        // The counters of the interval so far go in too.
+        self.write_counters();
         let recorder = self.ring.recorder();
         recorder.pause();
         let copied = std::fs::copy(recorder.path(), &partial);
@@ -123,22 +129,13 @@ pub fn start(rt: &Arc<Runtime>, schedulers: usize) -> Result<Arc<Flight>, String
     let recorder = Recorder::create(options)
         .map_err(|e| format!("flight recorder: {}: {e}", path.display()))?;
     let ring = Arc::new(RingTracer::new(recorder));
-    let tracer: Arc<dyn Tracer> = ring.clone();
-    let name = Atom::new("beamr_flight").map_err(|e| e.to_string())?;
-    let session = Session::create_unheld(
-        name,
-        Some(SessionTracer::Module(tracer.clone())),
-        rt.new_ref_ids(),
-    );
-    rt.trace.change_new_processes(&TraceChange {
-        session: session.clone(),
-        set: true,
-        flags: flags(),
-        tracer,
-    });
+    if !flight_hook::install(Arc::new(Rings(ring.clone()))) {
+        return Err("the flight recorder is running already".into());
+    }
     let flight = Arc::new(Flight {
         ring,
-        _session: session,
+        rt: Arc::downgrade(rt),
+        counted: Mutex::new(None),
     });
     if FLIGHT.set(flight.clone()).is_err() {
         return Err("the flight recorder is running already".into());
@@ -155,7 +152,129 @@ pub fn start(rt: &Arc<Runtime>, schedulers: usize) -> Result<Arc<Flight>, String
     });
     dump_on_sigusr2();
     dump_when_a_supervisor_gives_up(Arc::downgrade(rt));
+    write_counters_every_interval(Arc::downgrade(&flight));
     Ok(flight)
+}
+
+/// The recorder's rings as the runtime's flight sink: lifecycle events
+/// written as their words, collections as events.
+struct Rings(Arc<RingTracer>);
+
+impl FlightSink for Rings {
+    fn spawned(&self, tracee: Tracee, scheduler_id: u32, parent: Term, mfa: &Mfa) {
+        let _ = self.0.record_spawned(tracee, scheduler_id, parent, mfa);
+    }
+
+    fn exited(&self, tracee: Tracee, scheduler_id: u32, reason: Term) {
+        let _ = self.0.record_exit(tracee, scheduler_id, reason);
+    }
+
+    fn event(&self, event: &TraceEvent<'_>) {
+        self.0.record(event);
+    }
+}
+
+impl Flight {
+    /// Writes each scheduler's counters since the last were written (or,
+    /// the first time, only takes the totals); false once the runtime is
+    /// gone.
+    fn write_counters(&self) -> bool {
+        let Some(now) = Totals::read(&self.rt) else {
+            return false;
+        };
+        let mut counted = self.counted.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(earlier) = counted.as_ref() {
+            for counts in now.since(earlier) {
+                self.ring
+                    .record_other(Category::Counters, counters::SCHEDULER, &counts.encode());
+            }
+        }
+        *counted = Some(now);
+        true
+    }
+}
+
+/// A thread that writes each scheduler's counters every [`INTERVAL`]
+/// while the recorder and its runtime live (see the module's step 1).
+fn write_counters_every_interval(flight: Weak<Flight>) {
+    let spawned = std::thread::Builder::new()
+        .name("beamr-flight-counters".into())
+        .spawn(move || loop {
+            match flight.upgrade() {
+                Some(flight) if flight.write_counters() => {}
+                _ => return,
+            }
+            std::thread::sleep(INTERVAL);
+        });
+    if spawned.is_err() {
+        eprintln!("beamr: flight recorder: no thread to write counters; only dumps write them");
+    }
+}
+
+/// The running totals the counters are differences of.
+struct Totals {
+    at: std::time::Instant,
+    /// Scheduler 1 first.
+    schedulers: Vec<beamr_sched::runtime::SchedulerSnapshot>,
+    /// Slot 0 (threads that are not schedulers), then scheduler 1, ...
+    hooked: Vec<flight_hook::Counted>,
+}
+
+impl Totals {
+    /// The totals now; `None` once the runtime is gone.
+    fn read(rt: &Weak<Runtime>) -> Option<Totals> {
+        let rt = rt.upgrade()?;
+        let schedulers = rt.scheduler_snapshots();
+        let slots = (schedulers.len() + 1).min(flight_hook::SLOTS);
+        Some(Totals {
+            at: std::time::Instant::now(),
+            schedulers,
+            hooked: (0..slots).map(flight_hook::counts).collect(),
+        })
+    }
+
+    /// Each slot's counts from `earlier` to these: every scheduler's, after
+    /// those of slot 0 (threads that are not schedulers) when it has any.
+    fn since(&self, earlier: &Totals) -> Vec<SchedulerCounters> {
+        let interval_ns = self.at.duration_since(earlier.at).as_nanos() as u64;
+        let hooked =
+            |totals: &Totals, slot: usize| totals.hooked.get(slot).copied().unwrap_or_default();
+        let outside = SchedulerCounters {
+            scheduler: 0,
+            interval_ns,
+            slices: hooked(self, 0)
+                .slices
+                .saturating_sub(hooked(earlier, 0).slices),
+            messages: hooked(self, 0)
+                .messages
+                .saturating_sub(hooked(earlier, 0).messages),
+            normal_exits: hooked(self, 0)
+                .normal_exits
+                .saturating_sub(hooked(earlier, 0).normal_exits),
+            ..SchedulerCounters::default()
+        };
+        // Slot 0 counts only for threads that are not schedulers (or a
+        // scheduler past the last slot): shown when it counted anything.
+        let counted = outside.slices != 0 || outside.messages != 0 || outside.normal_exits != 0;
+        let outside = counted.then_some(outside);
+        let schedulers = self.schedulers.iter().enumerate().map(|(i, now)| {
+            let before = earlier.schedulers.get(i).cloned().unwrap_or_default();
+            let (now_hooked, before_hooked) = (hooked(self, i + 1), hooked(earlier, i + 1));
+            SchedulerCounters {
+                scheduler: i as u64 + 1,
+                interval_ns,
+                reductions: now.reductions.saturating_sub(before.reductions),
+                slices: now_hooked.slices.saturating_sub(before_hooked.slices),
+                messages: now_hooked.messages.saturating_sub(before_hooked.messages),
+                normal_exits: now_hooked
+                    .normal_exits
+                    .saturating_sub(before_hooked.normal_exits),
+                idle_ns: now.idle_ns.saturating_sub(before.idle_ns),
+                run_queue: now.run_queue,
+            }
+        });
+        outside.into_iter().chain(schedulers).collect()
+    }
 }
 
 /// A thread that dumps each time a supervisor gives up (see the module's

@@ -11,7 +11,7 @@
 //!  |
 //! trace       a client's trace session: its tracer, its start and end
 //!  |
-//! flight      the flight recorder: its session, its dumps
+//! flight      the flight recorder: its rings, its counters, its dumps
 //!  |
 //! gather      one module per request: the reply, read from the runtime
 //!  |

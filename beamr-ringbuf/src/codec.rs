@@ -326,6 +326,41 @@ pub(crate) fn return_words(
 /// Payload words of a `return_from` event.
 pub(crate) const RETURN_WORDS: usize = payload_words(TraceTag::ReturnFrom);
 
+/// The payload words of a `spawned` event of `tracee`, child of `parent`,
+/// entering `mfa`, as [`encode_to`] writes them (the call's arguments are
+/// not recorded): the function's names keyed by `mfa_key` (which need not
+/// intern them), a remote parent's node by `atom_key`. The MFA word is
+/// third.
+#[inline(always)]
+pub(crate) fn spawned_words(
+    tracee: Tracee,
+    parent: Term,
+    mfa: Mfa,
+    mut mfa_key: impl FnMut(Atom) -> u32,
+    mut atom_key: impl FnMut(Atom) -> u32,
+) -> [u64; SPAWNED_WORDS] {
+    let [m, a] = mfa_words(Some(mfa), 0, &mut mfa_key);
+    [tracee_word(tracee), proc_word(parent, &mut atom_key), m, a]
+}
+
+/// Payload words of a `spawned` event.
+pub(crate) const SPAWNED_WORDS: usize = payload_words(TraceTag::Spawned);
+
+/// The payload words of an `exit` event of `tracee` with `reason`, as
+/// [`encode_to`] writes them, atoms keyed by `atom_key`.
+#[inline(always)]
+pub(crate) fn exit_words(
+    tracee: Tracee,
+    reason: Term,
+    atom_key: impl FnMut(Atom) -> u32,
+) -> [u64; EXIT_WORDS] {
+    let [r0, r1] = summary::encode(reason, atom_key);
+    [tracee_word(tracee), r0, r1]
+}
+
+/// Payload words of an `exit` event.
+pub(crate) const EXIT_WORDS: usize = payload_words(TraceTag::Exit);
+
 /// Payload words (after the timestamp) the layout of `tag` takes.
 pub const fn payload_words(tag: TraceTag) -> usize {
     use TraceTag as T;

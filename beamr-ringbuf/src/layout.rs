@@ -146,6 +146,9 @@ pub enum Category {
     Trace,
     /// An event of a program using the recorder directly: kinds are its own.
     User,
+    /// Counts over an interval (the flight recorder's messages and time
+    /// slices): kinds and layouts in `crate::counters`.
+    Counters,
 }
 
 impl Category {
@@ -155,6 +158,7 @@ impl Category {
             Category::Padding => 0,
             Category::Trace => 1,
             Category::User => 2,
+            Category::Counters => 3,
         }
     }
 
@@ -164,6 +168,7 @@ impl Category {
             0 => Some(Category::Padding),
             1 => Some(Category::Trace),
             2 => Some(Category::User),
+            3 => Some(Category::Counters),
             _ => None,
         }
     }

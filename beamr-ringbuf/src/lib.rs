@@ -31,12 +31,14 @@
 //! - [`ring`] (private): the writer protocol and its memory orderings.
 //! - [`Recorder`], [`RingWriter`], [`Options`]: creating and writing a file.
 //! - [`RingTracer`]: beamr-trace's `Tracer`, one ring per scheduler.
-//! - [`codec`]: the layout of each trace event; [`summary`]: term sketches.
+//! - [`codec`]: the layout of each trace event; [`summary`]: term sketches;
+//!   [`counters`]: the layout of counts over an interval.
 //! - [`Cursor`]: reading, merging, loss accounting.
 //! - [`synthetic`]: a generator of BEAM-like trace files for demos and tests.
 
 pub mod clock;
 pub mod codec;
+pub mod counters;
 mod cursor;
 mod error;
 mod file;

@@ -22,7 +22,9 @@
 //! Event layouts are in [`crate::codec`].
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
+use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
 
@@ -32,6 +34,7 @@ use crate::layout::Category;
 use crate::recorder::Recorder;
 use crate::ring::Ring;
 use crate::strings;
+use crate::summary;
 
 /// A [`Tracer`] that records into a [`Recorder`]'s rings.
 pub struct RingTracer {
@@ -41,6 +44,9 @@ pub struct RingTracer {
     tag_mask: AtomicU32,
     /// Per ring, the functions its `call` events named last.
     known: Box<[KnownMfas]>,
+    /// The summary of the exit reason `normal`, its atom interned
+    /// ([`RingTracer::record_exit`]).
+    normal_summary: OnceLock<[u64; 2]>,
 }
 
 /// Slots of [`KnownMfas`]: a function lands in the slot of its name's
@@ -77,6 +83,7 @@ impl RingTracer {
             shared_lock: AtomicBool::new(false),
             tag_mask: AtomicU32::new(u32::MAX),
             known,
+            normal_summary: OnceLock::new(),
         }
     }
 
@@ -105,6 +112,18 @@ impl RingTracer {
         self.write(event)
     }
 
+    /// Writes an event of `category` (not a trace event) with `payload`
+    /// from a thread that is not a scheduler, stamped now: into ring 0,
+    /// under its lock. False when paused, for padding, or when the payload
+    /// is too long.
+    pub fn record_other(&self, category: Category, kind: u16, payload: &[u64]) -> bool {
+        if category == Category::Padding || self.recorder.is_paused() {
+            return false;
+        }
+        let (ring, _shared) = self.ring_for(0);
+        ring.write(category, kind, clock::now_ns(), payload)
+    }
+
     /// Writes `event`, paused or not (the caller has just asked),
     /// encoding it straight into its ring's slots. One function for every
     /// caller, holding the ring's write inlined.
@@ -125,13 +144,16 @@ impl RingTracer {
     /// straight into it, its names interned unless the ring named `mfa`
     /// lately ([`KnownMfas`]); from any other thread, the event of
     /// `payload` the way every event goes. Paused or filtered, nothing.
+    ///
+    /// `mfa`, when given, is the event's function with the index of its
+    /// MFA word among `words`.
     #[inline(always)]
     fn fire_one<'p, const N: usize>(
         &self,
         tag: TraceTag,
         tracee: Tracee,
         scheduler_id: u32,
-        mfa: &Mfa,
+        mfa: Option<(&Mfa, usize)>,
         words: impl FnOnce() -> [u64; N],
         payload: impl FnOnce() -> Payload<'p>,
     ) -> Decision {
@@ -142,7 +164,9 @@ impl RingTracer {
             match self.recorder.own_ring(s) {
                 Some(ring) => {
                     let words = words();
-                    self.know(s, mfa, words[1]);
+                    if let Some((mfa, at)) = mfa {
+                        self.know(s, mfa, words[at]);
+                    }
                     ring.write_with(Category::Trace, tag as u16, timestamp_ns, N, |out| {
                         out.put(&words)
                     })
@@ -154,6 +178,56 @@ impl RingTracer {
             };
         }
         decision
+    }
+
+    /// The `spawned` event of `tracee`, child of `parent`, entering `mfa`
+    /// (its arguments not recorded), for a writer that has no event to
+    /// hand over (the flight recorder): from a scheduler, its words
+    /// straight into the scheduler's ring, as `fire_call` writes a call.
+    pub fn record_spawned(
+        &self,
+        tracee: Tracee,
+        scheduler_id: u32,
+        parent: Term,
+        mfa: &Mfa,
+    ) -> Decision {
+        let words = || {
+            let intern = |a| self.recorder.intern_atom(a);
+            codec::spawned_words(tracee, parent, *mfa, strings::atom_key, intern)
+        };
+        let payload = || Payload::Spawn {
+            other: parent,
+            mfa: *mfa,
+            args: &[],
+        };
+        let at = 2;
+        self.fire_one(
+            TraceTag::Spawned,
+            tracee,
+            scheduler_id,
+            Some((mfa, at)),
+            words,
+            payload,
+        )
+    }
+
+    /// The `exit` event of `tracee` with `reason`, the way
+    /// [`RingTracer::record_spawned`] writes (the summary of `normal`
+    /// made once).
+    pub fn record_exit(&self, tracee: Tracee, scheduler_id: u32, reason: Term) -> Decision {
+        let words = || {
+            if reason == Term::atom(Atom::NORMAL) {
+                // Most exits: the summary of `normal`, made once.
+                let [r0, r1] = *self
+                    .normal_summary
+                    .get_or_init(|| summary::encode(reason, |a| self.recorder.intern_atom(a)));
+                let [t, _, _] = codec::exit_words(tracee, Term::NIL, |_| 0);
+                return [t, r0, r1];
+            }
+            codec::exit_words(tracee, reason, |a| self.recorder.intern_atom(a))
+        };
+        let payload = || Payload::Exit { reason };
+        self.fire_one(TraceTag::Exit, tracee, scheduler_id, None, words, payload)
     }
 
     /// A `call` or `return_from` event from a thread with no ring of its
@@ -261,7 +335,14 @@ impl Tracer for RingTracer {
             args,
             match_spec_result,
         };
-        self.fire_one(TraceTag::Call, tracee, scheduler_id, mfa, words, payload)
+        self.fire_one(
+            TraceTag::Call,
+            tracee,
+            scheduler_id,
+            Some((mfa, 1)),
+            words,
+            payload,
+        )
     }
 
     /// `enabled`, then the `return_from` event's words straight into the
@@ -278,7 +359,7 @@ impl Tracer for RingTracer {
             TraceTag::ReturnFrom,
             tracee,
             scheduler_id,
-            mfa,
+            Some((mfa, 1)),
             words,
             payload,
         )

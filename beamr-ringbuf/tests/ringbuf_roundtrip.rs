@@ -15,7 +15,10 @@ use beamr_trace::{
 #[derive(Default)]
 struct Collect {
     events: Vec<(usize, u64, u64, TraceRecord)>,
+    /// The names of calls and returns (and their atom values).
     names: Vec<String>,
+    /// The names of spawns' functions and exits' atom reasons.
+    lifecycle_names: Vec<String>,
     lost: u64,
 }
 
@@ -25,6 +28,19 @@ impl Callbacks for Collect {
         let named = match rec.body {
             Body::Call { mfa } => Some((mfa, None)),
             Body::Return { mfa, value } => Some((mfa, Some(value))),
+            Body::Spawn { mfa, .. } => {
+                let name = |a| strings.atom(a).unwrap();
+                let (m, f) = (name(mfa.module), name(mfa.function));
+                self.lifecycle_names.push(format!("{m}:{f}/{}", mfa.arity));
+                None
+            }
+            Body::Reason { reason } => {
+                if reason.kind == SummaryKind::Atom {
+                    let name = strings.atom(reason.detail).unwrap().to_owned();
+                    self.lifecycle_names.push(name);
+                }
+                None
+            }
             _ => None,
         };
         if let Some((mfa, value)) = named {
@@ -379,6 +395,42 @@ fn fire_return_records_what_the_protocol_records() {
     );
 }
 
+/// `record_spawned`, the flight recorder's one-step `spawned`, the same
+/// way, with parents that are local pids, remote pids and none.
+#[test]
+fn record_spawned_records_what_the_protocol_records() {
+    let parent = |i: usize| match i % 3 {
+        0 => Term::pid(i as u64 + 100),
+        1 => Term::NIL,
+        _ => Term::pid(3),
+    };
+    one_step_records_what_the_protocol_records(
+        TraceTag::Spawned,
+        |tracer, tracee, sched, m, i| tracer.record_spawned(tracee, sched, parent(i), m),
+        |m, i| Payload::Spawn {
+            other: parent(i),
+            mfa: *m,
+            args: &[],
+        },
+    );
+}
+
+/// `record_exit`, the flight recorder's one-step `exit`, the same way,
+/// with `normal` (whose summary it makes once) and other reasons.
+#[test]
+fn record_exit_records_what_the_protocol_records() {
+    let reason = |i: usize| match i % 3 {
+        0 => Term::atom(Atom::NORMAL),
+        1 => Term::atom(Atom::new(&format!("reason_{}", i % 5)).unwrap()),
+        _ => Term::small_unchecked(i as i64),
+    };
+    one_step_records_what_the_protocol_records(
+        TraceTag::Exit,
+        |tracer, tracee, sched, _, i| tracer.record_exit(tracee, sched, reason(i)),
+        |_, i| Payload::Exit { reason: reason(i) },
+    );
+}
+
 /// Records events of `tag` with `one_step` (a backend's one-call probe)
 /// and with the protocol's two steps (`payload` built into an event), for
 /// 40 functions over every ring (0, not a scheduler; 1; 2; and 7, past the
@@ -431,7 +483,8 @@ fn one_step_records_what_the_protocol_records<'a>(
             .iter()
             .map(|(r, s, _, rec)| (*r, *s, *rec))
             .collect();
-        (events, c.names, c.lost)
+        let names = [c.names, c.lifecycle_names].concat();
+        (events, names, c.lost)
     };
     let (one, one_names, one_lost) = record(true);
     let (two, two_names, two_lost) = record(false);
@@ -446,6 +499,10 @@ fn one_step_records_what_the_protocol_records<'a>(
     one_names.sort();
     two_names.sort();
     assert_eq!(one_names, two_names);
-    assert!(one_names.contains(&"mod_a:f0/0".to_owned()));
+    let named = |name: &str| one_names.iter().any(|n| n == name);
+    match tag {
+        TraceTag::Exit => assert!(named("normal") && named("reason_1"), "{one_names:?}"),
+        _ => assert!(named("mod_a:f0/0"), "{one_names:?}"),
+    }
     assert_eq!((one_lost, two_lost), (0, 0));
 }

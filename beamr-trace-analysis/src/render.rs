@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use beamr_ringbuf::{Body, Category, Event, MfaRef, Proc, StringTable, TermSummary};
+use beamr_ringbuf::{counters, Body, Category, Event, MfaRef, Proc, StringTable, TermSummary};
 use beamr_trace::{GcInfo, TraceTag};
 use serde_json::{json, Map, Value};
 
@@ -65,6 +65,7 @@ pub fn kind_name(category: Category, kind: u16) -> String {
             None => format!("trace:{kind}"),
         },
         Category::User => format!("user:{kind}"),
+        Category::Counters => counters::kind_name(kind),
         Category::Padding => "padding".to_owned(),
     }
 }
@@ -147,13 +148,15 @@ pub fn text_line(e: &Event<'_>, strings: &StringTable, t0: u64) -> String {
             "?", "undecodable"
         ),
         None => {
-            let words: Vec<String> = e.payload.iter().map(|w| format!("{w:#x}")).collect();
             let kind = kind_name(e.category, e.kind);
-            format!(
-                "{time:>14} {ring:<3} {:<12} {kind:<16} [{}]",
-                "-",
-                words.join(",")
-            )
+            let counted = (e.category == Category::Counters)
+                .then(|| counters::text(e.kind, e.payload))
+                .flatten();
+            let rest = counted.unwrap_or_else(|| {
+                let words: Vec<String> = e.payload.iter().map(|w| format!("{w:#x}")).collect();
+                format!("[{}]", words.join(","))
+            });
+            format!("{time:>14} {ring:<3} {:<12} {kind:<16} {rest}", "-")
         }
     }
 }

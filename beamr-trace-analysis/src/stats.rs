@@ -58,13 +58,17 @@ impl Stats {
     pub fn collect(cursor: &mut Cursor) -> Stats {
         const KINDS: usize = 1 << 16;
         let rings = cursor.ring_count();
-        // Counts by category (trace, user) and kind.
-        let mut counts = vec![0u64; 2 * KINDS];
+        // Counts by category (trace, user, counters) and kind.
+        let categories = [Category::Trace, Category::User, Category::Counters];
+        let mut counts = vec![0u64; categories.len() * KINDS];
         let mut spans = vec![RingSpan::default(); rings];
         let mut undecodable = 0;
         let totals = read::read_all(cursor, Order::Ring, |item| {
             if let Item::Event(e, _) = item {
-                let cat = usize::from(e.category == Category::User);
+                let cat = categories
+                    .iter()
+                    .position(|&c| c == e.category)
+                    .unwrap_or(1);
                 counts[cat * KINDS + e.kind as usize] += 1;
                 if let Some(Err(_)) = e.trace() {
                     undecodable += 1;
@@ -82,12 +86,10 @@ impl Stats {
             .enumerate()
             .filter(|&(_, &n)| n > 0)
             .map(|(i, &n)| {
-                let cat = if i < KINDS {
-                    Category::Trace
-                } else {
-                    Category::User
-                };
-                (render::kind_name(cat, (i % KINDS) as u16), n)
+                (
+                    render::kind_name(categories[i / KINDS], (i % KINDS) as u16),
+                    n,
+                )
             })
             .collect();
         Stats {

@@ -306,3 +306,18 @@ impl Drop for TraceClient {
         self.kill();
     }
 }
+
+/// True when a `beamr trace dump` of a flight recording has a scheduler's
+/// counters with `field` above 0 (`counters.scheduler ... messages=N`
+/// for the field `messages`).
+pub fn counted(dump: &str, field: &str) -> bool {
+    let prefix = format!("{field}=");
+    dump.lines()
+        .filter(|l| l.contains(" counters.scheduler "))
+        .filter_map(|l| {
+            l.split_whitespace()
+                .find_map(|w| w.strip_prefix(prefix.as_str()))
+                .and_then(|n| n.parse::<u64>().ok())
+        })
+        .any(|n| n > 0)
+}

@@ -7,8 +7,8 @@
 //! read as header-tagged words: the collector leaves them alone. Catch
 //! markers are catch immediates.
 
-use crate::trace::probes;
-use beamr_trace::{GcInfo, TraceTag};
+use crate::trace::{flight_hook, probes};
+use beamr_trace::{GcInfo, Payload, TraceTag};
 
 use beamr_core::atom::Atom;
 use beamr_core::heap::Heap;
@@ -113,6 +113,12 @@ pub struct Process {
     pub error_handler: Atom,
     /// `process_flag(async_dist, Bool)` (OTP 26+): recorded and reported.
     pub async_dist: bool,
+    /// Messages that entered its mailbox since a scheduler last took the
+    /// count (at the end of each of its time slices, for the flight
+    /// recorder's counters: `trace::flight_hook::count_slice`). Counted
+    /// here, on the process it is exclusive to, so that a message costs
+    /// no shared counter.
+    pub messages_in: u64,
 }
 
 /// State of a process's `receive ... after` timer.
@@ -179,6 +185,7 @@ impl Process {
             parent: Term::atom(Atom::UNDEFINED),
             error_handler: Atom::ERROR_HANDLER,
             async_dist: false,
+            messages_in: 0,
         }
     }
 
@@ -190,7 +197,7 @@ impl Process {
     ///
     /// Then `max_heap_size` is checked (see `process::max_heap`).
     pub fn collect(&mut self, need: usize, live: usize) {
-        if !probes::wants_gc(&self.trace) {
+        if !probes::wants_gc(&self.trace) && !flight_hook::installed() {
             self.collect_roots(need, live);
             return self.check_max_heap();
         }
@@ -202,9 +209,11 @@ impl Process {
         let (pid, before) = (self.pid, self.heap.used_words());
         let info = self.gc_info(need);
         probes::gc(&mut self.trace, start, pid, info);
+        flight_hook::event(start, pid, Payload::Gc(info));
         self.collect_roots(need, live);
         let info = self.gc_info(before.saturating_sub(self.heap.used_words()));
         probes::gc(&mut self.trace, end, pid, info);
+        flight_hook::event(end, pid, Payload::Gc(info));
         self.check_max_heap();
     }
 

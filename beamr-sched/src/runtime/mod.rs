@@ -26,7 +26,7 @@ pub use port_table::{
 };
 pub use run_queue::{RunQueues, SLICE_REDUCTIONS};
 pub use shared_state::{AliasMode, Runtime};
-pub use stats::RuntimeStats;
+pub use stats::{RuntimeStats, SchedulerSnapshot};
 pub use timer_service::{TimerAction, TimerService};
 
 /// The size erts gives a process or port table asked to hold `requested`

@@ -28,6 +28,23 @@ impl ReductionCounter {
     fn total(&self) -> u64 {
         self.0.iter().map(|c| c.load(Ordering::Relaxed)).sum()
     }
+
+    fn of(&self, scheduler: usize) -> u64 {
+        self.0[scheduler % SLOTS].load(Ordering::Relaxed)
+    }
+}
+
+/// One scheduler's running totals and queue, as
+/// [`Runtime::scheduler_snapshots`] reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SchedulerSnapshot {
+    /// Reductions it executed since the runtime started (shared with any
+    /// scheduler whose number is the same modulo 64).
+    pub reductions: u64,
+    /// Nanoseconds it slept for want of work since it started.
+    pub idle_ns: u64,
+    /// Tasks waiting in its own run queue now.
+    pub run_queue: u64,
 }
 
 /// What the runtime looks like at one moment.
@@ -60,6 +77,21 @@ impl Runtime {
     pub fn count_reductions(&self, n: u64) {
         let scheduler = crate::trace::scheduler_id() as usize;
         self.reductions.add(scheduler, n);
+    }
+
+    /// Per scheduler, scheduler 1 first, its totals and queue, without
+    /// looking at any process: cheap enough to take every few
+    /// milliseconds (the flight recorder's counters).
+    pub fn scheduler_snapshots(&self) -> Vec<SchedulerSnapshot> {
+        let queues = self.run_queues.lengths();
+        let idle = self.run_queues.idle_ns();
+        (0..queues.len().max(idle.len()))
+            .map(|i| SchedulerSnapshot {
+                reductions: self.reductions.of(i + 1),
+                idle_ns: idle.get(i).copied().unwrap_or(0),
+                run_queue: queues.get(i).copied().unwrap_or(0),
+            })
+            .collect()
     }
 
     /// A snapshot. It never waits for a running process: one that is

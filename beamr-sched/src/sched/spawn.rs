@@ -12,7 +12,7 @@ use crate::code::CodeServer;
 use crate::loader::{Instr, LoadError};
 use crate::process::{Exception, GcSettings, Process, ProcessHandle};
 use crate::runtime::Runtime;
-use crate::trace::probes;
+use crate::trace::{flight_hook, probes};
 use beamr_trace::{Mfa, TraceFlags, TraceTag};
 
 /// What to run in a new process.
@@ -268,6 +268,16 @@ impl Runtime {
             if crate::trace::PROBES && parent.seq_token != Term::NIL {
                 crate::signals::seq_trace::pass_to_child(parent, &mut child);
             }
+        }
+        if flight_hook::installed() {
+            let (module, function, arity) = child.initial_call;
+            let other = parent.as_deref().map_or(Term::NIL, |p| p.pid);
+            let mfa = Mfa {
+                module,
+                function,
+                arity,
+            };
+            flight_hook::spawned(child.pid, other, &mfa);
         }
         let mut monitor = None;
         child.watched = options.watched;

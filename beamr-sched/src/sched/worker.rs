@@ -162,6 +162,7 @@ pub fn run_slice(
         super::max_heap_report::report_max_heap(rt, p);
         let reductions = p.reductions.saturating_sub(before);
         rt.count_reductions(reductions);
+        crate::trace::flight_hook::count_slice(&mut p.messages_in);
         match outcome {
             Outcome::Yielded => {
                 running_probe(p, TraceTag::Out);

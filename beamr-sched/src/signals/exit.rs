@@ -60,6 +60,7 @@ impl Runtime {
         let process = &mut work.process;
         let pid = process.pid;
         probes::exit(&mut process.trace, pid, reason);
+        crate::trace::flight_hook::exited(pid, reason);
         // The trace sessions only it held end with it (see `trace::Session`).
         for session in crate::trace::Session::released_by(pid) {
             self.end_trace_session(&session);

@@ -233,6 +233,7 @@ fn seq_token_for(rt: &Runtime, p: &mut Process, to: Term, msg: Term) -> Term {
 /// [`seq_trace`](super::seq_trace) rule 3).
 #[inline]
 pub(super) fn push_message(p: &mut Process, term: Term, token: Term) {
+    p.messages_in = p.messages_in.wrapping_add(1);
     if token == Term::NIL || (p.seq_token == Term::NIL && !token.is_tuple()) {
         p.mailbox.push(term);
     } else {

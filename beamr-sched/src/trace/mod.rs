@@ -51,6 +51,11 @@
 //! are registered in [`tracer_module`]: beamr's own backends, which the
 //! program embedding beamr-sched (beamr-cli) registers at boot.
 //!
+//! An always-on flight recorder is not a session: [`flight_hook`] is
+//! called beside the `spawn`, `exit` and collection probes, and counts
+//! time slices, messages and normal exits, at a cost a recorder left on
+//! can bear.
+//!
 //! This is the bottom layer: it knows terms, beamr-trace and nothing else of
 //! the runtime, so every layer above may fire probes.
 
@@ -59,6 +64,7 @@ mod call_stats;
 mod clock;
 mod control;
 mod control_word;
+pub mod flight_hook;
 mod frame;
 pub mod port_probes;
 pub mod probes;
