@@ -13,8 +13,9 @@
 //!    scheduler every [`INTERVAL`] (written by a thread of its own, and
 //!    by each dump for the interval so far), the messages that entered
 //!    mailboxes, the time slices run, the exits with reason `normal`,
-//!    reductions, idle time and the run queue's length. One event per message, slice or normal exit would cost more
-//!    than the runtime's own work for it (`cargo xtask bench --flight`).
+//!    reductions, idle time and the run queue's length. One event per
+//!    message, slice or normal exit would cost more than the runtime's own
+//!    work for it (`cargo xtask bench --flight`).
 //! 2. A dump ([`Flight::dump`]) pauses the rings (events of that moment are
 //!    dropped, never torn), copies the file, and resumes; the copy is
 //!    renamed into place once whole. The copy says it
@@ -237,40 +238,30 @@ impl Totals {
     /// those of slot 0 (threads that are not schedulers) when it has any.
     fn since(&self, earlier: &Totals) -> Vec<SchedulerCounters> {
         let interval_ns = self.at.duration_since(earlier.at).as_nanos() as u64;
-        let hooked =
-            |totals: &Totals, slot: usize| totals.hooked.get(slot).copied().unwrap_or_default();
-        let outside = SchedulerCounters {
-            scheduler: 0,
+        let hooked = |slot: usize| {
+            let at = |totals: &Totals| totals.hooked.get(slot).copied().unwrap_or_default();
+            at(self).since(&at(earlier))
+        };
+        let counters = |scheduler: usize, counted: flight_hook::Counted| SchedulerCounters {
+            scheduler: scheduler as u64,
             interval_ns,
-            slices: hooked(self, 0)
-                .slices
-                .saturating_sub(hooked(earlier, 0).slices),
-            messages: hooked(self, 0)
-                .messages
-                .saturating_sub(hooked(earlier, 0).messages),
-            normal_exits: hooked(self, 0)
-                .normal_exits
-                .saturating_sub(hooked(earlier, 0).normal_exits),
+            slices: counted.slices,
+            messages: counted.messages,
+            normal_exits: counted.normal_exits,
             ..SchedulerCounters::default()
         };
         // Slot 0 counts only for threads that are not schedulers (or a
         // scheduler past the last slot): shown when it counted anything.
-        let counted = outside.slices != 0 || outside.messages != 0 || outside.normal_exits != 0;
-        let outside = counted.then_some(outside);
+        let outside = Some(hooked(0))
+            .filter(|c| !c.is_empty())
+            .map(|c| counters(0, c));
         let schedulers = self.schedulers.iter().enumerate().map(|(i, now)| {
             let before = earlier.schedulers.get(i).cloned().unwrap_or_default();
-            let (now_hooked, before_hooked) = (hooked(self, i + 1), hooked(earlier, i + 1));
             SchedulerCounters {
-                scheduler: i as u64 + 1,
-                interval_ns,
                 reductions: now.reductions.saturating_sub(before.reductions),
-                slices: now_hooked.slices.saturating_sub(before_hooked.slices),
-                messages: now_hooked.messages.saturating_sub(before_hooked.messages),
-                normal_exits: now_hooked
-                    .normal_exits
-                    .saturating_sub(before_hooked.normal_exits),
                 idle_ns: now.idle_ns.saturating_sub(before.idle_ns),
                 run_queue: now.run_queue,
+                ..counters(i + 1, hooked(i + 1))
             }
         });
         outside.into_iter().chain(schedulers).collect()

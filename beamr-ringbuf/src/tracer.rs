@@ -22,9 +22,7 @@
 //! Event layouts are in [`crate::codec`].
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::OnceLock;
 
-use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 use beamr_trace::{CallArgs, Decision, Mfa, Payload, TraceEvent, TraceTag, Tracee, Tracer};
 
@@ -34,7 +32,6 @@ use crate::layout::Category;
 use crate::recorder::Recorder;
 use crate::ring::Ring;
 use crate::strings;
-use crate::summary;
 
 /// A [`Tracer`] that records into a [`Recorder`]'s rings.
 pub struct RingTracer {
@@ -44,9 +41,6 @@ pub struct RingTracer {
     tag_mask: AtomicU32,
     /// Per ring, the functions its `call` events named last.
     known: Box<[KnownMfas]>,
-    /// The summary of the exit reason `normal`, its atom interned
-    /// ([`RingTracer::record_exit`]).
-    normal_summary: OnceLock<[u64; 2]>,
 }
 
 /// Slots of [`KnownMfas`]: a function lands in the slot of its name's
@@ -83,7 +77,6 @@ impl RingTracer {
             shared_lock: AtomicBool::new(false),
             tag_mask: AtomicU32::new(u32::MAX),
             known,
-            normal_summary: OnceLock::new(),
         }
     }
 
@@ -212,20 +205,9 @@ impl RingTracer {
     }
 
     /// The `exit` event of `tracee` with `reason`, the way
-    /// [`RingTracer::record_spawned`] writes (the summary of `normal`
-    /// made once).
+    /// [`RingTracer::record_spawned`] writes.
     pub fn record_exit(&self, tracee: Tracee, scheduler_id: u32, reason: Term) -> Decision {
-        let words = || {
-            if reason == Term::atom(Atom::NORMAL) {
-                // Most exits: the summary of `normal`, made once.
-                let [r0, r1] = *self
-                    .normal_summary
-                    .get_or_init(|| summary::encode(reason, |a| self.recorder.intern_atom(a)));
-                let [t, _, _] = codec::exit_words(tracee, Term::NIL, |_| 0);
-                return [t, r0, r1];
-            }
-            codec::exit_words(tracee, reason, |a| self.recorder.intern_atom(a))
-        };
+        let words = || codec::exit_words(tracee, reason, |a| self.recorder.intern_atom(a));
         let payload = || Payload::Exit { reason };
         self.fire_one(TraceTag::Exit, tracee, scheduler_id, None, words, payload)
     }

@@ -416,7 +416,7 @@ fn record_spawned_records_what_the_protocol_records() {
 }
 
 /// `record_exit`, the flight recorder's one-step `exit`, the same way,
-/// with `normal` (whose summary it makes once) and other reasons.
+/// with atom reasons and others.
 #[test]
 fn record_exit_records_what_the_protocol_records() {
     let reason = |i: usize| match i % 3 {

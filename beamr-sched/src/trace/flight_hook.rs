@@ -193,6 +193,22 @@ pub struct Counted {
     pub normal_exits: u64,
 }
 
+impl Counted {
+    /// What was counted from `earlier` to these.
+    pub fn since(&self, earlier: &Counted) -> Counted {
+        Counted {
+            messages: self.messages.saturating_sub(earlier.messages),
+            slices: self.slices.saturating_sub(earlier.slices),
+            normal_exits: self.normal_exits.saturating_sub(earlier.normal_exits),
+        }
+    }
+
+    /// True when nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        *self == Counted::default()
+    }
+}
+
 /// What slot `slot` has counted since the recorder was installed (slot 0:
 /// threads that are not schedulers).
 pub fn counts(slot: usize) -> Counted {
