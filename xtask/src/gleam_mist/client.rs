@@ -5,9 +5,16 @@
 //! end of the headers of a `101`), so that a keep-alive connection carries
 //! several; each connection ends with a half-close and whatever the server
 //! sends until it closes, so that a server that closes (or fails to) shows.
+//! The same script runs over TLS ([`Transport::Tls`], rustls), where the
+//! half-close is TLS's `close_notify`.
 
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
+use std::path::Path;
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -178,18 +185,108 @@ pub fn script() -> Vec<Exchange> {
     exchanges
 }
 
-/// Runs `exchange` against `127.0.0.1:port`: the bytes answered to each
-/// step, then what came after the half-close (or why reading stopped), as
-/// one text for comparison (bytes escaped where not printable).
-pub fn run(port: u16, exchange: &Exchange) -> String {
-    let mut out = String::new();
-    let mut stream = match TcpStream::connect(("127.0.0.1", port)) {
-        Ok(s) => s,
-        Err(e) => return format!("cannot connect: {}\n", e.kind()),
+/// How the client reaches the server.
+pub enum Transport {
+    /// Plain TCP.
+    Tcp,
+    /// TLS over TCP, with this configuration (see [`tls_config`]), the
+    /// server named `localhost`.
+    Tls(Arc<ClientConfig>),
+}
+
+/// A client configuration that trusts only the CA certificate in
+/// `ca_file` (PEM) and offers only TLS `version` (1.2 or 1.3).
+pub fn tls_config(ca_file: &Path, version: u8) -> Result<Arc<ClientConfig>, String> {
+    let ca = CertificateDer::from_pem_file(ca_file)
+        .map_err(|e| format!("{}: {e}", ca_file.display()))?;
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(ca)
+        .map_err(|e| format!("{}: {e}", ca_file.display()))?;
+    let versions: &[&rustls::SupportedProtocolVersion] = match version {
+        12 => &[&rustls::version::TLS12],
+        13 => &[&rustls::version::TLS13],
+        _ => return Err(format!("TLS 1.{} is not offered", version % 10)),
     };
+    let config =
+        ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_protocol_versions(versions)
+            .map_err(|e| format!("TLS 1.{}: {e}", version % 10))?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+    Ok(Arc::new(config))
+}
+
+/// One connection the script runs on: plain TCP, or TLS over it.
+trait Connection: Read + Write {
+    /// Tells the server that nothing more comes: TCP's half-close, or
+    /// TLS's `close_notify` (which TLS has in place of one).
+    fn finish_sending(&mut self) -> std::io::Result<()>;
+}
+
+impl Connection for TcpStream {
+    fn finish_sending(&mut self) -> std::io::Result<()> {
+        self.shutdown(Shutdown::Write)
+    }
+}
+
+impl Connection for StreamOwned<ClientConnection, TcpStream> {
+    fn finish_sending(&mut self) -> std::io::Result<()> {
+        self.conn.send_close_notify();
+        self.flush()
+    }
+}
+
+/// A connection to `127.0.0.1:port` over `transport`, its reads bounded
+/// by [`READ_TIMEOUT`]. A TLS handshake happens with the first write.
+fn connect(port: u16, transport: &Transport) -> Result<Box<dyn Connection>, String> {
+    let stream = TcpStream::connect(("127.0.0.1", port))
+        .map_err(|e| format!("cannot connect: {}", e.kind()))?;
     let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    match transport {
+        Transport::Tcp => Ok(Box::new(stream)),
+        Transport::Tls(config) => {
+            let name = ServerName::try_from("localhost").map_err(|e| e.to_string())?;
+            let tls = ClientConnection::new(Arc::clone(config), name)
+                .map_err(|e| format!("cannot start TLS: {e}"))?;
+            Ok(Box::new(StreamOwned::new(tls, stream)))
+        }
+    }
+}
+
+/// The exchanges the script also runs over TLS: each kind of body and
+/// response framing, the websocket, a handler crash and a request after it.
+const OVER_TLS: [&str; 8] = [
+    "keep-alive GETs: /hello, query parameters, JSON",
+    "POST echo and JSON bodies",
+    "a 100 kB POST echoed",
+    "a chunked request body echoed",
+    "a chunked response",
+    "a websocket echo: text, binary, ping, close",
+    "a handler crash (1)",
+    "served at the end",
+];
+
+/// The part of [`script`] that runs over TLS as well (see [`OVER_TLS`]).
+pub fn tls_script() -> Vec<Exchange> {
+    script()
+        .into_iter()
+        .filter(|e| OVER_TLS.contains(&e.name))
+        .collect()
+}
+
+/// Runs `exchange` against `127.0.0.1:port` over `transport`: the bytes
+/// answered to each step, then what came after the half-close (or why
+/// reading stopped), as one text for comparison (bytes escaped where not
+/// printable).
+pub fn run(port: u16, transport: &Transport, exchange: &Exchange) -> String {
+    let mut out = String::new();
+    let mut stream = match connect(port, transport) {
+        Ok(s) => s,
+        Err(e) => return format!("{e}\n"),
+    };
     let mut reader = Reader {
-        stream: &mut stream,
+        stream: &mut *stream,
         buf: Vec::new(),
     };
     for (i, step) in exchange.steps.iter().enumerate() {
@@ -239,7 +336,7 @@ pub fn run(port: u16, exchange: &Exchange) -> String {
 /// Half-closes the connection and reads what the server sends until it
 /// closes.
 fn end(reader: &mut Reader<'_>) -> String {
-    let _ = reader.stream.shutdown(Shutdown::Write);
+    let _ = reader.stream.finish_sending();
     match reader.rest() {
         Ok(bytes) => format!("after the half-close:\n{}<closed>\n", escape(&bytes)),
         Err(why) => format!("after the half-close:\n<{why}>\n"),
@@ -301,7 +398,7 @@ fn escape(bytes: &[u8]) -> String {
 
 /// A connection and the bytes read from it but not yet consumed.
 struct Reader<'a> {
-    stream: &'a mut TcpStream,
+    stream: &'a mut dyn Connection,
     buf: Vec<u8>,
 }
 
@@ -324,6 +421,8 @@ impl Reader<'_> {
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
                 Err(format!("no answer within {} s", READ_TIMEOUT.as_secs()))
             }
+            // TLS's errors (an alert, a bad record) say more than their kind.
+            Err(e) if e.kind() == ErrorKind::InvalidData => Err(format!("read failed: {e}")),
             Err(e) => Err(format!("read failed: {}", e.kind())),
         }
     }
@@ -450,6 +549,11 @@ mod tests {
         assert_eq!(frame[..2], [0x81, 0x82]);
         assert_eq!(frame[6] ^ frame[2], b'a');
         assert_eq!(frame[7] ^ frame[3], b'b');
+    }
+
+    #[test]
+    fn every_tls_exchange_is_in_the_script() {
+        assert_eq!(tls_script().len(), OVER_TLS.len());
     }
 
     #[test]

@@ -3,14 +3,15 @@
 //!
 //! `tests/gleam/mist_app` (GET with query parameters, JSON through
 //! gleam_json, POST echo, 404s, a handler that crashes, a chunked response,
-//! a websocket echo) is built with `gleam build` in the OTP 27 root, its
+//! a websocket echo; and the same over TLS 1.3 and 1.2 with a certificate
+//! made here by `openssl`, signed by a CA made with it) is built with `gleam build` in the OTP 27 root, its
 //! dependencies given by path to copies of `../shared/gleam/packages` (so
 //! no hex access is needed), then started as `gleam run` starts it (`erl
 //! -pa build/dev/erlang/*/ebin` running `mist_app@@main:run(mist_app)`,
 //! which starts the application and its dependencies, ssl among them) and
 //! with `beamr run build/dev/erlang`. Each listens on 127.0.0.1 on a port
-//! the system picks and prints it; [`client::script`] is run against each,
-//! and the answers are compared byte for byte, `date` headers masked.
+//! the system picks and prints it (and its TLS port); [`client::script`]
+//! is run against each, and [`client::tls_script`] over TLS, and the answers are compared byte for byte, `date` headers masked.
 //! Both servers are killed at the end, whatever happened.
 //!
 //! Two of the copies are adjusted so that Gleam's resolver accepts them:
@@ -90,6 +91,7 @@ pub fn run(
     copy_dir(&app.join("src"), &project.join("src"))?;
     fs::copy(app.join("gleam.toml"), project.join("gleam.toml"))
         .map_err(|e| Error::new(format!("copying {}: {e}", app.display())))?;
+    let ca = make_certificates(&project.join("tls"))?;
     fs::copy(compiler, work.join("gleam"))
         .map_err(|e| Error::new(format!("copying {}: {e}", compiler.display())))?;
     let inside = |p: &Path| Path::new("/").join(p.strip_prefix(otp_root).unwrap_or(p));
@@ -104,7 +106,24 @@ pub fn run(
         ),
     ]))?;
 
-    let script = client::script();
+    let mut runs = vec![Run {
+        label: "",
+        transport: client::Transport::Tcp,
+        exchanges: client::script(),
+    }];
+    for (label, version) in [("tls 1.3: ", 13), ("tls 1.2: ", 12)] {
+        runs.push(Run {
+            label,
+            transport: client::Transport::Tls(
+                client::tls_config(&ca, version).map_err(Error::new)?,
+            ),
+            exchanges: client::tls_script(),
+        });
+    }
+    let exchanges: Vec<String> = runs
+        .iter()
+        .flat_map(|r| r.exchanges.iter().map(|e| format!("{}{}", r.label, e.name)))
+        .collect();
     let mut erl_command = Command::new("chroot");
     erl_command.arg(otp_root).args([
         "sh",
@@ -114,20 +133,20 @@ pub fn run(
             project_in.display()
         ),
     ]);
-    let erl = answers("erl 27", erl_command, &script)?;
+    let erl = answers("erl 27", erl_command, &runs)?;
     let mut beamr_command = Command::new(beamr);
     beamr_command
         .current_dir(&project)
         .env("BEAMR_OTP_ROOT", otp_root.join("usr/lib/erlang"))
         .arg("run")
         .arg("build/dev/erlang");
-    let ours = answers("beamr", beamr_command, &script)?;
+    let ours = answers("beamr", beamr_command, &runs)?;
 
     // Both transcripts, for a look at what was compared.
     for (name, served) in [("erl", &erl), ("beamr", &ours)] {
         let mut text = String::new();
-        for (exchange, answer) in script.iter().zip(&served.answers) {
-            text.push_str(&format!("== {}\n{answer}", exchange.name));
+        for (exchange, answer) in exchanges.iter().zip(&served.answers) {
+            text.push_str(&format!("== {exchange}\n{answer}"));
         }
         write(&work.join(format!("answers-{name}.txt")), &text)?;
         write(
@@ -136,15 +155,15 @@ pub fn run(
         )?;
     }
     let mut failures = Vec::new();
-    for ((exchange, e), b) in script.iter().zip(&erl.answers).zip(&ours.answers) {
+    for ((exchange, e), b) in exchanges.iter().zip(&erl.answers).zip(&ours.answers) {
         let (e, b) = (client::mask_dates(e), client::mask_dates(b));
         if e == b {
-            println!("gleam: mist_app: {}: same", exchange.name);
+            println!("gleam: mist_app: {exchange}: same");
         } else {
-            println!("gleam: mist_app: {}: DIFFERENT", exchange.name);
+            println!("gleam: mist_app: {exchange}: DIFFERENT");
             println!("  erl 27:\n{}", indent(&e));
             println!("  beamr:\n{}", indent(&b));
-            failures.push(exchange.name);
+            failures.push(exchange.as_str());
         }
     }
     if failures.is_empty() {
@@ -159,15 +178,24 @@ pub fn run(
     )))
 }
 
-/// What one server answered to the script, and what it printed.
+/// One pass of exchanges over one transport, its names prefixed with
+/// `label` in the report.
+struct Run {
+    label: &'static str,
+    transport: client::Transport,
+    exchanges: Vec<client::Exchange>,
+}
+
+/// What one server answered to the runs, in order, and what it printed.
 struct Served {
     answers: Vec<String>,
     output: Vec<String>,
 }
 
-/// Starts the server `command`, waits for its `listening on PORT` line,
-/// runs `script` against it and kills it.
-fn answers(name: &str, mut command: Command, script: &[client::Exchange]) -> Result<Served> {
+/// Starts the server `command`, waits for its `listening on PORT` and
+/// `listening tls on PORT` lines, runs each of `runs` against it (on the
+/// port of its transport) and kills it.
+fn answers(name: &str, mut command: Command, runs: &[Run]) -> Result<Served> {
     let mut server = Server(
         command
             .stdin(Stdio::null())
@@ -206,27 +234,36 @@ fn answers(name: &str, mut command: Command, script: &[client::Exchange]) -> Res
     }
     drop(lines);
     let mut printed = Vec::new();
-    let port = loop {
-        match output.recv_timeout(START_TIMEOUT) {
-            Ok(line) => {
-                let port = line
-                    .strip_prefix("listening on ")
-                    .and_then(|p| p.trim().parse::<u16>().ok());
-                printed.push(line);
-                if let Some(port) = port {
-                    break port;
-                }
-            }
-            Err(_) => {
-                return Err(Error::new(format!(
-                    "the mist app on {name} printed no port within {} s; it printed:\n{}",
-                    START_TIMEOUT.as_secs(),
-                    printed.join("\n")
-                )))
-            }
-        }
-    };
-    let answers = script.iter().map(|e| client::run(port, e)).collect();
+    let (mut port, mut tls_port) = (None, None);
+    while port.is_none() || tls_port.is_none() {
+        let Ok(line) = output.recv_timeout(START_TIMEOUT) else {
+            return Err(Error::new(format!(
+                "the mist app on {name} printed no port and TLS port within {} s; it printed:\n{}",
+                START_TIMEOUT.as_secs(),
+                printed.join("\n")
+            )));
+        };
+        let number = |prefix: &str| {
+            line.strip_prefix(prefix)
+                .and_then(|p| p.trim().parse::<u16>().ok())
+        };
+        port = port.or(number("listening on "));
+        tls_port = tls_port.or(number("listening tls on "));
+        printed.push(line);
+    }
+    let (port, tls_port) = (port.unwrap_or(0), tls_port.unwrap_or(0));
+    let answers = runs
+        .iter()
+        .flat_map(|run| {
+            let port = match run.transport {
+                client::Transport::Tcp => port,
+                client::Transport::Tls(_) => tls_port,
+            };
+            run.exchanges
+                .iter()
+                .map(move |e| client::run(port, &run.transport, e))
+        })
+        .collect();
     // Killed, its pipes end: the readers send what it printed last and
     // finish (waited for a few seconds at most: a helper process it started
     // could hold a pipe open).
@@ -263,6 +300,68 @@ impl Drop for Server {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// Makes a test CA and a certificate for `localhost` and 127.0.0.1 signed
+/// by it, with `openssl`, in `dir`: `cert.pem` and `key.pem` for the
+/// server, and the CA's `ca.pem` (returned) for the client to trust.
+fn make_certificates(dir: &Path) -> Result<std::path::PathBuf> {
+    fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: {e}", dir.display())))?;
+    write(
+        &dir.join("server.ext"),
+        "subjectAltName = DNS:localhost, IP:127.0.0.1\n",
+    )?;
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+    ];
+    let openssl = |args: &[&str]| {
+        process::run(
+            Command::new("openssl")
+                .current_dir(dir)
+                .args(args)
+                .stdout(Stdio::null()),
+        )
+    };
+    openssl(
+        &[
+            &["req", "-x509"][..],
+            &ec,
+            &["-keyout", "ca.key", "-out", "ca.pem"],
+            &["-days", "2", "-subj", "/CN=beamr mist test CA"],
+        ]
+        .concat(),
+    )?;
+    openssl(
+        &[
+            &["req"][..],
+            &ec,
+            &["-keyout", "key.pem", "-out", "server.csr"],
+            &["-subj", "/CN=localhost"],
+        ]
+        .concat(),
+    )?;
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "cert.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ])?;
+    Ok(dir.join("ca.pem"))
 }
 
 /// Sets logging's `version` to 1.3.0 (see the module's comment).

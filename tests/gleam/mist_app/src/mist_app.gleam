@@ -1,7 +1,9 @@
 //// A small web app on mist: what beamr's gleam step serves on erl 27 and on
 //// beamr, driving both with the same requests and comparing the answers.
 //// It listens on 127.0.0.1 on a port the system picks and prints
-//// `listening on PORT` once it serves.
+//// `listening on PORT` once it serves; given `tls/cert.pem` and
+//// `tls/key.pem`, it serves over TLS as well, on another port it prints as
+//// `listening tls on PORT`.
 
 import gleam/bit_array
 import gleam/bytes_tree
@@ -23,17 +25,39 @@ import gleam/yielder
 import mist.{type Connection, type ResponseData}
 
 pub fn main() -> Nil {
-  let assert Ok(_) =
+  let builder =
     handle
     |> mist.new
     |> mist.bind("127.0.0.1")
     |> mist.port(0)
-    |> mist.after_start(fn(port, _scheme, _address) {
-      io.println("listening on " <> int.to_string(port))
+    |> mist.after_start(fn(port, scheme, _address) {
+      case scheme {
+        http.Http -> io.println("listening on " <> int.to_string(port))
+        http.Https -> io.println("listening tls on " <> int.to_string(port))
+      }
     })
-    |> mist.start
+  let assert Ok(_) = mist.start(builder)
+  // The same app over TLS too, when the gleam step has made a certificate
+  // (`tls/cert.pem`, signed by its own test CA) and its key.
+  case is_regular_file(tls_cert), is_regular_file(tls_key) {
+    True, True -> {
+      let assert Ok(_) =
+        builder
+        |> mist.with_tls(certfile: tls_cert, keyfile: tls_key)
+        |> mist.start
+      Nil
+    }
+    _, _ -> Nil
+  }
   process.sleep_forever()
 }
+
+const tls_cert = "tls/cert.pem"
+
+const tls_key = "tls/key.pem"
+
+@external(erlang, "filelib", "is_regular")
+fn is_regular_file(path: String) -> Bool
 
 fn handle(req: Request(Connection)) -> Response(ResponseData) {
   case req.method, request.path_segments(req) {
