@@ -80,6 +80,7 @@ pub fn script() -> Vec<Exchange> {
                 Http(b"GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n"),
                 Http(b"GET /query?name=J%C3%BCrgen&sp=a+b%20c&empty=&flag HTTP/1.1\r\nHost: localhost\r\n\r\n"),
                 Http(b"GET /json?name=Z%C3%B6e%22q HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\n\r\n"),
+                Http(b"GET /work?n=2500 HTTP/1.1\r\nHost: localhost\r\n\r\n"),
             ],
         },
         Exchange {

@@ -66,6 +66,7 @@ fn handle(req: Request(Connection)) -> Response(ResponseData) {
     http.Get, ["json"] -> person(req)
     http.Post, ["echo"] -> echo_body(req)
     http.Post, ["sum"] -> sum(req)
+    http.Get, ["work"] -> work(req)
     http.Get, ["crash"] -> panic as "the handler crashed on purpose"
     http.Get, ["chunked"] -> chunked()
     http.Get, ["ws"] -> websocket(req)
@@ -159,6 +160,32 @@ fn sum(req: Request(Connection)) -> Response(ResponseData) {
     Error(reason) ->
       json_response(422, json.object([#("error", json.string(reason))]))
   }
+}
+
+/// A CPU-bound answer, for the server benchmark: `n` (the parameter, 1000
+/// by default, at most 100000) numbers scrambled, sorted, summed, and the
+/// smallest five and the sum given as JSON.
+fn work(req: Request(Connection)) -> Response(ResponseData) {
+  let n =
+    request.get_query(req)
+    |> result.unwrap([])
+    |> list.key_find("n")
+    |> result.try(int.parse)
+    |> result.unwrap(1000)
+    |> int.clamp(min: 1, max: 100_000)
+  let sorted =
+    int.range(from: 1, to: n + 1, with: [], run: fn(acc, i) {
+      [i * 7919 % 10_007, ..acc]
+    })
+    |> list.sort(int.compare)
+  json_response(
+    200,
+    json.object([
+      #("n", json.int(n)),
+      #("smallest", json.array(list.take(sorted, 5), of: json.int)),
+      #("sum", json.int(int.sum(sorted))),
+    ]),
+  )
 }
 
 /// The project's own `gleam.toml` (the server runs in the project), or
