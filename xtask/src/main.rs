@@ -76,6 +76,7 @@ subcommands:
   fixtures   compile tests/erlang/*.erl into target/fixtures/{beam,asm}/
   bench [-n N] [--dir DIR] [--timeout SECS] [-S N] [--traced]
         [--probes | --flight [--instructions]] [WORKLOAD...]
+  bench --server [-d SECS] [-S N]
              build beamr (release), run ../shared/bench/*.erl (or DIR, or
              $BEAMR_BENCH_DIR) on erl and on beamr, check both print the same
              result, and print each workload's times and the beamr/BEAM
@@ -95,6 +96,11 @@ subcommands:
              over BEAMR_FLIGHT=0 (ring, pingpong and spawn_many unless
              names are given), against issue 33's 3%; --instructions as
              for --probes
+             --server: only the server table: the gleam step's mist app
+             on erl 27 and on beamr, each loaded by wrk (needs wrk) for
+             SECS seconds (default 10) after a warm-up, at /hello and at
+             the CPU-bound /work with 50 and 500 connections: requests
+             per second, p99 latency and errors
   erl-atom-order
              record the atoms erl 27 and 29 have at boot, in atom-index
              order, into beamr-core/data/erl_atom_order/ (OTP 26+ orders a
@@ -142,6 +148,12 @@ subcommands:
              those named) on erl and on beamr (release build), their
              outputs and exit statuses compared; minutes and gigabytes
              each, so not in test-all
+  soak --mist [--minutes M | --seconds S] [--rate R]
+             the gleam step's mist app on beamr (release build) under R
+             requests/s (default 2000) over 50 keep-alive connections for
+             M minutes (default 10): every answer must be the one its
+             request first got, and resident memory may grow at most 10%
+             after the first tenth of the run
   tsan       beamr-sched's scheduler stress tests, the flight recorder's
              concurrent writers, and the differential programs proc_*,
              ets_*, timer_*, tcp_* and code_* against erl, built with
@@ -168,7 +180,7 @@ enum Command {
     Loom(u32),
     Miri,
     Tsan,
-    Soak(Vec<String>),
+    Soak(soak::Soak),
     Help,
 }
 
@@ -276,7 +288,10 @@ fn main() -> ExitCode {
         Command::Loom(preemptions) => loom::run(&root, preemptions),
         Command::Miri => miri::run(&root),
         Command::Tsan => erlang::ensure().and_then(|()| tsan::run(&root)),
-        Command::Soak(only) => erlang::ensure().and_then(|()| soak::run(&root, &only)),
+        Command::Soak(soak::Soak::Programs(only)) => {
+            erlang::ensure().and_then(|()| soak::run(&root, &only))
+        }
+        Command::Soak(soak::Soak::Mist(plan)) => soak::mist(&root, plan),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -12,7 +12,7 @@
 
 use crate::bench::build;
 use crate::bench::runner::{run_captured, RunOutput};
-use crate::{process, Error, Result};
+use crate::{gleam_mist, process, Error, Result};
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -22,8 +22,39 @@ use std::time::{Duration, Instant};
 /// How long one run of one program may take on either runtime.
 pub const TIME_LIMIT: Duration = Duration::from_secs(900);
 
-/// Parses `[NAME...]`: the programs to run (none: all of them).
-pub fn parse(args: &[OsString]) -> Result<Vec<String>> {
+/// What `cargo xtask soak` runs.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Soak {
+    /// The programs of `tests/soak` named (all, when none are).
+    Programs(Vec<String>),
+    /// The mist app on beamr under a fixed rate ([`gleam_mist::soak`]).
+    Mist(gleam_mist::soak::Plan),
+}
+
+/// Parses `[NAME...]` (the programs to run; none: all of them) or
+/// `--mist [...]`.
+pub fn parse(args: &[OsString]) -> Result<Soak> {
+    if args.first().is_some_and(|a| a == "--mist") {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        return gleam_mist::soak::parse(&args).map(Soak::Mist);
+    }
+    programs_named(args).map(Soak::Programs)
+}
+
+/// Runs the mist app's soak on a release build of beamr.
+pub fn mist(root: &Path, plan: gleam_mist::soak::Plan) -> Result<()> {
+    let app = match crate::gleam_suites::mist_app(root) {
+        Ok(app) => app?,
+        Err(skip) => return Err(Error::new(format!("soak --mist: {}", skip.0))),
+    };
+    let beamr = build::beamr(root, &[])?;
+    gleam_mist::soak::run(&app, &beamr, plan)
+}
+
+fn programs_named(args: &[OsString]) -> Result<Vec<String>> {
     args.iter()
         .map(|arg| match arg.to_str() {
             Some(name) if !name.starts_with('-') => Ok(name.to_owned()),
@@ -198,8 +229,15 @@ mod tests {
     #[test]
     fn names_must_be_programs() {
         let args = |a: &[&str]| a.iter().map(OsString::from).collect::<Vec<_>>();
-        assert_eq!(parse(&args(&["soak_binary"])).unwrap(), ["soak_binary"]);
+        assert_eq!(
+            parse(&args(&["soak_binary"])).unwrap(),
+            Soak::Programs(vec!["soak_binary".into()])
+        );
         assert!(parse(&args(&["--time"])).is_err());
+        assert!(matches!(
+            parse(&args(&["--mist", "--seconds", "5"])).unwrap(),
+            Soak::Mist(_)
+        ));
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/soak");
         assert!(programs(&dir, &["nope".into()]).is_err());
         let all = programs(&dir, &[]).unwrap();

@@ -19,6 +19,9 @@
 //!    workloads: what a probe site costs while nothing is traced.
 //! 4. [`flight`] (`--flight` only): beamr with its flight recorder on
 //!    against beamr without it, on the process workloads (issue 33's 3%).
+//! 5. [`server`] (`--server` only): the Gleam step's mist app served by
+//!    erl 27 and by beamr under `wrk`: requests per second and p99
+//!    latency, with 50 and 500 connections.
 //!
 //! Steps: build beamr in release mode ([`build`]); `erlc` the workloads and
 //! the driver into `target/bench/<folder>-<hash>/` (only the stale ones);
@@ -35,6 +38,7 @@ mod peer;
 mod probes;
 mod run;
 pub mod runner;
+mod server;
 mod traced;
 
 pub use options::{parse, Options};

@@ -32,6 +32,10 @@ pub struct Options {
     /// `--instructions` (with `--probes` or `--flight`): instructions
     /// counted under valgrind instead of time.
     pub instructions: bool,
+    /// `--server`: the server table (the mist app under wrk), alone.
+    pub server: bool,
+    /// `-d SECS` (with `--server`): how long wrk loads each scenario.
+    pub duration: Duration,
 }
 
 impl Default for Options {
@@ -46,6 +50,8 @@ impl Default for Options {
             probes: false,
             flight: false,
             instructions: false,
+            server: false,
+            duration: Duration::from_secs(10),
         }
     }
 }
@@ -117,6 +123,10 @@ pub fn parse(args: &[OsString]) -> Result<Options> {
             "--probes" => options.probes = true,
             "--flight" => options.flight = true,
             "--instructions" => options.instructions = true,
+            "--server" => options.server = true,
+            "-d" | "--duration" => {
+                options.duration = Duration::from_secs(positive(&arg, &value(&arg)?)? as u64);
+            }
             flag if flag.starts_with('-') => {
                 return Err(Error::new(format!("bench: unknown option `{flag}`")));
             }
@@ -127,6 +137,9 @@ pub fn parse(args: &[OsString]) -> Result<Options> {
         return Err(Error::new(
             "bench: --instructions goes with --probes or --flight",
         ));
+    }
+    if options.server && (options.traced || options.probes || options.flight) {
+        return Err(Error::new("bench: --server runs its table alone"));
     }
     Ok(options)
 }
@@ -150,6 +163,10 @@ mod tests {
 
     #[test]
     fn parses_options_and_names() {
+        let o = parse(&args(&["--server", "-d", "4"])).unwrap();
+        assert!(o.server);
+        assert_eq!(o.duration, Duration::from_secs(4));
+        assert!(parse(&args(&["--server", "--flight"])).is_err());
         let o = parse(&args(&["-n", "3", "fib", "ring.erl", "--timeout", "9"])).unwrap();
         assert_eq!(o.repeat, 3);
         assert_eq!(o.only, vec!["fib".to_owned(), "ring".to_owned()]);

@@ -2,13 +2,16 @@
 //! the tables asked for need, runs them, and fails if a workload failed.
 
 use super::options::{Options, TRACED};
-use super::{build, flight, peer, probes, traced, DIR_VAR};
+use super::{build, flight, peer, probes, server, traced, DIR_VAR};
 use crate::{Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// Runs the benchmarks and prints the tables; fails if any workload failed.
 pub fn run(root: &Path, options: &Options) -> Result<()> {
+    if options.server {
+        return server::run(root, options);
+    }
     let tables = options.tables();
     let dir = match (&options.dir, std::env::var_os(DIR_VAR)) {
         (Some(dir), _) => dir.clone(),

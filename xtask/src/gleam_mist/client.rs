@@ -365,6 +365,37 @@ pub fn mask_dates(text: &str) -> String {
     out
 }
 
+/// `bytes` escaped as the reports show them, `date` headers masked: what
+/// two answers are compared by.
+pub fn masked(bytes: &[u8]) -> String {
+    mask_dates(&escape(bytes))
+}
+
+/// A plain connection to `127.0.0.1:port` for [`exchange`], its reads
+/// bounded by [`READ_TIMEOUT`].
+pub fn keep_alive(port: u16) -> Result<TcpStream, String> {
+    let stream = TcpStream::connect(("127.0.0.1", port))
+        .map_err(|e| format!("cannot connect: {}", e.kind()))?;
+    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
+    Ok(stream)
+}
+
+/// Sends `request` on `stream` and reads one response by its framing;
+/// bytes after it (which nothing asked for) are an error.
+pub fn exchange(stream: &mut TcpStream, request: &[u8]) -> Result<Vec<u8>, String> {
+    let mut reader = Reader {
+        stream,
+        buf: Vec::new(),
+    };
+    reader.send(request)?;
+    let response = reader.response()?;
+    if reader.buf.is_empty() {
+        Ok(response)
+    } else {
+        Err(format!("{} bytes after the response", reader.buf.len()))
+    }
+}
+
 /// A client frame: FIN, `opcode`, masked `payload` (under 64 KiB).
 fn masked_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
     let key = [0x12, 0x34, 0x56, 0x78];

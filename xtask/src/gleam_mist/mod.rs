@@ -22,12 +22,13 @@
 //! `src/*.erl` compile as a Gleam package's own Erlang files do).
 
 pub mod client;
+pub mod soak;
 
 use crate::gleam_suites::copy_dir;
 use crate::{process, Error, Result};
 use std::fs;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
@@ -74,38 +75,7 @@ pub fn run(
     packages: &Path,
     beamr: &Path,
 ) -> Result<()> {
-    let work = otp_root.join("tmp/beamr-gleam-mist");
-    let _ = fs::remove_dir_all(&work);
-    let project = work.join("project");
-    let pkgs = work.join("pkgs");
-    for package in PACKAGES {
-        copy_dir(&packages.join(package), &pkgs.join(package))?;
-    }
-    raise_logging_version(&pkgs.join("logging/gleam.toml"))?;
-    for (package, toml) in ERLANG_PACKAGES {
-        write(&pkgs.join(package).join("gleam.toml"), toml)?;
-        // Their tests are rebar3's (EUnit and Common Test): not built here.
-        let _ = fs::remove_dir_all(pkgs.join(package).join("test"));
-    }
-    let app = workspace.join("tests/gleam/mist_app");
-    copy_dir(&app.join("src"), &project.join("src"))?;
-    fs::copy(app.join("gleam.toml"), project.join("gleam.toml"))
-        .map_err(|e| Error::new(format!("copying {}: {e}", app.display())))?;
-    let ca = make_certificates(&project.join("tls"))?;
-    fs::copy(compiler, work.join("gleam"))
-        .map_err(|e| Error::new(format!("copying {}: {e}", compiler.display())))?;
-    let inside = |p: &Path| Path::new("/").join(p.strip_prefix(otp_root).unwrap_or(p));
-    let project_in = inside(&project);
-    process::run(Command::new("chroot").arg(otp_root).args([
-        "sh",
-        "-c",
-        &format!(
-            "cd {} && {} build",
-            project_in.display(),
-            inside(&work.join("gleam")).display()
-        ),
-    ]))?;
-
+    let app = App::build(workspace, otp_root, compiler, packages)?;
     let mut runs = vec![Run {
         label: "",
         transport: client::Transport::Tcp,
@@ -115,7 +85,7 @@ pub fn run(
         runs.push(Run {
             label,
             transport: client::Transport::Tls(
-                client::tls_config(&ca, version).map_err(Error::new)?,
+                client::tls_config(&app.ca, version).map_err(Error::new)?,
             ),
             exchanges: client::tls_script(),
         });
@@ -124,23 +94,8 @@ pub fn run(
         .iter()
         .flat_map(|r| r.exchanges.iter().map(|e| format!("{}{}", r.label, e.name)))
         .collect();
-    let mut erl_command = Command::new("chroot");
-    erl_command.arg(otp_root).args([
-        "sh",
-        "-c",
-        &format!(
-            "cd {} && exec erl -noshell -pa build/dev/erlang/*/ebin -eval \"'mist_app@@main':run(mist_app)\"",
-            project_in.display()
-        ),
-    ]);
-    let erl = answers("erl 27", erl_command, &runs)?;
-    let mut beamr_command = Command::new(beamr);
-    beamr_command
-        .current_dir(&project)
-        .env("BEAMR_OTP_ROOT", otp_root.join("usr/lib/erlang"))
-        .arg("run")
-        .arg("build/dev/erlang");
-    let ours = answers("beamr", beamr_command, &runs)?;
+    let erl = answers(start("erl 27", app.erl())?, &runs);
+    let ours = answers(start("beamr", app.beamr(beamr))?, &runs);
 
     // Both transcripts, for a look at what was compared.
     for (name, served) in [("erl", &erl), ("beamr", &ours)] {
@@ -148,9 +103,9 @@ pub fn run(
         for (exchange, answer) in exchanges.iter().zip(&served.answers) {
             text.push_str(&format!("== {exchange}\n{answer}"));
         }
-        write(&work.join(format!("answers-{name}.txt")), &text)?;
+        write(&app.work.join(format!("answers-{name}.txt")), &text)?;
         write(
-            &work.join(format!("output-{name}.txt")),
+            &app.work.join(format!("output-{name}.txt")),
             &served.output.join("\n"),
         )?;
     }
@@ -178,6 +133,97 @@ pub fn run(
     )))
 }
 
+/// `tests/gleam/mist_app` built in an OTP root, with its TLS certificate,
+/// ready to start on either runtime.
+pub struct App {
+    otp_root: PathBuf,
+    /// The work directory, `tmp/beamr-gleam-mist` in the root.
+    pub work: PathBuf,
+    /// The built project, where both servers run.
+    project: PathBuf,
+    /// The test CA's certificate, for a client to trust.
+    pub ca: PathBuf,
+}
+
+impl App {
+    /// Copies the app and the packages it needs from `packages` into the
+    /// root's work directory, makes its certificate and builds it with the
+    /// Gleam `compiler` in the root.
+    pub fn build(
+        workspace: &Path,
+        otp_root: &Path,
+        compiler: &Path,
+        packages: &Path,
+    ) -> Result<App> {
+        let work = otp_root.join("tmp/beamr-gleam-mist");
+        let _ = fs::remove_dir_all(&work);
+        let project = work.join("project");
+        let pkgs = work.join("pkgs");
+        for package in PACKAGES {
+            copy_dir(&packages.join(package), &pkgs.join(package))?;
+        }
+        raise_logging_version(&pkgs.join("logging/gleam.toml"))?;
+        for (package, toml) in ERLANG_PACKAGES {
+            write(&pkgs.join(package).join("gleam.toml"), toml)?;
+            // Their tests are rebar3's (EUnit and Common Test): not built here.
+            let _ = fs::remove_dir_all(pkgs.join(package).join("test"));
+        }
+        let source = workspace.join("tests/gleam/mist_app");
+        copy_dir(&source.join("src"), &project.join("src"))?;
+        fs::copy(source.join("gleam.toml"), project.join("gleam.toml"))
+            .map_err(|e| Error::new(format!("copying {}: {e}", source.display())))?;
+        let ca = make_certificates(&project.join("tls"))?;
+        fs::copy(compiler, work.join("gleam"))
+            .map_err(|e| Error::new(format!("copying {}: {e}", compiler.display())))?;
+        let app = App {
+            otp_root: otp_root.to_path_buf(),
+            work,
+            project,
+            ca,
+        };
+        process::run(Command::new("chroot").arg(otp_root).args([
+            "sh",
+            "-c",
+            &format!(
+                "cd {} && {} build",
+                app.inside(&app.project).display(),
+                app.inside(&app.work.join("gleam")).display()
+            ),
+        ]))?;
+        Ok(app)
+    }
+
+    /// `path` as seen inside the root.
+    fn inside(&self, path: &Path) -> PathBuf {
+        Path::new("/").join(path.strip_prefix(&self.otp_root).unwrap_or(path))
+    }
+
+    /// The app on erl 27, as `gleam run` starts it, in the root.
+    pub fn erl(&self) -> Command {
+        let mut command = Command::new("chroot");
+        command.arg(&self.otp_root).args([
+            "sh",
+            "-c",
+            &format!(
+                "cd {} && exec erl -noshell -pa build/dev/erlang/*/ebin -eval \"'mist_app@@main':run(mist_app)\"",
+                self.inside(&self.project).display()
+            ),
+        ]);
+        command
+    }
+
+    /// The app on `beamr`, with the root's OTP library.
+    pub fn beamr(&self, beamr: &Path) -> Command {
+        let mut command = Command::new(beamr);
+        command
+            .current_dir(&self.project)
+            .env("BEAMR_OTP_ROOT", self.otp_root.join("usr/lib/erlang"))
+            .arg("run")
+            .arg("build/dev/erlang");
+        command
+    }
+}
+
 /// One pass of exchanges over one transport, its names prefixed with
 /// `label` in the report.
 struct Run {
@@ -192,10 +238,41 @@ struct Served {
     output: Vec<String>,
 }
 
-/// Starts the server `command`, waits for its `listening on PORT` and
-/// `listening tls on PORT` lines, runs each of `runs` against it (on the
-/// port of its transport) and kills it.
-fn answers(name: &str, mut command: Command, runs: &[Run]) -> Result<Served> {
+/// Runs each of `runs` against `server` (on the port of its transport),
+/// then stops it.
+fn answers(server: Running, runs: &[Run]) -> Served {
+    let answers = runs
+        .iter()
+        .flat_map(|run| {
+            let port = match run.transport {
+                client::Transport::Tcp => server.port,
+                client::Transport::Tls(_) => server.tls_port,
+            };
+            run.exchanges
+                .iter()
+                .map(move |e| client::run(port, &run.transport, e))
+        })
+        .collect();
+    Served {
+        answers,
+        output: server.stop(),
+    }
+}
+
+/// A server that printed its ports, with what it has printed so far.
+pub struct Running {
+    server: Server,
+    output: mpsc::Receiver<String>,
+    printed: Vec<String>,
+    /// Its HTTP port.
+    pub port: u16,
+    /// Its HTTPS port.
+    pub tls_port: u16,
+}
+
+/// Starts the server `command` (called `name` in errors) and waits for its
+/// `listening on PORT` and `listening tls on PORT` lines.
+pub fn start(name: &str, mut command: Command) -> Result<Running> {
     let mut server = Server(
         command
             .stdin(Stdio::null())
@@ -235,7 +312,16 @@ fn answers(name: &str, mut command: Command, runs: &[Run]) -> Result<Served> {
     drop(lines);
     let mut printed = Vec::new();
     let (mut port, mut tls_port) = (None, None);
-    while port.is_none() || tls_port.is_none() {
+    loop {
+        if let (Some(port), Some(tls_port)) = (port, tls_port) {
+            return Ok(Running {
+                server,
+                output,
+                printed,
+                port,
+                tls_port,
+            });
+        }
         let Ok(line) = output.recv_timeout(START_TIMEOUT) else {
             return Err(Error::new(format!(
                 "the mist app on {name} printed no port and TLS port within {} s; it printed:\n{}",
@@ -251,30 +337,36 @@ fn answers(name: &str, mut command: Command, runs: &[Run]) -> Result<Served> {
         tls_port = tls_port.or(number("listening tls on "));
         printed.push(line);
     }
-    let (port, tls_port) = (port.unwrap_or(0), tls_port.unwrap_or(0));
-    let answers = runs
-        .iter()
-        .flat_map(|run| {
-            let port = match run.transport {
-                client::Transport::Tcp => port,
-                client::Transport::Tls(_) => tls_port,
-            };
-            run.exchanges
-                .iter()
-                .map(move |e| client::run(port, &run.transport, e))
-        })
-        .collect();
-    // Killed, its pipes end: the readers send what it printed last and
-    // finish (waited for a few seconds at most: a helper process it started
-    // could hold a pipe open).
-    drop(server);
-    while let Ok(line) = output.recv_timeout(Duration::from_secs(5)) {
-        printed.push(line);
+}
+
+impl Running {
+    /// The server's OS process id.
+    pub fn pid(&self) -> u32 {
+        self.server.0.id()
     }
-    Ok(Served {
-        answers,
-        output: printed,
-    })
+
+    /// Whether the server is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.server.0.try_wait(), Ok(None))
+    }
+
+    /// Stops the server; everything it printed.
+    pub fn stop(self) -> Vec<String> {
+        let Running {
+            server,
+            output,
+            mut printed,
+            ..
+        } = self;
+        // Killed, its pipes end: the readers send what it printed last and
+        // finish (waited for a few seconds at most: a helper process it
+        // started could hold a pipe open).
+        drop(server);
+        while let Ok(line) = output.recv_timeout(Duration::from_secs(5)) {
+            printed.push(line);
+        }
+        printed
+    }
 }
 
 /// A started server, stopped when dropped: asked with SIGTERM (on which
@@ -305,7 +397,7 @@ impl Drop for Server {
 /// Makes a test CA and a certificate for `localhost` and 127.0.0.1 signed
 /// by it, with `openssl`, in `dir`: `cert.pem` and `key.pem` for the
 /// server, and the CA's `ca.pem` (returned) for the client to trust.
-fn make_certificates(dir: &Path) -> Result<std::path::PathBuf> {
+fn make_certificates(dir: &Path) -> Result<PathBuf> {
     fs::create_dir_all(dir).map_err(|e| Error::new(format!("{}: {e}", dir.display())))?;
     write(
         &dir.join("server.ext"),

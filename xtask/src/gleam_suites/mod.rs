@@ -122,6 +122,16 @@ pub fn mist(workspace: &Path, beamr: Option<&Path>) -> std::result::Result<Resul
     ))
 }
 
+/// The mist app built in the OTP 27 root (for the server benchmark), with
+/// the packages its OTP applications need installed there.
+pub fn mist_app(workspace: &Path) -> std::result::Result<Result<crate::gleam_mist::App>, Skip> {
+    let (compiler, packages, otp_root) = locate(workspace)?;
+    otp_roots::ensure_packages(&otp_root, &otp_roots::MIST_PACKAGES)?;
+    Ok(crate::gleam_mist::App::build(
+        workspace, &otp_root, &compiler, &packages,
+    ))
+}
+
 /// The Gleam compiler, the packages directory and the OTP 27 root.
 fn locate(workspace: &Path) -> std::result::Result<(PathBuf, PathBuf, PathBuf), Skip> {
     let gleam_dir = std::env::var_os(GLEAM_DIR_VAR)
