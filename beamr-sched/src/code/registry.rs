@@ -87,8 +87,10 @@ pub enum LoadOutcome {
 /// The loaded modules and the code path.
 pub struct CodeServer {
     modules: RwLock<HashMap<Atom, Versions>>,
-    /// Every version ever loaded, kept alive for the runtime's life.
-    all: Mutex<Vec<Arc<Module>>>,
+    /// Every version ever loaded, kept alive for the runtime's life, in
+    /// the order of their code's addresses (so that [`Self::module_at`],
+    /// which every stack trace calls for each frame, is a binary search).
+    all: RwLock<Vec<Arc<Module>>>,
     path: RwLock<CodePath>,
     /// Serialises loads from the code path so a module is loaded once.
     loading: Mutex<()>,
@@ -107,7 +109,7 @@ impl CodeServer {
     pub fn new(path: CodePath) -> CodeServer {
         CodeServer {
             modules: RwLock::new(HashMap::new()),
-            all: Mutex::new(Vec::new()),
+            all: RwLock::new(Vec::new()),
             path: RwLock::new(path),
             loading: Mutex::new(()),
         }
@@ -213,7 +215,7 @@ impl CodeServer {
     pub fn memory_bytes(&self) -> usize {
         let versions: usize = self
             .all
-            .lock()
+            .read()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .map(|m| m.memory_bytes())
@@ -270,10 +272,11 @@ impl CodeServer {
 
     fn install(&self, module: Arc<Module>, origin: Arc<Origin>) -> Atom {
         let name = module.name;
-        self.all
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(module.clone());
+        {
+            let mut all = self.all.write().unwrap_or_else(|e| e.into_inner());
+            let at = all.partition_point(|m| code_start(m) < code_start(&module));
+            all.insert(at, module.clone());
+        }
         let mut modules = self.modules.write().unwrap_or_else(|e| e.into_inner());
         let versions = modules.entry(name).or_default();
         // Exports of the previous version that the new one lacks become undefined.
@@ -366,8 +369,12 @@ impl CodeServer {
 
     /// The module version whose code contains `ip`.
     pub fn module_at(&self, ip: *const Instr) -> Option<Arc<Module>> {
-        let all = self.all.lock().unwrap_or_else(|e| e.into_inner());
-        all.iter().find(|m| m.contains(ip)).cloned()
+        let all = self.all.read().unwrap_or_else(|e| e.into_inner());
+        // The last module whose code starts at or before `ip`: the only
+        // one that can hold it, since no two modules' code overlaps.
+        let after = all.partition_point(|m| code_start(m) <= ip as usize);
+        let module = all.get(after.checked_sub(1)?)?;
+        module.contains(ip).then(|| module.clone())
     }
 
     /// Removes the first directory of the code path that is `name` or
@@ -440,6 +447,12 @@ pub fn runs_code(p: &crate::process::Process, module: &Module) -> bool {
             .iter()
             .filter_map(|w| w.as_code_pointer())
             .any(|ra| module.contains(ra.cast()))
+}
+
+/// Where `module`'s code starts in memory: the order of
+/// [`CodeServer::module_at`]'s search.
+fn code_start(module: &Module) -> usize {
+    module.code.as_ptr() as usize
 }
 
 /// The code server as the call pattern table sees it.
