@@ -98,6 +98,11 @@ pub(super) struct State {
     pub closed: bool,
     /// The peer closed its side (seen by a read).
     pub eof: bool,
+    /// The last read found nothing to read. mio's readiness is
+    /// edge-triggered, so the I/O thread hears of the next bytes; until
+    /// then a recv or `{active, once}` need not try a read (which would
+    /// only fail, a system call per request on a keep-alive connection).
+    pub drained: bool,
     pub connect: Option<Waiter>,
     pub acceptors: VecDeque<Waiter>,
     pub recv: Option<(Waiter, usize)>,
@@ -132,6 +137,7 @@ impl State {
             connected: false,
             closed: false,
             eof: false,
+            drained: false,
             connect: None,
             acceptors: VecDeque::new(),
             recv: None,

@@ -38,6 +38,13 @@ use crate::runtime::{Port, PortDriver};
 /// Bytes asked of the OS per read.
 const READ_SIZE: usize = 64 * 1024;
 
+thread_local! {
+    /// Each thread's buffer for socket reads, allocated (and zeroed) once
+    /// rather than for every read; what a read gets is copied to the
+    /// socket's own buffer.
+    static READ_BUFFER: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0; READ_SIZE]);
+}
+
 /// A packet taken off the receive buffer, for a recv or for the owner.
 enum Taken {
     /// Its body, as data.
@@ -272,14 +279,21 @@ impl InetPort {
         loop {
             self.deliver_buffered(st);
             let wanted = st.recv.is_some() || st.opts.active != Active::Passive;
-            if !wanted || !st.connected || st.eof {
+            if !wanted || !st.connected || st.eof || st.drained {
                 return;
             }
             let Sock::Stream(stream) = &mut st.sock else {
                 return;
             };
-            let mut chunk = vec![0u8; READ_SIZE];
-            match stream.read(&mut chunk) {
+            let inbuf = &mut st.inbuf;
+            let read = READ_BUFFER.with_borrow_mut(|chunk| {
+                let read = stream.read(chunk);
+                if let Ok(n) = read {
+                    inbuf.extend_from_slice(&chunk[..n]);
+                }
+                read
+            });
+            match read {
                 Ok(0) => {
                     st.eof = true;
                     self.peer_closed(st, None);
@@ -289,9 +303,11 @@ impl InetPort {
                     st.stats.recv_cnt += 1;
                     st.stats.recv_oct += n as u64;
                     st.stats.recv_max = st.stats.recv_max.max(n as u64);
-                    st.inbuf.extend_from_slice(&chunk[..n]);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    st.drained = true;
+                    return;
+                }
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     st.eof = true;
@@ -351,8 +367,13 @@ impl InetPort {
             st.http = decode(ty, &packet, state).1;
             return Taken::Parsed(Parsed { packet, ty, state });
         }
+        let bytes = if body == (0..packet.len()) {
+            packet
+        } else {
+            packet[body].to_vec()
+        };
         Taken::Data(Data {
-            bytes: packet[body].to_vec(),
+            bytes,
             binary: st.opts.binary,
             header: st.opts.header,
         })
@@ -577,6 +598,7 @@ impl InetPort {
                         self.peer_closed(&mut st, None);
                     }
                     if readable {
+                        st.drained = false;
                         self.pump(&mut st);
                     }
                 }
