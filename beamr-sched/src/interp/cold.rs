@@ -198,7 +198,8 @@ pub(super) fn step(
             next!()
         }
         Instr::BuildStacktrace => {
-            // x0 holds the stack trace that TryCase put there already.
+            // x0 holds the raw stack trace that TryCase put there.
+            p.x[0] = super::stacktrace::rendered(p, p.x[0]);
             next!()
         }
         Instr::RawRaise => {

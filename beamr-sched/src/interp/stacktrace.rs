@@ -38,108 +38,272 @@ pub const MAX_DEPTH: usize = 8;
 
 /// The stack trace of `e` raised at `ip` in `p`, built on `p`'s heap.
 pub fn build_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Term {
-    let mut frames: Vec<Term> = Vec::new();
-    let mut skip_current = false;
-    if let Some((m, f)) = e.mfa {
-        let current = crate::code::CodeServer::global()
-            .module_at(ip)
-            .filter(|m2| m2.name == m);
-        let location = match current {
-            Some(module) if e.reason == Term::atom(Atom::FUNCTION_CLAUSE) => {
-                // function_clause: the failing function is the current one.
-                skip_current = true;
-                location(p, line_of(&module, module.index_of(ip)), Term::NIL)
+    let raw = Raw::capture(p, ip, e);
+    raw.render(p)
+}
+
+/// The stack trace of `e` raised at `ip` in `p` in its raw form (the
+/// BEAM's too): the raising instruction and the return addresses, with
+/// what its first frames need, kept as a term for [`rendered`] to make
+/// the list of frames of, when the program asks (`build_stacktrace`, a
+/// `catch`, an exit). An exception caught without its stack trace (`try
+/// ... catch error:badarg -> ...`) never pays for the frames.
+pub fn raw_stacktrace(p: &mut Process, ip: *const Instr, e: &Exception) -> Term {
+    let raw = Raw::capture(p, ip, e);
+    raw.to_term(p)
+}
+
+/// `trace` as a list of frames: rendered if it is a raw stack trace
+/// ([`raw_stacktrace`]), else as it is (a list given to `erlang:raise/3`).
+pub fn rendered(p: &mut Process, trace: Term) -> Term {
+    match Raw::from_term(trace) {
+        Some(raw) => raw.render(p),
+        None => trace,
+    }
+}
+
+/// The atom that tags a raw stack trace's tuple.
+const RAW_TAG: &str = "$beamr_raw_stacktrace";
+
+/// Return addresses a raw stack trace keeps: enough for [`MAX_DEPTH`]
+/// frames, with room for addresses that are no frame (`beamr_init_boot`'s
+/// other functions).
+const RAW_ADDRESSES: usize = MAX_DEPTH + 8;
+
+/// What a stack trace is made from, taken when the exception is raised
+/// (the stack is unwound after). Every fact about the code at the raising
+/// instruction is decided here, so that rendering reads code only through
+/// [`crate::code::CodeServer::module_at`], which checks each address: a
+/// raw trace is a term, and a crafted program could forge one.
+struct Raw {
+    ip: *const Instr,
+    /// The BIF (or undefined function) the error is shown in, first.
+    mfa: Option<(Atom, Atom)>,
+    /// The exception's arguments (the BIF's, or error/2's), if any.
+    args: Option<Term>,
+    /// `error/3`'s error info, or a BIF's cause.
+    error_info: Option<Term>,
+    /// The reason is `function_clause`.
+    function_clause: bool,
+    /// The reason is `undef`.
+    undef: bool,
+    /// The raising function's own frame is left out (see [`Raw::capture`]).
+    skip_current: bool,
+    /// The process `beamr run` starts: init's frames end its traces.
+    watched: bool,
+    return_addresses: Vec<*const Instr>,
+}
+
+impl Raw {
+    fn capture(p: &Process, ip: *const Instr, e: &Exception) -> Raw {
+        let undef = e.reason == Term::atom(Atom::UNDEF);
+        let function_clause = e.reason == Term::atom(Atom::FUNCTION_CLAUSE);
+        // An undefined function called in tail position: the caller's frame
+        // is gone in the BEAM (its loader makes `call_fun; return` a tail
+        // call too). A function OTP writes in Erlang (in erlang.erl) and
+        // beamr natively, called in tail position: as for any Erlang
+        // function, the caller's frame is gone on the BEAM. A NIF stub bound
+        // to its native (see the loader): the native stands for the whole
+        // function, so the stub is no frame of its own.
+        let skip_current = (undef && is_tail_call(ip))
+            || (e.mfa.is_some_and(written_in_erlang_by_otp) && is_tail_bif_call(ip))
+            || is_stub_entry(ip);
+        let code = crate::code::CodeServer::global();
+        let mut return_addresses: Vec<*const Instr> = Vec::new();
+        let mut last = None;
+        let cp: *const Instr = p.cp.cast();
+        let words = p.stack.iter().rev().filter_map(|w| w.as_code_pointer());
+        let cp = (!cp.is_null()).then_some(cp);
+        for ra in cp.into_iter().chain(words.map(<*const ()>::cast)) {
+            // A call whose continuation only returns (`call_fun; deallocate;
+            // return`) is a tail call on the BEAM, whose loader fuses the
+            // three: its caller's frame is gone there. A return address
+            // equal to the one before it is shown once.
+            if returns_at_once(ra) || last == Some(ra) {
+                continue;
             }
-            _ if e.reason == Term::atom(Atom::UNDEF) => Term::NIL,
-            _ => bif_error_info(p, m, e.error_info),
-        };
-        let frame = p
-            .heap
-            .tuple(&[Term::atom(m), Term::atom(f), e.args, location]);
-        frames.push(frame);
+            last = Some(ra);
+            // Only an address in a module's code can be a frame (not a
+            // return-trace stub, nor the end of the process).
+            if code.module_at(ra).is_some() {
+                return_addresses.push(ra);
+                if return_addresses.len() >= RAW_ADDRESSES {
+                    break;
+                }
+            }
+        }
+        let present = |t: Term| (!t.is_non_value()).then_some(t);
+        Raw {
+            ip,
+            mfa: e.mfa,
+            args: present(e.args),
+            error_info: present(e.error_info),
+            function_clause,
+            undef,
+            skip_current,
+            watched: p.watched,
+            return_addresses,
+        }
     }
-    // An undefined function called in tail position: the caller's frame is
-    // gone in the BEAM (its loader makes `call_fun; return` a tail call too).
-    if e.reason == Term::atom(Atom::UNDEF) && is_tail_call(ip) {
-        skip_current = true;
-    }
-    // A function OTP writes in Erlang (in erlang.erl) and beamr natively,
-    // called in tail position: as for any Erlang function, the caller's
-    // frame is gone on the BEAM.
-    if e.mfa.is_some_and(written_in_erlang_by_otp) && is_tail_bif_call(ip) {
-        skip_current = true;
-    }
-    // A NIF stub bound to its native (see the loader): the native stands
-    // for the whole function, so the stub is no frame of its own.
-    if is_stub_entry(ip) {
-        skip_current = true;
-    }
-    if !skip_current {
-        // After error/2,3 (no BIF frame), the arguments given replace the arity.
-        let args = if e.mfa.is_none() && (e.args.is_list() || e.args.is_nil()) {
-            Some(e.args)
-        } else {
-            None
-        };
-        let error_info = if e.error_info.is_non_value() || e.mfa.is_some() {
-            Term::NIL
-        } else {
-            let item = p
+
+    /// The frames, innermost first, at most [`MAX_DEPTH`].
+    fn render(&self, p: &mut Process) -> Term {
+        let ip = self.ip;
+        let mut frames: Vec<Term> = Vec::new();
+        let mut skip_current = self.skip_current;
+        if let Some((m, f)) = self.mfa {
+            let current = crate::code::CodeServer::global()
+                .module_at(ip)
+                .filter(|m2| m2.name == m);
+            let location = match current {
+                Some(module) if self.function_clause => {
+                    // function_clause: the failing function is the current one.
+                    skip_current = true;
+                    location(p, line_of(&module, module.index_of(ip)), Term::NIL)
+                }
+                _ if self.undef => Term::NIL,
+                _ => bif_error_info(p, m, self.error_info.unwrap_or(Term::NON_VALUE)),
+            };
+            let args = self.args.unwrap_or(Term::NIL);
+            let frame = p
                 .heap
-                .tuple(&[Term::atom(atom("error_info")), e.error_info]);
-            p.heap.list(&[item])
-        };
-        if let Some(frame) = frame_at(p, ip, false, args, error_info) {
+                .tuple(&[Term::atom(m), Term::atom(f), args, location]);
             frames.push(frame);
         }
-    }
-    let mut return_addresses: Vec<*const Instr> = Vec::new();
-    let mut push = |ra: *const Instr| {
-        // A call whose continuation only returns (`call_fun; deallocate;
-        // return`) is a tail call on the BEAM, whose loader fuses the three:
-        // its caller's frame is gone there.
-        if returns_at_once(ra) {
-            return;
-        }
-        if return_addresses.last() != Some(&ra) {
-            return_addresses.push(ra);
-        }
-    };
-    if !p.cp.is_null() {
-        push(p.cp.cast());
-    }
-    for w in p.stack.iter().rev() {
-        if let Some(ra) = w.as_code_pointer() {
-            push(ra.cast());
-        }
-    }
-    for ra in return_addresses {
-        if frames.len() >= MAX_DEPTH {
-            break;
-        }
-        if let Some(frame) = frame_at(p, ra, true, None, Term::NIL) {
-            frames.push(frame);
-        }
-    }
-    if p.watched {
-        let init = Term::atom(atom("init"));
-        // OTP 26's init runs each `-s` function inside start_it/1.
-        let start_it = crate::code::otp_release() >= 26;
-        let frames_of_init = [("start_it", 1), ("start_em", 1), ("do_boot", 3)];
-        for (function, arity) in &frames_of_init[usize::from(!start_it)..] {
-            if frames.len() < MAX_DEPTH {
-                let frame = p.heap.tuple(&[
-                    init,
-                    Term::atom(atom(function)),
-                    Term::small_unchecked(*arity),
-                    Term::NIL,
-                ]);
+        if !skip_current {
+            // After error/2,3 (no BIF frame), the arguments given replace the arity.
+            let args = self
+                .args
+                .filter(|a| self.mfa.is_none() && (a.is_list() || a.is_nil()));
+            let error_info = match self.error_info {
+                Some(info) if self.mfa.is_none() => {
+                    let item = p.heap.tuple(&[Term::atom(atom("error_info")), info]);
+                    p.heap.list(&[item])
+                }
+                _ => Term::NIL,
+            };
+            if let Some(frame) = frame_at(p, ip, false, args, error_info) {
                 frames.push(frame);
             }
         }
+        for &ra in &self.return_addresses {
+            if frames.len() >= MAX_DEPTH {
+                break;
+            }
+            if let Some(frame) = frame_at(p, ra, true, None, Term::NIL) {
+                frames.push(frame);
+            }
+        }
+        if self.watched {
+            let init = Term::atom(atom("init"));
+            // OTP 26's init runs each `-s` function inside start_it/1.
+            let start_it = crate::code::otp_release() >= 26;
+            let frames_of_init = [("start_it", 1), ("start_em", 1), ("do_boot", 3)];
+            for (function, arity) in &frames_of_init[usize::from(!start_it)..] {
+                if frames.len() < MAX_DEPTH {
+                    let frame = p.heap.tuple(&[
+                        init,
+                        Term::atom(atom(function)),
+                        Term::small_unchecked(*arity),
+                        Term::NIL,
+                    ]);
+                    frames.push(frame);
+                }
+            }
+        }
+        frames.truncate(MAX_DEPTH);
+        p.heap.list(&frames)
     }
-    frames.truncate(MAX_DEPTH);
-    p.heap.list(&frames)
+
+    /// The raw trace as a term: `{RAW_TAG, Words, Args, ErrorInfo}`, the
+    /// words a binary of native-endian u64s (flags, the instruction, the
+    /// BIF's module and function atoms, then the return addresses), the
+    /// terms `[]` where absent (the flags say which are present).
+    fn to_term(&self, p: &mut Process) -> Term {
+        let flags = u64::from(self.mfa.is_some())
+            | u64::from(self.args.is_some()) << 1
+            | u64::from(self.error_info.is_some()) << 2
+            | u64::from(self.function_clause) << 3
+            | u64::from(self.undef) << 4
+            | u64::from(self.skip_current) << 5
+            | u64::from(self.watched) << 6;
+        let (m, f) = self.mfa.map_or((0, 0), |(m, f)| {
+            (u64::from(m.index()), u64::from(f.index()))
+        });
+        let mut words = Vec::with_capacity(8 * (4 + self.return_addresses.len()));
+        for word in [flags, self.ip as u64, m, f]
+            .into_iter()
+            .chain(self.return_addresses.iter().map(|&ra| ra as u64))
+        {
+            words.extend_from_slice(&word.to_ne_bytes());
+        }
+        let words = p.heap.binary(&words);
+        p.heap.tuple(&[
+            Term::atom(atom(RAW_TAG)),
+            words,
+            self.args.unwrap_or(Term::NIL),
+            self.error_info.unwrap_or(Term::NIL),
+        ])
+    }
+
+    /// The raw trace `term` holds, if it is one ([`Raw::to_term`]'s form,
+    /// its addresses all in loaded code: anything else is no raw trace).
+    fn from_term(term: Term) -> Option<Raw> {
+        let [tag, words, args, error_info] = term.as_tuple()? else {
+            return None;
+        };
+        if tag.as_atom()?.name() != RAW_TAG {
+            return None;
+        }
+        let bytes = words.as_binary()?.as_bytes()?.to_vec();
+        if bytes.len() % 8 != 0 || bytes.len() < 32 {
+            return None;
+        }
+        let word = |i: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[i * 8..i * 8 + 8]);
+            u64::from_ne_bytes(b)
+        };
+        let flags = word(0);
+        let flag = |bit: u32| flags >> bit & 1 == 1;
+        let code = crate::code::CodeServer::global();
+        let in_code = |address: u64| {
+            let ip = address as *const Instr;
+            code.module_at(ip).is_some_and(|m| {
+                (address as usize - m.code.as_ptr() as usize) % std::mem::size_of::<Instr>() == 0
+            })
+        };
+        let ip = word(1);
+        // A null instruction: a process that failed before running any.
+        if ip != 0 && !in_code(ip) {
+            return None;
+        }
+        let atom_at = |w: u64| Atom::from_index(u32::try_from(w).ok()?);
+        let mfa = if flag(0) {
+            Some((atom_at(word(2))?, atom_at(word(3))?))
+        } else {
+            None
+        };
+        let mut return_addresses = Vec::new();
+        for i in 4..bytes.len() / 8 {
+            let ra = word(i);
+            if !in_code(ra) {
+                return None;
+            }
+            return_addresses.push(ra as *const Instr);
+        }
+        Some(Raw {
+            ip: ip as *const Instr,
+            mfa,
+            args: flag(1).then_some(*args),
+            error_info: flag(2).then_some(*error_info),
+            function_clause: flag(3),
+            undef: flag(4),
+            skip_current: flag(5),
+            watched: flag(6),
+            return_addresses,
+        })
+    }
 }
 
 /// The frames of the return addresses on `p`'s stack (its caller's first),

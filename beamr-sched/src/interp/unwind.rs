@@ -4,7 +4,7 @@
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;
 
-use super::stacktrace::build_stacktrace;
+use super::stacktrace::{raw_stacktrace, rendered};
 use crate::loader::Instr;
 use crate::process::{Class, Exception, Process};
 
@@ -45,12 +45,13 @@ fn handler_frame(handler: *const Instr) -> usize {
     }
 }
 
-/// Raises `e` at `ip`: records it, builds its stack trace, and unwinds the
-/// stack to the innermost catch.
+/// Raises `e` at `ip`: records it, takes its stack trace (raw: a handler
+/// gets the frames only if it asks, see [`raw_stacktrace`]), and unwinds
+/// the stack to the innermost catch.
 #[cold]
 pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound {
     let trace = if e.trace.is_non_value() {
-        build_stacktrace(p, ip, &e)
+        raw_stacktrace(p, ip, &e)
     } else {
         e.trace
     };
@@ -97,6 +98,8 @@ pub(super) fn unwind(p: &mut Process, e: Exception, ip: *const Instr) -> Unwound
         }
     }
     super::return_trace::unwound(p, 0, None, e.class.atom(), e.reason);
+    let trace = rendered(p, trace);
+    p.last_trace = trace;
     Unwound::Uncaught(e, trace)
 }
 
@@ -108,6 +111,7 @@ pub(super) fn catch_value(p: &mut Process) {
     p.x[0] = match class.as_atom().and_then(Class::from_atom) {
         Some(Class::Throw) => reason,
         Some(Class::Error) => {
+            let trace = rendered(p, trace);
             let inner = p.heap.tuple(&[reason, trace]);
             p.heap.tuple(&[Term::atom(Atom::EXIT), inner])
         }
