@@ -55,6 +55,14 @@ pub fn atom_keys_by_index() -> bool {
     otp_release() >= 26
 }
 
+/// OTP 26 and later: binary construction checks a `utf8` segment's value
+/// with the sizes, before any other segment's value (OTP 25 checks it in
+/// segment order, with the values).
+#[inline]
+pub fn utf8_checked_with_sizes() -> bool {
+    otp_release() >= 26
+}
+
 /// OTP 26 and later: hash tries placed by the 64-bit internal hash.
 #[inline]
 pub fn maps_v26() -> bool {

@@ -34,7 +34,8 @@ pub(crate) mod bits;
 mod match_cmds;
 
 use beamr_core::atom::Atom;
-use beamr_core::term::{MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
+use beamr_core::release;
+use beamr_core::term::{try_zeroed_bytes, MatchCtxView, OffHeapBinary, Term, HEAP_BIN_LIMIT};
 use num_traits::ToPrimitive;
 
 use self::bits::IntValue;
@@ -584,23 +585,59 @@ fn number_as_f64(v: Term) -> Option<f64> {
     v.as_big()?.to_bigint().to_f64().filter(|f| f.is_finite())
 }
 
-/// Pass one for one segment: checks the value and returns its size in bits.
+/// Pass one for one segment: its size in bits, checking what erts checks
+/// before it allocates: each size (`badarg` for a bad one, `system_limit`
+/// past the limit) and the value of a `utf32` segment (and from OTP 26 on,
+/// of a `utf8` one). Every other value is checked by [`check_value`], in
+/// segment order once all sizes are known, as erts does: a size past the
+/// limit in any segment wins over a bad value in an earlier one.
 fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, SegFail> {
     let value = get(p, seg.src);
     match seg.kind {
-        SegKind::Integer => {
-            let n = construct_size(p, seg.size)?;
-            if value.is_integer() {
-                Ok(n)
-            } else {
+        SegKind::Integer | SegKind::Float | SegKind::String => construct_size(p, seg.size),
+        SegKind::Binary | SegKind::Append | SegKind::PrivateAppend => match seg.size {
+            Size::All(_) => Ok(value.as_binary().map_or(0, |v| v.bit_size)),
+            size => construct_size(p, size),
+        },
+        SegKind::Utf8 | SegKind::Utf16 | SegKind::Utf32 => match unicode_scalar(value) {
+            Some(c) => Ok(match seg.kind {
+                SegKind::Utf8 => bits::utf8_bits(c),
+                SegKind::Utf16 if c >= 0x10000 => 32,
+                SegKind::Utf16 => 16,
+                _ => 32,
+            }),
+            None if seg.kind == SegKind::Utf32
+                || (seg.kind == SegKind::Utf8 && release::utf8_checked_with_sizes()) =>
+            {
                 Err(SegFail::badarg("type", value))
             }
-        }
+            // Refused by `check_value`; the size only counts towards the
+            // limit meanwhile.
+            None => Ok(32),
+        },
+    }
+}
+
+/// A `utf8`/`utf16`/`utf32` segment's value as a character, if it is one.
+fn unicode_scalar(value: Term) -> Option<u32> {
+    value
+        .as_small()
+        .filter(|&c| bits::is_scalar(c))
+        .map(|c| c as u32)
+}
+
+/// Pass two for one segment of `n` bits: the checks of its value that
+/// erts makes as it writes the segment (its type; a float's size; a
+/// binary's length against the size, or its bits against the unit).
+fn check_value(p: &Process, seg: &Segment, n: usize) -> Result<(), SegFail> {
+    let value = get(p, seg.src);
+    match seg.kind {
+        SegKind::Integer if value.is_integer() => Ok(()),
+        SegKind::Integer => Err(SegFail::badarg("type", value)),
         SegKind::Float => {
-            let n = construct_size(p, seg.size)?;
             let f = number_as_f64(value).ok_or_else(|| SegFail::badarg("type", value))?;
             match bits::float_bits(f, n) {
-                Some(_) => Ok(n),
+                Some(_) => Ok(()),
                 None if matches!(n, 16 | 32 | 64) => Err(SegFail::badarg("no_float", value)),
                 None => Err(SegFail::badarg("invalid", Term::small_unchecked(n as i64))),
             }
@@ -610,45 +647,43 @@ fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, SegFail> {
                 .as_binary()
                 .ok_or_else(|| SegFail::badarg("type", value))?;
             match seg.size {
-                Size::All(unit) => {
-                    if view.bit_size % unit.max(1) as usize == 0 {
-                        Ok(view.bit_size)
-                    } else {
-                        Err(SegFail::badarg("unit", value))
-                    }
+                Size::All(unit) if view.bit_size % unit.max(1) as usize != 0 => {
+                    Err(SegFail::badarg("unit", value))
                 }
-                size => {
-                    let n = construct_size(p, size)?;
-                    if n <= view.bit_size {
-                        Ok(n)
-                    } else {
-                        Err(SegFail::badarg("short", value))
-                    }
-                }
+                Size::All(_) => Ok(()),
+                _ if n <= view.bit_size => Ok(()),
+                _ => Err(SegFail::badarg("short", value)),
             }
         }
-        SegKind::Utf8 | SegKind::Utf16 | SegKind::Utf32 => {
-            let c = value
-                .as_small()
-                .filter(|&c| bits::is_scalar(c))
-                .ok_or_else(|| SegFail::badarg("type", value))?;
-            Ok(match seg.kind {
-                SegKind::Utf8 => bits::utf8_bits(c as u32),
-                SegKind::Utf16 if c >= 0x10000 => 32,
-                SegKind::Utf16 => 16,
-                _ => 32,
-            })
-        }
-        SegKind::String => construct_size(p, seg.size),
+        SegKind::Utf8 | SegKind::Utf16 | SegKind::Utf32 => match unicode_scalar(value) {
+            Some(_) => Ok(()),
+            None => Err(SegFail::badarg("type", value)),
+        },
+        SegKind::String => Ok(()),
+    }
+}
+
+/// The size a segment was given, as erts names it in a `system_limit`'s
+/// cause: the size operand before the unit is applied.
+fn size_operand(p: &Process, seg: &Segment) -> Option<Term> {
+    match seg.size {
+        Size::Bits(n) => i64::try_from(n).ok().map(Term::small_unchecked),
+        Size::Var(s, _) => Some(get(p, s)),
+        _ => None,
     }
 }
 
 /// The exception for a failed segment, with the BEAM's `error_info`
 /// (`#{cause => {Segment, Type, Cause, Value}, function => format_bs_fail,
-/// module => erl_erts_errors}`) for a `badarg`.
+/// module => erl_erts_errors}`): a `badarg`'s cause, or for a
+/// `system_limit` the size that passed the limit.
 fn segment_error(p: &mut Process, seg: &Segment, fail: SegFail) -> Exception {
     let mut e = fail.exception;
-    if let Some((cause, value)) = fail.cause {
+    let cause = fail.cause.or_else(|| {
+        let limit = e.reason == Term::atom(Atom::SYSTEM_LIMIT);
+        limit.then(|| size_operand(p, seg).map(|size| ("size", size)))?
+    });
+    if let Some((cause, value)) = cause {
         let cause = p.heap.tuple(&[
             Term::small_unchecked(seg.number as i64),
             Term::atom(seg.type_name),
@@ -742,14 +777,19 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
             Ok(n) => n,
             Err(fail) => return Err(segment_error(p, seg, fail)),
         };
-        total = total
-            .checked_add(*size)
-            .filter(|&t| t < MAX_BITS)
-            .ok_or_else(Exception::system_limit)?;
+        total = match total.checked_add(*size).filter(|&t| t < MAX_BITS) {
+            Some(total) => total,
+            None => return Err(segment_error(p, seg, SegFail::limit())),
+        };
+    }
+    for (seg, &size) in segs.iter().zip(sizes.iter()) {
+        if let Err(fail) = check_value(p, seg, size) {
+            return Err(segment_error(p, seg, fail));
+        }
     }
     if let Some(first) = segs.first() {
         if matches!(first.kind, SegKind::Append | SegKind::PrivateAppend) {
-            return Ok(append(p, segs, sizes, total));
+            return append(p, segs, sizes, total);
         }
     }
     let bytes = total.div_ceil(8);
@@ -758,7 +798,7 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
         write_segments(p, segs, sizes, &mut buf[..bytes], 0);
         p.heap.heap_binary(&buf[..bytes])
     } else {
-        let mut buf = vec![0u8; bytes];
+        let mut buf = try_zeroed_bytes(bytes).ok_or_else(Exception::system_limit)?;
         write_segments(p, segs, sizes, &mut buf, 0);
         let off_heap = OffHeapBinary::new(buf.into_boxed_slice());
         p.heap.refc_binary(off_heap, bytes)
@@ -772,7 +812,13 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
 
 /// `<<Bin/binary, Rest...>>`: extends `Bin` in place when it is the latest
 /// version of a writable binary, else copies it into a new writable one.
-fn append(p: &mut Process, segs: &[Segment], sizes: &[usize], total: usize) -> Term {
+/// Raises `system_limit` when the memory for the new binary cannot be had.
+fn append(
+    p: &mut Process,
+    segs: &[Segment],
+    sizes: &[usize],
+    total: usize,
+) -> Result<Term, Exception> {
     let bin = get(p, segs[0].src);
     let head_bits = sizes[0];
     let extra = total - head_bits;
@@ -793,13 +839,17 @@ fn append(p: &mut Process, segs: &[Segment], sizes: &[usize], total: usize) -> T
                     })
                 };
                 if done {
-                    return p.heap.sub_binary(orig, off, size + extra);
+                    return Ok(p.heap.sub_binary(orig, off, size + extra));
                 }
             }
         }
     }
     let used = total.div_ceil(8);
-    let fresh = OffHeapBinary::writable(&[], (2 * used).max(256));
+    // Room to grow into, as the BEAM leaves; only the bytes needed when
+    // that much cannot be had.
+    let fresh = OffHeapBinary::try_writable(&[], (2 * used).max(256))
+        .or_else(|| OffHeapBinary::try_writable(&[], used))
+        .ok_or_else(Exception::system_limit)?;
     let proc_ref: &Process = p;
     // SAFETY: `fresh` was just allocated: this thread holds its only reference.
     let done = unsafe {
@@ -812,7 +862,7 @@ fn append(p: &mut Process, segs: &[Segment], sizes: &[usize], total: usize) -> T
     };
     debug_assert!(done, "a fresh writable binary has room");
     let whole = p.heap.refc_binary(fresh, used);
-    p.heap.sub_binary(whole, 0, total)
+    Ok(p.heap.sub_binary(whole, 0, total))
 }
 
 /// The fast form of an append ([`AppendInts`]): the result when `Bin` is
