@@ -172,6 +172,17 @@ impl Heap {
         }
     }
 
+    /// A binary holding `bytes`, taking the vector over rather than copying
+    /// it when it goes off the heap.
+    pub fn binary_from_vec(&mut self, bytes: Vec<u8>) -> Term {
+        if bytes.len() <= HEAP_BIN_LIMIT {
+            self.heap_binary(&bytes)
+        } else {
+            let size = bytes.len();
+            self.refc_binary(OffHeapBinary::new(bytes.into_boxed_slice()), size)
+        }
+    }
+
     /// A binary stored on the heap, whatever its size.
     pub fn heap_binary(&mut self, bytes: &[u8]) -> Term {
         let data_words = bytes.len().div_ceil(8);

@@ -65,6 +65,17 @@ unsafe impl Send for OffHeapBinary {}
 // SAFETY: as above.
 unsafe impl Sync for OffHeapBinary {}
 
+/// `len` zeroed bytes for a binary about to be written, or `None` when the
+/// allocator cannot give that many: a program asked for more memory than
+/// there is, and its builder raises `system_limit` where erts aborts the
+/// whole runtime ("Cannot allocate N bytes of memory").
+pub fn try_zeroed_bytes(len: usize) -> Option<Vec<u8>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).ok()?;
+    v.resize(len, 0);
+    Some(v)
+}
+
 impl OffHeapBinary {
     /// Allocates an off-heap binary holding `bytes`, with one reference.
     pub fn new(bytes: Box<[u8]>) -> *const OffHeapBinary {
@@ -77,6 +88,15 @@ impl OffHeapBinary {
         let mut v = Vec::with_capacity(capacity.max(bytes.len()));
         v.extend_from_slice(bytes);
         Self::from_vec(v, true)
+    }
+
+    /// As [`OffHeapBinary::writable`], or `None` when the allocator cannot
+    /// give `capacity` bytes (a program asked for more memory than there is).
+    pub fn try_writable(bytes: &[u8], capacity: usize) -> Option<*const OffHeapBinary> {
+        let mut v = Vec::new();
+        v.try_reserve_exact(capacity.max(bytes.len())).ok()?;
+        v.extend_from_slice(bytes);
+        Some(Self::from_vec(v, true))
     }
 
     fn from_vec(v: Vec<u8>, writable: bool) -> *const OffHeapBinary {

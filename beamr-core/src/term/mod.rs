@@ -19,7 +19,7 @@ pub mod tag;
 mod tuple;
 mod word;
 
-pub use binary::{off_heap_bytes, BinaryView, OffHeapBinary, HEAP_BIN_LIMIT};
+pub use binary::{off_heap_bytes, try_zeroed_bytes, BinaryView, OffHeapBinary, HEAP_BIN_LIMIT};
 pub use fun::{ClosureView, Export, FunEntry};
 pub use header::{Header, Subtag};
 pub(crate) use ident::pack_u32s;

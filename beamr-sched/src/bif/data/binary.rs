@@ -117,11 +117,13 @@ fn copy2(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         .checked_mul(n)
         .filter(|&t| t < 1 << 40)
         .ok_or_else(Exception::system_limit)?;
-    let mut out = Vec::with_capacity(total);
+    let mut out = Vec::new();
+    out.try_reserve_exact(total)
+        .map_err(|_| Exception::system_limit())?;
     for _ in 0..n {
         out.extend_from_slice(&bytes);
     }
-    Ok(p.heap.binary(&out))
+    Ok(p.heap.binary_from_vec(out))
 }
 
 // ----- searching ------------------------------------------------------------------
