@@ -5,7 +5,8 @@
 //! The targets ([`TARGETS`]) live in four fuzz crates, `beamr-core/fuzz`
 //! (the `.beam` parser, the external term decoder, `binary_to_term`'s
 //! decoding), `beamr-ringbuf/fuzz` (the ring reader), `beamr-sched/fuzz`
-//! (a module loaded and, if accepted, run under a budget) and
+//! (a module loaded and, if accepted, run under a budget; a distribution
+//! frame from a connected node, decoded and handled) and
 //! `beamr-ctl/fuzz` (the control protocol's request decoder). Each has its seeds
 //! in `seeds/TARGET/` next to its sources: a few real inputs (fixture
 //! modules, `term_to_binary` outputs, a small recorded ring). What the
@@ -37,7 +38,7 @@ pub struct Target {
 }
 
 /// Every target, in the order they run.
-pub const TARGETS: [Target; 6] = [
+pub const TARGETS: [Target; 7] = [
     Target {
         name: "parse_beam",
         crate_dir: "beamr-core",
@@ -65,6 +66,11 @@ pub const TARGETS: [Target; 6] = [
         max_len: 16 * 1024,
     },
     Target {
+        name: "dist_frame",
+        crate_dir: "beamr-sched",
+        max_len: 4096,
+    },
+    Target {
         name: "request_decode",
         crate_dir: "beamr-ctl",
         max_len: 4096,
@@ -75,7 +81,7 @@ pub const TARGETS: [Target; 6] = [
 pub const DEFAULT_SECONDS: u64 = 60;
 
 /// The budget per target in `cargo xtask test-all`.
-pub const TEST_ALL_SECONDS: u64 = 15;
+pub const TEST_ALL_SECONDS: u64 = 12;
 
 /// A parsed `cargo xtask fuzz` command line.
 #[derive(Clone, Debug, PartialEq, Eq)]

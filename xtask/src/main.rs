@@ -64,7 +64,7 @@ subcommands:
              Gleam libraries' test suites and examples/process_ring on
              erl 27 and on beamr (skipped, saying why, without
              ../shared/gleam or the OTP 27 root); then every fuzz
-             target for 15 s (as `fuzz --time 15`); then 25 random
+             target for 12 s (as `fuzz --time 12`); then 25 random
              programs from erlfuzz against OTP 25 and 27 (as `difffuzz
              -n 25`; skipped, saying why, without erlfuzz)
   gleam      only the Gleam step (beamr built with cargo build --release)
@@ -108,7 +108,8 @@ subcommands:
              test-all
   fuzz [--time S] [TARGET...]
              run each cargo-fuzz target (parse_beam, etf_decode,
-             binary_to_term, ring_reader; or those named) for S seconds
+             binary_to_term, ring_reader, load_and_run, dist_frame,
+             request_decode; or those named) for S seconds
              (default 60) from its committed seed corpus; installs the
              nightly toolchain (rustup) and cargo-fuzz (cargo install) if
              missing; fails on a crash, naming the reproducer under
