@@ -4,10 +4,12 @@
 //! An [`Atom`] is an index into the table. Names are leaked `&'static str`s
 //! (atoms are never freed, as in the BEAM), stored in a segmented vector whose
 //! reads take no lock. Interning a new name takes a write lock on the
-//! name-to-index map; looking up an existing name takes its read lock.
+//! name-to-index map; looking up an existing name takes its read lock, once
+//! per thread and name ([`seen`] remembers what each thread found).
 
 mod erl_order;
 mod known;
+mod seen;
 mod table;
 
 pub use known::KNOWN_ATOMS;

@@ -5,8 +5,11 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{LazyLock, RwLock};
 
+use foldhash::fast::RandomState;
+
 use super::erl_order;
 use super::known::KNOWN_ATOMS;
+use super::seen;
 
 /// The BEAM's default limit on the number of atoms (`+t`'s default).
 pub const MAX_ATOMS: usize = 1_048_576;
@@ -59,8 +62,9 @@ pub enum AtomError {
 struct Table {
     /// Index to entry; appended under `by_name`'s write lock, read without locks.
     names: boxcar::Vec<Entry>,
-    /// Name to index.
-    by_name: RwLock<HashMap<&'static str, Atom>>,
+    /// Name to index, hashed with a seed chosen at start (names come from
+    /// programs and the network).
+    by_name: RwLock<HashMap<&'static str, Atom, RandomState>>,
     /// Bytes of all names (the known atoms' and the leaked ones), grown
     /// under `by_name`'s write lock.
     name_bytes: AtomicUsize,
@@ -98,7 +102,10 @@ pub struct AtomMemory {
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
     let table = Table {
         names: boxcar::Vec::with_capacity(4096),
-        by_name: RwLock::new(HashMap::with_capacity(4096)),
+        by_name: RwLock::new(HashMap::with_capacity_and_hasher(
+            4096,
+            RandomState::default(),
+        )),
         name_bytes: AtomicUsize::new(KNOWN_ATOMS.iter().map(|n| n.len()).sum()),
     };
     {
@@ -157,9 +164,19 @@ impl Atom {
     }
 
     /// The atom named `name`, if it already exists (`list_to_existing_atom`).
+    /// Takes the table's read lock only the first time this thread asks for
+    /// the name.
+    #[inline]
     pub fn existing(name: &str) -> Option<Atom> {
-        let by_name = TABLE.by_name.read().unwrap_or_else(|e| e.into_inner());
-        by_name.get(name).copied()
+        if let Some(atom) = seen::recall(name) {
+            return Some(atom);
+        }
+        let atom = {
+            let by_name = TABLE.by_name.read().unwrap_or_else(|e| e.into_inner());
+            by_name.get(name).copied()
+        }?;
+        seen::remember(atom);
+        Some(atom)
     }
 
     /// The atom's name. Lock-free.
