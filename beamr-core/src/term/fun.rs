@@ -55,6 +55,12 @@ pub struct Export {
     /// (0 while no pattern traces it): the per-function flag word a call
     /// probe tests.
     pub trace: AtomicU32,
+    /// The runtime's answer to "is this a native BIF?", kept once it has
+    /// asked: 0 while not asked, [`Export::NOT_NATIVE`], or the BIF's
+    /// place in the runtime's table of natives plus
+    /// [`Export::FIRST_NATIVE`]. A call of an export fun (`fun
+    /// gleam@int:compare/2` handed to a sort) asks on every call.
+    pub native: AtomicU32,
 }
 
 type FunKey = (Atom, [u8; 16], u32, u32);
@@ -93,6 +99,12 @@ impl FunEntry {
 }
 
 impl Export {
+    /// [`Export::native`] once the runtime found the function is no BIF.
+    pub const NOT_NATIVE: u32 = 1;
+
+    /// [`Export::native`] of the BIF at place 0 of the runtime's table.
+    pub const FIRST_NATIVE: u32 = 2;
+
     /// The interned export entry for `M:F/A`, created on first use.
     ///
     /// Looked up first in a small cache of the calling thread's own: an
@@ -123,6 +135,7 @@ impl Export {
                 arity,
                 code: AtomicUsize::new(0),
                 trace: AtomicU32::new(0),
+                native: AtomicU32::new(0),
             }))
         })
     }

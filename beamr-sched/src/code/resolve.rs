@@ -44,10 +44,26 @@ pub fn natives() -> &'static Natives {
         .unwrap_or_else(|| EMPTY.get_or_init(Natives::default))
 }
 
-/// The native BIF behind `export`, if it is one.
+/// The native BIF behind `export`, if it is one. Once the table is
+/// installed, the answer is kept in the export ([`Export::native`]), so
+/// that a call of an export fun looks it up once, not on every call.
 #[inline]
 pub fn native(export: &Export) -> Option<BifFn> {
-    natives().get(export.module, export.function, export.arity as u8)
+    let table = NATIVES.get()?;
+    match export.native.load(Ordering::Relaxed) {
+        0 => native_first_time(table, export),
+        Export::NOT_NATIVE => None,
+        kept => table.at(kept - Export::FIRST_NATIVE),
+    }
+}
+
+#[cold]
+fn native_first_time(table: &Natives, export: &Export) -> Option<BifFn> {
+    let arity = u8::try_from(export.arity).ok()?;
+    let place = table.place(export.module, export.function, arity);
+    let kept = place.map_or(Export::NOT_NATIVE, |place| place + Export::FIRST_NATIVE);
+    export.native.store(kept, Ordering::Relaxed);
+    place.and_then(|place| table.at(place))
 }
 
 /// The BIF behind an inline arithmetic instruction's slow path.

@@ -21,7 +21,9 @@ pub type BifRow = (&'static str, &'static str, u8, BifFn);
 /// arithmetic instructions (their slow path on big or non-integer operands).
 #[derive(Default)]
 pub struct Natives {
-    by_mfa: WordMap<(Atom, Atom, u8), BifFn>,
+    /// Each BIF's place in `bifs`.
+    by_mfa: WordMap<(Atom, Atom, u8), u32>,
+    bifs: Vec<BifFn>,
     arith: Vec<Option<BifFn>>,
 }
 
@@ -29,6 +31,7 @@ impl Natives {
     /// The table of `groups` of rows; a later row for the same MFA wins.
     pub fn from_rows(groups: &[&[BifRow]]) -> Natives {
         let mut by_mfa = WordMap::default();
+        let mut bifs: Vec<BifFn> = Vec::new();
         for rows in groups {
             for &(m, f, a, bif) in rows.iter() {
                 let key = (
@@ -36,23 +39,49 @@ impl Natives {
                     Atom::new(f).expect("bif name atom"),
                     a,
                 );
-                by_mfa.insert(key, bif);
+                match by_mfa.get(&key) {
+                    Some(&place) => bifs[place as usize] = bif,
+                    None => {
+                        by_mfa.insert(key, bifs.len() as u32);
+                        bifs.push(bif);
+                    }
+                }
             }
         }
         let arith = ArithOp::ALL
             .iter()
             .map(|op| {
                 let name = Atom::new(op.name()).expect("operator atom");
-                by_mfa.get(&(Atom::ERLANG, name, 2)).copied()
+                by_mfa
+                    .get(&(Atom::ERLANG, name, 2))
+                    .map(|&place| bifs[place as usize])
             })
             .collect();
-        Natives { by_mfa, arith }
+        Natives {
+            by_mfa,
+            bifs,
+            arith,
+        }
     }
 
     /// The native implementation of `M:F/A`, if it is a BIF.
     #[inline]
     pub fn get(&self, module: Atom, function: Atom, arity: u8) -> Option<BifFn> {
+        self.place(module, function, arity)
+            .map(|place| self.bifs[place as usize])
+    }
+
+    /// The place of `M:F/A` in the table, if it is a BIF: what an
+    /// [`Export`](beamr_core::term::Export) keeps of the lookup.
+    #[inline]
+    pub fn place(&self, module: Atom, function: Atom, arity: u8) -> Option<u32> {
         self.by_mfa.get(&(module, function, arity)).copied()
+    }
+
+    /// The BIF at `place` (from [`Natives::place`]).
+    #[inline]
+    pub fn at(&self, place: u32) -> Option<BifFn> {
+        self.bifs.get(place as usize).copied()
     }
 
     /// The BIF `erlang:Op/2` behind an inline arithmetic instruction.
