@@ -7,8 +7,6 @@
 
 mod support;
 
-use std::process::Command;
-
 /// 512 GiB: under beamr's limit of 2^43 bits, over any machine this runs on.
 const MAIN: &str = r#"
 -module(past_memory).
@@ -47,19 +45,7 @@ fn a_binary_past_memory_raises_system_limit_and_the_program_goes_on() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     support::erlc(&dir, "past_memory", MAIN);
-    for native in ["on", "off"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
-            .args(["run", "-e", "past_memory"])
-            .arg(&dir)
-            .env("BEAMR_NATIVE", native)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "native {native}: {}{stdout}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    for (native, stdout) in support::run_native_on_and_off(&dir, "past_memory") {
         let expected =
             "system_limit\nsystem_limit\nsystem_limit\nsystem_limit\nsystem_limit\n2097152\n";
         assert_eq!(stdout, expected, "native {native}");

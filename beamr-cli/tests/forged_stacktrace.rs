@@ -75,19 +75,7 @@ fn a_forged_raw_stack_trace_is_shown_as_the_term_it_is() {
         .expect("erlc runs");
     assert!(status.success(), "erlc forge.S");
     support::erlc(&dir, "forge_main", MAIN);
-    for native in ["on", "off"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
-            .args(["run", "-e", "forge_main"])
-            .arg(&dir)
-            .env("BEAMR_NATIVE", native)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "native {native}: {}{stdout}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    for (native, stdout) in support::run_native_on_and_off(&dir, "forge_main") {
         // The third holds no address at all (a null instruction, atom
         // indexes 0): it reads as a raw trace of one frame, named by the
         // atom at index 0, and so is no longer the term it was.

@@ -32,3 +32,23 @@ pub fn erlc(dir: &Path, module: &str, source: &str) -> PathBuf {
     assert!(status.success(), "erlc {module}");
     dir.join(format!("{module}.beam"))
 }
+
+/// What `beamr run -e MODULE DIR` prints with native code on and with it
+/// off (`BEAMR_NATIVE`), in that order, after checking each run succeeded.
+pub fn run_native_on_and_off(dir: &Path, module: &str) -> [(&'static str, String); 2] {
+    ["on", "off"].map(|native| {
+        let out = Command::new(env!("CARGO_BIN_EXE_beamr"))
+            .args(["run", "-e", module])
+            .arg(dir)
+            .env("BEAMR_NATIVE", native)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "native {native}: {}{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (native, stdout)
+    })
+}
