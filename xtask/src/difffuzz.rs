@@ -50,7 +50,7 @@ const BATCH: usize = 25;
 const REDUCE_LIMIT: Duration = Duration::from_secs(900);
 
 /// The programs `cargo xtask test-all` runs (against OTP 25 and 27).
-pub const TEST_ALL_PROGRAMS: u64 = 25;
+pub const TEST_ALL_PROGRAMS: u64 = 100;
 
 /// The seed `cargo xtask test-all` starts from.
 pub const TEST_ALL_SEED: u64 = 1;

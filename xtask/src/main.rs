@@ -64,9 +64,9 @@ subcommands:
              Gleam libraries' test suites and examples/process_ring on
              erl 27 and on beamr (skipped, saying why, without
              ../shared/gleam or the OTP 27 root); then every fuzz
-             target for 12 s (as `fuzz --time 12`); then 25 random
+             target for 12 s (as `fuzz --time 12`); then 100 random
              programs from erlfuzz against OTP 25 and 27 (as `difffuzz
-             -n 25`; skipped, saying why, without erlfuzz)
+             -n 100`; skipped, saying why, without erlfuzz)
   gleam      only the Gleam step (beamr built with cargo build --release)
   mist [--beamr PATH]
              only the Gleam step's mist app: tests/gleam/mist_app built
