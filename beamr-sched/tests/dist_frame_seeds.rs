@@ -1,6 +1,6 @@
-//! The `dist_frame` fuzz target's seeds (`fuzz/seeds/dist_frame/`, one
-//! control message of each kind as erl's `term_to_binary` writes it, from a
-//! peer `peer@fuzz`) through `dist::incoming::handle`, as a connection
+//! The `dist_frame` fuzz target's seeds (`fuzz/seeds/dist_frame/`: 14
+//! well-formed control messages of different kinds and 2 malformed ones,
+//! as erl's `term_to_binary` writes them, from a peer `peer@fuzz`) through `dist::incoming::handle`, as a connection
 //! hands it each packet: the well-formed ones are taken, and the two that
 //! break the protocol are refused with a reason naming what is wrong.
 
@@ -24,7 +24,7 @@ fn each_seed_frame_is_taken_or_refused_by_name() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     names.sort();
-    assert!(names.len() >= 20, "seeds in {}: {names:?}", dir.display());
+    assert!(names.len() >= 16, "seeds in {}: {names:?}", dir.display());
     for name in &names {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         let outcome = incoming::handle(&rt, peer, &bytes);
