@@ -585,12 +585,13 @@ fn number_as_f64(v: Term) -> Option<f64> {
     v.as_big()?.to_bigint().to_f64().filter(|f| f.is_finite())
 }
 
-/// Pass one for one segment: its size in bits, checking what erts checks
-/// before it allocates: each size (`badarg` for a bad one, `system_limit`
+/// One segment's size in bits, checking what erts checks before it
+/// allocates: each size (`badarg` for a bad one, `system_limit`
 /// past the limit) and the value of a `utf32` segment (and from OTP 26 on,
-/// of a `utf8` one). Every other value is checked by [`check_value`], in
-/// segment order once all sizes are known, as erts does: a size past the
-/// limit in any segment wins over a bad value in an earlier one.
+/// of a `utf8` one). Every other value is checked by [`check_value`], whose
+/// first failure is raised only once all sizes are known to be good, as
+/// erts does: a size past the limit in any segment wins over a bad value
+/// in an earlier one.
 fn segment_bits(p: &Process, seg: &Segment) -> Result<usize, SegFail> {
     let value = get(p, seg.src);
     match seg.kind {
@@ -626,8 +627,8 @@ fn unicode_scalar(value: Term) -> Option<u32> {
         .map(|c| c as u32)
 }
 
-/// Pass two for one segment of `n` bits: the checks of its value that
-/// erts makes as it writes the segment (its type; a float's size; a
+/// The checks of a segment's value (of `n` bits) that erts makes as it
+/// writes the segment (its type; a float's size; a
 /// binary's length against the size, or its bits against the unit).
 fn check_value(p: &Process, seg: &Segment, n: usize) -> Result<(), SegFail> {
     let value = get(p, seg.src);
@@ -772,6 +773,8 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
         &mut large
     };
     let mut total: usize = 0;
+    // The first bad value, raised only if every size is good (erts's order).
+    let mut bad_value: Option<(&Segment, SegFail)> = None;
     for (seg, size) in segs.iter().zip(sizes.iter_mut()) {
         *size = match segment_bits(p, seg) {
             Ok(n) => n,
@@ -781,11 +784,12 @@ fn build(p: &mut Process, c: &CreateBin) -> Result<Term, Exception> {
             Some(total) => total,
             None => return Err(segment_error(p, seg, SegFail::limit())),
         };
-    }
-    for (seg, &size) in segs.iter().zip(sizes.iter()) {
-        if let Err(fail) = check_value(p, seg, size) {
-            return Err(segment_error(p, seg, fail));
+        if bad_value.is_none() {
+            bad_value = check_value(p, seg, *size).err().map(|fail| (seg, fail));
         }
+    }
+    if let Some((seg, fail)) = bad_value {
+        return Err(segment_error(p, seg, fail));
     }
     if let Some(first) = segs.first() {
         if matches!(first.kind, SegKind::Append | SegKind::PrivateAppend) {
