@@ -76,6 +76,7 @@ const ALL: &[&[crate::loader::BifRow]] = &[
     super::file::erl_prim_loader::BIFS,
     super::text::re::BIFS,
     super::net::decode_packet::BIFS,
+    super::net::socket::BIFS,
     super::dist::node::BIFS,
     super::dist::channel::BIFS,
 ];

@@ -80,6 +80,26 @@ impl Runtime {
         let _ = self.call_in(&mut p, os, init, &[]);
     }
 
+    /// erts's `erl_init` runs `prim_socket:on_load/0` before the boot:
+    /// it starts the socket registry and fills `prim_socket`'s tables
+    /// (protocols, options, message flags) from the NIF, which the
+    /// `socket` module reads. Without OTP's library there is no
+    /// `prim_socket` and nothing to do; a failure leaves `socket` to
+    /// fail as it would.
+    fn init_socket(&self) {
+        let Ok(prim_socket) = Atom::new("prim_socket") else {
+            return;
+        };
+        if CodeServer::global().find(prim_socket).is_none() {
+            return;
+        }
+        let Ok(on_load) = Atom::new("on_load") else {
+            return;
+        };
+        let mut p = Process::new(self.processes.new_pid());
+        let _ = self.call_in(&mut p, prim_socket, on_load, &[]);
+    }
+
     /// Runs `module:function(args)` as the first process on `schedulers`
     /// scheduler threads until it exits; returns its exit reason (`normal`
     /// when the call returned). Other processes are stopped then.
@@ -235,6 +255,7 @@ impl Runtime {
             self.start_otp_logger_handlers(gl)?;
         }
         self.init_cmd_shell();
+        self.init_socket();
         let options = SpawnOptions {
             group_leader: Some(gl),
             watched: true,

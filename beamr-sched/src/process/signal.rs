@@ -129,4 +129,8 @@ pub enum Signal {
         /// Which timer (stale ones are ignored).
         generation: u64,
     },
+    /// The receiver now controls this native object (a `socket` handed
+    /// over by `setopt(S, {otp, controlling_process}, Pid)`): its end
+    /// releases it, as the end of the process that opened it would have.
+    Adopt(std::sync::Arc<dyn super::OwnedResource>),
 }

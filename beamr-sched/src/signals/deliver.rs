@@ -114,6 +114,7 @@ pub(super) fn deliver(rt: &Runtime, p: &mut Process, signal: Signal) {
             message_trace::receive(rt, p, term, runtime_sender(), None);
         }
         Signal::Trace(change) => p.trace.apply(&change),
+        Signal::Adopt(resource) => p.owned.push(resource),
         Signal::Timeout { generation } => {
             if p.timer.active && p.timer.generation == generation {
                 p.timer.fired = true;

@@ -67,6 +67,7 @@ impl Runtime {
         }
         // Links and monitors whose signals it never saw hear of its death
         // too; once the inbox is closed, new ones are refused (noproc).
+        // Objects handed to it are released with its own.
         for signal in handle.close_inbox() {
             if matches!(
                 signal,
@@ -74,6 +75,7 @@ impl Runtime {
                     | Signal::Unlink { .. }
                     | Signal::Monitor { .. }
                     | Signal::Demonitor { .. }
+                    | Signal::Adopt(_)
             ) {
                 super::deliver::deliver(self, process, signal);
             }

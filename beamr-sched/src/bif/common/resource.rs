@@ -61,13 +61,26 @@ impl<T> Resources<T> {
     /// Adds `value`; returns the reference that denotes it, built on `p`'s
     /// heap, and the object itself.
     pub(crate) fn insert_shared(&self, p: &mut Process, value: T) -> (Term, Arc<T>) {
-        let serial = self.next.fetch_add(1, Ordering::Relaxed);
         let value = Arc::new(value);
-        self.table().insert(serial, Arc::clone(&value));
-        let reference = p
-            .heap
-            .local_ref([serial as u32, (serial >> 32) as u32, self.tag]);
-        (reference, value)
+        (self.insert_arc(p, Arc::clone(&value)), value)
+    }
+
+    /// Adds the object `value` (made elsewhere, for a weak reference to
+    /// itself); returns the reference that denotes it, built on `p`'s heap.
+    pub(crate) fn insert_arc(&self, p: &mut Process, value: Arc<T>) -> Term {
+        let serial = self.next.fetch_add(1, Ordering::Relaxed);
+        self.table().insert(serial, value);
+        p.heap
+            .local_ref([serial as u32, (serial >> 32) as u32, self.tag])
+    }
+
+    /// [`Resources::remove`] by the reference's id words.
+    pub(crate) fn remove_ids(&self, ids: [u32; 3]) -> bool {
+        if ids[2] != self.tag {
+            return false;
+        }
+        let serial = u64::from(ids[0]) | (u64::from(ids[1]) << 32);
+        self.table().remove(&serial).is_some()
     }
 
     /// The objects of this kind for which `keep` holds.
@@ -80,6 +93,20 @@ impl<T> Resources<T> {
         let r = t.as_ref()?;
         (r.len == 3 && r.node == Atom::NONODE_NOHOST && r.ids[2] == self.tag)
             .then(|| u64::from(r.ids[0]) | (u64::from(r.ids[1]) << 32))
+    }
+
+    /// Drops the table's hold on the object `t` denotes (a closed
+    /// socket's, whose reference then denotes nothing); true if it held one.
+    pub(crate) fn remove(&self, t: Term) -> bool {
+        match self.serial(t) {
+            Some(serial) => self.table().remove(&serial).is_some(),
+            None => false,
+        }
+    }
+
+    /// Whether `t` is a reference of this kind's, held or not.
+    pub(crate) fn is_kind(&self, t: Term) -> bool {
+        self.serial(t).is_some()
     }
 
     /// The object reference `t` denotes, if any.

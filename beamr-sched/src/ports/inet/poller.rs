@@ -28,6 +28,29 @@ use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 use super::socket::InetPort;
 
+/// What the I/O thread calls into: an inet driver's socket, or a
+/// `socket` module socket (`bif::net::socket`).
+pub trait PollTarget: Send + Sync {
+    /// The OS socket became readable or writable (or closed, or failed).
+    fn ready(&self, readable: bool, writable: bool);
+    /// A deadline it asked for ([`Poller::deadline`]) has come.
+    fn expire(&self, now: Instant);
+    /// It asked for [`Poller::flush_later`].
+    fn flush(&self);
+}
+
+impl PollTarget for InetPort {
+    fn ready(&self, readable: bool, writable: bool) {
+        InetPort::ready(self, readable, writable);
+    }
+    fn expire(&self, now: Instant) {
+        InetPort::expire(self, now);
+    }
+    fn flush(&self) {
+        InetPort::flush(self);
+    }
+}
+
 /// The waker's token; sockets count from 1.
 const WAKE: Token = Token(0);
 
@@ -35,7 +58,7 @@ const WAKE: Token = Token(0);
 pub struct Poller {
     registry: Registry,
     waker: Waker,
-    sockets: Mutex<HashMap<Token, Weak<InetPort>>>,
+    sockets: Mutex<HashMap<Token, Weak<dyn PollTarget>>>,
     deadlines: Mutex<BinaryHeap<Reverse<(Instant, usize)>>>,
     flushes: Mutex<Vec<Token>>,
     next: AtomicUsize,
@@ -85,7 +108,7 @@ impl Poller {
         &self,
         source: &mut impl Source,
         interest: Interest,
-        socket: Weak<InetPort>,
+        socket: Weak<dyn PollTarget>,
     ) -> std::io::Result<Token> {
         let token = Token(self.next.fetch_add(1, Ordering::Relaxed));
         lock(&self.sockets).insert(token, socket);
@@ -115,7 +138,7 @@ impl Poller {
         let _ = self.waker.wake();
     }
 
-    fn socket(&self, token: Token) -> Option<Arc<InetPort>> {
+    fn socket(&self, token: Token) -> Option<Arc<dyn PollTarget>> {
         lock(&self.sockets).get(&token).and_then(Weak::upgrade)
     }
 }

@@ -1,0 +1,272 @@
+//! Everything about a socket but its bytes: `nif_setopt/5`,
+//! `nif_getopt/3`, `nif_cancel/3`, `nif_info/0,1`, `nif_command/1`,
+//! `nif_supports/0,1`.
+
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+
+use beamr_core::term::Term;
+
+use super::object::Op;
+use super::options::{self, otp, Refused};
+use super::{
+    error, handle_arg, int, invalid, ok, ok_tuple, os_error, small, supports, with_socket,
+};
+use crate::bif::common::atoms::atom;
+use crate::process::{Exception, OwnedResource, Payload, Process, Signal};
+use crate::runtime::Runtime;
+
+/// `nif_supports()`.
+pub(super) fn supports0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    Ok(supports::all(&mut p.heap))
+}
+
+/// `nif_supports(Key)`.
+pub(super) fn supports1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    Ok(supports::key(&mut p.heap, a[0]))
+}
+
+/// `nif_command(#{command := debug | socket_debug | use_registry, data
+/// := Bool})`: beamr's NIF has no debug output, and every socket uses
+/// the registry; `ok`.
+pub(super) fn command(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if !a[0].is_map() {
+        return Err(Exception::badarg());
+    }
+    Ok(ok())
+}
+
+/// `nif_info()`: the NIF's global state, as erts reports it.
+pub(super) fn info0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
+    let counters = beamr_core::map::new(&mut p.heap);
+    let pairs = [
+        (atom("debug"), Term::FALSE),
+        (atom("socket_debug"), Term::FALSE),
+        (atom("use_registry"), Term::TRUE),
+        (atom("iow"), Term::FALSE),
+        (atom("counters"), counters),
+        (atom("iov_max"), small(1024)),
+    ];
+    Ok(beamr_core::map::from_pairs(&mut p.heap, &pairs))
+}
+
+/// `nif_info(SockRef)`: the socket's domain, type, protocol, controlling
+/// process, states and waiters.
+pub(super) fn info1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    with_socket(p, a[0], |p, s| {
+        let st = s.lock();
+        let count = |op: Op| small(st.waits.waiters.iter().filter(|w| w.op == op).count() as i64);
+        let open = st.os.is_some();
+        let mut rstates = Vec::new();
+        let mut wstates = Vec::new();
+        if open {
+            rstates.push(atom("open"));
+            wstates.push(atom("open"));
+            if st.listening {
+                rstates.push(atom("listening"));
+            }
+            if st.connecting {
+                wstates.push(atom("connecting"));
+            }
+        } else {
+            rstates.push(atom("closed"));
+            wstates.push(atom("closed"));
+        }
+        let rstates = p.heap.list(&rstates);
+        let wstates = p.heap.list(&wstates);
+        let counters = beamr_core::map::new(&mut p.heap);
+        let pairs = [
+            (atom("domain"), options::domain_name(st.domain)),
+            (atom("type"), options::type_name(st.kind)),
+            (atom("protocol"), small(i64::from(st.protocol))),
+            (atom("ctrl_pid"), st.owner),
+            (atom("ctype"), atom("normal")),
+            (atom("counters"), counters),
+            (atom("num_readers"), count(Op::Recv)),
+            (atom("num_writers"), count(Op::Send)),
+            (atom("num_acceptors"), count(Op::Accept)),
+            (
+                atom("readable"),
+                if open { Term::TRUE } else { Term::FALSE },
+            ),
+            (
+                atom("writable"),
+                if open { Term::TRUE } else { Term::FALSE },
+            ),
+            (atom("rstates"), rstates),
+            (atom("wstates"), wstates),
+        ];
+        beamr_core::map::from_pairs(&mut p.heap, &pairs)
+    })
+}
+
+/// `nif_setopt(SockRef, Level, Option, Value, NativeValue)`.
+pub(super) fn setopt(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    if a[4] != small(0) {
+        return Ok(error(p, "notsup"));
+    }
+    if a[1] == atom("otp") {
+        return setopt_otp(rt, p, a);
+    }
+    let Some(level) = options::level(a[1]) else {
+        return Ok(invalid(p, "socket_option"));
+    };
+    let Some(opt) = int(a[2]).and_then(|n| i32::try_from(n).ok()) else {
+        return Ok(invalid(p, "socket_option"));
+    };
+    with_socket(p, a[0], |p, s| {
+        let st = s.lock();
+        let Some(os) = &st.os else {
+            return error(p, "closed");
+        };
+        match options::set(os, level, opt, a[3]) {
+            Ok(()) => ok(),
+            Err(refused) => refusal(p, refused),
+        }
+    })
+}
+
+fn refusal(p: &mut Process, refused: Refused) -> Term {
+    match refused {
+        Refused::Option => invalid(p, "socket_option"),
+        Refused::Value => invalid(p, "value"),
+        Refused::Os(e) => os_error(p, &e),
+    }
+}
+
+/// `{error, {invalid, not_owner}}`: only the controlling process may.
+fn not_owner(p: &mut Process) -> Term {
+    let reason = p.heap.tuple(&[atom("invalid"), atom("not_owner")]);
+    p.heap.tuple(&[atom("error"), reason])
+}
+
+fn setopt_otp(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let value = a[3];
+    with_socket(p, a[0], |p, s| {
+        let mut guard = s.lock();
+        let st = &mut *guard;
+        if st.os.is_none() {
+            return error(p, "closed");
+        }
+        match int(a[2]) {
+            Some(otp::CTRL_PROC) => {
+                if st.owner != p.pid {
+                    return not_owner(p);
+                }
+                if !value.is_local_pid() {
+                    return invalid(p, "value");
+                }
+                if value == p.pid {
+                    return ok();
+                }
+                let object: Arc<dyn OwnedResource> = s.clone();
+                if !rt.send_signal(value, Signal::Adopt(Arc::clone(&object))) {
+                    return error(p, "badarg");
+                }
+                st.owner = value;
+                p.owned.remove(&object);
+                ok()
+            }
+            Some(otp::RCVBUF) => {
+                // `N` or erts's `{Count, N}` (a count of reads per call).
+                let size = match value.as_tuple() {
+                    Some([_, n]) => int(*n),
+                    _ => int(value),
+                };
+                match size
+                    .and_then(|n| usize::try_from(n).ok())
+                    .filter(|&n| n > 0)
+                {
+                    Some(n) => {
+                        st.rcvbuf = n;
+                        ok()
+                    }
+                    None => invalid(p, "value"),
+                }
+            }
+            Some(otp::META) => {
+                if st.owner != p.pid {
+                    return not_owner(p);
+                }
+                st.meta = Payload::copy(value);
+                ok()
+            }
+            Some(otp::DEBUG | otp::IOW | otp::USE_REGISTRY) => {
+                if value == Term::TRUE || value == Term::FALSE {
+                    ok()
+                } else {
+                    invalid(p, "value")
+                }
+            }
+            Some(otp::RCVCTRLBUF | otp::SNDCTRLBUF) => match int(value) {
+                Some(n) if n > 0 => ok(),
+                _ => invalid(p, "value"),
+            },
+            _ => invalid(p, "socket_option"),
+        }
+    })
+}
+
+/// `nif_getopt(SockRef, Level, Option)`: `{ok, Value}`.
+pub(super) fn getopt3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let otp_level = a[1] == atom("otp");
+    let level = options::level(a[1]);
+    let opt = int(a[2]);
+    with_socket(p, a[0], |p, s| {
+        let st = s.lock();
+        let Some(os) = &st.os else {
+            return error(p, "closed");
+        };
+        if otp_level {
+            let value = match opt {
+                Some(otp::CTRL_PROC) => st.owner,
+                Some(otp::RCVBUF) => small(st.rcvbuf as i64),
+                Some(otp::META) => p.heap.copy_term(st.meta.term),
+                Some(otp::FD) => small(i64::from(os.as_raw_fd())),
+                Some(otp::DOMAIN) => options::domain_name(st.domain),
+                Some(otp::DEBUG | otp::IOW) => Term::FALSE,
+                Some(otp::USE_REGISTRY) => Term::TRUE,
+                Some(otp::RCVCTRLBUF | otp::SNDCTRLBUF) => small(1024),
+                _ => return invalid(p, "socket_option"),
+            };
+            return ok_tuple(p, value);
+        }
+        let (Some(level), Some(opt)) = (level, opt.and_then(|n| i32::try_from(n).ok())) else {
+            return invalid(p, "socket_option");
+        };
+        match options::get(&mut p.heap, os, level, opt) {
+            Ok(value) => ok_tuple(p, value),
+            Err(refused) => refusal(p, refused),
+        }
+    })
+}
+
+/// `nif_cancel(SockRef, Op, Handle)`: `ok` when the wait was still
+/// recorded (it is forgotten), `select_sent` when its select message has
+/// gone out already, `not_found` otherwise.
+pub(super) fn cancel(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let op = Op::named(a[1]).ok_or_else(Exception::badarg)?;
+    let handle = handle_arg(a[2])?;
+    with_socket(p, a[0], |p, s| {
+        let mut guard = s.lock();
+        let st = &mut *guard;
+        if st.os.is_none() {
+            return error(p, "closed");
+        }
+        let before = st.waits.waiters.len();
+        st.waits
+            .waiters
+            .retain(|w| !(w.handle == handle && w.op == op));
+        if st.waits.waiters.len() < before {
+            if op == Op::Connect {
+                st.connecting = false;
+            }
+            return ok();
+        }
+        if st.waits.sent.contains(&handle) {
+            st.waits.used(handle);
+            return atom("select_sent");
+        }
+        atom("not_found")
+    })
+}

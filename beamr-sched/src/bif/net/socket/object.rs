@@ -1,0 +1,295 @@
+//! One `socket` module socket: the OS socket (non-blocking), who controls
+//! it, and who waits on it.
+//!
+//! # Waiting (erts's `enif_select`)
+//!
+//! An operation that would block records a [`Waiter`] (the caller and its
+//! select handle) and answers `select`. The poller thread calls
+//! [`SocketObject::ready`] when the OS socket becomes readable or
+//! writable; every reader (or writer) waiting then gets
+//! `{'$socket', Socket, select, Handle}` and is forgotten, and retries.
+//! The try and the record happen under the state's lock, and `ready`
+//! takes the same lock, so a readiness edge between them is not lost.
+//!
+//! Closing sends each waiter `{'$socket', Socket, abort, {Handle, closed}}`.
+
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::Instant;
+
+use beamr_core::atom::Atom;
+use beamr_core::heap::Heap;
+use beamr_core::term::Term;
+use mio::Token;
+
+use crate::bif::common::atoms::atom;
+use crate::ports::inet::poller::{started, PollTarget};
+use crate::process::OwnedResource;
+use crate::runtime::Runtime;
+
+/// What a waiter waits to do.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Op {
+    /// `accept`.
+    Accept,
+    /// `recv`, `recvfrom`, `recvmsg`.
+    Recv,
+    /// `send`, `sendto`, `sendmsg`.
+    Send,
+    /// `connect`.
+    Connect,
+}
+
+impl Op {
+    /// The operation `cancel/3` names, if it is one.
+    pub(super) fn named(t: Term) -> Option<Op> {
+        Some(match t.as_atom()?.name() {
+            "accept" => Op::Accept,
+            "recv" | "recvfrom" | "recvmsg" => Op::Recv,
+            "send" | "sendto" | "sendmsg" | "sendv" => Op::Send,
+            "connect" => Op::Connect,
+            _ => return None,
+        })
+    }
+
+    /// Whether it waits for the socket to become readable.
+    fn reads(self) -> bool {
+        matches!(self, Op::Accept | Op::Recv)
+    }
+}
+
+/// A process waiting for the socket, with the handle its select message
+/// carries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Waiter {
+    /// The waiting process.
+    pub pid: Term,
+    /// Its select handle, a local reference's id words.
+    pub handle: [u32; 3],
+    /// What it waits to do.
+    pub op: Op,
+}
+
+/// What the state's lock guards.
+pub(super) struct State {
+    /// The OS socket; `None` once closed.
+    pub os: Option<socket2::Socket>,
+    /// The OS's domain (`AF_INET`, ...), type and protocol numbers.
+    pub domain: i32,
+    /// `SOCK_STREAM`, `SOCK_DGRAM`, ...
+    pub kind: i32,
+    /// The protocol number it was opened with.
+    pub protocol: i32,
+    /// The controlling process.
+    pub owner: Term,
+    /// Its poller registration.
+    pub token: Option<Token>,
+    /// `listen/2` succeeded.
+    pub listening: bool,
+    /// A non-blocking connect is under way.
+    pub connecting: bool,
+    /// Who waits for it.
+    pub waits: Waits,
+    /// `{otp, rcvbuf}`: the bytes a `recv` of length 0 reads at most.
+    pub rcvbuf: usize,
+    /// `{otp, meta}`: any term, kept as a payload.
+    pub meta: crate::process::Payload,
+}
+
+/// The processes waiting for a socket.
+#[derive(Default)]
+pub(super) struct Waits {
+    /// The processes waiting, in the order they came.
+    pub waiters: Vec<Waiter>,
+    /// Handles whose select message went out and that were not used
+    /// again yet (`cancel/3` answers `select_sent` for them).
+    pub sent: Vec<[u32; 3]>,
+}
+
+/// A socket of the `socket` module: the object behind its reference.
+pub(super) struct SocketObject {
+    this: Weak<SocketObject>,
+    rt: Weak<Runtime>,
+    /// The reference's id words, set once it is made.
+    pub ids: OnceLock<[u32; 3]>,
+    state: Mutex<State>,
+}
+
+/// `recv`'s default buffer (erts's `ESOCK_RECV_BUFFER_SIZE_DEFAULT`).
+pub(super) const DEFAULT_RCVBUF: usize = 8192;
+
+impl SocketObject {
+    /// A new object over `os`, controlled by `owner`.
+    pub(super) fn new(
+        rt: Weak<Runtime>,
+        os: socket2::Socket,
+        (domain, kind, protocol): (i32, i32, i32),
+        owner: Term,
+    ) -> Arc<SocketObject> {
+        Arc::new_cyclic(|this| SocketObject {
+            this: this.clone(),
+            rt,
+            ids: OnceLock::new(),
+            state: Mutex::new(State {
+                os: Some(os),
+                domain,
+                kind,
+                protocol,
+                owner,
+                token: None,
+                listening: false,
+                connecting: false,
+                waits: Waits::default(),
+                rcvbuf: DEFAULT_RCVBUF,
+                meta: crate::process::Payload::copy(Term::atom(Atom::UNDEFINED)),
+            }),
+        })
+    }
+
+    /// The state, locked.
+    pub(super) fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers the OS socket with the I/O thread; false when there is
+    /// no I/O thread or it refuses the socket.
+    pub(super) fn register(&self) -> bool {
+        let Some(poller) = crate::ports::inet::poller::poller() else {
+            return false;
+        };
+        let mut st = self.lock();
+        let Some(os) = &st.os else { return false };
+        let fd = std::os::fd::AsRawFd::as_raw_fd(os);
+        let mut source = mio::unix::SourceFd(&fd);
+        let interest = mio::Interest::READABLE | mio::Interest::WRITABLE;
+        let weak: Weak<dyn PollTarget> = self.this.clone();
+        match poller.register(&mut source, interest, weak) {
+            Ok(token) => {
+                st.token = Some(token);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The socket term `{'$socket', Ref}` built on `h`.
+    pub(super) fn socket_term(&self, h: &mut Heap) -> Term {
+        let ids = self.ids.get().copied().unwrap_or([0; 3]);
+        let r = h.local_ref(ids);
+        h.tuple(&[atom("$socket"), r])
+    }
+
+    /// Sends `{'$socket', Socket, Tag, Info}` to `pid`, `info` built on
+    /// the message's heap.
+    pub(super) fn notify(&self, pid: Term, tag: &str, info: impl FnOnce(&mut Heap) -> Term) {
+        let Some(rt) = self.rt.upgrade() else { return };
+        let mut h = Heap::new();
+        let socket = self.socket_term(&mut h);
+        let info = info(&mut h);
+        let message = h.tuple(&[atom("$socket"), socket, atom(tag), info]);
+        rt.send(pid, message);
+    }
+
+    /// Closes the OS socket (once): forgets its poller registration and
+    /// tells every waiter but `except` that it is closed. True if this
+    /// call closed it.
+    pub(super) fn close(&self, except: Option<Term>) -> bool {
+        let (waiters, was_open) = {
+            let mut st = self.lock();
+            let Some(os) = st.os.take() else {
+                return false;
+            };
+            if let (Some(token), Some(poller)) = (st.token.take(), started()) {
+                let fd = std::os::fd::AsRawFd::as_raw_fd(&os);
+                poller.deregister(&mut mio::unix::SourceFd(&fd), token);
+            }
+            drop(os);
+            st.waits.sent.clear();
+            (std::mem::take(&mut st.waits.waiters), true)
+        };
+        for w in waiters {
+            if Some(w.pid) == except {
+                continue;
+            }
+            self.notify(w.pid, "abort", |h| {
+                let handle = h.local_ref(w.handle);
+                h.tuple(&[handle, atom("closed")])
+            });
+        }
+        if let (Some(rt), Some(ids)) = (self.rt.upgrade(), self.ids.get()) {
+            if let Some(registry) = rt.names.whereis(atom_of("socket_registry")) {
+                let mut h = Heap::new();
+                let r = h.local_ref(*ids);
+                let socket = h.tuple(&[atom("$socket"), r]);
+                let message = h.tuple(&[atom("$socket"), atom("del"), socket]);
+                rt.send(registry, message);
+            }
+        }
+        was_open
+    }
+}
+
+fn atom_of(name: &str) -> Atom {
+    Atom::new(name).unwrap_or(Atom::UNDEFINED)
+}
+
+impl Waits {
+    /// Records that `w` waits; an earlier wait of the same process for
+    /// the same operation is replaced.
+    pub(super) fn wait(&mut self, w: Waiter) {
+        self.waiters.retain(|o| !(o.pid == w.pid && o.op == w.op));
+        self.sent.retain(|h| *h != w.handle);
+        self.waiters.push(w);
+    }
+
+    /// The handle `h` is used again (its select message was read).
+    pub(super) fn used(&mut self, handle: [u32; 3]) {
+        self.sent.retain(|h| *h != handle);
+    }
+}
+
+impl PollTarget for SocketObject {
+    fn ready(&self, readable: bool, writable: bool) {
+        let woken: Vec<Waiter> = {
+            let mut st = self.lock();
+            if st.os.is_none() {
+                return;
+            }
+            let mut woken = Vec::new();
+            st.waits.waiters.retain(|w| {
+                let wake = if w.op.reads() { readable } else { writable };
+                if wake {
+                    woken.push(*w);
+                }
+                !wake
+            });
+            if writable {
+                st.connecting = false;
+            }
+            let sent = &mut st.waits.sent;
+            sent.extend(woken.iter().map(|w| w.handle));
+            if sent.len() > 64 {
+                let excess = sent.len() - 64;
+                sent.drain(..excess);
+            }
+            woken
+        };
+        for w in woken {
+            self.notify(w.pid, "select", |h| h.local_ref(w.handle));
+        }
+    }
+
+    fn expire(&self, _now: Instant) {}
+
+    fn flush(&self) {}
+}
+
+impl OwnedResource for SocketObject {
+    /// The controlling process ended: close the socket, as erts's monitor
+    /// of the controlling process does.
+    fn owner_exited(&self) {
+        self.close(None);
+        if let Some(ids) = self.ids.get() {
+            super::SOCKETS.remove_ids(*ids);
+        }
+    }
+}
