@@ -10,7 +10,7 @@ use beamr_core::term::Term;
 use super::object::Op;
 use super::options::{self, otp, Refused};
 use super::{
-    error, handle_arg, int, invalid, ok, ok_tuple, os_error, small, supports, with_socket,
+    error, handle_arg, int, invalid, ok, ok_tuple, os_error, small, supports, with_socket, SOCKETS,
 };
 use crate::bif::common::atoms::atom;
 use crate::process::{Exception, OwnedResource, Payload, Process, Signal};
@@ -36,10 +36,41 @@ pub(super) fn command(_rt: &Runtime, _p: &mut Process, a: &[Term]) -> Result<Ter
     Ok(ok())
 }
 
-/// `nif_info()`: the NIF's global state, as erts reports it.
+/// `nif_info()`: the NIF's global state, as erts reports it, with its
+/// counts of the sockets open now (by domain, type and protocol).
 pub(super) fn info0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term, Exception> {
-    let counters = beamr_core::map::new(&mut p.heap);
-    let pairs = [
+    let count = |keep: &dyn Fn(i32, i32, i32) -> bool| {
+        let n = SOCKETS.count(|s| {
+            let st = s.lock();
+            st.os.is_some() && keep(st.domain, st.kind, st.protocol)
+        });
+        small(n as i64)
+    };
+    let counter_pairs = [
+        (atom("num_cnt_bits"), small(64)),
+        (atom("num_dinet"), count(&|d, _, _| d == libc::AF_INET)),
+        (atom("num_dinet6"), count(&|d, _, _| d == libc::AF_INET6)),
+        (atom("num_dlocal"), count(&|d, _, _| d == libc::AF_UNIX)),
+        (atom("num_pip"), count(&|_, _, pr| pr == libc::IPPROTO_IP)),
+        (
+            atom("num_psctp"),
+            count(&|_, _, pr| pr == libc::IPPROTO_SCTP),
+        ),
+        (atom("num_ptcp"), count(&|_, _, pr| pr == libc::IPPROTO_TCP)),
+        (atom("num_pudp"), count(&|_, _, pr| pr == libc::IPPROTO_UDP)),
+        (atom("num_sockets"), count(&|_, _, _| true)),
+        (atom("num_tdgrams"), count(&|_, t, _| t == libc::SOCK_DGRAM)),
+        (
+            atom("num_tseqpkgs"),
+            count(&|_, t, _| t == libc::SOCK_SEQPACKET),
+        ),
+        (
+            atom("num_tstreams"),
+            count(&|_, t, _| t == libc::SOCK_STREAM),
+        ),
+    ];
+    let counters = beamr_core::map::from_pairs(&mut p.heap, &counter_pairs);
+    let mut pairs = vec![
         (atom("debug"), Term::FALSE),
         (atom("socket_debug"), Term::FALSE),
         (atom("use_registry"), Term::TRUE),
@@ -47,11 +78,18 @@ pub(super) fn info0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term,
         (atom("counters"), counters),
         (atom("iov_max"), small(1024)),
     ];
+    // OTP 26 on report the I/O backend, which gen_tcp_socket reads.
+    if beamr_core::release::otp_release() >= 26 {
+        let name = [(atom("name"), atom("unix_essio"))];
+        let backend = beamr_core::map::from_pairs(&mut p.heap, &name);
+        pairs.push((atom("io_backend"), backend));
+        pairs.push((atom("eei"), Term::TRUE));
+    }
     Ok(beamr_core::map::from_pairs(&mut p.heap, &pairs))
 }
 
-/// `nif_info(SockRef)`: the socket's domain, type, protocol, controlling
-/// process, states and waiters.
+/// `nif_info(SockRef)`: the socket's domain, type, protocol, owner,
+/// states, counters and waiters, in erts's keys.
 pub(super) fn info1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_socket(p, a[0], |p, s| {
         let st = s.lock();
@@ -59,40 +97,38 @@ pub(super) fn info1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
         let open = st.os.is_some();
         let mut rstates = Vec::new();
         let mut wstates = Vec::new();
-        if open {
-            rstates.push(atom("open"));
-            wstates.push(atom("open"));
-            if st.listening {
-                rstates.push(atom("listening"));
+        if st.bound {
+            rstates.push(atom("bound"));
+        }
+        if st.listening {
+            rstates.push(atom("listening"));
+        }
+        if st.connecting {
+            wstates.push(atom("connecting"));
+        }
+        if st.connected {
+            wstates.push(atom("connected"));
+        }
+        if !open {
+            for states in [&mut rstates, &mut wstates] {
+                states.push(atom("closing"));
+                states.push(atom("closed"));
             }
-            if st.connecting {
-                wstates.push(atom("connecting"));
-            }
-        } else {
-            rstates.push(atom("closed"));
-            wstates.push(atom("closed"));
         }
         let rstates = p.heap.list(&rstates);
         let wstates = p.heap.list(&wstates);
-        let counters = beamr_core::map::new(&mut p.heap);
+        let counters = st.counters.term(&mut p.heap);
+        let owner = if open { st.owner } else { atom("undefined") };
         let pairs = [
             (atom("domain"), options::domain_name(st.domain)),
             (atom("type"), options::type_name(st.kind)),
             (atom("protocol"), small(i64::from(st.protocol))),
-            (atom("ctrl_pid"), st.owner),
+            (atom("owner"), owner),
             (atom("ctype"), atom("normal")),
             (atom("counters"), counters),
             (atom("num_readers"), count(Op::Recv)),
             (atom("num_writers"), count(Op::Send)),
             (atom("num_acceptors"), count(Op::Accept)),
-            (
-                atom("readable"),
-                if open { Term::TRUE } else { Term::FALSE },
-            ),
-            (
-                atom("writable"),
-                if open { Term::TRUE } else { Term::FALSE },
-            ),
             (atom("rstates"), rstates),
             (atom("wstates"), wstates),
         ];

@@ -7,7 +7,7 @@
 //! mod.rs      the rows, the arguments, the shared answers
 //! object.rs   one socket: its OS socket, controller, waiters, readiness
 //! setup.rs    open, bind, listen, accept, connect, close, shutdown, names
-//! transfer.rs send, sendto, recv, recvfrom
+//! transfer.rs send, sendv, sendto, recv, recvfrom
 //! control.rs  setopt, getopt, cancel, info, command
 //! options.rs  the option table and its values
 //! addr.rs     socket address maps
@@ -69,7 +69,7 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("prim_socket", "nif_send", 4, transfer::send),
     ("prim_socket", "nif_sendto", 5, transfer::sendto),
     ("prim_socket", "nif_sendmsg", 5, not_supported),
-    ("prim_socket", "nif_sendv", 3, not_supported),
+    ("prim_socket", "nif_sendv", 3, transfer::sendv),
     ("prim_socket", "nif_sendfile", 1, not_supported),
     ("prim_socket", "nif_sendfile", 4, not_supported),
     ("prim_socket", "nif_sendfile", 5, not_supported),

@@ -83,8 +83,14 @@ pub(super) struct State {
     pub owner: Term,
     /// Its poller registration.
     pub token: Option<Token>,
+    /// `bind/2` succeeded.
+    pub bound: bool,
     /// `listen/2` succeeded.
     pub listening: bool,
+    /// Connected: by `connect`, or accepted.
+    pub connected: bool,
+    /// What it has done, as `socket:info/1` counts it.
+    pub counters: Counters,
     /// A non-blocking connect is under way.
     pub connecting: bool,
     /// Who waits for it.
@@ -93,6 +99,68 @@ pub(super) struct State {
     pub rcvbuf: usize,
     /// `{otp, meta}`: any term, kept as a payload.
     pub meta: crate::process::Payload,
+}
+
+/// erts's per-socket counters (`socket:info/1`'s `counters`, which
+/// `inet:getstat/2` reads on the socket backend).
+#[derive(Default, Clone, Copy)]
+pub(super) struct Counters {
+    pub acc_fails: u64,
+    pub acc_success: u64,
+    pub acc_tries: u64,
+    pub acc_waits: u64,
+    pub read_byte: u64,
+    pub read_fails: u64,
+    pub read_pkg: u64,
+    pub read_pkg_max: u64,
+    pub read_tries: u64,
+    pub read_waits: u64,
+    pub write_byte: u64,
+    pub write_fails: u64,
+    pub write_pkg: u64,
+    pub write_pkg_max: u64,
+    pub write_tries: u64,
+    pub write_waits: u64,
+}
+
+impl Counters {
+    /// Counts a read of `n` bytes.
+    pub fn read(&mut self, n: usize) {
+        self.read_byte += n as u64;
+        self.read_pkg += 1;
+        self.read_pkg_max = self.read_pkg_max.max(n as u64);
+    }
+
+    /// Counts a write of `n` bytes.
+    pub fn wrote(&mut self, n: usize) {
+        self.write_byte += n as u64;
+        self.write_pkg += 1;
+        self.write_pkg_max = self.write_pkg_max.max(n as u64);
+    }
+
+    /// The counters as `socket:info/1`'s map, built on `h`.
+    pub fn term(&self, h: &mut Heap) -> Term {
+        let n = |v: u64| Term::small_unchecked(v.min(1 << 59) as i64);
+        let pairs = [
+            (atom("acc_fails"), n(self.acc_fails)),
+            (atom("acc_success"), n(self.acc_success)),
+            (atom("acc_tries"), n(self.acc_tries)),
+            (atom("acc_waits"), n(self.acc_waits)),
+            (atom("read_byte"), n(self.read_byte)),
+            (atom("read_fails"), n(self.read_fails)),
+            (atom("read_pkg"), n(self.read_pkg)),
+            (atom("read_pkg_max"), n(self.read_pkg_max)),
+            (atom("read_tries"), n(self.read_tries)),
+            (atom("read_waits"), n(self.read_waits)),
+            (atom("write_byte"), n(self.write_byte)),
+            (atom("write_fails"), n(self.write_fails)),
+            (atom("write_pkg"), n(self.write_pkg)),
+            (atom("write_pkg_max"), n(self.write_pkg_max)),
+            (atom("write_tries"), n(self.write_tries)),
+            (atom("write_waits"), n(self.write_waits)),
+        ];
+        beamr_core::map::from_pairs(h, &pairs)
+    }
 }
 
 /// The processes waiting for a socket.
@@ -136,7 +204,10 @@ impl SocketObject {
                 protocol,
                 owner,
                 token: None,
+                bound: false,
                 listening: false,
+                connected: false,
+                counters: Counters::default(),
                 connecting: false,
                 waits: Waits::default(),
                 rcvbuf: DEFAULT_RCVBUF,

@@ -71,8 +71,13 @@ pub(super) fn open4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
         Ok(s) => s,
         Err(e) => return Ok(os_error(p, &e)),
     };
+    // The protocol the OS chose for a default (0), as erts reports it.
+    let protocol = match os.protocol() {
+        Ok(Some(chosen)) if protocol == 0 => i32::from(chosen),
+        _ => protocol,
+    };
     let registry = beamr_core::map::get(a[3], atom("use_registry")) != Some(Term::FALSE);
-    adopt(rt, p, os, (domain, kind, protocol), registry)
+    Ok(adopt(rt, p, os, (domain, kind, protocol), registry)?.0)
 }
 
 /// Makes `os` a socket of `p`'s: registered with the I/O thread, held by
@@ -84,11 +89,11 @@ fn adopt(
     os: Socket,
     numbers: (i32, i32, i32),
     registry: bool,
-) -> Result<Term, Exception> {
+) -> Result<(Term, Option<Arc<SocketObject>>), Exception> {
     let weak = rt.weak_self.get().cloned().ok_or_else(Exception::badarg)?;
     let object = SocketObject::new(weak, os, numbers, p.pid);
     if !object.register() {
-        return Ok(error(p, "enomem"));
+        return Ok((error(p, "enomem"), None));
     }
     let reference = SOCKETS.insert_arc(p, Arc::clone(&object));
     if let Some(r) = reference.as_ref() {
@@ -106,7 +111,7 @@ fn adopt(
             rt.send(pid, message);
         }
     }
-    Ok(ok_tuple(p, reference))
+    Ok((ok_tuple(p, reference), Some(object)))
 }
 
 /// Runs `f` on the open OS socket of `t`; `{error, closed}` once closed.
@@ -130,9 +135,19 @@ pub(super) fn bind(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     let Some(to) = addr::decode(a[1]) else {
         return Ok(invalid(p, "sockaddr"));
     };
-    with_os(p, a[0], |p, os| match os.bind(&to) {
-        Ok(()) => ok(),
-        Err(e) => os_error(p, &e),
+    with_socket(p, a[0], |p, s| {
+        let mut guard = s.lock();
+        let st = &mut *guard;
+        let Some(os) = &st.os else {
+            return error(p, "closed");
+        };
+        match os.bind(&to) {
+            Ok(()) => {
+                st.bound = true;
+                ok()
+            }
+            Err(e) => os_error(p, &e),
+        }
     })
 }
 
@@ -173,9 +188,14 @@ pub(super) fn accept(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
             return Ok(error(p, "closed"));
         };
         st.waits.used(handle);
+        st.counters.acc_tries += 1;
         match os.accept() {
-            Ok((s, _)) => (s, (st.domain, st.kind, st.protocol)),
+            Ok((s, _)) => {
+                st.counters.acc_success += 1;
+                (s, (st.domain, st.kind, st.protocol))
+            }
             Err(e) if would_block(&e) => {
+                st.counters.acc_waits += 1;
                 st.waits.wait(Waiter {
                     pid: p.pid,
                     handle,
@@ -183,13 +203,20 @@ pub(super) fn accept(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
                 });
                 return Ok(atom("select"));
             }
-            Err(e) => return Ok(os_error(p, &e)),
+            Err(e) => {
+                st.counters.acc_fails += 1;
+                return Ok(os_error(p, &e));
+            }
         }
     };
     if let Err(e) = accepted.set_nonblocking(true) {
         return Ok(os_error(p, &e));
     }
-    adopt(rt, p, accepted, numbers, true)
+    let (result, object) = adopt(rt, p, accepted, numbers, true)?;
+    if let Some(object) = object {
+        object.lock().connected = true;
+    }
+    Ok(result)
 }
 
 /// `nif_connect(SockRef, ConnRef, SockAddr)`: `ok`, `select` (a select
@@ -211,7 +238,10 @@ pub(super) fn connect3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
             return error(p, "already");
         }
         match os.connect(&to) {
-            Ok(()) => ok(),
+            Ok(()) => {
+                st.connected = true;
+                ok()
+            }
             Err(e) if would_block(&e) || e.raw_os_error() == Some(libc::EINPROGRESS) => {
                 st.connecting = true;
                 st.waits.wait(Waiter {
@@ -239,7 +269,10 @@ pub(super) fn connect1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
         match os.take_error() {
             Ok(Some(e)) | Err(e) => os_error(p, &e),
             Ok(None) => match os.peer_addr() {
-                Ok(_) => ok(),
+                Ok(_) => {
+                    st.connected = true;
+                    ok()
+                }
                 Err(e) => os_error(p, &e),
             },
         }

@@ -66,6 +66,7 @@ fn send_on(
         st.waits.used(h);
     }
     let stream = st.kind == libc::SOCK_STREAM;
+    st.counters.write_tries += 1;
     let mut written = 0;
     loop {
         let sent = match to {
@@ -76,6 +77,7 @@ fn send_on(
             Ok(n) => {
                 written += n;
                 if written >= bytes.len() || !stream || n == 0 {
+                    st.counters.wrote(written);
                     return ok();
                 }
             }
@@ -84,6 +86,7 @@ fn send_on(
                 let Handle::Ref(handle) = handle else {
                     return error(p, "timeout");
                 };
+                st.counters.write_waits += 1;
                 st.waits.wait(Waiter {
                     pid: p.pid,
                     handle,
@@ -96,7 +99,10 @@ fn send_on(
                         .tuple(&[atom("select"), super::small(written as i64)])
                 };
             }
-            Err(e) => return os_error(p, &e),
+            Err(e) => {
+                st.counters.write_fails += 1;
+                return os_error(p, &e);
+            }
         }
     }
 }
@@ -107,6 +113,20 @@ pub(super) fn send(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     let flags = flags_arg(a[2])?;
     let handle = handle_or_zero(a[3])?;
     with_socket(p, a[0], |p, s| send_on(p, s, &bytes, None, flags, handle))
+}
+
+/// `nif_sendv(SockRef, IOV, SendRef)` (OTP 26 on): the binaries of
+/// `IOV` in one send, with `nif_send/4`'s answers.
+pub(super) fn sendv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
+    let parts = a[1].list_to_vec().ok_or_else(Exception::badarg)?;
+    let mut bytes = Vec::new();
+    for part in parts {
+        bytes.extend_from_slice(&binary_bytes(&part)?);
+    }
+    let handle = handle_or_zero(a[2])?;
+    with_socket(p, a[0], |p, s| {
+        send_on(p, s, &bytes, None, libc::MSG_NOSIGNAL, handle)
+    })
 }
 
 /// `nif_sendto(SockRef, Bin, Dest, Flags, SendRef)`; `{invalid,
@@ -122,6 +142,11 @@ pub(super) fn sendto(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
         send_on(p, s, &bytes, Some(&to), flags, handle)
     })
 }
+
+/// The most one receive reads: a larger length (or `{otp, rcvbuf}`) is
+/// read in parts of this size, each answered as a part is, rather than
+/// allocated whole up front.
+const MAX_READ: usize = 1 << 23;
 
 /// The length argument: bytes wanted, 0 for "what there is".
 fn length_arg(t: Term) -> Result<usize, Exception> {
@@ -176,20 +201,27 @@ pub(super) fn recv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
             st.waits.used(h);
         }
         let stream = st.kind == libc::SOCK_STREAM;
-        let mut buf = vec![0u8; if length == 0 { st.rcvbuf } else { length }];
+        let mut buf = vec![0u8; (if length == 0 { st.rcvbuf } else { length }).min(MAX_READ)];
         let fd = os.as_raw_fd();
         let whole = stream && length > 0 && matches!(handle, Handle::Ref(_));
         if whole && waits_for_whole_length() {
             match read(fd, &mut buf, flags | MsgFlags::MSG_PEEK) {
-                Ok(n) if n > 0 && n < length => return nothing_yet(p, &mut st.waits, handle),
+                Ok(n) if n > 0 && n < length.min(MAX_READ) => {
+                    return nothing_yet(p, &mut st.waits, handle)
+                }
                 _ => {}
             }
         }
+        st.counters.read_tries += 1;
         match read(fd, &mut buf, flags) {
-            Ok(0) if stream && !buf.is_empty() => error(p, "closed"),
+            Ok(0) if stream && !buf.is_empty() => {
+                st.counters.read_fails += 1;
+                error(p, "closed")
+            }
             Ok(n) => {
+                st.counters.read(n);
                 let bin = p.heap.binary(&buf[..n]);
-                let partial = n < buf.len() && stream && length > 0;
+                let partial = n < length && stream;
                 match handle {
                     Handle::Ref(h) if partial => {
                         st.waits.wait(Waiter {
@@ -205,8 +237,14 @@ pub(super) fn recv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
                     _ => ok_tuple(p, bin),
                 }
             }
-            Err(nix::errno::Errno::EAGAIN) => nothing_yet(p, &mut st.waits, handle),
-            Err(e) => os_error(p, &std::io::Error::from_raw_os_error(e as i32)),
+            Err(nix::errno::Errno::EAGAIN) => {
+                st.counters.read_waits += 1;
+                nothing_yet(p, &mut st.waits, handle)
+            }
+            Err(e) => {
+                st.counters.read_fails += 1;
+                os_error(p, &std::io::Error::from_raw_os_error(e as i32))
+            }
         }
     })
 }
@@ -239,8 +277,9 @@ pub(super) fn recvfrom(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
             st.waits.used(h);
         }
         let stream = st.kind == libc::SOCK_STREAM;
-        let mut buf = vec![0u8; if length == 0 { st.rcvbuf } else { length }];
+        let mut buf = vec![0u8; (if length == 0 { st.rcvbuf } else { length }).min(MAX_READ)];
         let fd = os.as_raw_fd();
+        st.counters.read_tries += 1;
         let got = loop {
             match recv_from(fd, &mut buf) {
                 Err(nix::errno::Errno::EINTR) => continue,
@@ -248,8 +287,12 @@ pub(super) fn recvfrom(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
             }
         };
         match got {
-            Ok((0, _)) if stream => error(p, "closed"),
+            Ok((0, _)) if stream => {
+                st.counters.read_fails += 1;
+                error(p, "closed")
+            }
             Ok((n, from)) => {
+                st.counters.read(n);
                 let bin = p.heap.binary(&buf[..n]);
                 let source = match from {
                     Some(from) => addr::encode(&mut p.heap, &from),
@@ -258,8 +301,14 @@ pub(super) fn recvfrom(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
                 let pair = p.heap.tuple(&[source, bin]);
                 ok_tuple(p, pair)
             }
-            Err(nix::errno::Errno::EAGAIN) => nothing_yet(p, &mut st.waits, handle),
-            Err(e) => os_error(p, &std::io::Error::from_raw_os_error(e as i32)),
+            Err(nix::errno::Errno::EAGAIN) => {
+                st.counters.read_waits += 1;
+                nothing_yet(p, &mut st.waits, handle)
+            }
+            Err(e) => {
+                st.counters.read_fails += 1;
+                os_error(p, &std::io::Error::from_raw_os_error(e as i32))
+            }
         }
     })
 }
