@@ -3,7 +3,7 @@
 
 %% The socket module over TCP on loopback: open, bind, listen, connect,
 %% accept, send and recv (a length, length 0, timeouts), shutdown, close,
-%% the peer's end, and the addresses each side reports.
+%% the peer's end and its reset, and the addresses each side reports.
 
 p(X) -> io:format("~p~n", [X]).
 
@@ -60,4 +60,35 @@ main() ->
     p(socket:close(A)),
     p(socket:close(L)),
     p(socket:accept(L, 10)),
-    p(socket:sockname(L)).
+    p(socket:sockname(L)),
+    reset().
+
+%% A peer that closes with linger 0 resets the connection: a recv then
+%% sees econnreset (also one waiting in another process), a send epipe.
+reset() ->
+    {ok, L} = socket:open(inet, stream, tcp),
+    ok = socket:bind(L, #{family => inet, addr => loopback, port => 0}),
+    ok = socket:listen(L),
+    {ok, Addr} = socket:sockname(L),
+    {ok, C} = socket:open(inet, stream, tcp),
+    ok = socket:connect(C, Addr),
+    {ok, S} = socket:accept(L),
+    ok = socket:send(S, <<"unread">>),
+    timer:sleep(50),
+    p(socket:setopt(C, {socket, linger}, #{onoff => true, linger => 0})),
+    p(socket:close(C)),
+    timer:sleep(50),
+    p(socket:recv(S, 0, 1000)),
+    p(socket:send(S, <<"x">>)),
+    {ok, C2} = socket:open(inet, stream, tcp),
+    ok = socket:connect(C2, Addr),
+    {ok, S2} = socket:accept(L),
+    Self = self(),
+    spawn(fun() -> Self ! {waited, socket:recv(S2, 0, 5000)} end),
+    timer:sleep(100),
+    ok = socket:setopt(C2, {socket, linger}, #{onoff => true, linger => 0}),
+    ok = socket:send(S2, <<"unread">>),
+    timer:sleep(50),
+    ok = socket:close(C2),
+    p(receive {waited, R} -> R after 5000 -> none end),
+    [ok = socket:close(X) || X <- [S, S2, L]].
