@@ -179,6 +179,9 @@ pub(super) struct SocketObject {
     rt: Weak<Runtime>,
     /// The reference's id words, set once it is made.
     pub ids: OnceLock<[u32; 3]>,
+    /// Drops the reference table's hold on the object (by its ids), once
+    /// its controlling process's end has closed it.
+    forget: fn([u32; 3]),
     state: Mutex<State>,
 }
 
@@ -186,17 +189,20 @@ pub(super) struct SocketObject {
 pub(super) const DEFAULT_RCVBUF: usize = 8192;
 
 impl SocketObject {
-    /// A new object over `os`, controlled by `owner`.
+    /// A new object over `os`, controlled by `owner`; `forget` takes it
+    /// out of the table of references.
     pub(super) fn new(
         rt: Weak<Runtime>,
         os: socket2::Socket,
         (domain, kind, protocol): (i32, i32, i32),
         owner: Term,
+        forget: fn([u32; 3]),
     ) -> Arc<SocketObject> {
         Arc::new_cyclic(|this| SocketObject {
             this: this.clone(),
             rt,
             ids: OnceLock::new(),
+            forget,
             state: Mutex::new(State {
                 os: Some(os),
                 domain,
@@ -360,7 +366,7 @@ impl OwnedResource for SocketObject {
     fn owner_exited(&self) {
         self.close(None);
         if let Some(ids) = self.ids.get() {
-            super::SOCKETS.remove_ids(*ids);
+            (self.forget)(*ids);
         }
     }
 }

@@ -91,7 +91,10 @@ fn adopt(
     registry: bool,
 ) -> Result<(Term, Option<Arc<SocketObject>>), Exception> {
     let weak = rt.weak_self.get().cloned().ok_or_else(Exception::badarg)?;
-    let object = SocketObject::new(weak, os, numbers, p.pid);
+    let forget = |ids| {
+        SOCKETS.remove_ids(ids);
+    };
+    let object = SocketObject::new(weak, os, numbers, p.pid, forget);
     if !object.register() {
         return Ok((error(p, "enomem"), None));
     }
