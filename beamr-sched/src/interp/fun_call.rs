@@ -28,18 +28,29 @@ pub(super) enum FunTarget {
 /// loading, errors) in [`fun_target_slow`].
 #[inline(always)]
 pub(super) fn fun_target(p: &mut Process, f: Term, arity: u32) -> Result<FunTarget, Exception> {
-    if let Some(c) = f.as_closure() {
-        let code = c.entry.code.load(Ordering::Acquire);
-        let start = arity as usize;
-        if c.entry.arity == arity && code != 0 {
-            // Most funs capture nothing: no call to copy nothing.
-            if !c.free.is_empty() {
-                p.x[start..start + c.free.len()].copy_from_slice(c.free);
-            }
-            return Ok(FunTarget::Code(code as *const Instr));
-        }
+    match closure_entry(p, f, arity) {
+        Some(code) => Ok(FunTarget::Code(code)),
+        None => fun_target_slow(p, f, arity),
     }
-    fun_target_slow(p, f, arity)
+}
+
+/// The common case of [`fun_target`], which the dispatch loop runs
+/// itself: `f` is a closure of `arity` whose module is loaded. Its free
+/// variables go after the arguments and its code is returned; `None`
+/// (nothing changed) for every other call.
+#[inline(always)]
+pub(super) fn closure_entry(p: &mut Process, f: Term, arity: u32) -> Option<*const Instr> {
+    let c = f.as_closure()?;
+    let code = c.entry.code.load(Ordering::Acquire);
+    if c.entry.arity != arity || code == 0 {
+        return None;
+    }
+    // Most funs capture nothing: no call to copy nothing.
+    if !c.free.is_empty() {
+        let start = arity as usize;
+        p.x[start..start + c.free.len()].copy_from_slice(c.free);
+    }
+    Some(code as *const Instr)
 }
 
 /// [`fun_target`] past its fast path.

@@ -25,6 +25,7 @@ use beamr_core::term::{Export, Term};
 
 use super::call_trace;
 use super::cold::{self, Step};
+use super::fun_call;
 use super::ops::{self, get, put, set_x, set_y, x, y, Flow};
 use super::unwind::{self, Unwound};
 use crate::code::resolve;
@@ -221,6 +222,28 @@ pub(super) fn run_slice(rt: &Runtime, p: &mut Process, budget: u32) -> Outcome {
                 p.cp = pop_frame(p, *dealloc).cast();
                 trace_local(rt, p, entry);
                 call_code!(entry)
+            }
+            // A closure's call; export funs, BIFs and errors in the cold
+            // path.
+            Instr::CallFun { arity } => {
+                let f = p.x[*arity as usize];
+                let Some(code) = fun_call::closure_entry(p, f, *arity) else {
+                    cold_step!()
+                };
+                // SAFETY: see next!.
+                p.cp = unsafe { ip.add(1) }.cast();
+                trace_local(rt, p, code);
+                call_code!(code)
+            }
+            Instr::CallFun2 { arity, func, .. } => {
+                let f = get(p, *func);
+                let Some(code) = fun_call::closure_entry(p, f, *arity) else {
+                    cold_step!()
+                };
+                // SAFETY: see next!.
+                p.cp = unsafe { ip.add(1) }.cast();
+                trace_local(rt, p, code);
+                call_code!(code)
             }
             Instr::CallExt { export } => {
                 let Some(code) = resolve::code_of(export) else {
