@@ -326,18 +326,21 @@ pub(super) fn shutdown(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
 
 /// `nif_sockname(SockRef)`: `{ok, SockAddr}`.
 pub(super) fn sockname(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_os(p, a[0], |p, os| match os.local_addr() {
-        Ok(at) => {
-            let at = addr::encode(&mut p.heap, &at);
-            ok_tuple(p, at)
-        }
-        Err(e) => os_error(p, &e),
-    })
+    address(p, a[0], Socket::local_addr)
 }
 
 /// `nif_peername(SockRef)`: `{ok, SockAddr}`.
 pub(super) fn peername(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_os(p, a[0], |p, os| match os.peer_addr() {
+    address(p, a[0], Socket::peer_addr)
+}
+
+/// `{ok, SockAddr}` for the address `which` reads of socket `t`.
+fn address(
+    p: &mut Process,
+    t: Term,
+    which: fn(&Socket) -> std::io::Result<socket2::SockAddr>,
+) -> Result<Term, Exception> {
+    with_os(p, t, |p, os| match which(os) {
         Ok(at) => {
             let at = addr::encode(&mut p.heap, &at);
             ok_tuple(p, at)

@@ -35,6 +35,7 @@ fn flags_arg(t: Term) -> Result<i32, Exception> {
 
 /// A send or receive handle: a reference, or `zero` for a poll that must
 /// not wait.
+#[derive(Clone, Copy)]
 enum Handle {
     Ref([u32; 3]),
     Zero,
@@ -191,18 +192,7 @@ pub(super) fn recv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     let length = length_arg(a[1])?;
     let flags = MsgFlags::from_bits_retain(flags_arg(a[2])? & !libc::MSG_NOSIGNAL);
     let handle = handle_or_zero(a[3])?;
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        if let Handle::Ref(h) = handle {
-            st.waits.used(h);
-        }
-        let stream = st.kind == libc::SOCK_STREAM;
-        let mut buf = vec![0u8; (if length == 0 { st.rcvbuf } else { length }).min(MAX_READ)];
-        let fd = os.as_raw_fd();
+    receive(p, a[0], length, handle, |p, st, fd, mut buf, stream| {
         let whole = stream && length > 0 && matches!(handle, Handle::Ref(_));
         if whole && waits_for_whole_length() {
             match read(fd, &mut buf, flags | MsgFlags::MSG_PEEK) {
@@ -237,16 +227,51 @@ pub(super) fn recv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
                     _ => ok_tuple(p, bin),
                 }
             }
-            Err(nix::errno::Errno::EAGAIN) => {
-                st.counters.read_waits += 1;
-                nothing_yet(p, &mut st.waits, handle)
-            }
-            Err(e) => {
-                st.counters.read_fails += 1;
-                os_error(p, &std::io::Error::from_raw_os_error(e as i32))
-            }
+            Err(e) => read_failed(p, st, handle, e),
         }
     })
+}
+
+/// Runs the receive `f` on socket `t` for `p` with the socket's state
+/// (open, the handle used), its descriptor, a buffer for `length` (0:
+/// `{otp, rcvbuf}`; at most [`MAX_READ`]) and whether it is a stream.
+fn receive(
+    p: &mut Process,
+    t: Term,
+    length: usize,
+    handle: Handle,
+    f: impl FnOnce(&mut Process, &mut super::object::State, i32, Vec<u8>, bool) -> Term,
+) -> Result<Term, Exception> {
+    with_socket(p, t, |p, s| {
+        let mut guard = s.lock();
+        let st = &mut *guard;
+        let Some(os) = &st.os else {
+            return error(p, "closed");
+        };
+        let fd = os.as_raw_fd();
+        if let Handle::Ref(h) = handle {
+            st.waits.used(h);
+        }
+        let stream = st.kind == libc::SOCK_STREAM;
+        let want = if length == 0 { st.rcvbuf } else { length };
+        let buf = vec![0u8; want.min(MAX_READ)];
+        f(p, st, fd, buf, stream)
+    })
+}
+
+/// A receive failed with `e`: wait, poll's answer, or the error.
+fn read_failed(
+    p: &mut Process,
+    st: &mut super::object::State,
+    handle: Handle,
+    e: nix::errno::Errno,
+) -> Term {
+    if e == nix::errno::Errno::EAGAIN {
+        st.counters.read_waits += 1;
+        return nothing_yet(p, &mut st.waits, handle);
+    }
+    st.counters.read_fails += 1;
+    os_error(p, &std::io::Error::from_raw_os_error(e as i32))
 }
 
 /// One `recv(2)`, retried when a signal interrupts it.
@@ -267,18 +292,7 @@ pub(super) fn recvfrom(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
         return Ok(error(p, "notsup"));
     }
     let handle = handle_or_zero(a[3])?;
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        if let Handle::Ref(h) = handle {
-            st.waits.used(h);
-        }
-        let stream = st.kind == libc::SOCK_STREAM;
-        let mut buf = vec![0u8; (if length == 0 { st.rcvbuf } else { length }).min(MAX_READ)];
-        let fd = os.as_raw_fd();
+    receive(p, a[0], length, handle, |p, st, fd, mut buf, stream| {
         st.counters.read_tries += 1;
         let got = loop {
             match recv_from(fd, &mut buf) {
@@ -301,14 +315,7 @@ pub(super) fn recvfrom(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
                 let pair = p.heap.tuple(&[source, bin]);
                 ok_tuple(p, pair)
             }
-            Err(nix::errno::Errno::EAGAIN) => {
-                st.counters.read_waits += 1;
-                nothing_yet(p, &mut st.waits, handle)
-            }
-            Err(e) => {
-                st.counters.read_fails += 1;
-                os_error(p, &std::io::Error::from_raw_os_error(e as i32))
-            }
+            Err(e) => read_failed(p, st, handle, e),
         }
     })
 }
