@@ -63,6 +63,8 @@ main() ->
     p(socket:getopt(T, {otp, rcvbuf})),
     p(socket:setopt(T, {otp, meta}, {some, meta})),
     p(socket:getopt(T, {otp, meta})),
+    p([socket:setopt(T, {otp, rcvctrlbuf}, 2048), socket:getopt(T, {otp, rcvctrlbuf})]),
+    p([socket:setopt(T, {otp, iow}, true), socket:getopt(T, {otp, iow})]),
     p(socket:setopt(T, {socket, reuseaddr}, not_a_bool)),
     p(socket:setopt(T, {socket, no_such_option}, 1)),
     p(socket:getopt(T, {no_such_level, ttl})),

@@ -10,7 +10,8 @@ use beamr_core::term::Term;
 use super::object::Op;
 use super::options::{self, otp, Refused};
 use super::{
-    error, handle_arg, int, invalid, ok, ok_tuple, os_error, small, supports, with_socket, SOCKETS,
+    error, handle_arg, int, invalid, ok, ok_tuple, os_error, small, supports, with_open,
+    with_socket, SOCKETS,
 };
 use crate::bif::common::atoms::atom;
 use crate::process::{Exception, OwnedResource, Payload, Process, Signal};
@@ -42,7 +43,8 @@ pub(super) fn info0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term,
     let count = |keep: &dyn Fn(i32, i32, i32) -> bool| {
         let n = SOCKETS.count(|s| {
             let st = s.lock();
-            st.os.is_some() && keep(st.domain, st.kind, st.protocol)
+            let t = &st.tracked;
+            st.os.is_some() && keep(t.domain, t.kind, t.protocol)
         });
         small(n as i64)
     };
@@ -92,9 +94,10 @@ pub(super) fn info0(_rt: &Runtime, p: &mut Process, _a: &[Term]) -> Result<Term,
 /// states, counters and waiters, in erts's keys.
 pub(super) fn info1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_socket(p, a[0], |p, s| {
-        let st = s.lock();
+        let guard = s.lock();
+        let open = guard.os.is_some();
+        let st = &guard.tracked;
         let count = |op: Op| small(st.waits.waiters.iter().filter(|w| w.op == op).count() as i64);
-        let open = st.os.is_some();
         let mut rstates = Vec::new();
         let mut wstates = Vec::new();
         if st.bound {
@@ -103,7 +106,7 @@ pub(super) fn info1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
         if st.listening {
             rstates.push(atom("listening"));
         }
-        if st.connecting {
+        if st.connecting() {
             wstates.push(atom("connecting"));
         }
         if st.connected {
@@ -150,16 +153,20 @@ pub(super) fn setopt(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
     let Some(opt) = int(a[2]).and_then(|n| i32::try_from(n).ok()) else {
         return Ok(invalid(p, "socket_option"));
     };
-    with_socket(p, a[0], |p, s| {
-        let st = s.lock();
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
+    with_open(p, a[0], |p, os, _| {
         match options::set(os, level, opt, a[3]) {
             Ok(()) => ok(),
             Err(refused) => refusal(p, refused),
         }
     })
+}
+
+fn boolean(b: bool) -> Term {
+    if b {
+        Term::TRUE
+    } else {
+        Term::FALSE
+    }
 }
 
 fn refusal(p: &mut Process, refused: Refused) -> Term {
@@ -179,12 +186,8 @@ fn not_owner(p: &mut Process) -> Term {
 fn setopt_otp(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let value = a[3];
     with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        if st.os.is_none() {
-            return error(p, "closed");
-        }
-        match int(a[2]) {
+        let object: Arc<dyn OwnedResource> = s.clone();
+        let set = s.with_open(|_, st| match int(a[2]) {
             Some(otp::CTRL_PROC) => {
                 if st.owner != p.pid {
                     return not_owner(p);
@@ -195,7 +198,6 @@ fn setopt_otp(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
                 if value == p.pid {
                     return ok();
                 }
-                let object: Arc<dyn OwnedResource> = s.clone();
                 if !rt.send_signal(value, Signal::Adopt(Arc::clone(&object))) {
                     return error(p, "badarg");
                 }
@@ -227,18 +229,37 @@ fn setopt_otp(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Excepti
                 st.meta = Payload::copy(value);
                 ok()
             }
-            Some(otp::DEBUG | otp::IOW | otp::USE_REGISTRY) => {
-                if value == Term::TRUE || value == Term::FALSE {
-                    ok()
-                } else {
-                    invalid(p, "value")
+            Some(flag @ (otp::DEBUG | otp::IOW | otp::USE_REGISTRY)) => {
+                let on = match value {
+                    v if v == Term::TRUE => true,
+                    v if v == Term::FALSE => false,
+                    _ => return invalid(p, "value"),
+                };
+                match flag {
+                    otp::DEBUG => st.debug = on,
+                    otp::IOW => st.iow = on,
+                    _ => st.use_registry = on,
+                }
+                ok()
+            }
+            Some(buf @ (otp::RCVCTRLBUF | otp::SNDCTRLBUF)) => {
+                match int(value).and_then(|n| usize::try_from(n).ok()) {
+                    Some(n) if n > 0 => {
+                        if buf == otp::RCVCTRLBUF {
+                            st.ctrl_bufs.0 = n;
+                        } else {
+                            st.ctrl_bufs.1 = n;
+                        }
+                        ok()
+                    }
+                    _ => invalid(p, "value"),
                 }
             }
-            Some(otp::RCVCTRLBUF | otp::SNDCTRLBUF) => match int(value) {
-                Some(n) if n > 0 => ok(),
-                _ => invalid(p, "value"),
-            },
             _ => invalid(p, "socket_option"),
+        });
+        match set {
+            Some(answer) => answer,
+            None => error(p, "closed"),
         }
     })
 }
@@ -248,11 +269,7 @@ pub(super) fn getopt3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
     let otp_level = a[1] == atom("otp");
     let level = options::level(a[1]);
     let opt = int(a[2]);
-    with_socket(p, a[0], |p, s| {
-        let st = s.lock();
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
+    with_open(p, a[0], |p, os, st| {
         if otp_level {
             let value = match opt {
                 Some(otp::CTRL_PROC) => st.owner,
@@ -260,9 +277,11 @@ pub(super) fn getopt3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
                 Some(otp::META) => p.heap.copy_term(st.meta.term),
                 Some(otp::FD) => small(i64::from(os.as_raw_fd())),
                 Some(otp::DOMAIN) => options::domain_name(st.domain),
-                Some(otp::DEBUG | otp::IOW) => Term::FALSE,
-                Some(otp::USE_REGISTRY) => Term::TRUE,
-                Some(otp::RCVCTRLBUF | otp::SNDCTRLBUF) => small(1024),
+                Some(otp::DEBUG) => boolean(st.debug),
+                Some(otp::IOW) => boolean(st.iow),
+                Some(otp::USE_REGISTRY) => boolean(st.use_registry),
+                Some(otp::RCVCTRLBUF) => small(st.ctrl_bufs.0 as i64),
+                Some(otp::SNDCTRLBUF) => small(st.ctrl_bufs.1 as i64),
                 _ => return invalid(p, "socket_option"),
             };
             return ok_tuple(p, value);
@@ -283,20 +302,12 @@ pub(super) fn getopt3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term
 pub(super) fn cancel(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     let op = Op::named(a[1]).ok_or_else(Exception::badarg)?;
     let handle = handle_arg(a[2])?;
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        if st.os.is_none() {
-            return error(p, "closed");
-        }
+    with_open(p, a[0], |_, _, st| {
         let before = st.waits.waiters.len();
         st.waits
             .waiters
             .retain(|w| !(w.handle == handle && w.op == op));
         if st.waits.waiters.len() < before {
-            if op == Op::Connect {
-                st.connecting = false;
-            }
             return ok();
         }
         if st.waits.sent.contains(&handle) {

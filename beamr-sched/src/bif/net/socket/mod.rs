@@ -131,6 +131,19 @@ fn with_socket(
     }
 }
 
+/// Runs `f` on the open socket `t` denotes: its OS socket and the rest
+/// of its state, locked; `{error, closed}` once it is closed or gone.
+fn with_open(
+    p: &mut Process,
+    t: Term,
+    f: impl FnOnce(&mut Process, &socket2::Socket, &mut object::Tracked) -> Term,
+) -> Result<Term, Exception> {
+    with_socket(p, t, |p, s| match s.with_open(|os, st| f(p, os, st)) {
+        Some(answer) => answer,
+        None => error(p, "closed"),
+    })
+}
+
 /// A select handle: a local reference's id words.
 fn handle_arg(t: Term) -> Result<[u32; 3], Exception> {
     match t.as_ref() {

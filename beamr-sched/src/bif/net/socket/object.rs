@@ -73,6 +73,12 @@ pub(super) struct Waiter {
 pub(super) struct State {
     /// The OS socket; `None` once closed.
     pub os: Option<socket2::Socket>,
+    /// The rest.
+    pub tracked: Tracked,
+}
+
+/// What beamr tracks of a socket besides the OS socket.
+pub(super) struct Tracked {
     /// The OS's domain (`AF_INET`, ...), type and protocol numbers.
     pub domain: i32,
     /// `SOCK_STREAM`, `SOCK_DGRAM`, ...
@@ -91,14 +97,27 @@ pub(super) struct State {
     pub connected: bool,
     /// What it has done, as `socket:info/1` counts it.
     pub counters: Counters,
-    /// A non-blocking connect is under way.
-    pub connecting: bool,
     /// Who waits for it.
     pub waits: Waits,
     /// `{otp, rcvbuf}`: the bytes a `recv` of length 0 reads at most.
     pub rcvbuf: usize,
     /// `{otp, meta}`: any term, kept as a payload.
     pub meta: crate::process::Payload,
+    /// `{otp, debug}`.
+    pub debug: bool,
+    /// `{otp, iow}`.
+    pub iow: bool,
+    /// `{otp, use_registry}`: whether the socket registry hears of it.
+    pub use_registry: bool,
+    /// `{otp, rcvctrlbuf}` and `{otp, sndctrlbuf}`, as set.
+    pub ctrl_bufs: (usize, usize),
+}
+
+impl Tracked {
+    /// A non-blocking connect is under way: its caller waits.
+    pub(super) fn connecting(&self) -> bool {
+        self.waits.waiters.iter().any(|w| w.op == Op::Connect)
+    }
 }
 
 /// erts's per-socket counters (`socket:info/1`'s `counters`, which
@@ -175,7 +194,6 @@ pub(super) struct Waits {
 
 /// A socket of the `socket` module: the object behind its reference.
 pub(super) struct SocketObject {
-    this: Weak<SocketObject>,
     rt: Weak<Runtime>,
     /// The reference's id words, set once it is made.
     pub ids: OnceLock<[u32; 3]>,
@@ -186,38 +204,48 @@ pub(super) struct SocketObject {
 }
 
 /// `recv`'s default buffer (erts's `ESOCK_RECV_BUFFER_SIZE_DEFAULT`).
-pub(super) const DEFAULT_RCVBUF: usize = 8192;
+const DEFAULT_RCVBUF: usize = 8192;
+
+/// erts's default control-message buffers (`ESOCK_RECV_CTRL_BUFFER_SIZE_DEFAULT`,
+/// `ESOCK_SEND_CTRL_BUFFER_SIZE_DEFAULT`).
+const DEFAULT_CTRL_BUF: usize = 1024;
 
 impl SocketObject {
-    /// A new object over `os`, controlled by `owner`; `forget` takes it
-    /// out of the table of references.
+    /// A new object over `os`, controlled by `owner`, told to the socket
+    /// registry when `use_registry`; `forget` takes it out of the table
+    /// of references.
     pub(super) fn new(
         rt: Weak<Runtime>,
         os: socket2::Socket,
         (domain, kind, protocol): (i32, i32, i32),
         owner: Term,
+        use_registry: bool,
         forget: fn([u32; 3]),
     ) -> Arc<SocketObject> {
-        Arc::new_cyclic(|this| SocketObject {
-            this: this.clone(),
+        Arc::new(SocketObject {
             rt,
             ids: OnceLock::new(),
             forget,
             state: Mutex::new(State {
                 os: Some(os),
-                domain,
-                kind,
-                protocol,
-                owner,
-                token: None,
-                bound: false,
-                listening: false,
-                connected: false,
-                counters: Counters::default(),
-                connecting: false,
-                waits: Waits::default(),
-                rcvbuf: DEFAULT_RCVBUF,
-                meta: crate::process::Payload::copy(Term::atom(Atom::UNDEFINED)),
+                tracked: Tracked {
+                    domain,
+                    kind,
+                    protocol,
+                    owner,
+                    token: None,
+                    bound: false,
+                    listening: false,
+                    connected: false,
+                    counters: Counters::default(),
+                    waits: Waits::default(),
+                    rcvbuf: DEFAULT_RCVBUF,
+                    meta: crate::process::Payload::copy(Term::atom(Atom::UNDEFINED)),
+                    debug: false,
+                    iow: false,
+                    use_registry,
+                    ctrl_bufs: (DEFAULT_CTRL_BUF, DEFAULT_CTRL_BUF),
+                },
             }),
         })
     }
@@ -227,24 +255,45 @@ impl SocketObject {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Registers the OS socket with the I/O thread; false when there is
-    /// no I/O thread or it refuses the socket.
-    pub(super) fn register(&self) -> bool {
-        let Some(poller) = crate::ports::inet::poller::poller() else {
-            return false;
-        };
+    /// Runs `f` on the OS socket and the rest of the state, locked;
+    /// `None` once the socket is closed.
+    pub(super) fn with_open<R>(
+        &self,
+        f: impl FnOnce(&socket2::Socket, &mut Tracked) -> R,
+    ) -> Option<R> {
         let mut st = self.lock();
-        let Some(os) = &st.os else { return false };
-        let fd = std::os::fd::AsRawFd::as_raw_fd(os);
-        let mut source = mio::unix::SourceFd(&fd);
-        let interest = mio::Interest::READABLE | mio::Interest::WRITABLE;
-        let weak: Weak<dyn PollTarget> = self.this.clone();
-        match poller.register(&mut source, interest, weak) {
-            Ok(token) => {
-                st.token = Some(token);
-                true
-            }
-            Err(_) => false,
+        let State { os, tracked } = &mut *st;
+        os.as_ref().map(|os| f(os, tracked))
+    }
+
+    /// Registers the OS socket with the I/O thread.
+    pub(super) fn register(self: &Arc<Self>) -> std::io::Result<()> {
+        let poller = crate::ports::inet::poller::poller()
+            .ok_or_else(|| std::io::Error::from_raw_os_error(libc::ENOMEM))?;
+        let weak: Weak<dyn PollTarget> = Arc::downgrade(self) as Weak<SocketObject>;
+        let token = self
+            .with_open(|os, _| {
+                let fd = std::os::fd::AsRawFd::as_raw_fd(os);
+                let interest = mio::Interest::READABLE | mio::Interest::WRITABLE;
+                poller.register(&mut mio::unix::SourceFd(&fd), interest, weak)
+            })
+            .ok_or_else(|| std::io::Error::from_raw_os_error(libc::EBADF))??;
+        self.lock().tracked.token = Some(token);
+        Ok(())
+    }
+
+    /// Tells the socket registry `{'$socket', Tag, Socket}` (`add`,
+    /// `del`), when the socket uses it and the registry runs.
+    pub(super) fn tell_registry(&self, tag: &str) {
+        let Some(rt) = self.rt.upgrade() else { return };
+        let registry = Atom::new("socket_registry")
+            .ok()
+            .and_then(|name| rt.names.whereis(name));
+        if let Some(registry) = registry {
+            let mut h = Heap::new();
+            let socket = self.socket_term(&mut h);
+            let message = h.tuple(&[atom("$socket"), atom(tag), socket]);
+            rt.send(registry, message);
         }
     }
 
@@ -267,46 +316,32 @@ impl SocketObject {
     }
 
     /// Closes the OS socket (once): forgets its poller registration and
-    /// tells every waiter but `except` that it is closed. True if this
-    /// call closed it.
-    pub(super) fn close(&self, except: Option<Term>) -> bool {
-        let (waiters, was_open) = {
-            let mut st = self.lock();
-            let Some(os) = st.os.take() else {
+    /// tells every waiter that it is closed. True if this call closed it.
+    pub(super) fn close(&self) -> bool {
+        let (waiters, use_registry) = {
+            let mut guard = self.lock();
+            let State { os, tracked: st } = &mut *guard;
+            let Some(os) = os.take() else {
                 return false;
             };
             if let (Some(token), Some(poller)) = (st.token.take(), started()) {
                 let fd = std::os::fd::AsRawFd::as_raw_fd(&os);
                 poller.deregister(&mut mio::unix::SourceFd(&fd), token);
             }
-            drop(os);
             st.waits.sent.clear();
-            (std::mem::take(&mut st.waits.waiters), true)
+            (std::mem::take(&mut st.waits.waiters), st.use_registry)
         };
         for w in waiters {
-            if Some(w.pid) == except {
-                continue;
-            }
             self.notify(w.pid, "abort", |h| {
                 let handle = h.local_ref(w.handle);
                 h.tuple(&[handle, atom("closed")])
             });
         }
-        if let (Some(rt), Some(ids)) = (self.rt.upgrade(), self.ids.get()) {
-            if let Some(registry) = rt.names.whereis(atom_of("socket_registry")) {
-                let mut h = Heap::new();
-                let r = h.local_ref(*ids);
-                let socket = h.tuple(&[atom("$socket"), r]);
-                let message = h.tuple(&[atom("$socket"), atom("del"), socket]);
-                rt.send(registry, message);
-            }
+        if use_registry {
+            self.tell_registry("del");
         }
-        was_open
+        true
     }
-}
-
-fn atom_of(name: &str) -> Atom {
-    Atom::new(name).unwrap_or(Atom::UNDEFINED)
 }
 
 impl Waits {
@@ -326,11 +361,7 @@ impl Waits {
 
 impl PollTarget for SocketObject {
     fn ready(&self, readable: bool, writable: bool) {
-        let woken: Vec<Waiter> = {
-            let mut st = self.lock();
-            if st.os.is_none() {
-                return;
-            }
+        let woken = self.with_open(|_, st| {
             let mut woken = Vec::new();
             st.waits.waiters.retain(|w| {
                 let wake = if w.op.reads() { readable } else { writable };
@@ -339,9 +370,6 @@ impl PollTarget for SocketObject {
                 }
                 !wake
             });
-            if writable {
-                st.connecting = false;
-            }
             let sent = &mut st.waits.sent;
             sent.extend(woken.iter().map(|w| w.handle));
             if sent.len() > 64 {
@@ -349,8 +377,8 @@ impl PollTarget for SocketObject {
                 sent.drain(..excess);
             }
             woken
-        };
-        for w in woken {
+        });
+        for w in woken.unwrap_or_default() {
             self.notify(w.pid, "select", |h| h.local_ref(w.handle));
         }
     }
@@ -364,7 +392,7 @@ impl OwnedResource for SocketObject {
     /// The controlling process ended: close the socket, as erts's monitor
     /// of the controlling process does.
     fn owner_exited(&self) {
-        self.close(None);
+        self.close();
         if let Some(ids) = self.ids.get() {
             (self.forget)(*ids);
         }

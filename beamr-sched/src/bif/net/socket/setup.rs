@@ -6,15 +6,13 @@
 use std::net::Shutdown;
 use std::sync::Arc;
 
-use beamr_core::atom::Atom;
-use beamr_core::heap::Heap;
 use beamr_core::term::Term;
 use socket2::{Domain, Protocol, Socket, Type};
 
 use super::object::{Op, SocketObject, Waiter};
 use super::{
-    addr, error, handle_arg, int, invalid, ok, ok_tuple, os_error, socket_arg, with_socket,
-    would_block, Arg, SOCKETS,
+    addr, error, handle_arg, int, invalid, ok, ok_tuple, os_error, socket_arg, with_open,
+    with_socket, would_block, Arg, SOCKETS,
 };
 use crate::bif::common::atoms::atom;
 use crate::process::{Exception, OwnedResource, Process};
@@ -77,7 +75,7 @@ pub(super) fn open4(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
         _ => protocol,
     };
     let registry = beamr_core::map::get(a[3], atom("use_registry")) != Some(Term::FALSE);
-    Ok(adopt(rt, p, os, (domain, kind, protocol), registry)?.0)
+    adopt(rt, p, os, (domain, kind, protocol), registry, false)
 }
 
 /// Makes `os` a socket of `p`'s: registered with the I/O thread, held by
@@ -89,47 +87,26 @@ fn adopt(
     os: Socket,
     numbers: (i32, i32, i32),
     registry: bool,
-) -> Result<(Term, Option<Arc<SocketObject>>), Exception> {
+    connected: bool,
+) -> Result<Term, Exception> {
     let weak = rt.weak_self.get().cloned().ok_or_else(Exception::badarg)?;
     let forget = |ids| {
         SOCKETS.remove_ids(ids);
     };
-    let object = SocketObject::new(weak, os, numbers, p.pid, forget);
-    if !object.register() {
-        return Ok((error(p, "enomem"), None));
+    let object = SocketObject::new(weak, os, numbers, p.pid, registry, forget);
+    if let Err(e) = object.register() {
+        return Ok(os_error(p, &e));
     }
+    object.lock().tracked.connected = connected;
     let reference = SOCKETS.insert_arc(p, Arc::clone(&object));
     if let Some(r) = reference.as_ref() {
         let _ = object.ids.set([r.ids[0], r.ids[1], r.ids[2]]);
     }
     p.owned.push(object.clone() as Arc<dyn OwnedResource>);
     if registry {
-        if let Some(pid) = Atom::new("socket_registry")
-            .ok()
-            .and_then(|n| rt.names.whereis(n))
-        {
-            let mut h = Heap::new();
-            let socket = object.socket_term(&mut h);
-            let message = h.tuple(&[atom("$socket"), atom("add"), socket]);
-            rt.send(pid, message);
-        }
+        object.tell_registry("add");
     }
-    Ok((ok_tuple(p, reference), Some(object)))
-}
-
-/// Runs `f` on the open OS socket of `t`; `{error, closed}` once closed.
-fn with_os(
-    p: &mut Process,
-    t: Term,
-    f: impl FnOnce(&mut Process, &Socket) -> Term,
-) -> Result<Term, Exception> {
-    with_socket(p, t, |p, s| {
-        let st = s.lock();
-        match &st.os {
-            Some(os) => f(p, os),
-            None => error(p, "closed"),
-        }
-    })
+    Ok(ok_tuple(p, reference))
 }
 
 /// `nif_bind(SockRef, SockAddr)`: `ok`, `{error, Posix}` or
@@ -138,19 +115,12 @@ pub(super) fn bind(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     let Some(to) = addr::decode(a[1]) else {
         return Ok(invalid(p, "sockaddr"));
     };
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        match os.bind(&to) {
-            Ok(()) => {
-                st.bound = true;
-                ok()
-            }
-            Err(e) => os_error(p, &e),
+    with_open(p, a[0], |p, os, st| match os.bind(&to) {
+        Ok(()) => {
+            st.bound = true;
+            ok()
         }
+        Err(e) => os_error(p, &e),
     })
 }
 
@@ -159,19 +129,12 @@ pub(super) fn listen(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     let backlog = int(a[1])
         .map(|n| n.clamp(0, i64::from(i32::MAX)) as i32)
         .ok_or_else(Exception::badarg)?;
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        match os.listen(backlog) {
-            Ok(()) => {
-                st.listening = true;
-                ok()
-            }
-            Err(e) => os_error(p, &e),
+    with_open(p, a[0], |p, os, st| match os.listen(backlog) {
+        Ok(()) => {
+            st.listening = true;
+            ok()
         }
+        Err(e) => os_error(p, &e),
     })
 }
 
@@ -184,42 +147,40 @@ pub(super) fn accept(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
         Arg::Socket(s) => s,
         Arg::Gone => return Ok(error(p, "closed")),
     };
-    let (accepted, numbers) = {
-        let mut guard = listener.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return Ok(error(p, "closed"));
-        };
+    // The listener's lock is let go before the new socket is made (the
+    // reference table is locked after a socket's lock nowhere else).
+    let tried = listener.with_open(|os, st| {
         st.waits.used(handle);
         st.counters.acc_tries += 1;
         match os.accept() {
             Ok((s, _)) => {
                 st.counters.acc_success += 1;
-                (s, (st.domain, st.kind, st.protocol))
-            }
-            Err(e) if would_block(&e) => {
-                st.counters.acc_waits += 1;
-                st.waits.wait(Waiter {
-                    pid: p.pid,
-                    handle,
-                    op: Op::Accept,
-                });
-                return Ok(atom("select"));
+                Ok((s, (st.domain, st.kind, st.protocol), st.use_registry))
             }
             Err(e) => {
-                st.counters.acc_fails += 1;
-                return Ok(os_error(p, &e));
+                if would_block(&e) {
+                    st.counters.acc_waits += 1;
+                    st.waits.wait(Waiter {
+                        pid: p.pid,
+                        handle,
+                        op: Op::Accept,
+                    });
+                } else {
+                    st.counters.acc_fails += 1;
+                }
+                Err(e)
             }
         }
-    };
-    if let Err(e) = accepted.set_nonblocking(true) {
-        return Ok(os_error(p, &e));
+    });
+    match tried {
+        None => Ok(error(p, "closed")),
+        Some(Err(e)) if would_block(&e) => Ok(atom("select")),
+        Some(Err(e)) => Ok(os_error(p, &e)),
+        Some(Ok((accepted, numbers, registry))) => match accepted.set_nonblocking(true) {
+            Ok(()) => adopt(rt, p, accepted, numbers, registry, true),
+            Err(e) => Ok(os_error(p, &e)),
+        },
     }
-    let (result, object) = adopt(rt, p, accepted, numbers, true)?;
-    if let Some(object) = object {
-        object.lock().connected = true;
-    }
-    Ok(result)
 }
 
 /// `nif_connect(SockRef, ConnRef, SockAddr)`: `ok`, `select` (a select
@@ -231,13 +192,8 @@ pub(super) fn connect3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
     let Some(to) = addr::decode(a[2]) else {
         return Ok(invalid(p, "sockaddr"));
     };
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        if st.connecting {
+    with_open(p, a[0], |p, os, st| {
+        if st.connecting() {
             return error(p, "already");
         }
         match os.connect(&to) {
@@ -246,7 +202,6 @@ pub(super) fn connect3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
                 ok()
             }
             Err(e) if would_block(&e) || e.raw_os_error() == Some(libc::EINPROGRESS) => {
-                st.connecting = true;
                 st.waits.wait(Waiter {
                     pid: p.pid,
                     handle,
@@ -262,23 +217,15 @@ pub(super) fn connect3(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
 /// `nif_connect(SockRef)`: how the connect that sent its select message
 /// ended.
 pub(super) fn connect1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    with_socket(p, a[0], |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        st.connecting = false;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
-        match os.take_error() {
-            Ok(Some(e)) | Err(e) => os_error(p, &e),
-            Ok(None) => match os.peer_addr() {
-                Ok(_) => {
-                    st.connected = true;
-                    ok()
-                }
-                Err(e) => os_error(p, &e),
-            },
-        }
+    with_open(p, a[0], |p, os, st| match os.take_error() {
+        Ok(Some(e)) | Err(e) => os_error(p, &e),
+        Ok(None) => match os.peer_addr() {
+            Ok(_) => {
+                st.connected = true;
+                ok()
+            }
+            Err(e) => os_error(p, &e),
+        },
     })
 }
 
@@ -286,7 +233,7 @@ pub(super) fn connect1(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
 /// message), or `{error, closed}` when it was closed already.
 pub(super) fn close(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
     with_socket(p, a[0], |p, s| {
-        if !s.close(None) {
+        if !s.close() {
             return error(p, "closed");
         }
         p.owned.remove(&(s.clone() as Arc<dyn OwnedResource>));
@@ -318,7 +265,7 @@ pub(super) fn shutdown(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Ter
         Some("read_write") => Shutdown::Both,
         _ => return Err(Exception::badarg()),
     };
-    with_os(p, a[0], |p, os| match os.shutdown(how) {
+    with_open(p, a[0], |p, os, _| match os.shutdown(how) {
         Ok(()) => ok(),
         Err(e) => os_error(p, &e),
     })
@@ -340,7 +287,7 @@ fn address(
     t: Term,
     which: fn(&Socket) -> std::io::Result<socket2::SockAddr>,
 ) -> Result<Term, Exception> {
-    with_os(p, t, |p, os| match which(os) {
+    with_open(p, t, |p, os, _| match which(os) {
         Ok(at) => {
             let at = addr::encode(&mut p.heap, &at);
             ok_tuple(p, at)

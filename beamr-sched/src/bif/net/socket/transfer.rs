@@ -17,8 +17,8 @@ use beamr_core::term::Term;
 use nix::sys::socket::{MsgFlags, SockaddrStorage};
 use socket2::SockAddr;
 
-use super::object::{Op, SocketObject, Waiter};
-use super::{addr, error, int, invalid, ok, ok_tuple, os_error, with_socket, would_block};
+use super::object::{Op, Tracked, Waiter};
+use super::{addr, error, int, invalid, ok, ok_tuple, os_error, with_open, would_block};
 use crate::bif::common::atoms::atom;
 use crate::bif::erlang::binaries::binary_bytes;
 use crate::process::{Exception, Process};
@@ -48,21 +48,31 @@ fn handle_or_zero(t: Term) -> Result<Handle, Exception> {
     super::handle_arg(t).map(Handle::Ref)
 }
 
-/// Sends `bytes` on `s` (to `to`, if given) for `p`, as much as the OS
-/// takes now.
+/// Sends `bytes` on socket `t` (to `to`, if given) for `p`, as much as
+/// the OS takes now.
 fn send_on(
     p: &mut Process,
-    s: &SocketObject,
+    t: Term,
+    bytes: &[u8],
+    to: Option<&SockAddr>,
+    flags: i32,
+    handle: Handle,
+) -> Result<Term, Exception> {
+    with_open(p, t, |p, os, st| {
+        send_now(p, os, st, bytes, to, flags, handle)
+    })
+}
+
+/// [`send_on`] with the socket open and locked.
+fn send_now(
+    p: &mut Process,
+    os: &socket2::Socket,
+    st: &mut Tracked,
     bytes: &[u8],
     to: Option<&SockAddr>,
     flags: i32,
     handle: Handle,
 ) -> Term {
-    let mut guard = s.lock();
-    let st = &mut *guard;
-    let Some(os) = &st.os else {
-        return error(p, "closed");
-    };
     if let Handle::Ref(h) = handle {
         st.waits.used(h);
     }
@@ -113,7 +123,7 @@ pub(super) fn send(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, E
     let bytes = binary_bytes(&a[1])?.into_owned();
     let flags = flags_arg(a[2])?;
     let handle = handle_or_zero(a[3])?;
-    with_socket(p, a[0], |p, s| send_on(p, s, &bytes, None, flags, handle))
+    send_on(p, a[0], &bytes, None, flags, handle)
 }
 
 /// `nif_sendv(SockRef, IOV, SendRef)` (OTP 26 on): the binaries of
@@ -125,9 +135,7 @@ pub(super) fn sendv(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, 
         bytes.extend_from_slice(&binary_bytes(&part)?);
     }
     let handle = handle_or_zero(a[2])?;
-    with_socket(p, a[0], |p, s| {
-        send_on(p, s, &bytes, None, libc::MSG_NOSIGNAL, handle)
-    })
+    send_on(p, a[0], &bytes, None, libc::MSG_NOSIGNAL, handle)
 }
 
 /// `nif_sendto(SockRef, Bin, Dest, Flags, SendRef)`; `{invalid,
@@ -139,9 +147,7 @@ pub(super) fn sendto(_rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term,
     let Some(to) = addr::decode(a[2]) else {
         return Ok(invalid(p, "sockaddr"));
     };
-    with_socket(p, a[0], |p, s| {
-        send_on(p, s, &bytes, Some(&to), flags, handle)
-    })
+    send_on(p, a[0], &bytes, Some(&to), flags, handle)
 }
 
 /// The most one receive reads: a larger length (or `{otp, rcvbuf}`) is
@@ -240,14 +246,9 @@ fn receive(
     t: Term,
     length: usize,
     handle: Handle,
-    f: impl FnOnce(&mut Process, &mut super::object::State, i32, Vec<u8>, bool) -> Term,
+    f: impl FnOnce(&mut Process, &mut Tracked, i32, Vec<u8>, bool) -> Term,
 ) -> Result<Term, Exception> {
-    with_socket(p, t, |p, s| {
-        let mut guard = s.lock();
-        let st = &mut *guard;
-        let Some(os) = &st.os else {
-            return error(p, "closed");
-        };
+    with_open(p, t, |p, os, st| {
         let fd = os.as_raw_fd();
         if let Handle::Ref(h) = handle {
             st.waits.used(h);
@@ -260,12 +261,7 @@ fn receive(
 }
 
 /// A receive failed with `e`: wait, poll's answer, or the error.
-fn read_failed(
-    p: &mut Process,
-    st: &mut super::object::State,
-    handle: Handle,
-    e: nix::errno::Errno,
-) -> Term {
+fn read_failed(p: &mut Process, st: &mut Tracked, handle: Handle, e: nix::errno::Errno) -> Term {
     if e == nix::errno::Errno::EAGAIN {
         st.counters.read_waits += 1;
         return nothing_yet(p, &mut st.waits, handle);
