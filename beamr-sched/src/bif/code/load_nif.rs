@@ -1,9 +1,10 @@
 //! `erlang:load_nif/2`: beamr loads no NIF libraries (`.so` files), since
 //! the NIFs of OTP's own modules it runs are native BIFs already. A call
 //! for one of those (OTP 28's `prim_tty:load/0` calls it for the
-//! terminal's NIF, `prim_socket:on_load/1` for the socket NIF) answers `ok`, as erts does for a NIF library it has
-//! linked in; any other library is `{error, {load_failed, Text}}` naming
-//! it, erts's answer for a library it cannot load.
+//! terminal's NIF, `prim_socket:on_load/1` for the socket NIF) answers
+//! `ok`, as erts does for a NIF library it has linked in; any other
+//! library is `{error, {load_failed, Text}}` naming it, erts's answer for
+//! a library it cannot load.
 
 use beamr_core::atom::Atom;
 use beamr_core::term::Term;

@@ -23,12 +23,10 @@ pub(crate) const BIFS: &[BifRow] = &[
     ("erlang", "spawn_monitor", 3, spawn_monitor3),
     ("erlang", "spawn_opt", 2, spawn_opt2),
     ("erlang", "spawn_opt", 4, spawn_opt4),
-    (
-        "erts_internal",
-        "spawn_system_process",
-        3,
-        spawn_system_process,
-    ),
+    // A process erts keeps out of `init:restart/0`'s reach
+    // (`prim_socket:on_load/1` starts the socket registry with it);
+    // beamr has no restart, so a plain spawn.
+    ("erts_internal", "spawn_system_process", 3, spawn3),
 ];
 
 fn spawn_with(
@@ -76,13 +74,6 @@ fn spawn3(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> 
         a[2],
         SpawnOptions::default(),
     )
-}
-
-/// `erts_internal:spawn_system_process(M, F, Args)`: a process erts
-/// keeps out of `init:restart/0`'s reach (`prim_socket:on_load/1` starts
-/// the socket registry with it); beamr has no restart, so a plain spawn.
-fn spawn_system_process(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {
-    spawn3(rt, p, a)
 }
 
 fn spawn_link1(rt: &Runtime, p: &mut Process, a: &[Term]) -> Result<Term, Exception> {

@@ -77,7 +77,9 @@ fn protocols(h: &mut Heap) -> Term {
         let (Some(name), Some(number)) = (fields.next(), fields.next()) else {
             continue;
         };
-        let Ok(number) = number.parse::<i64>() else {
+        // Protocol numbers are small (getprotoent's `int`); a line with
+        // anything else is skipped.
+        let Ok(number) = number.parse::<i32>().map(i64::from) else {
             continue;
         };
         // erts lists the aliases last first, after the name.
