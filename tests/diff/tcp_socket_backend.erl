@@ -3,7 +3,8 @@
 
 %% gen_tcp on the socket backend ({inet_backend, socket}: kernel's
 %% gen_tcp_socket over the socket module): passive and active receives
-%% (true, once, a count), packet framing (4, line, http_bin), an accept
+%% (true, once, a count), packet framing (4, line, http_bin), garbage in
+%% an HTTP line and a packet over packet_size, an accept
 %% timeout, controlling_process/2, the addresses, options, shutdown, the
 %% peer's close and several clients at once.
 
@@ -94,6 +95,19 @@ main() ->
     p(gen_tcp:recv(SH, 0, 5000)),
     p(gen_tcp:recv(SH, 0, 5000)),
     [ok = gen_tcp:close(X) || X <- [CH, SH, LH]],
+    %% Garbage where an HTTP line belongs, and a length header over
+    %% packet_size.
+    {LG, PG} = listen([{packet, http_bin}]),
+    CG = connect(PG, []),
+    {ok, SG} = gen_tcp:accept(LG, 5000),
+    ok = gen_tcp:send(CG, <<"GARBAGE \x01\x02 LINE\r\n">>),
+    p(gen_tcp:recv(SG, 0, 5000)),
+    ok = inet:setopts(SG, [{packet, 4}, {packet_size, 100}]),
+    ok = gen_tcp:send(CG, <<0, 16, 0, 0, "too long">>),
+    p(gen_tcp:recv(SG, 0, 5000)),
+    ok = gen_tcp:close(CG),
+    p(gen_tcp:recv(SG, 0, 5000)),
+    [gen_tcp:close(X) || X <- [SG, LG]],
     %% controlling_process and a handed-over active socket.
     {LC, PC} = listen([]),
     CC = connect(PC, []),
